@@ -1,0 +1,84 @@
+// buildApp(config): plugins, then each feature's routes. Used by main.ts and by every API test.
+import fs from 'node:fs';
+import path from 'node:path';
+import cookie from '@fastify/cookie';
+import fastifyStatic from '@fastify/static';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { Config } from './config.js';
+import type { Database, Db } from './db/connect.js';
+import { authRoutes } from './features/auth/routes.js';
+import { registerErrorHandling } from './plugins/errors.js';
+import { registerSecurity } from './plugins/security.js';
+import { registerSessions } from './plugins/session.js';
+
+/** What every feature's routes get: the database, the configuration and a clock tests can move. */
+export interface AppContext {
+  db: Db;
+  database: Database;
+  config: Config;
+  now: () => Date;
+}
+
+export interface BuildOptions {
+  /** A fixed or movable clock for tests (token expiry, trials). */
+  now?: () => Date;
+  logger?: boolean;
+}
+
+const clientDir = path.resolve('dist/client');
+
+export async function buildApp(
+  config: Config,
+  database: Database,
+  options: BuildOptions = {},
+): Promise<{ app: FastifyInstance; ctx: AppContext }> {
+  const app = Fastify({
+    logger: options.logger === false ? false : { level: config.logLevel },
+    trustProxy: config.trustProxy,
+    bodyLimit: 1024 * 1024,
+    // Never echo internals; the error handler shapes every answer.
+    return503OnClosing: true,
+  });
+  const ctx: AppContext = { db: database.db, database, config, now: options.now ?? (() => new Date()) };
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerErrorHandling(app);
+  await registerSecurity(app, config);
+  await app.register(cookie);
+  registerSessions(app, ctx.db);
+
+  await app.register(swagger, {
+    openapi: {
+      info: {
+        title: 'MedLedger API',
+        version: '0.1.0',
+        description: 'Medical records with a verifiable ledger.',
+      },
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: '/api/docs' });
+
+  await app.register(async (scope) => {
+    await authRoutes(scope, ctx);
+  });
+
+  const serveClient = config.serveClient && fs.existsSync(path.join(clientDir, 'index.html'));
+  if (serveClient) {
+    await app.register(fastifyStatic, { root: clientDir, wildcard: false, index: false });
+  }
+  app.setNotFoundHandler((request, reply) => {
+    const url = request.url.split('?')[0];
+    if (url.startsWith('/api/') || url === '/api' || request.method !== 'GET' || !serveClient) {
+      return reply.status(404).send({ message: 'Not found.' });
+    }
+    // Every other path belongs to the React app's router (which shows its own 404 page).
+    return reply.type('text/html').sendFile('index.html');
+  });
+
+  return { app, ctx };
+}

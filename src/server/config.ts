@@ -1,0 +1,66 @@
+// Environment -> typed configuration, with defaults for the embedded (PGlite) mode.
+// Every variable here is listed in the README's configuration table.
+import path from 'node:path';
+
+export interface Config {
+  port: number;
+  host: string;
+  /** Where PGlite, attachments, the mail outbox and the file key live. */
+  dataDir: string;
+  /** postgres://... to use a real PostgreSQL server instead of PGlite. */
+  databaseUrl?: string;
+  /** The address users reach the app at: used in e-mailed links and the Origin check. */
+  publicUrl: string;
+  sessionTtlHours: number;
+  /** 64 hex characters; when absent a key is made once and kept in DATA_DIR/secrets/file.key. */
+  fileEncryptionKey?: string;
+  smtpUrl?: string;
+  mailFrom: string;
+  adminEmail?: string;
+  adminPassword?: string;
+  supportEmail: string;
+  socialProfileUrl: string;
+  socialPageUrl: string;
+  stripeSecretKey?: string;
+  stripeWebhookSecret?: string;
+  stripePriceId?: string;
+  logLevel: string;
+  trustProxy: boolean;
+  /** Failed sign-ins allowed per e-mail and per IP address in a 15-minute window. */
+  loginMaxFailures: number;
+  /** Serve the built client from dist/client (off in API tests). */
+  serveClient: boolean;
+}
+
+function num(value: string | undefined, fallback: number): number {
+  const n = value === undefined || value === '' ? NaN : Number(value);
+  return Number.isFinite(n) ? n : fallback;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const port = num(env.PORT, 3000);
+  const host = env.HOST || '127.0.0.1';
+  return {
+    port,
+    host,
+    dataDir: path.resolve(env.DATA_DIR || './data'),
+    databaseUrl: env.DATABASE_URL || undefined,
+    publicUrl: (env.PUBLIC_URL || `http://localhost:${port}`).replace(/\/+$/, ''),
+    sessionTtlHours: num(env.SESSION_TTL_HOURS, 24),
+    fileEncryptionKey: env.FILE_ENCRYPTION_KEY || undefined,
+    smtpUrl: env.SMTP_URL || undefined,
+    mailFrom: env.MAIL_FROM || 'MedLedger <no-reply@medledger.example>',
+    adminEmail: env.ADMIN_EMAIL || undefined,
+    adminPassword: env.ADMIN_PASSWORD || undefined,
+    supportEmail: env.SUPPORT_EMAIL || 'support@medledger.example',
+    socialProfileUrl: env.SOCIAL_PROFILE_URL || 'https://social.example/medledger',
+    socialPageUrl: env.SOCIAL_PAGE_URL || 'https://network.example/medledger',
+    stripeSecretKey: env.STRIPE_SECRET_KEY || undefined,
+    stripeWebhookSecret: env.STRIPE_WEBHOOK_SECRET || undefined,
+    stripePriceId: env.STRIPE_PRICE_ID || undefined,
+    logLevel: env.LOG_LEVEL || 'info',
+    trustProxy: env.TRUST_PROXY === 'true' || env.TRUST_PROXY === '1',
+    loginMaxFailures: num(env.LOGIN_MAX_FAILURES, 5),
+    serveClient: env.SERVE_CLIENT !== 'false',
+  };
+}

@@ -1,0 +1,99 @@
+// Opens the database: PGlite under DATA_DIR (embedded default) or PostgreSQL at DATABASE_URL.
+// Both are driven through the same Drizzle schema and the same migrations.
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import pg from 'pg';
+import * as schema from './schema.js';
+
+export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+/** A transaction handle; every service function accepts either. */
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+
+export interface Database {
+  db: Db;
+  kind: 'pglite' | 'postgres';
+  close(): Promise<void>;
+}
+
+const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
+
+export class DataFolderInUseError extends Error {
+  constructor(folder: string, pid: number) {
+    super(
+      `The embedded database in ${folder} is in use by another process (pid ${pid}). ` +
+        'Stop the MedLedger server (or the other command) first, then try again.',
+    );
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** PGlite lets one process open a data folder at a time; a pid lock file makes that explicit. */
+function lockFolder(folder: string): () => void {
+  fs.mkdirSync(folder, { recursive: true });
+  const lockFile = path.join(folder, 'medledger.lock');
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      fs.writeFileSync(lockFile, String(process.pid), { flag: 'wx' });
+      return () => fs.rmSync(lockFile, { force: true });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      const pid = Number(fs.readFileSync(lockFile, 'utf8'));
+      if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && isAlive(pid)) {
+        throw new DataFolderInUseError(folder, pid);
+      }
+      fs.rmSync(lockFile, { force: true }); // stale lock from a process that died
+    }
+  }
+  throw new Error(`Could not lock ${folder}`);
+}
+
+export interface ConnectOptions {
+  /** postgres://... for a real server; otherwise PGlite. */
+  databaseUrl?: string;
+  /** PGlite folder; omitted means an in-memory database (tests). */
+  pgliteDir?: string;
+  /** Apply migrations before returning (default true). */
+  migrate?: boolean;
+}
+
+export async function connect(options: ConnectOptions): Promise<Database> {
+  const runMigrations = options.migrate ?? true;
+  if (options.databaseUrl) {
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    const db = drizzlePg(pool, { schema }) as unknown as Db;
+    if (runMigrations) await migratePg(drizzlePg(pool), { migrationsFolder });
+    return { db, kind: 'postgres', close: () => pool.end() };
+  }
+  const unlock = options.pgliteDir ? lockFolder(options.pgliteDir) : () => {};
+  try {
+    const client = options.pgliteDir ? await PGlite.create(options.pgliteDir) : await PGlite.create();
+    const db = drizzlePglite(client, { schema }) as unknown as Db;
+    if (runMigrations) await migratePglite(drizzlePglite(client), { migrationsFolder });
+    return {
+      db,
+      kind: 'pglite',
+      close: async () => {
+        await client.close();
+        unlock();
+      },
+    };
+  } catch (err) {
+    unlock();
+    throw err;
+  }
+}

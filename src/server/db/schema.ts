@@ -1,0 +1,343 @@
+// The database schema of spec section 3 plus what DECISIONS.md adds (attachments, ledger, tokens).
+// Every timestamp is timestamptz (UTC). Change it only together with a generated migration
+// (`npm run db:generate`), which must run unchanged on PGlite and on PostgreSQL 15.
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  boolean,
+  check,
+  date,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  unique,
+  uuid,
+} from 'drizzle-orm/pg-core';
+
+const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+const createdAt = () => ts('created_at').notNull().defaultNow();
+const updatedAt = () => ts('updated_at').notNull().defaultNow();
+
+export const users = pgTable(
+  'users',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    /** Stored lower-cased and trimmed, so uniqueness is case-insensitive. */
+    email: text('email').notNull().unique(),
+    password: text('password').notNull(),
+    role: text('role', { enum: ['patient', 'hospital', 'medledger_admin'] })
+      .notNull()
+      .default('patient'),
+    firstName: text('first_name'),
+    lastName: text('last_name'),
+    hospitalName: text('hospital_name'),
+    /** Hospital settings: the administrator e-mail shown and saved in the Settings tab. */
+    hospitalAdminEmail: text('hospital_admin_email'),
+    twoFactorEnabled: boolean('two_factor_enabled').notNull().default(true),
+    blockchainVerificationEnabled: boolean('blockchain_verification_enabled').notNull().default(true),
+    lastLoginAt: ts('last_login_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [check('users_role_check', sql`${t.role} in ('patient', 'hospital', 'medledger_admin')`)],
+);
+
+export const patients = pgTable(
+  'patients',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    /** The patient's own account, once they have signed up with their MRN. */
+    userId: uuid('user_id')
+      .unique()
+      .references(() => users.id),
+    /** The MRN / display id. */
+    patientId: text('patient_id').notNull().unique(),
+    createdByHospitalId: uuid('created_by_hospital_id')
+      .notNull()
+      .references(() => users.id),
+    firstName: text('first_name'),
+    lastName: text('last_name'),
+    email: text('email'),
+    dateOfBirth: date('date_of_birth', { mode: 'string' }),
+    gender: text('gender'),
+    phone: text('phone'),
+    insuranceProvider: text('insurance_provider'),
+    insurancePolicy: text('insurance_policy'),
+    primaryCarePhysician: text('primary_care_physician'),
+    /** Deleting a patient archives it: hidden from the hospital's lists, records kept. */
+    archivedAt: ts('archived_at'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('patients_hospital_idx').on(t.createdByHospitalId, t.createdAt)],
+);
+
+export const medicalRecords = pgTable(
+  'medical_records',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    patientId: uuid('patient_id')
+      .notNull()
+      .references(() => patients.id),
+    hospitalId: uuid('hospital_id')
+      .notNull()
+      .references(() => users.id),
+    title: text('title').notNull(),
+    description: text('description'),
+    recordType: text('record_type').notNull(),
+    /** Name of the first attachment (spec field); all attachments live in `attachments`. */
+    fileName: text('file_name'),
+    /** `/api/download/<storageKey>` of the first attachment. */
+    fileUrl: text('file_url'),
+    doctorName: text('doctor_name'),
+    department: text('department'),
+    /** draft: kept for the hospital only, not ledgered; final: uploaded and ledgered. */
+    status: text('status', { enum: ['draft', 'final'] })
+      .notNull()
+      .default('final'),
+    consentProvided: boolean('consent_provided').notNull().default(true),
+    shareWithSpecialists: boolean('share_with_specialists').notNull().default(true),
+    shareWithFamily: boolean('share_with_family').notNull().default(false),
+    isBlockchainVerified: boolean('is_blockchain_verified').notNull().default(false),
+    blockchainHash: text('blockchain_hash'),
+    viewedByPatient: boolean('viewed_by_patient').notNull().default(false),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index('medical_records_patient_idx').on(t.patientId, t.createdAt),
+    index('medical_records_hospital_idx').on(t.hospitalId, t.createdAt),
+  ],
+);
+
+export const attachments = pgTable(
+  'attachments',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    recordId: uuid('record_id')
+      .notNull()
+      .references(() => medicalRecords.id),
+    /** Opaque random id: the file's name on disk and the last segment of its download URL. */
+    storageKey: text('storage_key').notNull().unique(),
+    fileName: text('file_name').notNull(),
+    mimeType: text('mime_type').notNull(),
+    size: bigint('size', { mode: 'number' }).notNull(),
+    /** SHA-256 of the plaintext bytes, lowercase hex. */
+    sha256: text('sha256').notNull(),
+    /** AES-256-GCM nonce and tag, hex. */
+    iv: text('iv').notNull(),
+    authTag: text('auth_tag').notNull(),
+    position: integer('position').notNull().default(0),
+    createdAt: createdAt(),
+  },
+  (t) => [index('attachments_record_idx').on(t.recordId, t.position)],
+);
+
+export const appointments = pgTable(
+  'appointments',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    patientId: uuid('patient_id')
+      .notNull()
+      .references(() => patients.id),
+    hospitalId: uuid('hospital_id')
+      .notNull()
+      .references(() => users.id),
+    doctorName: text('doctor_name').notNull(),
+    department: text('department').notNull(),
+    appointmentType: text('appointment_type').notNull(),
+    appointmentDate: ts('appointment_date').notNull(),
+    location: text('location'),
+    status: text('status', { enum: ['scheduled', 'confirmed', 'completed', 'pending', 'cancelled'] })
+      .notNull()
+      .default('scheduled'),
+    notes: text('notes'),
+    blockchainHash: text('blockchain_hash'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index('appointments_hospital_idx').on(t.hospitalId, t.appointmentDate),
+    index('appointments_patient_idx').on(t.patientId, t.appointmentDate),
+  ],
+);
+
+export const consentSettings = pgTable(
+  'consent_settings',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    patientId: uuid('patient_id')
+      .notNull()
+      .references(() => patients.id),
+    recordId: uuid('record_id').references(() => medicalRecords.id),
+    /** share_with_specialists | share_with_family */
+    consentType: text('consent_type').notNull(),
+    isGranted: boolean('is_granted').notNull().default(false),
+    blockchainHash: text('blockchain_hash'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [unique('consent_settings_unique').on(t.patientId, t.recordId, t.consentType).nullsNotDistinct()],
+);
+
+export const auditLogs = pgTable(
+  'audit_logs',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    /** Who acted (null for anonymous actions). */
+    userId: uuid('user_id').references(() => users.id),
+    action: text('action').notNull(),
+    entityId: text('entity_id'),
+    entityType: text('entity_type'),
+    details: text('details'),
+    ipAddress: text('ip_address'),
+    blockchainHash: text('blockchain_hash'),
+    /** Scope columns: which hospital's and which patient's trail the entry belongs to. */
+    hospitalId: uuid('hospital_id'),
+    patientId: uuid('patient_id'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('audit_logs_hospital_idx').on(t.hospitalId, t.createdAt),
+    index('audit_logs_patient_idx').on(t.patientId, t.createdAt),
+    index('audit_logs_user_idx').on(t.userId, t.createdAt),
+  ],
+);
+
+export const familyContacts = pgTable(
+  'family_contacts',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    patientId: uuid('patient_id')
+      .notNull()
+      .references(() => patients.id),
+    firstName: text('first_name').notNull(),
+    lastName: text('last_name').notNull(),
+    relationship: text('relationship').notNull(),
+    phone: text('phone'),
+    email: text('email'),
+    address: text('address'),
+    isPrimary: boolean('is_primary').notNull().default(false),
+    canAccessRecords: boolean('can_access_records').notNull().default(false),
+    emergencyContact: boolean('emergency_contact').notNull().default(false),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('family_contacts_patient_idx').on(t.patientId)],
+);
+
+export const providerApplications = pgTable(
+  'provider_applications',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    /** The hospital account created from this application. */
+    userId: uuid('user_id').references(() => users.id),
+    hospitalName: text('hospital_name').notNull(),
+    website: text('website'),
+    contactName: text('contact_name').notNull(),
+    contactEmail: text('contact_email').notNull(),
+    contactPhone: text('contact_phone'),
+    npiNumber: text('npi_number'),
+    licenseNumber: text('license_number'),
+    address: text('address'),
+    status: text('status', { enum: ['pending', 'approved', 'rejected'] })
+      .notNull()
+      .default('pending'),
+    notes: text('notes'),
+    reviewedBy: uuid('reviewed_by').references(() => users.id),
+    reviewedAt: ts('reviewed_at'),
+    /** Registration token: public selector, SHA-256 of the secret verifier, expiry, used flag. */
+    tokenSelector: text('token_selector').unique(),
+    tokenVerifierHash: text('token_verifier_hash'),
+    tokenExpiresAt: ts('token_expires_at'),
+    tokenUsed: boolean('token_used').notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [index('provider_applications_status_idx').on(t.status, t.createdAt)],
+);
+
+export const passwordResetTokens = pgTable('password_reset_tokens', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  userId: uuid('user_id')
+    .notNull()
+    .references(() => users.id),
+  selector: text('selector').notNull().unique(),
+  verifierHash: text('verifier_hash').notNull(),
+  expiresAt: ts('expires_at').notNull(),
+  used: boolean('used').notNull().default(false),
+  createdAt: createdAt(),
+});
+
+export const subscriptions = pgTable('subscriptions', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  userId: uuid('user_id')
+    .notNull()
+    .unique()
+    .references(() => users.id),
+  stripeCustomerId: text('stripe_customer_id'),
+  stripeSubscriptionId: text('stripe_subscription_id'),
+  /** inactive | trialing | active | past_due | canceled */
+  status: text('status').notNull().default('inactive'),
+  trialEndsAt: ts('trial_ends_at'),
+  currentPeriodEnd: ts('current_period_end'),
+  productId: text('product_id'),
+  priceId: text('price_id'),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+export const sessions = pgTable(
+  'sessions',
+  {
+    /** SHA-256 of the cookie's session id, so a database leak does not leak live sessions. */
+    sid: text('sid').primaryKey(),
+    sess: jsonb('sess').notNull(),
+    expire: ts('expire').notNull(),
+    /** Copied out of `sess` so that a user's sessions can be found and ended together. */
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id),
+  },
+  (t) => [index('sessions_expire_idx').on(t.expire), index('sessions_user_idx').on(t.userId)],
+);
+
+/** Failed sign-in counters, kept in the database so that every server process shares them. */
+export const loginFailures = pgTable('login_failures', {
+  key: text('key').primaryKey(),
+  failures: integer('failures').notNull().default(0),
+  windowStart: ts('window_start').notNull().defaultNow(),
+});
+
+/**
+ * The append-only ledger. `seq` is the leaf index (0-based, gap-free). `canonical` is the exact
+ * byte string hashed (canonical JSON), so anyone can recompute `hash`.
+ */
+export const ledgerEntries = pgTable(
+  'ledger_entries',
+  {
+    seq: bigint('seq', { mode: 'number' }).primaryKey(),
+    kind: text('kind').notNull(),
+    recordId: uuid('record_id'),
+    patientId: uuid('patient_id'),
+    userId: uuid('user_id'),
+    canonical: text('canonical').notNull(),
+    hash: text('hash').notNull().unique(),
+    chainHash: text('chain_hash').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('ledger_entries_record_idx').on(t.recordId)],
+);
+
+/** Hashes of complete Merkle subtrees: level L, index i covers leaves [i*2^L, (i+1)*2^L). */
+export const ledgerNodes = pgTable(
+  'ledger_nodes',
+  {
+    level: integer('level').notNull(),
+    idx: bigint('idx', { mode: 'number' }).notNull(),
+    hash: text('hash').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.level, t.idx] })],
+);

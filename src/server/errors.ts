@@ -1,0 +1,22 @@
+// Errors that carry an HTTP status and a message safe to show to the user.
+// The error handler (plugins/errors.ts) turns them into `{ message }` answers.
+export class HttpError extends Error {
+  constructor(
+    public readonly statusCode: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'HttpError';
+  }
+}
+
+export const badRequest = (message: string) => new HttpError(400, message);
+export const unauthorized = (message = 'Please sign in to continue.') => new HttpError(401, message);
+export const forbidden = (message = 'You do not have permission to do this.') => new HttpError(403, message);
+/** Also used for other parties' resources, so that their existence does not leak. */
+export const notFound = (message = 'Not found.') => new HttpError(404, message);
+export const conflict = (message: string) => new HttpError(409, message);
+export const paymentRequired = (message: string) => new HttpError(402, message);
+export const tooLarge = (message: string) => new HttpError(413, message);
+export const unsupportedType = (message: string) => new HttpError(415, message);
+export const tooManyRequests = (message: string) => new HttpError(429, message);

@@ -1,0 +1,362 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auditLogs, patients, sessions, users } from '../../db/schema.js';
+import {
+  STRONG_PASSWORD,
+  createTestApp,
+  login,
+  registerHospital,
+  sessionCookie,
+  uniqueEmail,
+  type TestApp,
+} from '../../test/helpers.js';
+import { createAdmin, MRN_NOT_MATCHED } from './service.js';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp({ loginMaxFailures: 3 });
+});
+afterAll(async () => t?.close());
+
+const register = (payload: Record<string, unknown>) =>
+  t.app.inject({ method: 'POST', url: '/api/auth/register', payload });
+
+async function addPatientRecord(mrn: string, email: string | null) {
+  const { user } = await registerHospital(t.app);
+  await t.ctx.db
+    .insert(patients)
+    .values({ patientId: mrn, createdByHospitalId: user.id, email, firstName: 'Pat' });
+}
+
+describe('registration', () => {
+  it('registers a hospital with its hospital name and starts it without a session', async () => {
+    const email = uniqueEmail('h');
+    const res = await register({
+      email,
+      password: STRONG_PASSWORD,
+      firstName: 'Ann',
+      lastName: 'Lee',
+      role: 'hospital',
+      hospitalName: 'St. Mary',
+    });
+    expect(res.statusCode).toBe(201);
+    expect(res.json().user).toMatchObject({
+      email,
+      role: 'hospital',
+      hospitalName: 'St. Mary',
+      lastLoginAt: null,
+    });
+    expect(res.cookies.find((c) => c.name === 'medledger_sid')).toBeUndefined();
+    const [row] = await t.ctx.db.select().from(users).where(eq(users.email, email));
+    expect(row.password).toMatch(/^\$argon2id\$/);
+  });
+
+  it('stores e-mails lower-cased and refuses a duplicate in any case with 409', async () => {
+    const email = uniqueEmail('dup');
+    const payload = {
+      email,
+      password: STRONG_PASSWORD,
+      firstName: 'A',
+      lastName: 'B',
+      role: 'hospital',
+      hospitalName: 'H',
+    };
+    expect((await register(payload)).statusCode).toBe(201);
+    const again = await register({ ...payload, email: email.toUpperCase() });
+    expect(again.statusCode).toBe(409);
+    expect(again.json().message).toBe('An account with this email already exists.');
+  });
+
+  it('refuses a password shorter than 8 characters with the spec message', async () => {
+    const res = await register({
+      email: uniqueEmail(),
+      password: 'Ab1!',
+      firstName: 'A',
+      lastName: 'B',
+      role: 'hospital',
+      hospitalName: 'H',
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toBe('Password must be at least 8 characters long.');
+  });
+
+  it('refuses administrator signup', async () => {
+    const res = await register({
+      email: uniqueEmail(),
+      password: STRONG_PASSWORD,
+      firstName: 'A',
+      lastName: 'B',
+      role: 'medledger_admin',
+    });
+    expect(res.statusCode).toBe(403);
+    expect(await t.ctx.db.select().from(users).where(eq(users.role, 'medledger_admin'))).toHaveLength(0);
+  });
+
+  it('requires a hospital name for hospitals and an MRN for patients', async () => {
+    const h = await register({
+      email: uniqueEmail(),
+      password: STRONG_PASSWORD,
+      firstName: 'A',
+      lastName: 'B',
+      role: 'hospital',
+    });
+    expect(h.statusCode).toBe(400);
+    expect(h.json().message).toBe('Hospital/Clinic name is required');
+    const p = await register({
+      email: uniqueEmail(),
+      password: STRONG_PASSWORD,
+      firstName: 'A',
+      lastName: 'B',
+      role: 'patient',
+    });
+    expect(p.statusCode).toBe(400);
+    expect(p.json().message).toBe('Medical Record Number is required');
+  });
+
+  it('lets a patient claim an existing MRN once, typed in lower case', async () => {
+    await addPatientRecord('MRN2026000001', null);
+    const email = uniqueEmail('p');
+    const res = await register({
+      email,
+      password: STRONG_PASSWORD,
+      firstName: 'P',
+      lastName: 'Q',
+      role: 'patient',
+      mrn: 'mrn2026000001',
+    });
+    expect(res.statusCode).toBe(201);
+    const [patient] = await t.ctx.db.select().from(patients).where(eq(patients.patientId, 'MRN2026000001'));
+    expect(patient.userId).toBe(res.json().user.id);
+
+    const second = await register({
+      email: uniqueEmail('p2'),
+      password: STRONG_PASSWORD,
+      firstName: 'P',
+      lastName: 'Q',
+      role: 'patient',
+      mrn: 'MRN2026000001',
+    });
+    expect(second.statusCode).toBe(400);
+    expect(second.json().message).toBe(MRN_NOT_MATCHED);
+  });
+
+  it('refuses an unknown MRN and an e-mail that differs from the one on file with the same message', async () => {
+    await addPatientRecord('MRN2026000002', 'Owner@Example.test');
+    const unknown = await register({
+      email: uniqueEmail(),
+      password: STRONG_PASSWORD,
+      firstName: 'P',
+      lastName: 'Q',
+      role: 'patient',
+      mrn: 'MRN2026999999',
+    });
+    const wrongEmail = await register({
+      email: uniqueEmail(),
+      password: STRONG_PASSWORD,
+      firstName: 'P',
+      lastName: 'Q',
+      role: 'patient',
+      mrn: 'MRN2026000002',
+    });
+    expect(unknown.statusCode).toBe(400);
+    expect(wrongEmail.statusCode).toBe(400);
+    expect(unknown.json().message).toBe(wrongEmail.json().message);
+    const matching = await register({
+      email: 'owner@example.test',
+      password: STRONG_PASSWORD,
+      firstName: 'P',
+      lastName: 'Q',
+      role: 'patient',
+      mrn: 'MRN2026000002',
+    });
+    expect(matching.statusCode).toBe(201);
+  });
+});
+
+describe('login, session and logout', () => {
+  it('signs in, writes a login audit entry with the IP, and /me returns the user', async () => {
+    const { email, user } = await registerHospital(t.app);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email, password: STRONG_PASSWORD },
+      remoteAddress: '10.1.2.3',
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().user).toMatchObject({ id: user.id, role: 'hospital' });
+    const cookie = res.cookies.find((c) => c.name === 'medledger_sid');
+    expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/' });
+
+    const me = await t.app.inject({
+      method: 'GET',
+      url: '/api/auth/me',
+      headers: { cookie: sessionCookie(res) },
+    });
+    expect(me.statusCode).toBe(200);
+    expect(me.json().user.email).toBe(email);
+
+    const audits = await t.ctx.db.select().from(auditLogs).where(eq(auditLogs.userId, user.id));
+    expect(audits.map((a) => [a.action, a.ipAddress])).toContainEqual(['login', '10.1.2.3']);
+    const [row] = await t.ctx.db.select().from(users).where(eq(users.id, user.id));
+    expect(row.lastLoginAt).toBeInstanceOf(Date);
+  });
+
+  it('answers /me with 401 when signed out or with an unknown cookie', async () => {
+    expect((await t.app.inject({ method: 'GET', url: '/api/auth/me' })).statusCode).toBe(401);
+    const bogus = await t.app.inject({
+      method: 'GET',
+      url: '/api/auth/me',
+      headers: { cookie: 'medledger_sid=nope' },
+    });
+    expect(bogus.statusCode).toBe(401);
+    expect(bogus.json()).toEqual({ message: 'Please sign in to continue.' });
+  });
+
+  it('rotates the session id at login: the old session no longer works', async () => {
+    const { email } = await registerHospital(t.app);
+    const first = await login(t.app, email);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email, password: STRONG_PASSWORD },
+      headers: { cookie: first },
+    });
+    const second = sessionCookie(res);
+    expect(second).not.toBe(first);
+    expect(
+      (await t.app.inject({ method: 'GET', url: '/api/auth/me', headers: { cookie: first } })).statusCode,
+    ).toBe(401);
+    expect(
+      (await t.app.inject({ method: 'GET', url: '/api/auth/me', headers: { cookie: second } })).statusCode,
+    ).toBe(200);
+  });
+
+  it('stores only a hash of the session id', async () => {
+    const { email } = await registerHospital(t.app);
+    const cookie = await login(t.app, email);
+    const raw = cookie.split('=')[1];
+    const rows = await t.ctx.db.select().from(sessions).where(eq(sessions.sid, raw));
+    expect(rows).toHaveLength(0);
+  });
+
+  it('logs out: the session ends and the cookie is cleared', async () => {
+    const { email } = await registerHospital(t.app);
+    const cookie = await login(t.app, email);
+    const out = await t.app.inject({ method: 'POST', url: '/api/auth/logout', headers: { cookie } });
+    expect(out.statusCode).toBe(200);
+    expect(out.cookies.find((c) => c.name === 'medledger_sid')?.value).toBe('');
+    expect((await t.app.inject({ method: 'GET', url: '/api/auth/me', headers: { cookie } })).statusCode).toBe(
+      401,
+    );
+  });
+
+  it('answers a wrong password and an unknown e-mail alike with 401 "Invalid credentials"', async () => {
+    const { email } = await registerHospital(t.app);
+    const wrong = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email, password: 'nope-nope' },
+    });
+    const unknown = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email: uniqueEmail('x'), password: 'nope-nope' },
+    });
+    expect(wrong.statusCode).toBe(401);
+    expect(unknown.statusCode).toBe(401);
+    expect(wrong.json()).toEqual({ message: 'Invalid credentials' });
+    expect(unknown.json()).toEqual({ message: 'Invalid credentials' });
+  });
+
+  it('throttles repeated failed logins for an e-mail with 429, even with the right password', async () => {
+    const { email } = await registerHospital(t.app);
+    for (let i = 0; i < 3; i++) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { email, password: 'wrong-password' },
+        remoteAddress: `10.9.9.${i}`,
+      });
+      expect(res.statusCode).toBe(401);
+    }
+    const blocked = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email, password: STRONG_PASSWORD },
+      remoteAddress: '10.9.9.9',
+    });
+    expect(blocked.statusCode).toBe(429);
+    expect(blocked.json().message).toMatch(/Too many failed sign-in attempts/);
+  });
+
+  it('returns the role so that each login screen can refuse the wrong one', async () => {
+    const admin = await createAdmin(t.ctx.db, uniqueEmail('admin'), STRONG_PASSWORD);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email: admin.user.email, password: STRONG_PASSWORD },
+    });
+    expect(res.json().user.role).toBe('medledger_admin');
+  });
+});
+
+describe('bad input', () => {
+  it('answers malformed JSON with 400 and a message', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"email": ',
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ message: 'The request body is not valid JSON.' });
+  });
+
+  it('answers wrong types with 400 naming the field', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email: 'a@b.test', password: 12345678 },
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toBe('password must be a string');
+    const arr = await t.app.inject({ method: 'POST', url: '/api/auth/register', payload: [1, 2] });
+    expect(arr.statusCode).toBe(400);
+    expect(typeof arr.json().message).toBe('string');
+  });
+
+  it('answers a missing body with 400', async () => {
+    const res = await t.app.inject({ method: 'POST', url: '/api/auth/register' });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toBeTruthy();
+  });
+
+  it('refuses a cross-site state-changing request by its Origin', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/logout',
+      headers: { origin: 'https://evil.example', host: 'localhost:3000' },
+    });
+    expect(res.statusCode).toBe(403);
+    const same = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/logout',
+      headers: { origin: 'http://localhost:3000', host: 'localhost:3000' },
+    });
+    expect(same.statusCode).toBe(200);
+  });
+
+  it('answers unknown API paths with a JSON 404 and sets security headers', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/nope' });
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toEqual({ message: 'Not found.' });
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.headers['content-security-policy']).toContain("default-src 'self'");
+  });
+
+  it('serves the OpenAPI document at /api/docs', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/docs/json' });
+    expect(res.statusCode).toBe(200);
+    expect(Object.keys(res.json().paths)).toContain('/api/auth/login');
+  });
+});

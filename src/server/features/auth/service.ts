@@ -1,0 +1,140 @@
+// Accounts: signup (spec section 5 + DECISIONS.md), sign-in with throttling, admin creation.
+import { and, eq, isNull } from 'drizzle-orm';
+import type { LoginInput, RegisterInput } from '../../../shared/auth.js';
+import type { PublicUser } from '../../../shared/users.js';
+import type { Db } from '../../db/connect.js';
+import { patients, users } from '../../db/schema.js';
+import { HttpError, badRequest, conflict, forbidden } from '../../errors.js';
+import { writeAudit } from '../audit/service.js';
+import { startTrial } from '../billing/service.js';
+import { toPublicUser } from '../../plugins/session.js';
+import { hashPassword, verifyAgainstDummy, verifyPassword } from './passwords.js';
+import { assertNotThrottled, clearFailures, recordFailure } from './throttle.js';
+
+export const EMAIL_TAKEN = 'An account with this email already exists.';
+/** One message for every MRN failure, so that signup does not reveal which check failed. */
+export const MRN_NOT_MATCHED =
+  'We could not match this Medical Record Number. Check the MRN from your healthcare provider and use the email address they have on file.';
+export const INVALID_CREDENTIALS = 'Invalid credentials';
+
+const isUniqueViolation = (err: unknown) => {
+  const e = err as { code?: string; cause?: { code?: string } };
+  return e?.code === '23505' || e?.cause?.code === '23505';
+};
+
+export async function registerUser(db: Db, input: RegisterInput, now = new Date()): Promise<PublicUser> {
+  if (input.role === 'medledger_admin') {
+    throw forbidden('Administrator accounts cannot be created by signup.');
+  }
+  const passwordHash = await hashPassword(input.password);
+  try {
+    return await db.transaction(async (tx) => {
+      const [existing] = await tx.select({ id: users.id }).from(users).where(eq(users.email, input.email));
+      if (existing) throw conflict(EMAIL_TAKEN);
+
+      let patientRowId: string | null = null;
+      if (input.role === 'patient') {
+        const [patient] = await tx
+          .select()
+          .from(patients)
+          .where(and(eq(patients.patientId, input.mrn ?? ''), isNull(patients.userId)));
+        const emailOnFile = patient?.email?.trim().toLowerCase();
+        if (!patient || (emailOnFile && emailOnFile !== input.email)) throw badRequest(MRN_NOT_MATCHED);
+        patientRowId = patient.id;
+      }
+
+      const [user] = await tx
+        .insert(users)
+        .values({
+          email: input.email,
+          password: passwordHash,
+          role: input.role,
+          firstName: input.firstName,
+          lastName: input.lastName,
+          hospitalName: input.role === 'hospital' ? (input.hospitalName ?? null) : null,
+          hospitalAdminEmail: input.role === 'hospital' ? input.email : null,
+        })
+        .returning();
+
+      if (patientRowId) {
+        // The isNull guard makes a concurrent claim of the same MRN fail instead of overwrite.
+        const claimed = await tx
+          .update(patients)
+          .set({ userId: user.id, updatedAt: now })
+          .where(and(eq(patients.id, patientRowId), isNull(patients.userId)))
+          .returning({ id: patients.id });
+        if (claimed.length === 0) throw badRequest(MRN_NOT_MATCHED);
+      }
+      if (input.role === 'hospital') await startTrial(tx, user.id, now);
+      return toPublicUser(user, null);
+    });
+  } catch (err) {
+    if (err instanceof HttpError) throw err;
+    if (isUniqueViolation(err)) throw conflict(EMAIL_TAKEN);
+    throw err;
+  }
+}
+
+export interface LoginResult {
+  user: PublicUser;
+  userId: string;
+  previousLoginAt: string | null;
+}
+
+/** Checks the credentials (throttled), records the sign-in and writes the `login` audit entry. */
+export async function authenticate(
+  db: Db,
+  input: LoginInput,
+  ip: string,
+  maxFailures: number,
+  now = new Date(),
+): Promise<LoginResult> {
+  await assertNotThrottled(db, input.email, ip, maxFailures, now);
+  const [user] = await db.select().from(users).where(eq(users.email, input.email));
+  const ok = user
+    ? await verifyPassword(user.password, input.password)
+    : (await verifyAgainstDummy(input.password), false);
+  if (!user || !ok) {
+    await recordFailure(db, input.email, ip, now);
+    throw new HttpError(401, INVALID_CREDENTIALS);
+  }
+  await clearFailures(db, input.email);
+  const previousLoginAt = user.lastLoginAt?.toISOString() ?? null;
+  await db.transaction(async (tx) => {
+    await tx.update(users).set({ lastLoginAt: now }).where(eq(users.id, user.id));
+    const [patient] =
+      user.role === 'patient'
+        ? await tx.select({ id: patients.id }).from(patients).where(eq(patients.userId, user.id))
+        : [];
+    await writeAudit(tx, {
+      userId: user.id,
+      action: 'login',
+      entityType: 'user',
+      entityId: user.id,
+      details: `Signed in as ${user.role}`,
+      ipAddress: ip,
+      hospitalId: user.role === 'hospital' ? user.id : null,
+      patientId: patient?.id ?? null,
+    });
+  });
+  return { user: toPublicUser(user, previousLoginAt), userId: user.id, previousLoginAt };
+}
+
+/** Creates an administrator (the CLI and ADMIN_EMAIL/ADMIN_PASSWORD on first start). */
+export async function createAdmin(
+  db: Db,
+  email: string,
+  password: string,
+): Promise<{ created: boolean; user: PublicUser }> {
+  const normalised = email.trim().toLowerCase();
+  const [existing] = await db.select().from(users).where(eq(users.email, normalised));
+  if (existing) {
+    if (existing.role !== 'medledger_admin') throw conflict(EMAIL_TAKEN);
+    return { created: false, user: toPublicUser(existing) };
+  }
+  const [user] = await db
+    .insert(users)
+    .values({ email: normalised, password: await hashPassword(password), role: 'medledger_admin' })
+    .returning();
+  return { created: true, user: toPublicUser(user) };
+}

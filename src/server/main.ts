@@ -1,0 +1,57 @@
+// config -> database -> buildApp -> listen. `npm start` runs this after building the client.
+import path from 'node:path';
+import { loadConfig } from './config.js';
+import { connect, DataFolderInUseError } from './db/connect.js';
+import { buildApp } from './app.js';
+import { createAdmin } from './features/auth/service.js';
+
+async function main() {
+  const config = loadConfig();
+  let database;
+  try {
+    database = await connect(
+      config.databaseUrl
+        ? { databaseUrl: config.databaseUrl }
+        : { pgliteDir: path.join(config.dataDir, 'pglite') },
+    );
+  } catch (err) {
+    if (err instanceof DataFolderInUseError) {
+      console.error(err.message);
+      process.exit(1);
+    }
+    throw err;
+  }
+  const { app } = await buildApp(config, database);
+
+  if (config.adminEmail && config.adminPassword) {
+    const { created } = await createAdmin(database.db, config.adminEmail, config.adminPassword);
+    if (created) app.log.info(`Administrator ${config.adminEmail} created from ADMIN_EMAIL.`);
+  }
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info(`${signal} received, shutting down`);
+    await app.close();
+    await database.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+
+  await app.listen({ port: config.port, host: config.host });
+  if (database.kind === 'pglite') {
+    console.log(
+      `\nNOTE: running on the embedded database (PGlite) in ${config.dataDir}. It is for trying MedLedger ` +
+        'and for development: it does not fsync, so a power loss can lose recent writes. ' +
+        'Real patient data belongs on PostgreSQL (set DATABASE_URL).',
+    );
+  }
+  console.log(`\nMedLedger is running at ${config.publicUrl}\n`);
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});

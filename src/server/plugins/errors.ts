@@ -1,0 +1,61 @@
+// One error handler for the whole API: `{ message }` with the right status, never a stack trace,
+// and never a 500 for bad input.
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+import { HttpError } from '../errors.js';
+
+interface ZodLikeIssue {
+  message?: string;
+  instancePath?: string;
+  params?: { issue?: { path?: PropertyKey[]; message?: string; code?: string } };
+}
+
+/** A readable sentence for the first validation problem, naming the field for generic messages. */
+export function describeValidationIssue(issue: ZodLikeIssue, part: string): string {
+  const inner = issue.params?.issue;
+  const message = inner?.message ?? issue.message ?? 'Invalid input';
+  const pathParts = inner?.path ?? issue.instancePath?.split('/').filter(Boolean) ?? [];
+  const field = pathParts.map(String).join('.');
+  if (!field) {
+    if (part === 'body' && /expected object/i.test(message)) return 'The request body must be a JSON object.';
+    return message;
+  }
+  if (/received undefined/i.test(message)) return `${field} is required`;
+  if (/^Invalid input: expected (\w+)/i.test(message)) {
+    return `${field} must be ${message.replace(/^Invalid input: expected (\w+).*/i, 'a $1')}`;
+  }
+  if (/^(Invalid|Too (small|big)|Unrecognized)/i.test(message)) return `${field}: ${message}`;
+  return message;
+}
+
+export function registerErrorHandling(app: FastifyInstance) {
+  app.setErrorHandler((err: FastifyError, request, reply) => {
+    if (hasZodFastifySchemaValidationErrors(err)) {
+      const first = err.validation[0] as unknown as ZodLikeIssue;
+      return reply.status(400).send({ message: describeValidationIssue(first, err.validationContext ?? '') });
+    }
+    if (err instanceof HttpError) {
+      return reply.status(err.statusCode).send({ message: err.message });
+    }
+    if (isResponseSerializationError(err)) {
+      request.log.error({ err }, 'response did not match its schema');
+      return reply.status(500).send({ message: 'Something went wrong on our side. Please try again.' });
+    }
+    const status = err.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      let message = err.message;
+      if (err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || err instanceof SyntaxError) {
+        message = 'The request body is not valid JSON.';
+      } else if (err.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') {
+        message = 'The request body is empty; a JSON object was expected.';
+      } else if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+        message = 'The request body is too large.';
+      } else if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
+        message = 'Unsupported content type.';
+      }
+      return reply.status(status).send({ message });
+    }
+    request.log.error({ err }, 'unhandled error');
+    return reply.status(500).send({ message: 'Something went wrong on our side. Please try again.' });
+  });
+}

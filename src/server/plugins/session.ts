@@ -1,0 +1,135 @@
+// Server-side sessions in the `sessions` table behind an httpOnly, SameSite=Lax cookie, and the
+// `requireRole` guard every route uses. The cookie holds a random id; the table holds its SHA-256.
+import crypto from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import { and, eq, gt, lt } from 'drizzle-orm';
+import type { Role } from '../../shared/constants.js';
+import type { PublicUser } from '../../shared/users.js';
+import type { Db } from '../db/connect.js';
+import { sessions, users } from '../db/schema.js';
+import { forbidden, unauthorized } from '../errors.js';
+
+export const SESSION_COOKIE = 'medledger_sid';
+const REMEMBER_ME_DAYS = 30;
+
+export interface SessionData {
+  userId: string;
+  /** The user's lastLoginAt before this sign-in, shown as "lastLoginAt". */
+  previousLoginAt: string | null;
+}
+
+export interface SessionUser extends PublicUser {
+  sessionId: string;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The signed-in user, or null. Filled before every handler. */
+    user: SessionUser | null;
+  }
+}
+
+const hashSid = (sid: string) => crypto.createHash('sha256').update(sid).digest('hex');
+
+export function toPublicUser(
+  row: typeof users.$inferSelect,
+  previousLoginAt: string | null = row.lastLoginAt?.toISOString() ?? null,
+): PublicUser {
+  return {
+    id: row.id,
+    email: row.email,
+    role: row.role,
+    firstName: row.firstName,
+    lastName: row.lastName,
+    hospitalName: row.role === 'hospital' ? row.hospitalName : null,
+    lastLoginAt: previousLoginAt,
+  };
+}
+
+/** Creates a session row and returns the cookie value. */
+export async function createSession(
+  db: Db,
+  data: SessionData,
+  ttlHours: number,
+  remember: boolean,
+): Promise<{ sid: string; expire: Date }> {
+  const sid = crypto.randomBytes(32).toString('base64url');
+  const hours = remember ? REMEMBER_ME_DAYS * 24 : ttlHours;
+  const expire = new Date(Date.now() + hours * 3600_000);
+  await db.insert(sessions).values({ sid: hashSid(sid), sess: data, expire, userId: data.userId });
+  return { sid, expire };
+}
+
+export async function destroySession(db: Db, sid: string): Promise<void> {
+  await db.delete(sessions).where(eq(sessions.sid, hashSid(sid)));
+}
+
+/** Ends every session of a user (password reset). */
+export async function destroyUserSessions(db: Db, userId: string): Promise<void> {
+  await db.delete(sessions).where(eq(sessions.userId, userId));
+}
+
+export function setSessionCookie(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  sid: string,
+  expire: Date,
+  remember: boolean,
+) {
+  reply.setCookie(SESSION_COOKIE, sid, {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: request.protocol === 'https',
+    ...(remember ? { expires: expire } : {}),
+  });
+}
+
+export function clearSessionCookie(request: FastifyRequest, reply: FastifyReply) {
+  reply.clearCookie(SESSION_COOKIE, {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: request.protocol === 'https',
+  });
+}
+
+export function registerSessions(app: FastifyInstance, db: Db) {
+  app.decorateRequest('user', null);
+  app.addHook('onRequest', async (request) => {
+    request.user = null;
+    const sid = request.cookies[SESSION_COOKIE];
+    if (!sid || sid.length > 100 || !request.url.startsWith('/api/')) return;
+    const [row] = await db
+      .select({ user: users, sess: sessions.sess })
+      .from(sessions)
+      .innerJoin(users, eq(users.id, sessions.userId))
+      .where(and(eq(sessions.sid, hashSid(sid)), gt(sessions.expire, new Date())))
+      .limit(1);
+    if (!row) return;
+    const data = row.sess as SessionData;
+    request.user = { ...toPublicUser(row.user, data.previousLoginAt), sessionId: sid };
+  });
+  // Expired sessions are swept now and then, not on every request.
+  const sweep = setInterval(() => {
+    db.delete(sessions)
+      .where(lt(sessions.expire, new Date()))
+      .catch((err: unknown) => app.log.warn({ err }, 'session sweep failed'));
+  }, 3600_000);
+  sweep.unref();
+  app.addHook('onClose', async () => clearInterval(sweep));
+}
+
+/** preHandler: 401 when signed out, 403 when signed in with another role. */
+export function requireRole(...roles: Role[]): preHandlerAsyncHookHandler {
+  return async (request) => {
+    if (!request.user) throw unauthorized();
+    if (roles.length > 0 && !roles.includes(request.user.role)) throw forbidden();
+  };
+}
+
+/** The signed-in user inside a handler guarded by requireRole. */
+export function currentUser(request: FastifyRequest): SessionUser {
+  if (!request.user) throw unauthorized();
+  return request.user;
+}

@@ -1,0 +1,77 @@
+// Request schemas of the auth calls (spec sections 5 and 7), used by the routes and the forms.
+import { z } from 'zod';
+import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, ROLES } from './constants.js';
+
+export const MESSAGES = {
+  email: 'Please enter a valid email address',
+  passwordLength: 'Password must be at least 8 characters long.',
+  passwordTooLong: `Password must be at most ${MAX_PASSWORD_LENGTH} characters long.`,
+  passwordMismatch: 'Passwords do not match. Please try again.',
+  firstName: 'First name is required',
+  lastName: 'Last name is required',
+  mrn: 'Medical Record Number is required',
+  hospitalName: 'Hospital/Clinic name is required',
+  emailRequired: 'Email is required',
+  passwordRequired: 'Password is required',
+} as const;
+
+/** A string whose "missing" message is `message`; wrong types keep Zod's own wording. */
+const requiredString = (message: string) =>
+  z.string({ error: (issue) => (issue.input === undefined ? message : undefined) });
+
+const trimmed = (max = 200) => z.string().trim().max(max, `Must be at most ${max} characters`);
+
+export const emailSchema = requiredString(MESSAGES.emailRequired)
+  .trim()
+  .toLowerCase()
+  .max(254, MESSAGES.email)
+  .pipe(z.email({ error: MESSAGES.email }));
+
+export const newPasswordSchema = requiredString(MESSAGES.passwordRequired)
+  .min(MIN_PASSWORD_LENGTH, MESSAGES.passwordLength)
+  .max(MAX_PASSWORD_LENGTH, MESSAGES.passwordTooLong);
+
+/** MRNs are compared upper-cased (the signup field upper-cases while typing). */
+export const mrnSchema = trimmed(40).toUpperCase();
+
+export const registerSchema = z
+  .object({
+    email: emailSchema,
+    password: newPasswordSchema,
+    firstName: trimmed(100).min(1, MESSAGES.firstName),
+    lastName: trimmed(100).min(1, MESSAGES.lastName),
+    role: z.enum(ROLES, { error: 'Account type must be patient or hospital' }),
+    mrn: mrnSchema.nullish(),
+    hospitalName: trimmed(200).nullish(),
+  })
+  .superRefine((value, ctx) => {
+    if (value.role === 'patient' && !value.mrn) {
+      ctx.addIssue({ code: 'custom', path: ['mrn'], message: MESSAGES.mrn });
+    }
+    if (value.role === 'hospital' && !value.hospitalName) {
+      ctx.addIssue({ code: 'custom', path: ['hospitalName'], message: MESSAGES.hospitalName });
+    }
+  });
+export type RegisterInput = z.infer<typeof registerSchema>;
+
+export const loginSchema = z.object({
+  email: emailSchema,
+  password: requiredString(MESSAGES.passwordRequired)
+    .min(1, MESSAGES.passwordRequired)
+    .max(MAX_PASSWORD_LENGTH),
+  remember: z.boolean().optional(),
+});
+export type LoginInput = z.infer<typeof loginSchema>;
+
+export const publicUserSchema = z.object({
+  id: z.string(),
+  email: z.string(),
+  role: z.enum(ROLES),
+  firstName: z.string().nullable(),
+  lastName: z.string().nullable(),
+  hospitalName: z.string().nullable(),
+  lastLoginAt: z.string().nullable(),
+});
+
+export const userResponseSchema = z.object({ user: publicUserSchema });
+export const messageSchema = z.object({ message: z.string() });

@@ -1,0 +1,74 @@
+// Business constants of spec section 9 (and DECISIONS.md), shared by server and client.
+export const BRAND = 'MedLedger';
+export const USER_STORAGE_KEY = 'medledger.user';
+
+export const ROLES = ['patient', 'hospital', 'medledger_admin'] as const;
+export type Role = (typeof ROLES)[number];
+
+export const MIN_PASSWORD_LENGTH = 8;
+export const MAX_PASSWORD_LENGTH = 200;
+export const GENERATED_PASSWORD_LENGTH = 16;
+export const COPIED_INDICATOR_MS = 3000;
+export const PASSWORD_SYMBOLS = '!@#$%^&*()_+-=[]{}|;:,.<>?';
+
+export const TRIAL_DAYS = 7;
+export const MIN_NAME_LENGTH = 2;
+
+export const APPOINTMENT_LENGTH_MINUTES = 60;
+export const SLOT_START = '09:00';
+export const SLOT_END = '17:30';
+export const SLOT_STEP_MINUTES = 30;
+
+export const APPOINTMENT_TYPES = [
+  'consultation',
+  'follow-up',
+  'emergency',
+  'surgery',
+  'screening',
+  'vaccination',
+] as const;
+export const DEPARTMENTS = [
+  'cardiology',
+  'neurology',
+  'orthopedics',
+  'pediatrics',
+  'dermatology',
+  'oncology',
+  'emergency',
+  'general',
+] as const;
+export const DEPARTMENT_LABELS: Record<(typeof DEPARTMENTS)[number], string> = {
+  cardiology: 'Cardiology',
+  neurology: 'Neurology',
+  orthopedics: 'Orthopedics',
+  pediatrics: 'Pediatrics',
+  dermatology: 'Dermatology',
+  oncology: 'Oncology',
+  emergency: 'Emergency',
+  general: 'General Medicine',
+};
+export const APPOINTMENT_STATUSES = ['scheduled', 'confirmed', 'completed', 'pending', 'cancelled'] as const;
+export const RELATIONSHIPS = ['spouse', 'parent', 'child', 'sibling', 'guardian', 'other'] as const;
+
+export const HOSPITAL_AUDIT_ACTIONS = ['record_upload', 'record_access', 'consent_change', 'login'] as const;
+export const PATIENT_AUDIT_ACTIONS = [
+  'record_upload',
+  'record_access',
+  'record_view',
+  'consent_change',
+] as const;
+
+export const MAX_UPLOAD_BYTES = 25 * 1024 * 1024;
+export const ACCEPTED_FILE_EXTENSIONS = ['pdf', 'docx', 'jpg', 'jpeg', 'png'] as const;
+
+export const HASH_DISPLAY_LENGTH = 16;
+export const DEFAULT_PAGE_SIZE = 50;
+
+export const REDIRECT_AFTER_APPLICATION_MS = 3000;
+export const REDIRECT_AFTER_REGISTRATION_MS = 2000;
+export const REDIRECT_AFTER_INVALID_TOKEN_MS = 3000;
+export const ADD_PATIENT_TOAST_MS = 10_000;
+export const TOAST_DEFAULT_MS = 5000;
+
+export const REGISTRATION_TOKEN_HOURS = 72;
+export const PASSWORD_RESET_TOKEN_HOURS = 1;

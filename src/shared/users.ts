@@ -1,0 +1,19 @@
+import type { Role } from './constants.js';
+
+/** The signed-in user as the API returns it and the browser keeps it (spec section 3, "User"). */
+export interface PublicUser {
+  id: string;
+  email: string;
+  role: Role;
+  firstName: string | null;
+  lastName: string | null;
+  hospitalName: string | null;
+  /** The sign-in before the current one (null on a first sign-in). */
+  lastLoginAt: string | null;
+}
+
+/** Display name: first and last name, else e-mail. */
+export function displayName(user: Pick<PublicUser, 'firstName' | 'lastName' | 'email'>): string {
+  const name = [user.firstName, user.lastName].filter((p) => p && p.trim()).join(' ');
+  return name || user.email;
+}

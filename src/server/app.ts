@@ -10,6 +10,7 @@ import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fast
 import type { Config } from './config.js';
 import type { Database, Db } from './db/connect.js';
 import { authRoutes } from './features/auth/routes.js';
+import { FileStore } from './files/store.js';
 import { registerErrorHandling } from './plugins/errors.js';
 import { registerSecurity } from './plugins/security.js';
 import { registerSessions } from './plugins/session.js';
@@ -19,6 +20,8 @@ export interface AppContext {
   db: Db;
   database: Database;
   config: Config;
+  /** Encrypted attachment storage under DATA_DIR/attachments. */
+  files: FileStore;
   now: () => Date;
 }
 
@@ -42,7 +45,13 @@ export async function buildApp(
     // Never echo internals; the error handler shapes every answer.
     return503OnClosing: true,
   });
-  const ctx: AppContext = { db: database.db, database, config, now: options.now ?? (() => new Date()) };
+  const ctx: AppContext = {
+    db: database.db,
+    database,
+    config,
+    files: new FileStore(config.dataDir, config.fileEncryptionKey),
+    now: options.now ?? (() => new Date()),
+  };
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

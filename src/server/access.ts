@@ -1,0 +1,69 @@
+// The one place that answers "may this user see this patient / record?". Every service goes
+// through it. Another party's resource is answered as 404, so its existence does not leak.
+import { and, eq, isNull } from 'drizzle-orm';
+import type { Db } from './db/connect.js';
+import { medicalRecords, patients } from './db/schema.js';
+import { notFound } from './errors.js';
+import type { SessionUser } from './plugins/session.js';
+
+type Actor = Pick<SessionUser, 'id' | 'role'>;
+export type PatientRow = typeof patients.$inferSelect;
+export type RecordRow = typeof medicalRecords.$inferSelect;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** Ids reach SQL only when well-formed; anything else is simply "not found". */
+export const isUuid = (value: string) => UUID.test(value);
+
+/**
+ * A hospital reaches the patients it created (not archived ones); a patient reaches only the
+ * patient row linked to their own account (archived or not).
+ */
+export async function findPatientForUser(db: Db, actor: Actor, patientRowId: string): Promise<PatientRow> {
+  if (!isUuid(patientRowId)) throw notFound('Patient not found.');
+  const [row] = await db.select().from(patients).where(eq(patients.id, patientRowId));
+  if (!row || !mayReachPatient(actor, row)) throw notFound('Patient not found.');
+  return row;
+}
+
+export function mayReachPatient(actor: Actor, patient: PatientRow): boolean {
+  if (actor.role === 'hospital') return patient.createdByHospitalId === actor.id && patient.archivedAt === null;
+  if (actor.role === 'patient') return patient.userId === actor.id;
+  return false;
+}
+
+/** The patient row of a signed-in patient, or 404 when their account has none. */
+export async function findOwnPatient(db: Db, actor: Actor): Promise<PatientRow> {
+  if (actor.role !== 'patient') throw notFound('Patient not found.');
+  const [row] = await db.select().from(patients).where(eq(patients.userId, actor.id));
+  if (!row) throw notFound('Patient not found.');
+  return row;
+}
+
+/**
+ * A hospital reaches the records it uploaded for its own (non-archived) patients, drafts
+ * included; a patient reaches the final (uploaded) records of their own patient row.
+ */
+export async function findRecordForUser(
+  db: Db,
+  actor: Actor,
+  recordId: string,
+): Promise<{ record: RecordRow; patient: PatientRow }> {
+  if (!isUuid(recordId)) throw notFound('Record not found.');
+  const [row] = await db
+    .select({ record: medicalRecords, patient: patients })
+    .from(medicalRecords)
+    .innerJoin(patients, eq(patients.id, medicalRecords.patientId))
+    .where(eq(medicalRecords.id, recordId));
+  if (!row || !mayReachRecord(actor, row.record, row.patient)) throw notFound('Record not found.');
+  return row;
+}
+
+export function mayReachRecord(actor: Actor, record: RecordRow, patient: PatientRow): boolean {
+  if (!mayReachPatient(actor, patient)) return false;
+  if (actor.role === 'hospital') return record.hospitalId === actor.id;
+  return record.status === 'final';
+}
+
+/** Patients a hospital may list (its own, not archived). */
+export const hospitalPatientsFilter = (hospitalId: string) =>
+  and(eq(patients.createdByHospitalId, hospitalId), isNull(patients.archivedAt));

@@ -1,0 +1,202 @@
+// Attachment storage: streamed to a temporary file beside the store while it is hashed (SHA-256
+// of the plaintext) and encrypted (AES-256-GCM, a fresh nonce per file, the storage key as
+// associated data so a file cannot be swapped for another on disk), fsynced, then renamed to its
+// final name. Nothing here buffers a whole file in memory.
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import { Transform, type Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { tooLarge } from '../errors.js';
+
+export interface StoredFileMeta {
+  storageKey: string;
+  size: number;
+  /** SHA-256 of the plaintext, lowercase hex. */
+  sha256: string;
+  iv: string;
+  authTag: string;
+}
+
+/** A file written and fsynced under its temporary name, waiting for commit() or discard(). */
+export interface PendingFile extends StoredFileMeta {
+  /** Renames the file to its final name (call before the database commit). */
+  commit(): Promise<void>;
+  /** Removes the file, wherever it is (call when the database transaction fails). */
+  discard(): Promise<void>;
+}
+
+export class FileTooLargeError extends Error {}
+
+export class FileStore {
+  readonly dir: string;
+  readonly tmpDir: string;
+  private readonly key: Buffer;
+
+  constructor(dataDir: string, keyHex?: string) {
+    this.dir = path.join(dataDir, 'attachments');
+    this.tmpDir = path.join(this.dir, '.tmp');
+    fs.mkdirSync(this.tmpDir, { recursive: true });
+    this.key = loadKey(dataDir, keyHex);
+  }
+
+  pathFor(storageKey: string): string {
+    if (!/^[A-Za-z0-9_-]{20,64}$/.test(storageKey)) throw new Error('invalid storage key');
+    return path.join(this.dir, storageKey);
+  }
+
+  /**
+   * Streams `source` to a temporary file. Rejects with a 413 HttpError (and leaves nothing on
+   * disk) when it grows past maxBytes. `inspect` sees the first bytes (content signature checks).
+   */
+  async write(source: Readable, maxBytes: number, inspect?: (head: Buffer) => void): Promise<PendingFile> {
+    const storageKey = crypto.randomBytes(24).toString('base64url');
+    const iv = crypto.randomBytes(12);
+    const cipher = crypto.createCipheriv('aes-256-gcm', this.key, iv);
+    cipher.setAAD(Buffer.from(storageKey));
+    const hash = crypto.createHash('sha256');
+    const tmpPath = path.join(this.tmpDir, `${storageKey}.part`);
+    let size = 0;
+    let head = Buffer.alloc(0);
+    let inspected = false;
+    const meter = new Transform({
+      transform(chunk: Buffer, _enc, done) {
+        size += chunk.length;
+        if (size > maxBytes) return done(new FileTooLargeError());
+        if (!inspected) {
+          head = Buffer.concat([head, chunk]).subarray(0, 16);
+          if (head.length >= 16 || chunk.length === 0) {
+            inspected = true;
+            try {
+              inspect?.(head);
+            } catch (err) {
+              return done(err as Error);
+            }
+          }
+        }
+        hash.update(chunk);
+        done(null, chunk);
+      },
+      flush(done) {
+        if (!inspected) {
+          inspected = true;
+          try {
+            inspect?.(head);
+          } catch (err) {
+            return done(err as Error);
+          }
+        }
+        done();
+      },
+    });
+    const handle = await fsp.open(tmpPath, 'w', 0o600);
+    try {
+      await pipeline(source, meter, cipher, handle.createWriteStream({ autoClose: false }));
+      await handle.sync();
+    } catch (err) {
+      await handle.close().catch(() => {});
+      await fsp.rm(tmpPath, { force: true });
+      // Drain the rest of the upload so the request can still be answered.
+      source.resume();
+      if (err instanceof FileTooLargeError || (source as { truncated?: boolean }).truncated) {
+        throw tooLarge(`File is too large. The limit is ${Math.round(maxBytes / 1024 / 1024)} MB per file.`);
+      }
+      throw err;
+    }
+    await handle.close();
+    const finalPath = this.pathFor(storageKey);
+    let committed = false;
+    return {
+      storageKey,
+      size,
+      sha256: hash.digest('hex'),
+      iv: iv.toString('hex'),
+      authTag: cipher.getAuthTag().toString('hex'),
+      commit: async () => {
+        await fsp.rename(tmpPath, finalPath);
+        committed = true;
+        await fsyncDir(this.dir);
+      },
+      discard: async () => {
+        await fsp.rm(committed ? finalPath : tmpPath, { force: true });
+      },
+    };
+  }
+
+  /** The decrypted bytes of a stored file. The stream errors if the file was altered on disk. */
+  openDecrypted(meta: Pick<StoredFileMeta, 'storageKey' | 'iv' | 'authTag'>): Readable {
+    const decipher = crypto.createDecipheriv('aes-256-gcm', this.key, Buffer.from(meta.iv, 'hex'));
+    decipher.setAAD(Buffer.from(meta.storageKey));
+    decipher.setAuthTag(Buffer.from(meta.authTag, 'hex'));
+    const file = fs.createReadStream(this.pathFor(meta.storageKey));
+    file.on('error', (err) => decipher.destroy(err));
+    return file.pipe(decipher);
+  }
+
+  /**
+   * SHA-256 of the stored plaintext, or the reason it cannot be read back intact
+   * ('missing' when the file is gone, 'altered' when decryption fails its integrity check).
+   */
+  async hashStored(
+    meta: Pick<StoredFileMeta, 'storageKey' | 'iv' | 'authTag'>,
+  ): Promise<{ ok: true; sha256: string } | { ok: false; reason: 'missing' | 'altered' }> {
+    if (!fs.existsSync(this.pathFor(meta.storageKey))) return { ok: false, reason: 'missing' };
+    const hash = crypto.createHash('sha256');
+    try {
+      for await (const chunk of this.openDecrypted(meta)) hash.update(chunk as Buffer);
+      return { ok: true, sha256: hash.digest('hex') };
+    } catch {
+      return { ok: false, reason: 'altered' };
+    }
+  }
+
+  /**
+   * Removes leftover temporary files and files that no committed attachment points to
+   * (run at start; `isReferenced` asks the database).
+   */
+  async sweep(isReferenced: (storageKeys: string[]) => Promise<Set<string>>): Promise<number> {
+    let removed = 0;
+    for (const name of await fsp.readdir(this.tmpDir)) {
+      await fsp.rm(path.join(this.tmpDir, name), { force: true });
+      removed++;
+    }
+    const names = (await fsp.readdir(this.dir)).filter((n) => n !== '.tmp');
+    for (let i = 0; i < names.length; i += 500) {
+      const batch = names.slice(i, i + 500);
+      const known = await isReferenced(batch);
+      for (const name of batch) {
+        if (!known.has(name)) {
+          await fsp.rm(path.join(this.dir, name), { force: true });
+          removed++;
+        }
+      }
+    }
+    return removed;
+  }
+}
+
+async function fsyncDir(dir: string) {
+  const handle = await fsp.open(dir, 'r');
+  try {
+    await handle.sync();
+  } catch {
+    // Some file systems refuse fsync on a directory; the file itself is already synced.
+  } finally {
+    await handle.close();
+  }
+}
+
+/** FILE_ENCRYPTION_KEY, or a key made once and kept (mode 0600) in DATA_DIR/secrets/file.key. */
+function loadKey(dataDir: string, keyHex?: string): Buffer {
+  if (keyHex) {
+    if (!/^[0-9a-fA-F]{64}$/.test(keyHex)) throw new Error('FILE_ENCRYPTION_KEY must be 64 hex characters');
+    return Buffer.from(keyHex, 'hex');
+  }
+  const keyFile = path.join(dataDir, 'secrets', 'file.key');
+  if (fs.existsSync(keyFile)) return Buffer.from(fs.readFileSync(keyFile, 'utf8').trim(), 'hex');
+  fs.mkdirSync(path.dirname(keyFile), { recursive: true, mode: 0o700 });
+  const key = crypto.randomBytes(32);
+  fs.writeFileSync(keyFile, key.toString('hex'), { mode: 0o600, flag: 'wx' });
+  return key;
+}

@@ -1,27 +1,25 @@
 // config -> database -> buildApp -> listen. `npm start` runs this after building the client.
-import path from 'node:path';
+import { inArray } from 'drizzle-orm';
 import { loadConfig } from './config.js';
-import { connect, DataFolderInUseError } from './db/connect.js';
+import { openDatabaseForCli } from './cli/open-database.js';
+import { attachments } from './db/schema.js';
 import { buildApp } from './app.js';
 import { createAdmin } from './features/auth/service.js';
 
 async function main() {
   const config = loadConfig();
-  let database;
-  try {
-    database = await connect(
-      config.databaseUrl
-        ? { databaseUrl: config.databaseUrl }
-        : { pgliteDir: path.join(config.dataDir, 'pglite') },
-    );
-  } catch (err) {
-    if (err instanceof DataFolderInUseError) {
-      console.error(err.message);
-      process.exit(1);
-    }
-    throw err;
-  }
-  const { app } = await buildApp(config, database);
+  const database = await openDatabaseForCli(config);
+  const { app, ctx } = await buildApp(config, database);
+
+  // Leftovers of uploads that never committed (a crash between file and transaction).
+  const swept = await ctx.files.sweep(async (keys) => {
+    const rows = await database.db
+      .select({ key: attachments.storageKey })
+      .from(attachments)
+      .where(inArray(attachments.storageKey, keys));
+    return new Set(rows.map((r) => r.key));
+  });
+  if (swept > 0) app.log.info(`Removed ${swept} unfinished upload file(s).`);
 
   if (config.adminEmail && config.adminPassword) {
     const { created } = await createAdmin(database.db, config.adminEmail, config.adminPassword);

@@ -1,0 +1,46 @@
+// npm run admin -- create --email E --password P
+// Creates a MedLedger administrator; the only way to get one besides ADMIN_EMAIL/ADMIN_PASSWORD.
+import { parseArgs } from 'node:util';
+import { emailSchema, newPasswordSchema } from '../../shared/auth.js';
+import { loadConfig } from '../config.js';
+import { HttpError } from '../errors.js';
+import { createAdmin } from '../features/auth/service.js';
+import { openDatabaseForCli } from './open-database.js';
+
+const USAGE = 'Usage: npm run admin -- create --email <email> --password <password>';
+
+async function main() {
+  const { positionals, values } = parseArgs({
+    args: process.argv.slice(2),
+    allowPositionals: true,
+    options: { email: { type: 'string' }, password: { type: 'string' } },
+  });
+  if (positionals[0] !== 'create') {
+    console.error(USAGE);
+    process.exit(2);
+  }
+  const email = emailSchema.safeParse(values.email);
+  const password = newPasswordSchema.safeParse(values.password);
+  if (!email.success || !password.success) {
+    console.error((email.error ?? password.error)?.issues[0]?.message ?? USAGE);
+    console.error(USAGE);
+    process.exit(2);
+  }
+  const database = await openDatabaseForCli(loadConfig());
+  try {
+    const { created, user } = await createAdmin(database.db, email.data, password.data);
+    console.log(created ? `Administrator ${user.email} created.` : `Administrator ${user.email} already exists.`);
+  } catch (err) {
+    if (err instanceof HttpError) {
+      console.error(err.message);
+      process.exitCode = 1;
+    } else throw err;
+  } finally {
+    await database.close();
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -25,7 +25,7 @@ export async function authRoutes(app: FastifyInstance, ctx: AppContext) {
       },
     },
     async (request, reply) => {
-      const user = await registerUser(ctx.db, request.body);
+      const user = await registerUser(ctx.db, request.body, ctx.now());
       return reply
         .status(201)
         .send({ user, message: 'Account created. You can now log in with your credentials.' });
@@ -36,7 +36,13 @@ export async function authRoutes(app: FastifyInstance, ctx: AppContext) {
     '/api/auth/login',
     { schema: { tags: ['auth'], body: loginSchema, response: { 200: userResponseSchema } } },
     async (request, reply) => {
-      const result = await authenticate(ctx.db, request.body, request.ip, ctx.config.loginMaxFailures);
+      const result = await authenticate(
+        ctx.db,
+        request.body,
+        request.ip,
+        ctx.config.loginMaxFailures,
+        ctx.now(),
+      );
       // Rotate: whatever session the browser had before is ended, and a new id is issued.
       const oldSid = request.cookies.medledger_sid;
       if (oldSid) await destroySession(ctx.db, oldSid);

@@ -10,6 +10,7 @@ import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fast
 import type { Config } from './config.js';
 import type { Database, Db } from './db/connect.js';
 import { authRoutes } from './features/auth/routes.js';
+import { patientRoutes } from './features/patients/routes.js';
 import { FileStore } from './files/store.js';
 import { registerErrorHandling } from './plugins/errors.js';
 import { registerSecurity } from './plugins/security.js';
@@ -74,6 +75,7 @@ export async function buildApp(
 
   await app.register(async (scope) => {
     await authRoutes(scope, ctx);
+    await patientRoutes(scope, ctx);
   });
 
   const serveClient = config.serveClient && fs.existsSync(path.join(clientDir, 'index.html'));

@@ -116,3 +116,30 @@ export async function signedInHospital(app: FastifyInstance, hospitalName = 'Gen
   const { email, user } = await registerHospital(app, uniqueEmail('hospital'), hospitalName);
   return { email, userId: user.id, cookie: await login(app, email) };
 }
+
+/** Adds a patient as the signed-in hospital; returns the API's answer (with id and the MRN). */
+export async function addPatient(
+  app: FastifyInstance,
+  hospitalCookie: string,
+  payload: Record<string, unknown> = { firstName: 'Pat', lastName: 'Doe' },
+) {
+  const res = await app.inject({
+    method: 'POST',
+    url: '/api/patients',
+    headers: { cookie: hospitalCookie },
+    payload,
+  });
+  if (res.statusCode !== 201) throw new Error(`add patient: ${res.statusCode} ${res.body}`);
+  return res.json<{ id: string; patientId: string; email: string | null }>();
+}
+
+/** Creates the patient's own account with their MRN and signs it in. */
+export async function signedInPatient(app: FastifyInstance, mrn: string, email = uniqueEmail('patient')) {
+  const res = await app.inject({
+    method: 'POST',
+    url: '/api/auth/register',
+    payload: { email, password: STRONG_PASSWORD, firstName: 'Pat', lastName: 'Doe', role: 'patient', mrn },
+  });
+  if (res.statusCode !== 201) throw new Error(`register patient: ${res.statusCode} ${res.body}`);
+  return { email, userId: (res.json().user as { id: string }).id, cookie: await login(app, email) };
+}

@@ -1,0 +1,18 @@
+// MRNs (DECISIONS.md): `MRN` + year + 6 random digits, unique. The unique index on
+// patients.patient_id is the final word; callers retry on a collision.
+import crypto from 'node:crypto';
+
+export function generateMrn(now: Date): string {
+  const digits = String(crypto.randomInt(0, 1_000_000)).padStart(6, '0');
+  return `MRN${now.getUTCFullYear()}${digits}`;
+}
+
+export const MRN_ATTEMPTS = 8;
+
+/** True when `err` is Postgres' unique violation on the given constraint (or any, when omitted). */
+export function isUniqueViolation(err: unknown, constraint?: string): boolean {
+  const e = err as { code?: string; constraint?: string; cause?: { code?: string; constraint?: string } };
+  const code = e?.code ?? e?.cause?.code;
+  const name = e?.constraint ?? e?.cause?.constraint;
+  return code === '23505' && (!constraint || name === constraint);
+}

@@ -1,0 +1,296 @@
+import crypto from 'node:crypto';
+import { and, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { appointments, auditLogs, medicalRecords, patients } from '../../db/schema.js';
+import {
+  addPatient,
+  createTestApp,
+  signedInHospital,
+  signedInPatient,
+  type TestApp,
+} from '../../test/helpers.js';
+
+let t: TestApp;
+let clock = new Date();
+beforeAll(async () => {
+  t = await createTestApp({}, { now: () => clock });
+});
+afterAll(async () => t?.close());
+
+const inject = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, cookie?: string, payload?: unknown) =>
+  t.app.inject({
+    method,
+    url,
+    headers: cookie ? { cookie } : {},
+    ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }),
+  });
+
+describe('adding a patient', () => {
+  it('accepts an empty form, stores empty values as null and answers with a generated MRN', async () => {
+    const h = await signedInHospital(t.app);
+    const res = await inject('POST', '/api/patients', h.cookie, {
+      firstName: 'Ada',
+      lastName: '',
+      email: '  ',
+      phone: null,
+    });
+    expect(res.statusCode).toBe(201);
+    const body = res.json();
+    expect(body.patientId).toMatch(new RegExp(`^MRN${clock.getUTCFullYear()}\\d{6}$`));
+    expect(body).toMatchObject({ firstName: 'Ada', lastName: null, email: null, phone: null, userId: null });
+    const empty = await inject('POST', '/api/patients', h.cookie, {});
+    expect(empty.statusCode).toBe(201);
+    expect(empty.json().patientId).not.toBe(body.patientId);
+  });
+
+  it('writes a patient_create audit entry scoped to the hospital and the patient, with the IP', async () => {
+    const h = await signedInHospital(t.app);
+    const p = await addPatient(t.app, h.cookie);
+    const rows = await t.ctx.db.select().from(auditLogs).where(eq(auditLogs.patientId, p.id));
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ action: 'patient_create', hospitalId: h.userId, userId: h.userId });
+    expect(rows[0].ipAddress).toBeTruthy();
+  });
+
+  it('keeps only the date of a date-time and refuses impossible or future dates', async () => {
+    const h = await signedInHospital(t.app);
+    const ok = await inject('POST', '/api/patients', h.cookie, { dateOfBirth: '1980-05-01T00:00:00.000Z' });
+    expect(ok.json().dateOfBirth).toBe('1980-05-01');
+    const bad = await inject('POST', '/api/patients', h.cookie, { dateOfBirth: '1980-02-31' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().message).toBe('Date of birth must be a real date');
+    const future = await inject('POST', '/api/patients', h.cookie, { dateOfBirth: '2999-01-01' });
+    expect(future.statusCode).toBe(400);
+  });
+
+  it('refuses an invalid e-mail with a 400 and a message', async () => {
+    const h = await signedInHospital(t.app);
+    const res = await inject('POST', '/api/patients', h.cookie, { email: 'not-an-email' });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toBe('Please enter a valid email address');
+  });
+
+  it('draws another MRN when the first one is taken', async () => {
+    const h = await signedInHospital(t.app);
+    const year = clock.getUTCFullYear();
+    await t.ctx.db.insert(patients).values({ patientId: `MRN${year}000001`, createdByHospitalId: h.userId });
+    const spy = vi.spyOn(crypto, 'randomInt') as unknown as { mockReturnValueOnce(v: number): typeof spy };
+    spy.mockReturnValueOnce(1).mockReturnValueOnce(2);
+    try {
+      const p = await addPatient(t.app, h.cookie);
+      expect(p.patientId).toBe(`MRN${year}000002`);
+    } finally {
+      vi.restoreAllMocks();
+    }
+  });
+});
+
+describe('who may reach the patient routes', () => {
+  it('answers 401 to a signed-out caller on every route', async () => {
+    const id = crypto.randomUUID();
+    for (const [method, url] of [
+      ['POST', '/api/patients'],
+      ['GET', '/api/patients'],
+      ['GET', `/api/patients/${id}`],
+      ['PUT', `/api/patients/${id}`],
+      ['DELETE', `/api/patients/${id}`],
+    ] as const) {
+      const res = await inject(
+        method,
+        url,
+        undefined,
+        method === 'POST' || method === 'PUT' ? {} : undefined,
+      );
+      expect(res.statusCode, `${method} ${url}`).toBe(401);
+    }
+  });
+
+  it('answers 403 to a patient on every hospital route', async () => {
+    const h = await signedInHospital(t.app);
+    const p = await addPatient(t.app, h.cookie);
+    const patient = await signedInPatient(t.app, p.patientId);
+    for (const [method, url] of [
+      ['POST', '/api/patients'],
+      ['GET', '/api/patients'],
+      ['GET', `/api/patients/${p.id}`],
+      ['PUT', `/api/patients/${p.id}`],
+      ['DELETE', `/api/patients/${p.id}`],
+    ] as const) {
+      const res = await inject(
+        method,
+        url,
+        patient.cookie,
+        method === 'POST' || method === 'PUT' ? {} : undefined,
+      );
+      expect(res.statusCode, `${method} ${url}`).toBe(403);
+    }
+  });
+
+  it("answers 404 for another hospital's patient and for malformed ids, and changes nothing", async () => {
+    const a = await signedInHospital(t.app);
+    const b = await signedInHospital(t.app);
+    const p = await addPatient(t.app, a.cookie, { firstName: 'Kept' });
+    for (const id of [p.id, 'not-a-uuid', '..%2F..%2Fetc']) {
+      expect((await inject('GET', `/api/patients/${id}`, b.cookie)).statusCode).toBe(404);
+      expect((await inject('PUT', `/api/patients/${id}`, b.cookie, { firstName: 'X' })).statusCode).toBe(404);
+      expect((await inject('DELETE', `/api/patients/${id}`, b.cookie)).statusCode).toBe(404);
+    }
+    const [row] = await t.ctx.db.select().from(patients).where(eq(patients.id, p.id));
+    expect(row.firstName).toBe('Kept');
+    expect(row.archivedAt).toBeNull();
+    const list = await inject('GET', '/api/patients', b.cookie);
+    expect(list.json().items.map((x: { id: string }) => x.id)).not.toContain(p.id);
+  });
+});
+
+describe('listing patients', () => {
+  it('finds patients by name, full name, e-mail and MRN, case-insensitively, with % taken literally', async () => {
+    const h = await signedInHospital(t.app);
+    const ada = await addPatient(t.app, h.cookie, {
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+      email: 'ada@x.test',
+    });
+    const bob = await addPatient(t.app, h.cookie, {
+      firstName: 'Bob',
+      lastName: 'Stone',
+      email: 'bob@y.test',
+    });
+    const search = async (q: string) =>
+      (await inject('GET', `/api/patients?search=${encodeURIComponent(q)}`, h.cookie))
+        .json()
+        .items.map((x: { id: string }) => x.id);
+    expect(await search('ada')).toEqual([ada.id]);
+    expect(await search('ADA LOVE')).toEqual([ada.id]);
+    expect(await search('y.test')).toEqual([bob.id]);
+    expect(await search(bob.patientId.toLowerCase())).toEqual([bob.id]);
+    expect(await search('%')).toEqual([]);
+    expect((await search('')).sort()).toEqual([ada.id, bob.id].sort());
+  });
+
+  it('filters by department through the records and appointments this hospital has for the patient', async () => {
+    const h = await signedInHospital(t.app);
+    const heart = await addPatient(t.app, h.cookie, { firstName: 'Heart' });
+    const brain = await addPatient(t.app, h.cookie, { firstName: 'Brain' });
+    await addPatient(t.app, h.cookie, { firstName: 'None' });
+    await t.ctx.db.insert(medicalRecords).values({
+      patientId: heart.id,
+      hospitalId: h.userId,
+      title: 'ECG',
+      recordType: 'lab-results',
+      department: 'cardiology',
+    });
+    await t.ctx.db.insert(appointments).values({
+      patientId: brain.id,
+      hospitalId: h.userId,
+      doctorName: 'Dr. N',
+      department: 'neurology',
+      appointmentType: 'consultation',
+      appointmentDate: new Date(clock.getTime() - 86400_000),
+    });
+    const names = async (department: string) =>
+      (await inject('GET', `/api/patients?department=${department}`, h.cookie))
+        .json()
+        .items.map((x: { firstName: string }) => x.firstName);
+    expect(await names('cardiology')).toEqual(['Heart']);
+    expect(await names('neurology')).toEqual(['Brain']);
+    expect(await names('orthopedics')).toEqual([]);
+    expect((await names('all')).sort()).toEqual(['Brain', 'Heart', 'None']);
+    const bad = await inject('GET', '/api/patients?department=astrology', h.cookie);
+    expect(bad.statusCode).toBe(400);
+    // The appointment in the past is the patient's last visit.
+    const brainRow = (await inject('GET', `/api/patients/${brain.id}`, h.cookie)).json();
+    expect(brainRow.lastVisit).toBe(new Date(clock.getTime() - 86400_000).toISOString());
+  });
+
+  it('pages with a true total, newest first, and refuses a bad page size', async () => {
+    const h = await signedInHospital(t.app);
+    for (let i = 0; i < 5; i++) await addPatient(t.app, h.cookie, { firstName: `P${i}` });
+    const first = (await inject('GET', '/api/patients?pageSize=2&page=1', h.cookie)).json();
+    expect(first).toMatchObject({ total: 5, page: 1, pageSize: 2 });
+    expect(first.items.map((x: { firstName: string }) => x.firstName)).toEqual(['P4', 'P3']);
+    const last = (await inject('GET', '/api/patients?pageSize=2&page=3', h.cookie)).json();
+    expect(last.items.map((x: { firstName: string }) => x.firstName)).toEqual(['P0']);
+    const whole = (await inject('GET', '/api/patients', h.cookie)).json();
+    expect(whole.pageSize).toBe(50);
+    expect((await inject('GET', '/api/patients?pageSize=1000', h.cookie)).statusCode).toBe(400);
+    expect((await inject('GET', '/api/patients?page=0', h.cookie)).statusCode).toBe(400);
+  });
+});
+
+describe('editing and deleting a patient', () => {
+  it('lets a hospital change the demographics of its patient, keeps omitted fields, and audits it', async () => {
+    const h = await signedInHospital(t.app);
+    const p = await addPatient(t.app, h.cookie, { firstName: 'Old', phone: '123' });
+    const res = await inject('PUT', `/api/patients/${p.id}`, h.cookie, {
+      firstName: 'New',
+      gender: 'female',
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({
+      firstName: 'New',
+      gender: 'female',
+      phone: '123',
+      patientId: p.patientId,
+    });
+    const [entry] = await t.ctx.db
+      .select()
+      .from(auditLogs)
+      .where(and(eq(auditLogs.patientId, p.id), eq(auditLogs.action, 'patient_update')));
+    expect(entry.details).toContain('firstName, gender');
+    expect(entry.hospitalId).toBe(h.userId);
+  });
+
+  it("answers 403 to a patient editing through this route (the patient's profile is not edited here)", async () => {
+    const h = await signedInHospital(t.app);
+    const p = await addPatient(t.app, h.cookie);
+    const patient = await signedInPatient(t.app, p.patientId);
+    const res = await inject('PUT', `/api/patients/${p.id}`, patient.cookie, { phone: '1' });
+    expect(res.statusCode).toBe(403);
+  });
+
+  it('archives on delete: hidden from the list and from reads, the row and its records kept', async () => {
+    const h = await signedInHospital(t.app);
+    const p = await addPatient(t.app, h.cookie);
+    await t.ctx.db
+      .insert(medicalRecords)
+      .values({ patientId: p.id, hospitalId: h.userId, title: 'Kept', recordType: 'lab-results' });
+    const res = await inject('DELETE', `/api/patients/${p.id}`, h.cookie);
+    expect(res.statusCode).toBe(200);
+    expect((await inject('GET', `/api/patients/${p.id}`, h.cookie)).statusCode).toBe(404);
+    expect((await inject('DELETE', `/api/patients/${p.id}`, h.cookie)).statusCode).toBe(404);
+    const list = (await inject('GET', '/api/patients', h.cookie)).json();
+    expect(list.items.map((x: { id: string }) => x.id)).not.toContain(p.id);
+    const [row] = await t.ctx.db.select().from(patients).where(eq(patients.id, p.id));
+    expect(row.archivedAt).not.toBeNull();
+    const records = await t.ctx.db.select().from(medicalRecords).where(eq(medicalRecords.patientId, p.id));
+    expect(records).toHaveLength(1);
+    const [entry] = await t.ctx.db
+      .select()
+      .from(auditLogs)
+      .where(and(eq(auditLogs.patientId, p.id), eq(auditLogs.action, 'patient_archive')));
+    expect(entry.hospitalId).toBe(h.userId);
+  });
+});
+
+describe('after the free trial', () => {
+  it('refuses adding, editing and deleting with 402 but still lists', async () => {
+    const h = await signedInHospital(t.app);
+    const p = await addPatient(t.app, h.cookie);
+    clock = new Date(Date.now() + 8 * 86400_000);
+    try {
+      for (const [method, url, payload] of [
+        ['POST', '/api/patients', {}],
+        ['PUT', `/api/patients/${p.id}`, { firstName: 'X' }],
+        ['DELETE', `/api/patients/${p.id}`, undefined],
+      ] as const) {
+        const res = await inject(method, url, h.cookie, payload);
+        expect(res.statusCode, `${method} ${url}`).toBe(402);
+        expect(res.json().message).toMatch(/trial has ended/);
+      }
+      expect((await inject('GET', '/api/patients', h.cookie)).statusCode).toBe(200);
+    } finally {
+      clock = new Date();
+    }
+  });
+});

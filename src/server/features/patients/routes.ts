@@ -1,0 +1,123 @@
+// Hospital patient management (spec section 2 "Patients tab", section 7): POST/GET /api/patients,
+// GET/PUT/DELETE /api/patients/{id}. Every write checks the hospital's trial (402 after it).
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { messageSchema } from '../../../shared/auth.js';
+import {
+  patientInputSchema,
+  patientListQuerySchema,
+  patientPageSchema,
+  patientSchema,
+} from '../../../shared/patients.js';
+import type { AppContext } from '../../app.js';
+import { forbidden } from '../../errors.js';
+import { requireRole } from '../../plugins/session.js';
+import { assertHospitalCanWrite } from '../billing/service.js';
+import { actorOf } from './actor.js';
+import {
+  archivePatient,
+  createPatient,
+  getPatient,
+  listPatients,
+  updatePatientDemographics,
+} from './service.js';
+
+const idParams = z.object({ id: z.string().max(100) });
+const tags = ['patients'];
+
+export async function patientRoutes(app: FastifyInstance, ctx: AppContext) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const hospitalOnly = requireRole('hospital');
+
+  r.post(
+    '/api/patients',
+    {
+      preHandler: hospitalOnly,
+      schema: {
+        tags,
+        summary: 'Add a patient (all fields optional); the answer carries the generated MRN as patientId',
+        body: patientInputSchema,
+        response: { 201: patientSchema },
+      },
+    },
+    async (request, reply) => {
+      const actor = actorOf(request);
+      await assertHospitalCanWrite(ctx.db, actor.id, ctx.now());
+      return reply.status(201).send(await createPatient(ctx.db, actor, request.body, ctx.now()));
+    },
+  );
+
+  r.get(
+    '/api/patients',
+    {
+      preHandler: hospitalOnly,
+      schema: {
+        tags,
+        summary: "A page of the hospital's own patients: search by name, e-mail or MRN; department filter",
+        description:
+          'Paged (our decision; the spec says "list of patients"). The department filter keeps patients ' +
+          'with a record or an appointment at this hospital in that department.',
+        querystring: patientListQuerySchema,
+        response: { 200: patientPageSchema },
+      },
+    },
+    async (request) => listPatients(ctx.db, actorOf(request).id, request.query, ctx.now()),
+  );
+
+  r.get(
+    '/api/patients/:id',
+    {
+      preHandler: hospitalOnly,
+      schema: {
+        tags,
+        summary: 'One of the hospital’s own patients',
+        params: idParams,
+        response: { 200: patientSchema },
+      },
+    },
+    async (request) => getPatient(ctx.db, actorOf(request), request.params.id, ctx.now()),
+  );
+
+  r.put(
+    '/api/patients/:id',
+    {
+      preHandler: requireRole('hospital', 'patient'),
+      schema: {
+        tags,
+        summary: 'Edit a patient: a hospital changes the demographics of its own patient (audited)',
+        params: idParams,
+        body: patientInputSchema,
+        response: { 200: patientSchema },
+      },
+    },
+    async (request) => {
+      const actor = actorOf(request);
+      // A patient updating their own profile (phone, insurance, primary care; ledgered) is the
+      // patient-profile feature's part of this route and is not offered here.
+      if (actor.role !== 'hospital') throw forbidden();
+      await assertHospitalCanWrite(ctx.db, actor.id, ctx.now());
+      return updatePatientDemographics(ctx.db, actor, request.params.id, request.body, ctx.now());
+    },
+  );
+
+  r.delete(
+    '/api/patients/:id',
+    {
+      preHandler: hospitalOnly,
+      schema: {
+        tags,
+        summary:
+          'Remove a patient from the list (archived: records, attachments and ledger entries are kept)',
+        params: idParams,
+        response: { 200: messageSchema },
+      },
+    },
+    async (request) => {
+      const actor = actorOf(request);
+      await assertHospitalCanWrite(ctx.db, actor.id, ctx.now());
+      await archivePatient(ctx.db, actor, request.params.id, ctx.now());
+      return { message: 'Patient deleted. Their records are kept.' };
+    },
+  );
+}

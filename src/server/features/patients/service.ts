@@ -1,0 +1,235 @@
+// Patients of a hospital: add (with a generated MRN), list (search, department, paging), read,
+// edit demographics, archive. A hospital reaches only the patients it created (access.ts).
+import { and, count, desc, eq, exists, ilike, or, sql, type SQL } from 'drizzle-orm';
+import type { Paged, Patient, PatientInput, PatientListQuery } from '../../../shared/patients.js';
+import { findPatientForUser, hospitalPatientsFilter, type PatientRow } from '../../access.js';
+import type { Db } from '../../db/connect.js';
+import { appointments, medicalRecords, patients, users } from '../../db/schema.js';
+import { writeAudit } from '../audit/service.js';
+import type { Actor } from './actor.js';
+import { generateMrn, isUniqueViolation, MRN_ATTEMPTS } from './mrn.js';
+
+/** `%` and `_` typed by a user are literal characters, not wildcards. */
+export const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+const patientColumns = {
+  patient: patients,
+  user: { firstName: users.firstName, lastName: users.lastName, email: users.email },
+};
+
+/** Latest started, non-cancelled appointment of the patient at the hospital that created it. */
+const lastVisit = (now: Date) =>
+  sql<Date | null>`(select max(${appointments.appointmentDate}) from ${appointments}
+    where ${appointments.patientId} = ${patients.id}
+      and ${appointments.hospitalId} = ${patients.createdByHospitalId}
+      and ${appointments.status} <> 'cancelled'
+      and ${appointments.appointmentDate} <= ${now})`.mapWith(appointments.appointmentDate);
+
+function toPatient(
+  row: PatientRow,
+  user: { firstName: string | null; lastName: string | null; email: string | null } | null,
+  visit: Date | null,
+): Patient {
+  return {
+    id: row.id,
+    patientId: row.patientId,
+    userId: row.userId,
+    createdByHospitalId: row.createdByHospitalId,
+    firstName: row.firstName,
+    lastName: row.lastName,
+    email: row.email,
+    dateOfBirth: row.dateOfBirth,
+    gender: row.gender,
+    phone: row.phone,
+    insuranceProvider: row.insuranceProvider,
+    insurancePolicy: row.insurancePolicy,
+    primaryCarePhysician: row.primaryCarePhysician,
+    createdAt: row.createdAt.toISOString(),
+    user: user?.email ? { firstName: user.firstName, lastName: user.lastName, email: user.email } : null,
+    lastVisit: visit ? new Date(visit).toISOString() : null,
+  };
+}
+
+/** Only the fields present in the input; absent ones stay as they are on an edit. */
+function demographics(input: PatientInput) {
+  const out: Partial<Record<keyof PatientInput, string | null>> = {};
+  for (const [key, value] of Object.entries(input) as [keyof PatientInput, string | null | undefined][]) {
+    if (value !== undefined) out[key] = value;
+  }
+  return out;
+}
+
+export async function createPatient(db: Db, actor: Actor, input: PatientInput, now: Date): Promise<Patient> {
+  for (let attempt = 1; ; attempt++) {
+    const mrn = generateMrn(now);
+    try {
+      return await db.transaction(async (tx) => {
+        const [row] = await tx
+          .insert(patients)
+          .values({ ...demographics(input), patientId: mrn, createdByHospitalId: actor.id })
+          .returning();
+        await writeAudit(tx, {
+          userId: actor.id,
+          action: 'patient_create',
+          entityType: 'patient',
+          entityId: row.id,
+          details: `Added patient ${mrn}`,
+          ipAddress: actor.ip,
+          hospitalId: actor.id,
+          patientId: row.id,
+        });
+        return toPatient(row, null, null);
+      });
+    } catch (err) {
+      if (isUniqueViolation(err, 'patients_patient_id_unique') && attempt < MRN_ATTEMPTS) continue;
+      throw err;
+    }
+  }
+}
+
+export async function listPatients(
+  db: Db,
+  hospitalId: string,
+  query: PatientListQuery,
+  now: Date,
+): Promise<Paged<Patient>> {
+  const conditions: (SQL | undefined)[] = [hospitalPatientsFilter(hospitalId)];
+  const search = query.search?.trim();
+  if (search) {
+    const pattern = likePattern(search);
+    conditions.push(
+      or(
+        ilike(patients.firstName, pattern),
+        ilike(patients.lastName, pattern),
+        ilike(sql`coalesce(${patients.firstName}, '') || ' ' || coalesce(${patients.lastName}, '')`, pattern),
+        ilike(patients.email, pattern),
+        ilike(patients.patientId, pattern),
+        ilike(users.firstName, pattern),
+        ilike(users.lastName, pattern),
+        ilike(sql`coalesce(${users.firstName}, '') || ' ' || coalesce(${users.lastName}, '')`, pattern),
+        ilike(users.email, pattern),
+      ),
+    );
+  }
+  if (query.department && query.department !== 'all') {
+    // Patients have no department of their own: a patient is "in" a department when this
+    // hospital has a record or an appointment for them there.
+    const department = query.department;
+    conditions.push(
+      or(
+        exists(
+          db
+            .select({ one: sql`1` })
+            .from(medicalRecords)
+            .where(
+              and(
+                eq(medicalRecords.patientId, patients.id),
+                eq(medicalRecords.hospitalId, hospitalId),
+                eq(medicalRecords.department, department),
+              ),
+            ),
+        ),
+        exists(
+          db
+            .select({ one: sql`1` })
+            .from(appointments)
+            .where(
+              and(
+                eq(appointments.patientId, patients.id),
+                eq(appointments.hospitalId, hospitalId),
+                eq(appointments.department, department),
+              ),
+            ),
+        ),
+      ),
+    );
+  }
+  const where = and(...conditions);
+  const [{ total }] = await db
+    .select({ total: count() })
+    .from(patients)
+    .leftJoin(users, eq(users.id, patients.userId))
+    .where(where);
+  const rows = await db
+    .select({ ...patientColumns, lastVisit: lastVisit(now) })
+    .from(patients)
+    .leftJoin(users, eq(users.id, patients.userId))
+    .where(where)
+    .orderBy(desc(patients.createdAt), desc(patients.id))
+    .limit(query.pageSize)
+    .offset((query.page - 1) * query.pageSize);
+  return {
+    items: rows.map((r) => toPatient(r.patient, r.user, r.lastVisit)),
+    total,
+    page: query.page,
+    pageSize: query.pageSize,
+  };
+}
+
+export async function getPatient(db: Db, actor: Actor, patientRowId: string, now: Date): Promise<Patient> {
+  const found = await findPatientForUser(db, actor, patientRowId);
+  const [row] = await db
+    .select({ ...patientColumns, lastVisit: lastVisit(now) })
+    .from(patients)
+    .leftJoin(users, eq(users.id, patients.userId))
+    .where(eq(patients.id, found.id));
+  return toPatient(row.patient, row.user, row.lastVisit);
+}
+
+/** A hospital changes the demographics of its own patient; the change is audited. */
+export async function updatePatientDemographics(
+  db: Db,
+  actor: Actor,
+  patientRowId: string,
+  input: PatientInput,
+  now: Date,
+): Promise<Patient> {
+  const existing = await findPatientForUser(db, actor, patientRowId);
+  const changes = demographics(input);
+  const changed = Object.keys(changes).filter(
+    (k) => changes[k as keyof PatientInput] !== existing[k as keyof PatientInput],
+  );
+  await db.transaction(async (tx) => {
+    await tx
+      .update(patients)
+      .set({ ...changes, updatedAt: now })
+      .where(and(eq(patients.id, existing.id), hospitalPatientsFilter(actor.id)));
+    await writeAudit(tx, {
+      userId: actor.id,
+      action: 'patient_update',
+      entityType: 'patient',
+      entityId: existing.id,
+      details: changed.length
+        ? `Updated patient ${existing.patientId}: ${changed.join(', ')}`
+        : `Saved patient ${existing.patientId} without changes`,
+      ipAddress: actor.ip,
+      hospitalId: actor.id,
+      patientId: existing.id,
+    });
+  });
+  return getPatient(db, actor, existing.id, now);
+}
+
+/**
+ * "Deleting" archives: the patient leaves the hospital's lists, but the row, its records,
+ * attachments and ledger entries stay, and the patient's own account keeps reading them.
+ */
+export async function archivePatient(db: Db, actor: Actor, patientRowId: string, now: Date): Promise<void> {
+  const existing = await findPatientForUser(db, actor, patientRowId);
+  await db.transaction(async (tx) => {
+    await tx
+      .update(patients)
+      .set({ archivedAt: now, updatedAt: now })
+      .where(and(eq(patients.id, existing.id), hospitalPatientsFilter(actor.id)));
+    await writeAudit(tx, {
+      userId: actor.id,
+      action: 'patient_archive',
+      entityType: 'patient',
+      entityId: existing.id,
+      details: `Removed patient ${existing.patientId} from the patient list (records kept)`,
+      ipAddress: actor.ip,
+      hospitalId: actor.id,
+      patientId: existing.id,
+    });
+  });
+}

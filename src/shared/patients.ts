@@ -1,0 +1,145 @@
+// Patients (spec sections 3, 5 and 7): the Add / Edit Patient payload, the list query and the
+// shapes the API answers with. Used by the routes and by the hospital dashboard's forms.
+import { z } from 'zod';
+import { DEFAULT_PAGE_SIZE, DEPARTMENTS } from './constants.js';
+
+export const MAX_PAGE_SIZE = 100;
+
+/** Optional text: trimmed, and an empty value means "not given" (null), as the spec's form sends it. */
+const optionalText = (max: number) =>
+  z.preprocess(
+    (v) => (typeof v === 'string' && v.trim() === '' ? null : v),
+    z.string().trim().max(max, `Must be at most ${max} characters`).nullish(),
+  );
+
+/** YYYY-MM-DD (a datetime is cut to its date part); a real calendar date, not in the future. */
+export const dateOfBirthSchema = z.preprocess(
+  (v) => (typeof v === 'string' && v.trim() === '' ? null : v),
+  z
+    .string()
+    .trim()
+    .regex(/^\d{4}-\d{2}-\d{2}(T.*)?$/, 'Date of birth must be a date (YYYY-MM-DD)')
+    .transform((v) => v.slice(0, 10))
+    .refine((v) => {
+      const d = new Date(`${v}T00:00:00Z`);
+      return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === v;
+    }, 'Date of birth must be a real date')
+    .refine((v) => v >= '1880-01-01', 'Date of birth is too far in the past')
+    .refine((v) => v <= new Date().toISOString().slice(0, 10), 'Date of birth cannot be in the future')
+    .nullish(),
+);
+
+const optionalEmail = z.preprocess(
+  (v) => (typeof v === 'string' && v.trim() === '' ? null : v),
+  z
+    .string()
+    .trim()
+    .toLowerCase()
+    .max(254, 'Please enter a valid email address')
+    .pipe(z.email({ error: 'Please enter a valid email address' }))
+    .nullish(),
+);
+
+/** Add Patient: every field optional (spec section 5); absent and empty both mean null. */
+export const patientInputSchema = z.object({
+  firstName: optionalText(100),
+  lastName: optionalText(100),
+  email: optionalEmail,
+  dateOfBirth: dateOfBirthSchema,
+  gender: optionalText(40),
+  phone: optionalText(40),
+  insuranceProvider: optionalText(200),
+  insurancePolicy: optionalText(100),
+  primaryCarePhysician: optionalText(200),
+});
+export type PatientInput = z.infer<typeof patientInputSchema>;
+export const PATIENT_FIELDS = Object.keys(patientInputSchema.shape) as (keyof PatientInput)[];
+
+export const GENDER_OPTIONS = ['male', 'female', 'other', 'prefer not to say'] as const;
+
+const pageNumber = z.coerce
+  .number({ error: 'page must be a number' })
+  .int('page must be a whole number')
+  .min(1, 'page must be at least 1')
+  .max(100_000, 'page is too large')
+  .default(1);
+const pageSizeNumber = z.coerce
+  .number({ error: 'pageSize must be a number' })
+  .int('pageSize must be a whole number')
+  .min(1, 'pageSize must be at least 1')
+  .max(MAX_PAGE_SIZE, `pageSize must be at most ${MAX_PAGE_SIZE}`)
+  .default(DEFAULT_PAGE_SIZE);
+
+export const pagingQuerySchema = z.object({ page: pageNumber, pageSize: pageSizeNumber });
+
+export const patientListQuerySchema = pagingQuerySchema.extend({
+  search: z.string().trim().max(100, 'search must be at most 100 characters').optional(),
+  department: z
+    .enum(['all', ...DEPARTMENTS], { error: `department must be one of all, ${DEPARTMENTS.join(', ')}` })
+    .optional(),
+});
+export type PatientListQuery = z.infer<typeof patientListQuerySchema>;
+
+export const patientSchema = z.object({
+  id: z.string(),
+  /** The MRN. */
+  patientId: z.string(),
+  userId: z.string().nullable(),
+  createdByHospitalId: z.string(),
+  firstName: z.string().nullable(),
+  lastName: z.string().nullable(),
+  email: z.string().nullable(),
+  dateOfBirth: z.string().nullable(),
+  gender: z.string().nullable(),
+  phone: z.string().nullable(),
+  insuranceProvider: z.string().nullable(),
+  insurancePolicy: z.string().nullable(),
+  primaryCarePhysician: z.string().nullable(),
+  createdAt: z.string(),
+  /** The patient's own account, once they signed up with the MRN. */
+  user: z
+    .object({ firstName: z.string().nullable(), lastName: z.string().nullable(), email: z.string() })
+    .nullable(),
+  /** The latest appointment at this hospital that has started (cancelled ones excluded). */
+  lastVisit: z.string().nullable(),
+});
+export type Patient = z.infer<typeof patientSchema>;
+
+/** The paged list shape of every paged list (our decision; the spec says "list of patients"). */
+export const pagedSchema = <T extends z.ZodTypeAny>(item: T) =>
+  z
+    .object({
+      items: z.array(item),
+      total: z.number().int(),
+      page: z.number().int(),
+      pageSize: z.number().int(),
+    })
+    .describe('A page of results: items, the total count, the page number (from 1) and the page size.');
+export interface Paged<T> {
+  items: T[];
+  total: number;
+  page: number;
+  pageSize: number;
+}
+
+export const patientPageSchema = pagedSchema(patientSchema);
+
+/** Display name (spec section 2): own names, else the account's names, else e-mail, else "Unknown Patient". */
+export function patientDisplayName(
+  p: Pick<Patient, 'firstName' | 'lastName' | 'email'> & { user?: Patient['user'] },
+): string {
+  const join = (a?: string | null, b?: string | null) => [a, b].filter((s) => s && s.trim()).join(' ');
+  return (
+    join(p.firstName, p.lastName) ||
+    join(p.user?.firstName, p.user?.lastName) ||
+    p.email ||
+    p.user?.email ||
+    'Unknown Patient'
+  );
+}
+
+/** "Showing a-b of N" for a page (0 items: "Showing 0-0 of 0"). */
+export function pageRange(page: number, pageSize: number, shown: number, total: number) {
+  const from = shown === 0 ? 0 : (page - 1) * pageSize + 1;
+  return { from, to: shown === 0 ? 0 : from + shown - 1, total };
+}

@@ -10,8 +10,12 @@ import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fast
 import type { Config } from './config.js';
 import type { Database, Db } from './db/connect.js';
 import { authRoutes } from './features/auth/routes.js';
+import { billingRoutes } from './features/billing/routes.js';
+import { passwordResetRoutes } from './features/password-reset/routes.js';
+import { providerRoutes } from './features/providers/routes.js';
 import { patientRoutes } from './features/patients/routes.js';
 import { FileStore } from './files/store.js';
+import { createMailer, type Mailer } from './mail/mailer.js';
 import { registerErrorHandling } from './plugins/errors.js';
 import { registerSecurity } from './plugins/security.js';
 import { registerSessions } from './plugins/session.js';
@@ -24,6 +28,8 @@ export interface AppContext {
   /** Encrypted attachment storage under DATA_DIR/attachments. */
   files: FileStore;
   now: () => Date;
+  /** Outgoing e-mail: SMTP when SMTP_URL is set, else .eml files under DATA_DIR/outbox. */
+  mail: Mailer;
 }
 
 export interface BuildOptions {
@@ -52,6 +58,7 @@ export async function buildApp(
     config,
     files: new FileStore(config.dataDir, config.fileEncryptionKey),
     now: options.now ?? (() => new Date()),
+    mail: createMailer(config, app.log),
   };
 
   app.setValidatorCompiler(validatorCompiler);
@@ -60,6 +67,10 @@ export async function buildApp(
   await registerSecurity(app, config);
   await app.register(cookie);
   registerSessions(app, ctx.db);
+  app.addHook('onClose', async () => {
+    await ctx.mail.idle();
+    ctx.mail.close();
+  });
 
   await app.register(swagger, {
     openapi: {
@@ -76,6 +87,9 @@ export async function buildApp(
   await app.register(async (scope) => {
     await authRoutes(scope, ctx);
     await patientRoutes(scope, ctx);
+    await providerRoutes(scope, ctx);
+    await billingRoutes(scope, ctx);
+    await passwordResetRoutes(scope, ctx);
   });
 
   const serveClient = config.serveClient && fs.existsSync(path.join(clientDir, 'index.html'));

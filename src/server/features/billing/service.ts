@@ -1,10 +1,13 @@
-// Subscriptions: every hospital account starts a 7-day trial (spec section 1).
+// Subscriptions: every hospital account starts a 7-day trial (spec section 1); after it, writes
+// need an active subscription (Stripe, or marked active by the administrator).
 import { addDays } from 'date-fns';
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { TRIAL_DAYS } from '../../../shared/constants.js';
+import type { BillingStatus } from '../../../shared/providers.js';
 import type { Db } from '../../db/connect.js';
-import { subscriptions } from '../../db/schema.js';
-import { paymentRequired } from '../../errors.js';
+import { subscriptions, users } from '../../db/schema.js';
+import { notFound, paymentRequired } from '../../errors.js';
+import { writeAudit } from '../audit/service.js';
 
 export async function startTrial(db: Db, userId: string, now = new Date()): Promise<void> {
   await db
@@ -19,7 +22,11 @@ export const PAYMENT_REQUIRED_MESSAGE =
 export type WriteAccess = { allowed: true } | { allowed: false; reason: 'trial_ended' | 'inactive' };
 
 /** Whether a hospital may write: an active subscription, or a trial that has not ended. */
-export async function hospitalWriteAccess(db: Db, hospitalUserId: string, now = new Date()): Promise<WriteAccess> {
+export async function hospitalWriteAccess(
+  db: Db,
+  hospitalUserId: string,
+  now = new Date(),
+): Promise<WriteAccess> {
   const [sub] = await db.select().from(subscriptions).where(eq(subscriptions.userId, hospitalUserId));
   if (sub?.status === 'active') return { allowed: true };
   if (sub?.status === 'trialing' && sub.trialEndsAt && sub.trialEndsAt > now) return { allowed: true };
@@ -27,7 +34,115 @@ export async function hospitalWriteAccess(db: Db, hospitalUserId: string, now = 
 }
 
 /** Throws 402 with a message when a hospital's trial has ended without a subscription. */
-export async function assertHospitalCanWrite(db: Db, hospitalUserId: string, now = new Date()): Promise<void> {
+export async function assertHospitalCanWrite(
+  db: Db,
+  hospitalUserId: string,
+  now = new Date(),
+): Promise<void> {
   const access = await hospitalWriteAccess(db, hospitalUserId, now);
   if (!access.allowed) throw paymentRequired(PAYMENT_REQUIRED_MESSAGE);
+}
+
+export const STRIPE_MANAGED = 'Subscriptions are managed through Stripe on this server.';
+
+/** What the dashboard banner shows: trial state, whether writes are allowed and why not. */
+export async function billingStatus(
+  db: Db,
+  hospitalUserId: string,
+  now: Date,
+  options: { checkoutAvailable: boolean; supportEmail: string },
+): Promise<BillingStatus> {
+  const [sub] = await db.select().from(subscriptions).where(eq(subscriptions.userId, hospitalUserId));
+  const access = await hospitalWriteAccess(db, hospitalUserId, now);
+  const trialing = sub?.status === 'trialing' && sub.trialEndsAt;
+  return {
+    status: sub?.status ?? 'inactive',
+    trialEndsAt: sub?.trialEndsAt?.toISOString() ?? null,
+    currentPeriodEnd: sub?.currentPeriodEnd?.toISOString() ?? null,
+    writeAllowed: access.allowed,
+    trialDaysLeft: trialing
+      ? Math.max(0, Math.ceil((sub.trialEndsAt!.getTime() - now.getTime()) / 86_400_000))
+      : null,
+    message: access.allowed ? null : PAYMENT_REQUIRED_MESSAGE,
+    checkoutAvailable: options.checkoutAvailable,
+    supportEmail: options.supportEmail,
+  };
+}
+
+/** Stripe-style statuses reduced to ours: only `active` allows writes after the trial. */
+export function ourStatus(stripeStatus: string): string {
+  if (stripeStatus === 'active' || stripeStatus === 'trialing') return 'active';
+  if (stripeStatus === 'past_due' || stripeStatus === 'unpaid') return 'past_due';
+  if (stripeStatus === 'canceled' || stripeStatus === 'incomplete_expired' || stripeStatus === 'paused')
+    return 'canceled';
+  return 'inactive';
+}
+
+export interface SubscriptionChange {
+  hospitalUserId: string;
+  status: string;
+  stripeCustomerId?: string | null;
+  stripeSubscriptionId?: string | null;
+  currentPeriodEnd?: Date | null;
+  priceId?: string | null;
+  productId?: string | null;
+  /** Who made the change: the administrator, or null for Stripe. */
+  actorId: string | null;
+  details: string;
+  ip?: string | null;
+}
+
+/** Creates or updates a hospital's subscription row and audits the change, in one transaction. */
+export async function applySubscriptionChange(db: Db, change: SubscriptionChange, now: Date): Promise<void> {
+  const defined = <T extends object>(o: T) =>
+    Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+  const fields = defined({
+    status: change.status,
+    stripeCustomerId: change.stripeCustomerId,
+    stripeSubscriptionId: change.stripeSubscriptionId,
+    currentPeriodEnd: change.currentPeriodEnd,
+    priceId: change.priceId,
+    productId: change.productId,
+  });
+  await db.transaction(async (tx) => {
+    await tx
+      .insert(subscriptions)
+      .values({ userId: change.hospitalUserId, ...fields, status: change.status, updatedAt: now })
+      .onConflictDoUpdate({ target: subscriptions.userId, set: { ...fields, updatedAt: now } });
+    await writeAudit(tx, {
+      userId: change.actorId,
+      action: 'subscription_change',
+      entityType: 'subscription',
+      entityId: change.hospitalUserId,
+      details: change.details,
+      ipAddress: change.ip ?? null,
+      hospitalId: change.hospitalUserId,
+    });
+  });
+}
+
+/** The administrator marks a hospital's subscription active (when Stripe is not configured). */
+export async function markSubscriptionActive(
+  db: Db,
+  hospitalUserId: string,
+  adminId: string,
+  ip: string,
+  now: Date,
+): Promise<void> {
+  const [hospital] = await db
+    .select({ id: users.id, hospitalName: users.hospitalName })
+    .from(users)
+    .where(and(eq(users.id, hospitalUserId), eq(users.role, 'hospital')));
+  if (!hospital) throw notFound('Hospital not found.');
+  await applySubscriptionChange(
+    db,
+    {
+      hospitalUserId,
+      status: 'active',
+      actorId: adminId,
+      details: `Subscription of ${hospital.hospitalName ?? 'hospital'} marked active by an administrator`,
+      ip,
+    },
+    now,
+  );
 }

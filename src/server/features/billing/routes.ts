@@ -1,0 +1,99 @@
+// GET /api/billing/status (the trial banner), POST /api/billing/checkout (Stripe Checkout),
+// POST /api/billing/webhook (Stripe, signature-verified) and the administrator's "mark active".
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { messageSchema } from '../../../shared/auth.js';
+import { billingStatusSchema } from '../../../shared/providers.js';
+import { isUuid } from '../../access.js';
+import type { AppContext } from '../../app.js';
+import { conflict, notFound } from '../../errors.js';
+import { currentUser, requireRole } from '../../plugins/session.js';
+import { STRIPE_MANAGED, billingStatus, markSubscriptionActive } from './service.js';
+import { checkoutAvailable, handleStripeEvent, startCheckout, verifyWebhook } from './stripe.js';
+
+export async function billingRoutes(app: FastifyInstance, ctx: AppContext) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+
+  r.get(
+    '/api/billing/status',
+    {
+      preHandler: requireRole('hospital'),
+      schema: {
+        tags: ['billing'],
+        summary: "The signed-in hospital's trial and subscription state",
+        response: { 200: billingStatusSchema },
+      },
+    },
+    async (request) =>
+      billingStatus(ctx.db, currentUser(request).id, ctx.now(), {
+        checkoutAvailable: checkoutAvailable(ctx.config),
+        supportEmail: ctx.config.supportEmail,
+      }),
+  );
+
+  r.post(
+    '/api/billing/checkout',
+    {
+      preHandler: requireRole('hospital'),
+      config: { rateLimit: { max: 10, timeWindow: '15 minutes' } },
+      schema: {
+        tags: ['billing'],
+        summary: 'Start a Stripe Checkout session for the subscription',
+        response: { 200: z.object({ url: z.string() }) },
+      },
+    },
+    async (request) => {
+      const user = currentUser(request);
+      return { url: await startCheckout(ctx.db, ctx.config, { id: user.id, email: user.email }) };
+    },
+  );
+
+  r.post(
+    '/api/billing/subscriptions/:hospitalUserId/activate',
+    {
+      preHandler: requireRole('medledger_admin'),
+      schema: {
+        tags: ['billing'],
+        summary: "Mark a hospital's subscription active (administrator; only without Stripe)",
+        params: z.object({ hospitalUserId: z.string().max(100) }),
+        response: { 200: messageSchema },
+      },
+    },
+    async (request) => {
+      if (checkoutAvailable(ctx.config)) throw conflict(STRIPE_MANAGED);
+      if (!isUuid(request.params.hospitalUserId)) throw notFound('Hospital not found.');
+      await markSubscriptionActive(
+        ctx.db,
+        request.params.hospitalUserId,
+        currentUser(request).id,
+        request.ip,
+        ctx.now(),
+      );
+      return { message: 'The subscription is now active.' };
+    },
+  );
+
+  // The webhook needs the exact bytes Stripe signed, so this scope alone reads bodies raw.
+  await app.register(async (raw) => {
+    raw.removeAllContentTypeParsers();
+    raw.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+    raw.withTypeProvider<ZodTypeProvider>().post(
+      '/api/billing/webhook',
+      {
+        schema: {
+          tags: ['billing'],
+          summary: 'Stripe webhook (verified by the Stripe-Signature header)',
+          response: { 200: z.object({ received: z.boolean() }) },
+        },
+      },
+      async (request) => {
+        const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+        const signature = request.headers['stripe-signature'];
+        const event = verifyWebhook(ctx.config, body, typeof signature === 'string' ? signature : undefined);
+        await handleStripeEvent(ctx.db, event, ctx.now());
+        return { received: true };
+      },
+    );
+  });
+}

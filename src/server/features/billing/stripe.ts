@@ -1,0 +1,129 @@
+// Stripe Checkout for the subscription after the trial, and the signature-verified webhook that
+// activates it. Used only when STRIPE_SECRET_KEY (and STRIPE_PRICE_ID) are set.
+import { eq } from 'drizzle-orm';
+import Stripe from 'stripe';
+import type { Config } from '../../config.js';
+import type { Db } from '../../db/connect.js';
+import { subscriptions, users } from '../../db/schema.js';
+import { HttpError, badRequest } from '../../errors.js';
+import { isUuid } from '../../access.js';
+import { applySubscriptionChange, ourStatus } from './service.js';
+
+export const checkoutAvailable = (config: Config) => Boolean(config.stripeSecretKey && config.stripePriceId);
+
+let client: { key: string; stripe: Stripe } | undefined;
+function stripeFor(config: Config): Stripe {
+  if (!config.stripeSecretKey) throw new HttpError(503, 'Online payment is not configured on this server.');
+  if (client?.key !== config.stripeSecretKey) {
+    client = { key: config.stripeSecretKey, stripe: new Stripe(config.stripeSecretKey) };
+  }
+  return client.stripe;
+}
+
+/** Starts a Checkout session for the hospital's subscription; returns the page to send it to. */
+export async function startCheckout(
+  db: Db,
+  config: Config,
+  hospital: { id: string; email: string },
+): Promise<string> {
+  if (!checkoutAvailable(config)) {
+    throw new HttpError(503, 'Online payment is not configured on this server. Please contact support.');
+  }
+  const [sub] = await db.select().from(subscriptions).where(eq(subscriptions.userId, hospital.id));
+  if (sub?.status === 'active') throw badRequest('Your subscription is already active.');
+  const session = await stripeFor(config).checkout.sessions.create({
+    mode: 'subscription',
+    line_items: [{ price: config.stripePriceId, quantity: 1 }],
+    client_reference_id: hospital.id,
+    ...(sub?.stripeCustomerId ? { customer: sub.stripeCustomerId } : { customer_email: hospital.email }),
+    subscription_data: { metadata: { hospitalUserId: hospital.id } },
+    metadata: { hospitalUserId: hospital.id },
+    success_url: `${config.publicUrl}/hospital-dashboard?billing=success`,
+    cancel_url: `${config.publicUrl}/hospital-dashboard?billing=cancelled`,
+  });
+  if (!session.url) throw new HttpError(502, 'The payment page could not be opened. Please try again.');
+  return session.url;
+}
+
+/** Checks the Stripe-Signature header against the raw body; a bad or missing one is a 400. */
+export function verifyWebhook(config: Config, rawBody: Buffer, signature: string | undefined): Stripe.Event {
+  if (!config.stripeWebhookSecret)
+    throw new HttpError(503, 'Stripe webhooks are not configured on this server.');
+  if (!signature) throw badRequest('Missing Stripe-Signature header.');
+  try {
+    return Stripe.webhooks.constructEvent(rawBody, signature, config.stripeWebhookSecret);
+  } catch {
+    throw badRequest('Invalid Stripe signature.');
+  }
+}
+
+const idOf = (value: string | { id: string } | null | undefined) =>
+  typeof value === 'string' ? value : (value?.id ?? null);
+
+/** The id when it names a hospital account, else null. */
+async function hospitalId(db: Db, userId: string | null | undefined): Promise<string | null> {
+  if (!userId || !isUuid(userId)) return null;
+  const [row] = await db.select({ role: users.role }).from(users).where(eq(users.id, userId));
+  return row?.role === 'hospital' ? userId : null;
+}
+
+/** The hospital a Stripe subscription belongs to: its metadata, else the stored subscription id. */
+async function hospitalForSubscription(db: Db, sub: Stripe.Subscription): Promise<string | null> {
+  const fromMetadata = await hospitalId(db, sub.metadata?.hospitalUserId);
+  if (fromMetadata) return fromMetadata;
+  const [row] = await db
+    .select({ userId: subscriptions.userId })
+    .from(subscriptions)
+    .where(eq(subscriptions.stripeSubscriptionId, sub.id));
+  return row?.userId ?? null;
+}
+
+/** Applies the events we act on; others are acknowledged and ignored. Replays are harmless. */
+export async function handleStripeEvent(db: Db, event: Stripe.Event, now: Date): Promise<void> {
+  if (event.type === 'checkout.session.completed') {
+    const session = event.data.object;
+    if (session.mode !== 'subscription' || session.payment_status === 'unpaid') return;
+    const hospitalUserId = await hospitalId(db, session.client_reference_id);
+    if (!hospitalUserId) return;
+    await applySubscriptionChange(
+      db,
+      {
+        hospitalUserId,
+        status: 'active',
+        stripeCustomerId: idOf(session.customer),
+        stripeSubscriptionId: idOf(session.subscription),
+        actorId: null,
+        details: 'Subscription activated through Stripe Checkout',
+      },
+      now,
+    );
+    return;
+  }
+  if (
+    event.type === 'customer.subscription.created' ||
+    event.type === 'customer.subscription.updated' ||
+    event.type === 'customer.subscription.deleted'
+  ) {
+    const sub = event.data.object;
+    const hospitalUserId = await hospitalForSubscription(db, sub);
+    if (!hospitalUserId) return;
+    const item = sub.items?.data?.[0];
+    const periodEnd = item?.current_period_end;
+    const status = event.type === 'customer.subscription.deleted' ? 'canceled' : ourStatus(sub.status);
+    await applySubscriptionChange(
+      db,
+      {
+        hospitalUserId,
+        status,
+        stripeCustomerId: idOf(sub.customer),
+        stripeSubscriptionId: sub.id,
+        currentPeriodEnd: periodEnd ? new Date(periodEnd * 1000) : undefined,
+        priceId: item?.price?.id,
+        productId: idOf(item?.price?.product),
+        actorId: null,
+        details: `Stripe subscription ${sub.status}: subscription ${status}`,
+      },
+      now,
+    );
+  }
+}

@@ -1,0 +1,99 @@
+// Forgot password (DECISIONS.md): a one-time reset link by e-mail (1 hour, same token design as
+// registration). The request never reveals whether an account exists; a reset ends every session.
+import { addHours, subHours } from 'date-fns';
+import { and, count, eq, gt } from 'drizzle-orm';
+import { PASSWORD_RESET_TOKEN_HOURS } from '../../../shared/constants.js';
+import { displayName } from '../../../shared/users.js';
+import type { Db } from '../../db/connect.js';
+import { loginFailures, passwordResetTokens, users } from '../../db/schema.js';
+import { badRequest } from '../../errors.js';
+import { issueToken, parseToken, verifierMatches } from '../../mail/link-tokens.js';
+import type { Mailer } from '../../mail/mailer.js';
+import { passwordReset } from '../../mail/templates.js';
+import { destroyUserSessions } from '../../plugins/session.js';
+import { writeAudit } from '../audit/service.js';
+import { hashPassword } from '../auth/passwords.js';
+
+export const RESET_INVALID = 'This reset link is invalid. Please request a new one.';
+export const RESET_USED = 'This reset link has already been used. Please request a new one.';
+export const RESET_EXPIRED = 'This reset link has expired. Please request a new one.';
+export const RESET_DONE = 'Your password has been reset. You can now log in with your new password.';
+/** At most this many reset e-mails per account and hour, so an inbox cannot be flooded. */
+export const MAX_RESETS_PER_HOUR = 3;
+
+export const resetLink = (publicUrl: string, token: string) =>
+  `${publicUrl}/reset-password?token=${encodeURIComponent(token)}`;
+
+/** Issues a token and e-mails the link when the address has an account; silently nothing otherwise. */
+export async function requestPasswordReset(
+  db: Db,
+  deps: { mail: Mailer; publicUrl: string },
+  email: string,
+  now: Date,
+): Promise<void> {
+  const [user] = await db.select().from(users).where(eq(users.email, email));
+  if (!user) return;
+  const [recent] = await db
+    .select({ n: count() })
+    .from(passwordResetTokens)
+    .where(and(eq(passwordResetTokens.userId, user.id), gt(passwordResetTokens.createdAt, subHours(now, 1))));
+  if ((recent?.n ?? 0) >= MAX_RESETS_PER_HOUR) return;
+  const issued = issueToken();
+  await db.insert(passwordResetTokens).values({
+    userId: user.id,
+    selector: issued.selector,
+    verifierHash: issued.verifierHash,
+    expiresAt: addHours(now, PASSWORD_RESET_TOKEN_HOURS),
+    createdAt: now,
+  });
+  await deps.mail.send(passwordReset(user.email, displayName(user), resetLink(deps.publicUrl, issued.token)));
+}
+
+/** Sets a new password from a reset link; the link and every other open link are used up. */
+export async function resetPassword(
+  db: Db,
+  input: { token: string; password: string },
+  ip: string,
+  now: Date,
+): Promise<void> {
+  const parsed = parseToken(input.token);
+  if (!parsed) throw badRequest(RESET_INVALID);
+  const [row] = await db
+    .select()
+    .from(passwordResetTokens)
+    .where(eq(passwordResetTokens.selector, parsed.selector));
+  if (!row || !verifierMatches(parsed.verifier, row.verifierHash)) throw badRequest(RESET_INVALID);
+  if (row.used) throw badRequest(RESET_USED);
+  if (row.expiresAt <= now) throw badRequest(RESET_EXPIRED);
+  const passwordHash = await hashPassword(input.password);
+  await db.transaction(async (tx) => {
+    const used = await tx
+      .update(passwordResetTokens)
+      .set({ used: true })
+      .where(and(eq(passwordResetTokens.id, row.id), eq(passwordResetTokens.used, false)))
+      .returning({ id: passwordResetTokens.id });
+    if (used.length !== 1) throw badRequest(RESET_USED);
+    // Other links still open for this account stop working too.
+    await tx
+      .update(passwordResetTokens)
+      .set({ used: true })
+      .where(and(eq(passwordResetTokens.userId, row.userId), eq(passwordResetTokens.used, false)));
+    const [user] = await tx
+      .update(users)
+      .set({ password: passwordHash })
+      .where(eq(users.id, row.userId))
+      .returning({ id: users.id, email: users.email, role: users.role });
+    await destroyUserSessions(tx, row.userId);
+    // A locked-out owner who proved control of the mailbox may sign in again at once.
+    await tx.delete(loginFailures).where(eq(loginFailures.key, `email:${user.email}`));
+    await writeAudit(tx, {
+      userId: row.userId,
+      action: 'password_reset',
+      entityType: 'user',
+      entityId: row.userId,
+      details: 'Password reset through an e-mailed link; all sessions ended',
+      ipAddress: ip,
+      hospitalId: user.role === 'hospital' ? row.userId : null,
+    });
+  });
+}

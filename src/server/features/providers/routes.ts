@@ -1,0 +1,151 @@
+// POST/GET /api/provider-applications, PATCH /api/provider-applications/{id}/review,
+// POST /api/provider-applications/{id}/resend-link and POST /api/provider-register (spec section 7).
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { messageSchema, userResponseSchema } from '../../../shared/auth.js';
+import {
+  applicationSchema,
+  providerApplicationSchema,
+  providerRegisterSchema,
+  reviewSchema,
+} from '../../../shared/providers.js';
+import { isUuid } from '../../access.js';
+import type { AppContext } from '../../app.js';
+import { notFound } from '../../errors.js';
+import { currentUser, requireRole } from '../../plugins/session.js';
+import {
+  listApplications,
+  registerProvider,
+  resendRegistrationLink,
+  reviewApplication,
+  submitApplication,
+  type MailDeps,
+} from './service.js';
+
+const idParams = z.object({ id: z.string().max(100) });
+const applicationAnswer = z.object({ application: applicationSchema, message: z.string() });
+
+export async function providerRoutes(app: FastifyInstance, ctx: AppContext) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const adminOnly = requireRole('medledger_admin');
+  const mailDeps = (request: FastifyRequest): MailDeps => ({
+    mail: ctx.mail,
+    publicUrl: ctx.config.publicUrl,
+    supportEmail: ctx.config.supportEmail,
+    logError: (err) => request.log.error({ err }, 'provider e-mail could not be sent'),
+  });
+
+  r.post(
+    '/api/provider-applications',
+    {
+      config: { rateLimit: { max: 10, timeWindow: '1 hour' } },
+      schema: {
+        tags: ['providers'],
+        summary: 'Apply to join as a healthcare provider (public)',
+        body: providerApplicationSchema,
+        response: {
+          201: z.object({
+            application: applicationSchema.pick({
+              id: true,
+              hospitalName: true,
+              contactEmail: true,
+              status: true,
+              createdAt: true,
+            }),
+            message: z.string(),
+          }),
+        },
+      },
+    },
+    async (request, reply) => {
+      const application = await submitApplication(ctx.db, request.body, ctx.now());
+      return reply.status(201).send({
+        application,
+        message: 'Your application has been submitted. We will review it and send you an email.',
+      });
+    },
+  );
+
+  r.get(
+    '/api/provider-applications',
+    {
+      preHandler: adminOnly,
+      schema: {
+        tags: ['providers'],
+        summary: 'All provider applications, newest first (administrator)',
+        response: { 200: z.array(applicationSchema) },
+      },
+    },
+    async () => listApplications(ctx.db),
+  );
+
+  r.patch(
+    '/api/provider-applications/:id/review',
+    {
+      preHandler: adminOnly,
+      schema: {
+        tags: ['providers'],
+        summary: 'Approve (e-mails a one-time registration link) or reject a pending application',
+        params: idParams,
+        body: reviewSchema,
+        response: { 200: applicationAnswer },
+      },
+    },
+    async (request) => {
+      if (!isUuid(request.params.id)) throw notFound('Application not found.');
+      const admin = currentUser(request);
+      const application = await reviewApplication(
+        ctx.db,
+        mailDeps(request),
+        { id: request.params.id, ...request.body, adminId: admin.id, ip: request.ip },
+        ctx.now(),
+      );
+      return { application, message: `The provider application has been ${application.status}.` };
+    },
+  );
+
+  r.post(
+    '/api/provider-applications/:id/resend-link',
+    {
+      preHandler: adminOnly,
+      schema: {
+        tags: ['providers'],
+        summary: 'E-mail a fresh registration link for an approved, unregistered application',
+        params: idParams,
+        response: { 200: applicationAnswer },
+      },
+    },
+    async (request) => {
+      if (!isUuid(request.params.id)) throw notFound('Application not found.');
+      const admin = currentUser(request);
+      const application = await resendRegistrationLink(
+        ctx.db,
+        mailDeps(request),
+        { id: request.params.id, adminId: admin.id, ip: request.ip },
+        ctx.now(),
+      );
+      return { application, message: 'A new registration link has been sent.' };
+    },
+  );
+
+  r.post(
+    '/api/provider-register',
+    {
+      config: { rateLimit: { max: 20, timeWindow: '15 minutes' } },
+      schema: {
+        tags: ['providers'],
+        summary: 'Create the hospital account from an e-mailed registration link',
+        body: providerRegisterSchema,
+        response: { 201: userResponseSchema.extend({ message: messageSchema.shape.message }) },
+      },
+    },
+    async (request, reply) => {
+      const user = await registerProvider(ctx.db, request.body, request.ip, ctx.now());
+      return reply.status(201).send({
+        user,
+        message: 'Account created. Your 7-day free trial has started; you can now log in.',
+      });
+    },
+  );
+}

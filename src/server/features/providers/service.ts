@@ -1,0 +1,296 @@
+// Provider onboarding (spec sections 1, 4): a public application, the administrator's review,
+// the e-mailed one-time registration link (72 hours) and registration with a 7-day trial.
+import { addHours } from 'date-fns';
+import { and, desc, eq, sql } from 'drizzle-orm';
+import { REGISTRATION_TOKEN_HOURS } from '../../../shared/constants.js';
+import {
+  PROVIDER_MESSAGES,
+  type Application,
+  type ProviderApplicationData,
+  type ProviderRegisterInput,
+} from '../../../shared/providers.js';
+import type { PublicUser } from '../../../shared/users.js';
+import type { Db } from '../../db/connect.js';
+import { providerApplications, subscriptions } from '../../db/schema.js';
+import { HttpError, badRequest, conflict, notFound } from '../../errors.js';
+import { issueToken, parseToken, verifierMatches } from '../../mail/link-tokens.js';
+import type { Mailer } from '../../mail/mailer.js';
+import { applicationRejected, registrationInvite } from '../../mail/templates.js';
+import { writeAudit } from '../audit/service.js';
+import { registerUser } from '../auth/service.js';
+
+export const LINK_INVALID = PROVIDER_MESSAGES.tokenMissing;
+export const LINK_USED =
+  'This registration link has already been used. Please log in with your account instead.';
+export const LINK_EXPIRED =
+  'This registration link has expired. Please contact MedLedger support to receive a new one.';
+export const NOT_PENDING = 'This application has already been reviewed.';
+export const MAIL_FAILED =
+  'The email to the applicant could not be sent, so nothing was changed. Please try again later.';
+
+type ApplicationRow = typeof providerApplications.$inferSelect;
+
+function toApplication(row: ApplicationRow, subscriptionStatus: string | null = null): Application {
+  return {
+    id: row.id,
+    hospitalName: row.hospitalName,
+    website: row.website,
+    address: row.address,
+    contactName: row.contactName,
+    contactEmail: row.contactEmail,
+    contactPhone: row.contactPhone,
+    npiNumber: row.npiNumber,
+    licenseNumber: row.licenseNumber,
+    status: row.status,
+    notes: row.notes,
+    reviewedBy: row.reviewedBy,
+    reviewedAt: row.reviewedAt?.toISOString() ?? null,
+    createdAt: row.createdAt.toISOString(),
+    hospitalUserId: row.userId,
+    subscriptionStatus,
+  };
+}
+
+/** Saves a public application; a second pending one for the same contact e-mail is refused. */
+export async function submitApplication(
+  db: Db,
+  data: ProviderApplicationData,
+  now: Date,
+): Promise<Application> {
+  return db.transaction(async (tx) => {
+    // Serialises submissions per e-mail so that two at once cannot both pass the check below.
+    await tx.execute(
+      sql`select pg_advisory_xact_lock(hashtext(${`provider-application:${data.contactEmail}`}))`,
+    );
+    const [pending] = await tx
+      .select({ id: providerApplications.id })
+      .from(providerApplications)
+      .where(
+        and(
+          eq(providerApplications.contactEmail, data.contactEmail),
+          eq(providerApplications.status, 'pending'),
+        ),
+      )
+      .limit(1);
+    if (pending) throw conflict(PROVIDER_MESSAGES.duplicatePending);
+    const [row] = await tx
+      .insert(providerApplications)
+      .values({ ...data, status: 'pending', createdAt: now })
+      .returning();
+    return toApplication(row);
+  });
+}
+
+export async function listApplications(db: Db): Promise<Application[]> {
+  const rows = await db
+    .select({ app: providerApplications, subscriptionStatus: subscriptions.status })
+    .from(providerApplications)
+    .leftJoin(subscriptions, eq(subscriptions.userId, providerApplications.userId))
+    .orderBy(desc(providerApplications.createdAt));
+  return rows.map((r) => toApplication(r.app, r.subscriptionStatus));
+}
+
+export interface ReviewInput {
+  id: string;
+  status: 'approved' | 'rejected';
+  notes: string | null;
+  adminId: string;
+  ip: string;
+}
+
+export interface MailDeps {
+  mail: Mailer;
+  publicUrl: string;
+  supportEmail: string;
+  /** Where a failed send is reported (the request's logger). */
+  logError: (err: unknown) => void;
+}
+
+export const registrationLink = (publicUrl: string, token: string) =>
+  `${publicUrl}/provider-register?token=${encodeURIComponent(token)}`;
+
+async function sendOrFail(deps: MailDeps, send: () => Promise<void>) {
+  try {
+    await send();
+  } catch (err) {
+    deps.logError(err);
+    throw new HttpError(503, MAIL_FAILED);
+  }
+}
+
+/**
+ * Approves or rejects a pending application and e-mails the contact. The e-mail is sent inside the
+ * transaction, so that a failed send leaves the application pending for another try.
+ */
+export async function reviewApplication(
+  db: Db,
+  deps: MailDeps,
+  input: ReviewInput,
+  now: Date,
+): Promise<Application> {
+  return db.transaction(async (tx) => {
+    const [current] = await tx
+      .select()
+      .from(providerApplications)
+      .where(eq(providerApplications.id, input.id));
+    if (!current) throw notFound('Application not found.');
+    const issued = input.status === 'approved' ? issueToken() : null;
+    // `status = pending` in the update makes two reviews at once end with one winner.
+    const [row] = await tx
+      .update(providerApplications)
+      .set({
+        status: input.status,
+        notes: input.notes,
+        reviewedBy: input.adminId,
+        reviewedAt: now,
+        tokenSelector: issued?.selector ?? null,
+        tokenVerifierHash: issued?.verifierHash ?? null,
+        tokenExpiresAt: issued ? addHours(now, REGISTRATION_TOKEN_HOURS) : null,
+        tokenUsed: false,
+      })
+      .where(and(eq(providerApplications.id, input.id), eq(providerApplications.status, 'pending')))
+      .returning();
+    if (!row) throw conflict(NOT_PENDING);
+    await writeAudit(tx, {
+      userId: input.adminId,
+      action: 'application_review',
+      entityType: 'provider_application',
+      entityId: row.id,
+      details: `Application of ${row.hospitalName} (${row.contactEmail}) ${input.status}`,
+      ipAddress: input.ip,
+    });
+    await sendOrFail(deps, () =>
+      deps.mail.send(
+        issued
+          ? registrationInvite(
+              row.contactEmail,
+              row.contactName,
+              row.hospitalName,
+              registrationLink(deps.publicUrl, issued.token),
+            )
+          : applicationRejected(row.contactEmail, row.contactName, row.hospitalName, deps.supportEmail),
+      ),
+    );
+    return toApplication(row);
+  });
+}
+
+/** A new registration link for an approved application that has not been used (e.g. expired). */
+export async function resendRegistrationLink(
+  db: Db,
+  deps: MailDeps,
+  input: { id: string; adminId: string; ip: string },
+  now: Date,
+): Promise<Application> {
+  return db.transaction(async (tx) => {
+    const issued = issueToken();
+    const [row] = await tx
+      .update(providerApplications)
+      .set({
+        tokenSelector: issued.selector,
+        tokenVerifierHash: issued.verifierHash,
+        tokenExpiresAt: addHours(now, REGISTRATION_TOKEN_HOURS),
+        tokenUsed: false,
+      })
+      .where(
+        and(
+          eq(providerApplications.id, input.id),
+          eq(providerApplications.status, 'approved'),
+          eq(providerApplications.tokenUsed, false),
+        ),
+      )
+      .returning();
+    if (!row) {
+      const [exists] = await tx
+        .select({ id: providerApplications.id })
+        .from(providerApplications)
+        .where(eq(providerApplications.id, input.id));
+      if (!exists) throw notFound('Application not found.');
+      throw conflict(
+        'A new link can only be sent for an approved application that has not been registered yet.',
+      );
+    }
+    await writeAudit(tx, {
+      userId: input.adminId,
+      action: 'application_review',
+      entityType: 'provider_application',
+      entityId: row.id,
+      details: `New registration link sent to ${row.contactEmail}`,
+      ipAddress: input.ip,
+    });
+    await sendOrFail(deps, () =>
+      deps.mail.send(
+        registrationInvite(
+          row.contactEmail,
+          row.contactName,
+          row.hospitalName,
+          registrationLink(deps.publicUrl, issued.token),
+        ),
+      ),
+    );
+    return toApplication(row);
+  });
+}
+
+/** Finds the approved application a registration token belongs to, or says why it cannot be used. */
+async function applicationForToken(db: Db, token: string, now: Date): Promise<ApplicationRow> {
+  const parsed = parseToken(token);
+  if (!parsed) throw badRequest(LINK_INVALID);
+  const [row] = await db
+    .select()
+    .from(providerApplications)
+    .where(eq(providerApplications.tokenSelector, parsed.selector));
+  // The verifier is checked before anything else is said about the link.
+  if (!row || row.status !== 'approved' || !verifierMatches(parsed.verifier, row.tokenVerifierHash)) {
+    throw badRequest(LINK_INVALID);
+  }
+  if (row.tokenUsed) throw badRequest(LINK_USED);
+  if (!row.tokenExpiresAt || row.tokenExpiresAt <= now) throw badRequest(LINK_EXPIRED);
+  return row;
+}
+
+/** Creates the hospital account of an approved application, uses up the token, starts the trial. */
+export async function registerProvider(
+  db: Db,
+  input: ProviderRegisterInput,
+  ip: string,
+  now: Date,
+): Promise<PublicUser> {
+  const application = await applicationForToken(db, input.token, now);
+  return db.transaction(async (tx) => {
+    // Using the token first takes the row's lock: a concurrent second registration waits here,
+    // then finds it used.
+    const used = await tx
+      .update(providerApplications)
+      .set({ tokenUsed: true })
+      .where(and(eq(providerApplications.id, application.id), eq(providerApplications.tokenUsed, false)))
+      .returning({ id: providerApplications.id });
+    if (used.length !== 1) throw badRequest(LINK_USED);
+    const user = await registerUser(
+      tx,
+      {
+        email: application.contactEmail,
+        password: input.password,
+        firstName: input.firstName,
+        lastName: input.lastName,
+        role: 'hospital',
+        hospitalName: application.hospitalName,
+      },
+      now,
+    );
+    await tx
+      .update(providerApplications)
+      .set({ userId: user.id })
+      .where(eq(providerApplications.id, application.id));
+    await writeAudit(tx, {
+      userId: user.id,
+      action: 'provider_register',
+      entityType: 'provider_application',
+      entityId: application.id,
+      details: `Hospital account created for ${application.hospitalName}; 7-day trial started`,
+      ipAddress: ip,
+      hospitalId: user.id,
+    });
+    return user;
+  });
+}

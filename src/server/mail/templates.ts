@@ -1,0 +1,79 @@
+// The product's e-mails: plain text plus a simple HTML version. Every value placed into HTML is
+// escaped (hospital and contact names come from a public form).
+import {
+  BRAND,
+  PASSWORD_RESET_TOKEN_HOURS,
+  REGISTRATION_TOKEN_HOURS,
+  TRIAL_DAYS,
+} from '../../shared/constants.js';
+import type { OutgoingMail } from './mailer.js';
+
+const escapeHtml = (s: string) =>
+  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+function html(paragraphs: string[], link?: { href: string; label: string }): string {
+  const body = paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`).join('\n');
+  const button = link
+    ? `<p><a href="${escapeHtml(link.href)}" style="background:#1c7ed6;color:#fff;padding:10px 16px;border-radius:4px;text-decoration:none">${escapeHtml(link.label)}</a></p>\n<p>${escapeHtml(link.href)}</p>`
+    : '';
+  return `<!doctype html><html><body style="font-family:sans-serif;line-height:1.5">\n${body}\n${button}\n<p>${BRAND}</p></body></html>`;
+}
+
+export function registrationInvite(
+  to: string,
+  contactName: string,
+  hospitalName: string,
+  link: string,
+): OutgoingMail {
+  const lines = [
+    `Dear ${contactName},`,
+    `Good news: the application of ${hospitalName} to join ${BRAND} has been approved.`,
+    `Complete your registration with the link below. It can be used once and is valid for ${REGISTRATION_TOKEN_HOURS} hours. Your account starts with a ${TRIAL_DAYS}-day free trial; no payment is needed up front.`,
+  ];
+  return {
+    to,
+    kind: 'registration',
+    subject: `Your ${BRAND} application has been approved`,
+    text: `${lines.join('\n\n')}\n\n${link}\n\n${BRAND}\n`,
+    html: html(lines, { href: link, label: 'Complete Registration' }),
+    links: [link],
+  };
+}
+
+export function applicationRejected(
+  to: string,
+  contactName: string,
+  hospitalName: string,
+  supportEmail: string,
+): OutgoingMail {
+  const lines = [
+    `Dear ${contactName},`,
+    `Thank you for the interest of ${hospitalName} in ${BRAND}.`,
+    `After reviewing your application we are unable to approve it at this time. If you believe this is a mistake or your circumstances change, you are welcome to contact us at ${supportEmail} or to apply again.`,
+    'With kind regards,',
+  ];
+  return {
+    to,
+    kind: 'rejection',
+    subject: `Your ${BRAND} application`,
+    text: `${lines.join('\n\n')}\n\n${BRAND}\n`,
+    html: html(lines),
+    links: [],
+  };
+}
+
+export function passwordReset(to: string, name: string, link: string): OutgoingMail {
+  const lines = [
+    `Hello ${name},`,
+    `Someone asked to reset the password of your ${BRAND} account. If it was you, choose a new password with the link below. It can be used once and is valid for ${PASSWORD_RESET_TOKEN_HOURS} hour. Resetting signs you out everywhere.`,
+    'If you did not ask for this, you can ignore this email; your password stays as it is.',
+  ];
+  return {
+    to,
+    kind: 'password-reset',
+    subject: `Reset your ${BRAND} password`,
+    text: `${lines.join('\n\n')}\n\n${link}\n\n${BRAND}\n`,
+    html: html(lines, { href: link, label: 'Reset Password' }),
+    links: [link],
+  };
+}

@@ -1,0 +1,151 @@
+// Provider onboarding, password reset and billing: request schemas with the spec's messages
+// (section 5), shared by the forms and the routes so that both sides say the same thing.
+import { z } from 'zod';
+import { MESSAGES, emailSchema, newPasswordSchema } from './auth.js';
+import { MIN_NAME_LENGTH } from './constants.js';
+
+export const PROVIDER_MESSAGES = {
+  hospitalName: 'Hospital name must be at least 2 characters',
+  website: 'Please enter a valid website URL',
+  contactName: 'Contact name must be at least 2 characters',
+  contactEmail: 'Please enter a valid email address',
+  duplicatePending:
+    'An application for this contact email is already waiting for review. We will email you once it has been reviewed.',
+  tokenMissing: 'This registration link is invalid. Please use the link from your approval email.',
+} as const;
+
+const optionalText = (max: number) =>
+  z
+    .string()
+    .trim()
+    .max(max, `Must be at most ${max} characters`)
+    .nullish()
+    .transform((v) => (v ? v : null));
+
+/** A non-empty website must be an http(s) address; "example.org" is read as https://example.org. */
+export function normaliseWebsite(value: string): string | null {
+  const candidate = /^[a-z][a-z0-9+.-]*:/i.test(value) ? value : `https://${value}`;
+  try {
+    const url = new URL(candidate);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
+    if (!url.hostname.includes('.') && url.hostname !== 'localhost') return null;
+    if (/\s/.test(value)) return null;
+    return url.toString();
+  } catch {
+    return null;
+  }
+}
+
+const websiteSchema = z
+  .string()
+  .trim()
+  .max(500, PROVIDER_MESSAGES.website)
+  .nullish()
+  .transform((value, ctx) => {
+    if (!value) return null;
+    const url = normaliseWebsite(value);
+    if (!url) {
+      ctx.addIssue({ code: 'custom', message: PROVIDER_MESSAGES.website });
+      return z.NEVER;
+    }
+    return url;
+  });
+
+const nameOfAtLeast2 = (message: string) =>
+  z
+    .string({ error: message })
+    .trim()
+    .min(MIN_NAME_LENGTH, message)
+    .max(200, 'Must be at most 200 characters');
+
+export const providerApplicationSchema = z.object({
+  hospitalName: nameOfAtLeast2(PROVIDER_MESSAGES.hospitalName),
+  website: websiteSchema,
+  address: optionalText(500),
+  contactName: nameOfAtLeast2(PROVIDER_MESSAGES.contactName),
+  contactEmail: z
+    .string({ error: PROVIDER_MESSAGES.contactEmail })
+    .trim()
+    .toLowerCase()
+    .max(254, PROVIDER_MESSAGES.contactEmail)
+    .pipe(z.email({ error: PROVIDER_MESSAGES.contactEmail })),
+  contactPhone: optionalText(50),
+  npiNumber: optionalText(50),
+  licenseNumber: optionalText(100),
+});
+export type ProviderApplicationInput = z.input<typeof providerApplicationSchema>;
+export type ProviderApplicationData = z.output<typeof providerApplicationSchema>;
+
+export const APPLICATION_STATUSES = ['pending', 'approved', 'rejected'] as const;
+export type ApplicationStatus = (typeof APPLICATION_STATUSES)[number];
+
+export const reviewSchema = z.object({
+  status: z.enum(['approved', 'rejected'], { error: 'Status must be approved or rejected' }),
+  notes: optionalText(2000),
+});
+
+export const applicationSchema = z.object({
+  id: z.string(),
+  hospitalName: z.string(),
+  website: z.string().nullable(),
+  address: z.string().nullable(),
+  contactName: z.string(),
+  contactEmail: z.string(),
+  contactPhone: z.string().nullable(),
+  npiNumber: z.string().nullable(),
+  licenseNumber: z.string().nullable(),
+  status: z.enum(APPLICATION_STATUSES),
+  notes: z.string().nullable(),
+  reviewedBy: z.string().nullable(),
+  reviewedAt: z.string().nullable(),
+  createdAt: z.string(),
+  /** The hospital account made from this application, once registered. */
+  hospitalUserId: z.string().nullable(),
+  /** That account's subscription status (trialing, active, ...), once registered. */
+  subscriptionStatus: z.string().nullable(),
+});
+export type Application = z.infer<typeof applicationSchema>;
+
+/** One-time link tokens: `<selector>.<verifier>`, both base64url (16 and 32 random bytes). */
+export const linkTokenSchema = z
+  .string({ error: PROVIDER_MESSAGES.tokenMissing })
+  .trim()
+  .min(1, PROVIDER_MESSAGES.tokenMissing)
+  .max(200, PROVIDER_MESSAGES.tokenMissing);
+
+export const providerRegisterSchema = z.object({
+  token: linkTokenSchema,
+  password: newPasswordSchema,
+  firstName: z.string({ error: MESSAGES.firstName }).trim().min(1, MESSAGES.firstName).max(100),
+  lastName: z.string({ error: MESSAGES.lastName }).trim().min(1, MESSAGES.lastName).max(100),
+});
+export type ProviderRegisterInput = z.infer<typeof providerRegisterSchema>;
+
+export const forgotPasswordSchema = z.object({ email: emailSchema });
+export const resetPasswordSchema = z.object({
+  token: z
+    .string({ error: 'This reset link is invalid. Please request a new one.' })
+    .trim()
+    .min(1, 'This reset link is invalid. Please request a new one.')
+    .max(200),
+  password: newPasswordSchema,
+});
+
+export const FORGOT_PASSWORD_ANSWER =
+  'If an account exists for this email, we have sent a link to reset the password. It is valid for 1 hour.';
+
+export const billingStatusSchema = z.object({
+  /** inactive | trialing | active | past_due | canceled */
+  status: z.string(),
+  trialEndsAt: z.string().nullable(),
+  currentPeriodEnd: z.string().nullable(),
+  writeAllowed: z.boolean(),
+  /** Whole days left in the trial (0 once it has ended; null when not trialing). */
+  trialDaysLeft: z.number().nullable(),
+  /** Why writes are refused, to show in the banner. */
+  message: z.string().nullable(),
+  /** Whether the banner's button can start a Stripe Checkout session. */
+  checkoutAvailable: z.boolean(),
+  supportEmail: z.string(),
+});
+export type BillingStatus = z.infer<typeof billingStatusSchema>;

@@ -1,0 +1,61 @@
+// The content of a record_upload ledger entry, made from the medical_records row and its
+// attachments rows. The upload (records feature) and the verification (this feature) both call
+// this, so they hash the same thing. Attachments enter by their SHA-256, never by their bytes.
+
+export interface RecordContentSource {
+  id: string;
+  patientId: string;
+  hospitalId: string;
+  title: string;
+  description: string | null;
+  recordType: string;
+  doctorName: string | null;
+  department: string | null;
+  createdAt: Date | string;
+}
+
+export interface AttachmentContentSource {
+  fileName: string;
+  mimeType: string;
+  size: number;
+  /** SHA-256 of the plaintext bytes, lowercase hex. */
+  sha256: string;
+  position: number;
+}
+
+/** The fields of a record that its ledger entry covers (used to name what changed). */
+export const RECORD_LEDGER_FIELDS = [
+  'title',
+  'description',
+  'recordType',
+  'doctorName',
+  'department',
+  'patientId',
+  'hospitalId',
+  'createdAt',
+] as const;
+
+export function recordLedgerContent(
+  record: RecordContentSource,
+  attachments: readonly AttachmentContentSource[],
+): Record<string, unknown> {
+  const sorted = [...attachments].sort((a, b) => a.position - b.position || a.sha256.localeCompare(b.sha256));
+  return {
+    id: record.id,
+    patientId: record.patientId,
+    hospitalId: record.hospitalId,
+    title: record.title,
+    description: record.description ?? null,
+    recordType: record.recordType,
+    doctorName: record.doctorName ?? null,
+    department: record.department ?? null,
+    createdAt: new Date(record.createdAt).toISOString(),
+    attachments: sorted.map((a) => ({
+      position: a.position,
+      fileName: a.fileName,
+      mimeType: a.mimeType,
+      size: Number(a.size),
+      sha256: a.sha256.toLowerCase(),
+    })),
+  };
+}

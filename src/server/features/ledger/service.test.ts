@@ -1,0 +1,171 @@
+import crypto from 'node:crypto';
+import { asc, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { entryCanonical } from '../../../shared/ledger/entry.js';
+import { ledgerEntries, ledgerNodes, medicalRecords } from '../../db/schema.js';
+import { createTestApp, signedInHospital, type TestApp } from '../../test/helpers.js';
+import { recordLedgerContent } from './content.js';
+import { appendLedgerEntry, chainHashOf } from './service.js';
+import { createLedgeredRecord } from './testing.js';
+import { ledgerSize, rootAt } from './tree.js';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(async () => t?.close());
+
+const sha = (data: Buffer | string) => crypto.createHash('sha256').update(data).digest();
+
+/** RFC 9162 MTH, written out naively, independent of the stored nodes. */
+function naiveRoot(leaves: Buffer[]): Buffer {
+  if (leaves.length === 0) return sha(Buffer.alloc(0));
+  if (leaves.length === 1) return leaves[0];
+  let k = 1;
+  while (k * 2 < leaves.length) k *= 2;
+  return sha(Buffer.concat([Buffer.from([1]), naiveRoot(leaves.slice(0, k)), naiveRoot(leaves.slice(k))]));
+}
+
+async function allEntries() {
+  return t.ctx.db.select().from(ledgerEntries).orderBy(asc(ledgerEntries.seq));
+}
+
+/** Checks seq 0..n-1, every hash against its canonical text, and every chain link. */
+function expectValidChain(entries: Awaited<ReturnType<typeof allEntries>>) {
+  let previous = '0'.repeat(64);
+  entries.forEach((entry, i) => {
+    expect(Number(entry.seq)).toBe(i);
+    expect(entry.hash).toBe(sha(entry.canonical).toString('hex'));
+    expect(entry.chainHash).toBe(chainHashOf(previous, entry.hash));
+    previous = entry.chainHash;
+  });
+}
+
+describe('appendLedgerEntry', () => {
+  it('refuses to run outside a transaction, because the lock would not be held', async () => {
+    await expect(appendLedgerEntry(t.ctx.db, { kind: 'profile_change', content: { a: 1 } })).rejects.toThrow(
+      /transaction/,
+    );
+    expect(await ledgerSize(t.ctx.db)).toBe(0);
+  });
+
+  it('stores the canonical text, its SHA-256 and the chain hash, starting at seq 0', async () => {
+    const now = new Date('2025-03-01T10:00:00.000Z');
+    const userId = crypto.randomUUID();
+    const entry = await t.ctx.db.transaction((tx) =>
+      appendLedgerEntry(
+        tx,
+        { kind: 'consent_change', userId, content: { shareWithFamily: true, b: [1, 'x'] } },
+        { now },
+      ),
+    );
+    expect(entry.seq).toBe(0);
+    const [row] = await t.ctx.db.select().from(ledgerEntries).where(eq(ledgerEntries.seq, 0));
+    expect(row.canonical).toBe(
+      `{"content":{"b":[1,"x"],"shareWithFamily":true},"createdAt":"2025-03-01T10:00:00.000Z","kind":"consent_change",` +
+        `"patientId":null,"recordId":null,"seq":0,"userId":"${userId}","v":1}`,
+    );
+    expect(entry.hash).toBe(sha(row.canonical).toString('hex'));
+    expect(entry.chainHash).toBe(
+      sha(Buffer.concat([Buffer.alloc(32), Buffer.from(entry.hash, 'hex')])).toString('hex'),
+    );
+    expect(row.createdAt.toISOString()).toBe(now.toISOString());
+  });
+
+  it('is rolled back with the transaction it belongs to', async () => {
+    const before = await ledgerSize(t.ctx.db);
+    await expect(
+      t.ctx.db.transaction(async (tx) => {
+        await appendLedgerEntry(tx, { kind: 'profile_change', content: { x: 1 } });
+        throw new Error('the change failed');
+      }),
+    ).rejects.toThrow('the change failed');
+    expect(await ledgerSize(t.ctx.db)).toBe(before);
+  });
+
+  it('gives 50 parallel appends a gap-free sequence, a valid chain and a matching Merkle tree', async () => {
+    const before = await ledgerSize(t.ctx.db);
+    const results = await Promise.all(
+      Array.from({ length: 50 }, (_, i) =>
+        t.ctx.db.transaction((tx) => appendLedgerEntry(tx, { kind: 'profile_change', content: { n: i } })),
+      ),
+    );
+    expect(results.map((r) => r.seq).sort((a, b) => a - b)).toEqual(
+      Array.from({ length: 50 }, (_, i) => before + i),
+    );
+    const entries = await allEntries();
+    expect(entries).toHaveLength(before + 50);
+    expectValidChain(entries);
+    const leaves = entries.map((e) => sha(Buffer.concat([Buffer.from([0]), Buffer.from(e.hash, 'hex')])));
+    for (const size of [1, 2, 3, 7, 8, 33, entries.length]) {
+      expect(Buffer.from(await rootAt(t.ctx.db, size)).toString('hex')).toBe(
+        naiveRoot(leaves.slice(0, size)).toString('hex'),
+      );
+    }
+    // Every complete subtree is stored once: n leaves + (n - popcount(n)) inner nodes.
+    const nodes = await t.ctx.db.select().from(ledgerNodes);
+    const popcount = entries.length.toString(2).replace(/0/g, '').length;
+    expect(nodes).toHaveLength(2 * entries.length - popcount);
+  });
+});
+
+describe('recordLedgerContent', () => {
+  const record = {
+    id: crypto.randomUUID(),
+    patientId: crypto.randomUUID(),
+    hospitalId: crypto.randomUUID(),
+    title: 'X-ray',
+    description: null,
+    recordType: 'imaging',
+    doctorName: 'Dr. Who',
+    department: null,
+    createdAt: new Date('2025-01-02T03:04:05.678Z'),
+  };
+  const a = { fileName: 'a.png', mimeType: 'image/png', size: 10, sha256: 'aa'.repeat(32), position: 0 };
+  const b = {
+    fileName: 'b.pdf',
+    mimeType: 'application/pdf',
+    size: 20,
+    sha256: 'BB'.repeat(32),
+    position: 1,
+  };
+
+  it('gives the same content whatever the order of the attachment rows or the date form', () => {
+    const one = recordLedgerContent(record, [a, b]);
+    const two = recordLedgerContent({ ...record, createdAt: '2025-01-02T03:04:05.678Z' }, [b, a]);
+    expect(one).toEqual(two);
+    expect(one).toMatchObject({ createdAt: '2025-01-02T03:04:05.678Z', description: null, department: null });
+    expect((one.attachments as Array<{ sha256: string }>).map((x) => x.sha256)).toEqual([
+      'aa'.repeat(32),
+      'bb'.repeat(32),
+    ]);
+  });
+
+  it('changes when any covered field or attachment hash changes', () => {
+    const base = JSON.stringify(recordLedgerContent(record, [a]));
+    expect(JSON.stringify(recordLedgerContent({ ...record, title: 'X-ray ' }, [a]))).not.toBe(base);
+    expect(JSON.stringify(recordLedgerContent(record, [{ ...a, sha256: 'ab'.repeat(32) }]))).not.toBe(base);
+    expect(JSON.stringify(recordLedgerContent(record, []))).not.toBe(base);
+  });
+
+  it('is what a ledgered record upload hashes, so its entry can be recomputed from the rows', async () => {
+    const { userId } = await signedInHospital(t.app);
+    const made = await createLedgeredRecord(t.ctx, userId, { files: [] });
+    const [entry] = await t.ctx.db.select().from(ledgerEntries).where(eq(ledgerEntries.hash, made.hash));
+    const [row] = await t.ctx.db.select().from(medicalRecords).where(eq(medicalRecords.id, made.recordId));
+    const parsed = JSON.parse(entry.canonical);
+    expect(parsed.content.title).toBe(row.title);
+    expect(row.blockchainHash).toBe(entry.hash);
+    expect(
+      entryCanonical({
+        seq: made.seq,
+        createdAt: entry.createdAt,
+        kind: 'record_upload',
+        recordId: row.id,
+        patientId: row.patientId,
+        userId,
+        content: parsed.content,
+      }),
+    ).toBe(entry.canonical);
+  });
+});

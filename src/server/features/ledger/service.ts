@@ -1,0 +1,96 @@
+// Appending to the ledger. An entry is written inside the caller's transaction (with the record,
+// consent or profile change it records and the audit entry), under a transaction-scoped advisory
+// lock, so appends from any number of requests and server processes on one PostgreSQL get a
+// gap-free sequence and an unbroken chain. Ledger rows are never updated or deleted.
+import crypto from 'node:crypto';
+import { desc, sql } from 'drizzle-orm';
+import { PgTransaction } from 'drizzle-orm/pg-core';
+import {
+  entryCanonical,
+  GENESIS_CHAIN_HASH,
+  LEDGER_KINDS,
+  type LedgerKind,
+} from '../../../shared/ledger/entry.js';
+import { leafHash } from '../../../shared/ledger/merkle.js';
+import type { Db } from '../../db/connect.js';
+import { ledgerEntries } from '../../db/schema.js';
+import { addLeaf, nodeSha256 } from './tree.js';
+
+/** Key of the advisory lock that serialises appends ("MLED"). */
+export const LEDGER_LOCK_KEY = 0x4d4c4544;
+
+export interface LedgerAppendInput {
+  kind: LedgerKind;
+  recordId?: string | null;
+  patientId?: string | null;
+  userId?: string | null;
+  /** Plain JSON-like values (Dates allowed); attachments by their SHA-256, never their bytes. */
+  content: Record<string, unknown>;
+}
+
+export interface LedgerAppendResult {
+  seq: number;
+  hash: string;
+  chainHash: string;
+  createdAt: Date;
+}
+
+export const sha256Hex = (data: string | Uint8Array) =>
+  crypto.createHash('sha256').update(data).digest('hex');
+
+/** SHA-256(previous chain hash bytes || entry hash bytes), hex. */
+export function chainHashOf(previousChainHash: string, entryHash: string): string {
+  return crypto
+    .createHash('sha256')
+    .update(Buffer.from(previousChainHash, 'hex'))
+    .update(Buffer.from(entryHash, 'hex'))
+    .digest('hex');
+}
+
+// Not a type guard on purpose: narrowing would turn the Db handle into an untyped transaction.
+const isTransaction = (handle: unknown): boolean => handle instanceof PgTransaction;
+
+/**
+ * Appends an entry. `tx` must be a transaction (`db.transaction(async (tx) => ...)`), the one that
+ * writes the change being recorded; call this last in it, because the ledger lock is held until
+ * the transaction ends. Runs at READ COMMITTED (the default) so it sees the latest entry.
+ */
+export async function appendLedgerEntry(
+  tx: Db,
+  input: LedgerAppendInput,
+  options: { now?: Date } = {},
+): Promise<LedgerAppendResult> {
+  if (!isTransaction(tx)) {
+    throw new Error('appendLedgerEntry must be called with a transaction handle');
+  }
+  if (!LEDGER_KINDS.includes(input.kind)) throw new Error(`unknown ledger entry kind: ${String(input.kind)}`);
+
+  await tx.execute(sql`select pg_advisory_xact_lock(${LEDGER_LOCK_KEY}::bigint)`);
+  const [last] = await tx
+    .select({ seq: ledgerEntries.seq, chainHash: ledgerEntries.chainHash })
+    .from(ledgerEntries)
+    .orderBy(desc(ledgerEntries.seq))
+    .limit(1);
+  const seq = last ? Number(last.seq) + 1 : 0;
+  const createdAt = options.now ?? new Date();
+  const recordId = input.recordId ?? null;
+  const patientId = input.patientId ?? null;
+  const userId = input.userId ?? null;
+  const canonical = entryCanonical({
+    seq,
+    createdAt,
+    kind: input.kind,
+    recordId,
+    patientId,
+    userId,
+    content: input.content,
+  });
+  const hash = sha256Hex(canonical);
+  const chainHash = chainHashOf(last?.chainHash ?? GENESIS_CHAIN_HASH, hash);
+
+  await tx
+    .insert(ledgerEntries)
+    .values({ seq, kind: input.kind, recordId, patientId, userId, canonical, hash, chainHash, createdAt });
+  await addLeaf(tx, seq, leafHash(Buffer.from(hash, 'hex'), nodeSha256));
+  return { seq, hash, chainHash, createdAt };
+}

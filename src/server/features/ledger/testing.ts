@@ -1,0 +1,106 @@
+// Test helper: a hospital's patient with a record and attachments, written the way the upload
+// does it (files first, then record + attachments + ledger entry in one transaction). Lets the
+// ledger tests tamper with real rows and files without depending on the records feature.
+import { Readable } from 'node:stream';
+import { eq } from 'drizzle-orm';
+import type { AppContext } from '../../app.js';
+import type { PendingFile } from '../../files/store.js';
+import { attachments, medicalRecords, patients } from '../../db/schema.js';
+import { recordLedgerContent } from './content.js';
+import { appendLedgerEntry } from './service.js';
+
+let counter = 0;
+
+export interface LedgeredRecord {
+  recordId: string;
+  patientId: string;
+  hash: string;
+  seq: number;
+  storageKeys: string[];
+}
+
+export async function createLedgeredRecord(
+  ctx: AppContext,
+  hospitalId: string,
+  options: {
+    title?: string;
+    files?: Array<{ name: string; bytes: Buffer }>;
+    patientId?: string;
+    patientUserId?: string;
+  } = {},
+): Promise<LedgeredRecord> {
+  const files = options.files ?? [
+    { name: 'scan.pdf', bytes: Buffer.from(`%PDF-1.4 test file ${++counter} ${Date.now()}`) },
+  ];
+  const pending: PendingFile[] = [];
+  for (const file of files)
+    pending.push(await ctx.files.write(Readable.from([file.bytes]), 25 * 1024 * 1024));
+  for (const p of pending) await p.commit();
+
+  return ctx.db.transaction(async (tx) => {
+    let patientId = options.patientId;
+    if (!patientId) {
+      const [patient] = await tx
+        .insert(patients)
+        .values({
+          patientId: `MRN2025${String(Date.now() % 1_000_000).padStart(6, '0')}${++counter}`,
+          createdByHospitalId: hospitalId,
+          firstName: 'Pat',
+          lastName: 'Ient',
+          userId: options.patientUserId ?? null,
+        })
+        .returning();
+      patientId = patient.id;
+    }
+    const [record] = await tx
+      .insert(medicalRecords)
+      .values({
+        patientId,
+        hospitalId,
+        title: options.title ?? 'Blood panel',
+        description: 'Routine check',
+        recordType: 'lab_result',
+        doctorName: 'Dr. Grey',
+        department: 'general',
+        fileName: files[0]?.name ?? null,
+      })
+      .returning();
+    const rows =
+      pending.length === 0
+        ? []
+        : await tx
+            .insert(attachments)
+            .values(
+              pending.map((p, position) => ({
+                recordId: record.id,
+                storageKey: p.storageKey,
+                fileName: files[position].name,
+                mimeType: 'application/pdf',
+                size: p.size,
+                sha256: p.sha256,
+                iv: p.iv,
+                authTag: p.authTag,
+                position,
+              })),
+            )
+            .returning();
+    const entry = await appendLedgerEntry(tx, {
+      kind: 'record_upload',
+      recordId: record.id,
+      patientId,
+      userId: hospitalId,
+      content: recordLedgerContent(record, rows),
+    });
+    await tx
+      .update(medicalRecords)
+      .set({ blockchainHash: entry.hash, isBlockchainVerified: true })
+      .where(eq(medicalRecords.id, record.id));
+    return {
+      recordId: record.id,
+      patientId,
+      hash: entry.hash,
+      seq: entry.seq,
+      storageKeys: pending.map((p) => p.storageKey),
+    };
+  });
+}

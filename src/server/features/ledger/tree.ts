@@ -1,0 +1,122 @@
+// The stored Merkle tree: ledger_nodes keeps the hash of every complete subtree (level L, index i
+// covers leaves [i * 2^L, (i + 1) * 2^L)). Appending leaf n adds one row per level that leaf n
+// completes (on average two rows). A tree head or a proof at any size then needs only O(log n)
+// stored hashes, fetched in one query, instead of rehashing the whole tree.
+import crypto from 'node:crypto';
+import { desc, sql } from 'drizzle-orm';
+import {
+  consistencyProofRanges,
+  foldSubtrees,
+  inclusionProofRanges,
+  nodeHash,
+  rangeSubtrees,
+  type Hasher,
+  type LeafRange,
+} from '../../../shared/ledger/merkle.js';
+import type { Db } from '../../db/connect.js';
+import { ledgerEntries, ledgerNodes } from '../../db/schema.js';
+
+export const nodeSha256: Hasher = (data) => crypto.createHash('sha256').update(data).digest();
+export const hexOf = (bytes: Uint8Array) =>
+  Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex');
+export const bytesOf = (hex: string): Uint8Array => Buffer.from(hex, 'hex');
+
+/** Raised when a stored subtree hash that must exist is missing: the tree was damaged. */
+export class LedgerDamagedError extends Error {}
+
+interface NodeKey {
+  level: number;
+  index: number;
+}
+
+const keyOf = (k: NodeKey) => `${k.level}:${k.index}`;
+
+/** Stored hashes of the given subtrees, by "level:index". */
+export async function loadNodes(db: Db, keys: readonly NodeKey[]): Promise<Map<string, Uint8Array>> {
+  const unique = [...new Map(keys.map((k) => [keyOf(k), k])).values()];
+  const found = new Map<string, Uint8Array>();
+  for (let i = 0; i < unique.length; i += 200) {
+    const batch = unique.slice(i, i + 200);
+    const pairs = sql.join(
+      batch.map((k) => sql`(${k.level}::integer, ${k.index}::bigint)`),
+      sql`, `,
+    );
+    const rows = await db
+      .select({ level: ledgerNodes.level, idx: ledgerNodes.idx, hash: ledgerNodes.hash })
+      .from(ledgerNodes)
+      .where(sql`(${ledgerNodes.level}, ${ledgerNodes.idx}) in (${pairs})`);
+    for (const row of rows) found.set(`${row.level}:${Number(row.idx)}`, bytesOf(row.hash));
+  }
+  return found;
+}
+
+/** The Merkle hashes of several leaf ranges, from one lookup of the stored subtrees. */
+export async function rangeHashes(db: Db, ranges: readonly LeafRange[]): Promise<Uint8Array[]> {
+  const parts = ranges.map((r) => rangeSubtrees(r));
+  const nodes = await loadNodes(db, parts.flat());
+  return parts.map((subtrees) =>
+    foldSubtrees(
+      subtrees.map((k) => {
+        const hash = nodes.get(keyOf(k));
+        if (!hash) throw new LedgerDamagedError(`The ledger's Merkle node ${k.level}/${k.index} is missing.`);
+        return hash;
+      }),
+      nodeSha256,
+    ),
+  );
+}
+
+/**
+ * Stores leaf `index` and every subtree it completes. Call under the ledger lock, inside the
+ * transaction that inserts the entry: the left siblings it needs are already stored.
+ */
+export async function addLeaf(db: Db, index: number, leaf: Uint8Array): Promise<void> {
+  // Leaf n completes one subtree per trailing 1 bit of n; their left halves are stored siblings.
+  const lefts: NodeKey[] = [];
+  for (let level = 0, i = index; i % 2 === 1; level++, i = Math.floor(i / 2)) {
+    lefts.push({ level, index: i - 1 });
+  }
+  const siblings = lefts.length > 0 ? await loadNodes(db, lefts) : new Map<string, Uint8Array>();
+  const rows = [{ level: 0, idx: index, hash: hexOf(leaf) }];
+  let current = leaf;
+  for (const left of lefts) {
+    const sibling = siblings.get(keyOf(left));
+    if (!sibling)
+      throw new LedgerDamagedError(`The ledger's Merkle node ${left.level}/${left.index} is missing.`);
+    current = nodeHash(sibling, current, nodeSha256);
+    rows.push({ level: left.level + 1, idx: Math.floor(left.index / 2), hash: hexOf(current) });
+  }
+  await db.insert(ledgerNodes).values(rows);
+}
+
+/** Number of entries in the ledger (the tree size). */
+export async function ledgerSize(db: Db): Promise<number> {
+  const [last] = await db
+    .select({ seq: ledgerEntries.seq })
+    .from(ledgerEntries)
+    .orderBy(desc(ledgerEntries.seq))
+    .limit(1);
+  return last ? Number(last.seq) + 1 : 0;
+}
+
+/** Root hash of the tree of the first `size` leaves. */
+export async function rootAt(db: Db, size: number): Promise<Uint8Array> {
+  const [root] = await rangeHashes(db, [{ start: 0, end: size }]);
+  return root;
+}
+
+/** Inclusion proof of leaf `index` in the tree of `size` leaves, with that tree's root. */
+export async function inclusionProof(
+  db: Db,
+  index: number,
+  size: number,
+): Promise<{ auditPath: Uint8Array[]; rootHash: Uint8Array }> {
+  const ranges = inclusionProofRanges(index, size);
+  const hashes = await rangeHashes(db, [...ranges, { start: 0, end: size }]);
+  return { auditPath: hashes.slice(0, -1), rootHash: hashes[hashes.length - 1] };
+}
+
+/** Consistency proof between the trees of size1 and size2 leaves (size1 <= size2). */
+export async function consistencyProof(db: Db, size1: number, size2: number): Promise<Uint8Array[]> {
+  return rangeHashes(db, consistencyProofRanges(size1, size2));
+}

@@ -1,0 +1,80 @@
+// Session state (spec section 4): the user is read from local storage at start and confirmed
+// with GET /api/auth/me; a stale local user (401) is dropped. Login stores the user; logout
+// clears it, tells the server, and reloads at /.
+import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { USER_STORAGE_KEY } from '../../shared/constants';
+import type { PublicUser } from '../../shared/users';
+import { getQueryFn, setUnauthorizedHandler } from '../api/queryClient';
+import { apiJson, apiRequest } from '../api/request';
+import { AuthContext, ME_QUERY_KEY, type AuthContextValue, type LoginInput } from './context';
+import { readStoredUser, writeStoredUser } from './storage';
+
+/** GET /api/auth/me, with 401 read as "nobody is signed in". */
+type MeAnswer = { user: PublicUser | null };
+const fetchMe = getQueryFn<{ user: PublicUser }>({ on401: 'returnNull' });
+
+const meQuery = queryOptions<MeAnswer>({
+  queryKey: ME_QUERY_KEY,
+  queryFn: async (context) => ({ user: (await fetchMe(context))?.user ?? null }),
+});
+
+export function AuthProvider({ children }: { children: ReactNode }) {
+  const queryClient = useQueryClient();
+  const [storedUser] = useState(readStoredUser);
+  const me = useQuery(meQuery);
+
+  // The server's answer wins; if it could not be asked (network error), keep the stored user.
+  const user = me.isSuccess ? me.data.user : storedUser;
+  const isLoading = me.isPending;
+
+  useEffect(() => {
+    if (me.isSuccess) writeStoredUser(me.data.user);
+  }, [me.isSuccess, me.data]);
+
+  useEffect(() => {
+    // Any query answered 401: the session has ended on the server.
+    setUnauthorizedHandler(() => queryClient.setQueryData(meQuery.queryKey, { user: null }));
+    // Another tab signed in or out: ask the server again.
+    const onStorage = (event: StorageEvent) => {
+      if (event.key === USER_STORAGE_KEY) void queryClient.invalidateQueries({ queryKey: ME_QUERY_KEY });
+    };
+    window.addEventListener('storage', onStorage);
+    return () => {
+      setUnauthorizedHandler(undefined);
+      window.removeEventListener('storage', onStorage);
+    };
+  }, [queryClient]);
+
+  const login = useCallback(
+    async (input: LoginInput) => {
+      const answer = await apiJson<{ user: PublicUser }>('POST', '/api/auth/login', input);
+      writeStoredUser(answer.user);
+      queryClient.setQueryData(meQuery.queryKey, { user: answer.user });
+      return answer.user;
+    },
+    [queryClient],
+  );
+
+  const logout = useCallback(async () => {
+    writeStoredUser(null);
+    try {
+      await apiRequest('POST', '/api/auth/logout');
+    } catch (error) {
+      // Spec: a failing server logout is only logged; logout proceeds.
+      console.error('Server logout failed', error);
+    }
+    window.location.href = '/';
+  }, []);
+
+  const setUser = useCallback(
+    (next: PublicUser | null) => queryClient.setQueryData(meQuery.queryKey, { user: next }),
+    [queryClient],
+  );
+
+  const value = useMemo<AuthContextValue>(
+    () => ({ user, isLoading, login, logout, setUser }),
+    [user, isLoading, login, logout, setUser],
+  );
+  return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
+}

@@ -1,0 +1,18 @@
+import { Group, Text, ThemeIcon } from '@mantine/core';
+import { IconShieldHeart } from '@tabler/icons-react';
+import { BRAND } from '../../shared/constants';
+
+/** The MedLedger mark and name; decorative icon, the name is the text. */
+export function Logo({ size = 'md' }: { size?: 'sm' | 'md' | 'lg' }) {
+  const iconSize = { sm: 28, md: 34, lg: 48 }[size];
+  return (
+    <Group gap="xs" wrap="nowrap">
+      <ThemeIcon size={iconSize} radius="md" variant="gradient" gradient={{ from: 'teal', to: 'blue' }}>
+        <IconShieldHeart size={iconSize * 0.65} aria-hidden />
+      </ThemeIcon>
+      <Text fw={700} fz={size === 'lg' ? 28 : size === 'md' ? 'xl' : 'md'} c="dark.7">
+        {BRAND}
+      </Text>
+    </Group>
+  );
+}

@@ -1,0 +1,47 @@
+// Frame of the signed-in pages: shared header, optional sidebar (a slide-in menu on small screens,
+// toggled from the header), main content and the shared footer.
+import { AppShell, Box } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { useMemo, type ReactNode } from 'react';
+import { AppFooter } from './AppFooter';
+import { AppHeader } from './AppHeader';
+import { MobileNavContext, type MobileNavState } from './MobileNav';
+import { SkipLink } from './SkipLink';
+
+interface AppLayoutProps {
+  children: ReactNode;
+  /** Sidebar content; read `useMobileNav().close` to close the slide-in after a choice. */
+  navbar?: ReactNode;
+}
+
+export function AppLayout({ children, navbar }: AppLayoutProps) {
+  const [opened, { toggle, close }] = useDisclosure(false);
+  const mobileNav = useMemo<MobileNavState>(
+    () => ({ opened, toggle, close, available: Boolean(navbar) }),
+    [opened, toggle, close, navbar],
+  );
+
+  return (
+    <MobileNavContext.Provider value={mobileNav}>
+      <SkipLink />
+      <AppShell
+        header={{ height: 64 }}
+        navbar={navbar ? { width: 250, breakpoint: 'sm', collapsed: { mobile: !opened } } : undefined}
+        padding="md"
+      >
+        <AppShell.Header>
+          <AppHeader />
+        </AppShell.Header>
+        {navbar && (
+          <AppShell.Navbar p="md" id="app-navbar" aria-label="Dashboard navigation">
+            {navbar}
+          </AppShell.Navbar>
+        )}
+        <AppShell.Main id="main-content" tabIndex={-1}>
+          <Box mih="calc(100vh - 64px - 180px)">{children}</Box>
+          <AppFooter />
+        </AppShell.Main>
+      </AppShell>
+    </MobileNavContext.Provider>
+  );
+}

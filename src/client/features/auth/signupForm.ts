@@ -1,0 +1,52 @@
+// Signup rules of spec section 5: passwords must match, only the length is enforced on submit;
+// MRN for patients, hospital name for hospitals. Query parameters email and role prefill.
+import { MIN_PASSWORD_LENGTH } from '../../../shared/constants';
+import type { RegisterInput } from '../../../shared/auth';
+import type { Toast } from './loginMessages';
+
+export type SignupRole = 'patient' | 'hospital';
+
+export interface SignupValues {
+  role: SignupRole;
+  mrn: string;
+  firstName: string;
+  lastName: string;
+  email: string;
+  password: string;
+  confirmPassword: string;
+  hospitalName: string;
+}
+
+/** role from the query string when it is one a visitor may pick; else null (radios shown). */
+export function roleFromQuery(value: string | null): SignupRole | null {
+  return value === 'patient' || value === 'hospital' ? value : null;
+}
+
+/** The toast that stops a submit, or null when it may go to the server. */
+export function signupProblem(values: Pick<SignupValues, 'password' | 'confirmPassword'>): Toast | null {
+  if (values.password !== values.confirmPassword) {
+    return { title: 'Password Mismatch', message: 'Passwords do not match. Please try again.' };
+  }
+  if (values.password.length < MIN_PASSWORD_LENGTH) {
+    return { title: 'Weak Password', message: 'Password must be at least 8 characters long.' };
+  }
+  return null;
+}
+
+/** The registration payload: mrn only for patients, hospitalName only for hospitals. */
+export function registerPayload(values: SignupValues): RegisterInput {
+  return {
+    email: values.email.trim(),
+    password: values.password,
+    firstName: values.firstName.trim(),
+    lastName: values.lastName.trim(),
+    role: values.role,
+    ...(values.role === 'patient' ? { mrn: values.mrn.trim().toUpperCase() } : {}),
+    ...(values.role === 'hospital' ? { hospitalName: values.hospitalName.trim() } : {}),
+  };
+}
+
+export const LOGIN_PATH_FOR: Record<SignupRole, string> = {
+  hospital: '/hospital-login',
+  patient: '/patient-login',
+};

@@ -1,0 +1,111 @@
+// Profile page (spec section 2, /profile/edit). Hospital users see read-only account and hospital
+// details; patients get the Edit Profile entry (its modal belongs to the patient dashboard).
+import { Alert, Button, Divider, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { IconArrowLeft, IconEdit, IconInfoCircle, IconMail } from '@tabler/icons-react';
+import { Link } from 'react-router';
+import type { Role } from '../../../shared/constants';
+import { displayName, type PublicUser } from '../../../shared/users';
+import { useAuth } from '../../auth/context';
+import { AppLayout } from '../../components/layout/AppLayout';
+
+const ROLE_LABELS: Record<Role, string> = {
+  hospital: 'Hospital',
+  patient: 'Patient',
+  medledger_admin: 'MedLedger Administrator',
+};
+
+const DASHBOARD_FOR: Record<Role, string> = {
+  hospital: '/hospital-dashboard',
+  patient: '/patient-dashboard',
+  medledger_admin: '/medledger/applications',
+};
+
+function Field({ label, value }: { label: string; value: string }) {
+  return (
+    <Stack gap={2}>
+      <Text size="sm" c="dimmed">
+        {label}
+      </Text>
+      <Text fw={500}>{value}</Text>
+    </Stack>
+  );
+}
+
+function AccountInfo({ user }: { user: PublicUser }) {
+  return (
+    <Paper withBorder p="lg" radius="md">
+      <Title order={2} fz="lg" mb="md">
+        Account Information
+      </Title>
+      <SimpleGrid cols={{ base: 1, sm: 3 }}>
+        <Field label="Name" value={displayName(user)} />
+        <Field label="Email" value={user.email} />
+        <Field label="Role" value={ROLE_LABELS[user.role]} />
+      </SimpleGrid>
+    </Paper>
+  );
+}
+
+function HospitalInfo({ user }: { user: PublicUser }) {
+  return (
+    <Paper withBorder p="lg" radius="md">
+      <Title order={2} fz="lg" mb="md">
+        Hospital Information
+      </Title>
+      <SimpleGrid cols={{ base: 1, sm: 3 }}>
+        <Field label="Hospital Name" value={user.hospitalName || 'Not provided'} />
+        <Field label="Department" value="Healthcare Administration" />
+        <Field label="Access Level" value="Full Hospital Access" />
+      </SimpleGrid>
+      <Divider my="md" />
+      <Alert variant="light" icon={<IconInfoCircle aria-hidden />}>
+        Hospital details are managed by a system administrator.
+      </Alert>
+      <Button mt="md" variant="default" leftSection={<IconMail size={16} aria-hidden />} disabled>
+        Contact Administrator
+      </Button>
+    </Paper>
+  );
+}
+
+function PatientProfile() {
+  return (
+    <Paper withBorder p="lg" radius="md">
+      <Title order={2} fz="lg" mb="xs">
+        Your Profile
+      </Title>
+      <Text size="sm" c="dimmed" mb="md" id="edit-profile-note">
+        Editing your phone, primary care physician and insurance details will be available here soon.
+      </Text>
+      <Button leftSection={<IconEdit size={16} aria-hidden />} disabled aria-describedby="edit-profile-note">
+        Edit Profile
+      </Button>
+    </Paper>
+  );
+}
+
+export default function ProfilePage() {
+  const { user } = useAuth();
+  // The route guard only renders this page for a signed-in user.
+  if (!user) return null;
+  return (
+    <AppLayout>
+      <Stack gap="lg" maw={900} mx="auto">
+        <Group justify="space-between">
+          <Title order={1}>Profile</Title>
+          <Button
+            component={Link}
+            to={DASHBOARD_FOR[user.role]}
+            variant="light"
+            leftSection={<IconArrowLeft size={16} aria-hidden />}
+          >
+            Back to Dashboard
+          </Button>
+        </Group>
+        <AccountInfo user={user} />
+        {user.role === 'hospital' && <HospitalInfo user={user} />}
+        {user.role === 'patient' && <PatientProfile />}
+      </Stack>
+    </AppLayout>
+  );
+}

@@ -1,5 +1,7 @@
 // Reads links back out of a raw message (an .eml from the outbox or what an SMTP server
 // received). Used by tests and the browser journey to follow e-mailed links.
+import fs from 'node:fs';
+import path from 'node:path';
 
 /** Undoes quoted-printable soft line breaks and =XX escapes. */
 export function decodeQuotedPrintable(raw: string): string {
@@ -24,4 +26,14 @@ export function linkTo(raw: string, pathname: string): string | undefined {
       return false;
     }
   });
+}
+
+/** The raw .eml files of an outbox folder, oldest first (names start with an ISO time stamp). */
+export function outboxMessages(outboxDir: string): string[] {
+  if (!fs.existsSync(outboxDir)) return [];
+  return fs
+    .readdirSync(outboxDir)
+    .filter((f) => f.endsWith('.eml'))
+    .sort()
+    .map((f) => fs.readFileSync(path.join(outboxDir, f), 'utf8'));
 }

@@ -9,6 +9,7 @@ import pg from 'pg';
 import { buildApp, type AppContext, type BuildOptions } from '../app.js';
 import { loadConfig, type Config } from '../config.js';
 import { connect, type Database } from '../db/connect.js';
+import { createAdmin } from '../features/auth/service.js';
 
 export interface TestApp {
   app: FastifyInstance;
@@ -142,4 +143,10 @@ export async function signedInPatient(app: FastifyInstance, mrn: string, email =
   });
   if (res.statusCode !== 201) throw new Error(`register patient: ${res.statusCode} ${res.body}`);
   return { email, userId: (res.json().user as { id: string }).id, cookie: await login(app, email) };
+}
+
+/** Creates an administrator (as the admin command does) and signs it in. */
+export async function signedInAdmin(t: TestApp, email = uniqueEmail('admin')) {
+  const { user } = await createAdmin(t.ctx.db, email, STRONG_PASSWORD);
+  return { email, userId: user.id, cookie: await login(t.app, email) };
 }

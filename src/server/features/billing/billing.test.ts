@@ -1,0 +1,354 @@
+import crypto from 'node:crypto';
+import { and, eq } from 'drizzle-orm';
+import Stripe from 'stripe';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auditLogs, subscriptions } from '../../db/schema.js';
+import {
+  addPatient,
+  createTestApp,
+  signedInAdmin,
+  signedInHospital,
+  signedInPatient,
+  type TestApp,
+} from '../../test/helpers.js';
+import { PAYMENT_REQUIRED_MESSAGE, STRIPE_MANAGED } from './service.js';
+
+const WEBHOOK_SECRET = 'whsec_test_medledger';
+const DAY = 86_400_000;
+const start = new Date('2030-05-01T08:00:00Z');
+let clock = start;
+let t: TestApp;
+let admin: { cookie: string };
+
+beforeAll(async () => {
+  t = await createTestApp({ stripeWebhookSecret: WEBHOOK_SECRET }, { now: () => clock });
+  admin = await signedInAdmin(t);
+});
+afterAll(async () => t?.close());
+
+/** Runs `fn` with the clock moved `days` past the start. */
+async function after<T>(days: number, fn: () => Promise<T>): Promise<T> {
+  clock = new Date(start.getTime() + days * DAY);
+  try {
+    return await fn();
+  } finally {
+    clock = start;
+  }
+}
+
+const status = (cookie?: string) =>
+  t.app.inject({ method: 'GET', url: '/api/billing/status', headers: cookie ? { cookie } : {} });
+
+const addPatientAs = (cookie: string) =>
+  t.app.inject({
+    method: 'POST',
+    url: '/api/patients',
+    headers: { cookie },
+    payload: { firstName: 'Tia', lastName: 'Trial' },
+  });
+
+const activate = (hospitalUserId: string, cookie = admin.cookie) =>
+  t.app.inject({
+    method: 'POST',
+    url: `/api/billing/subscriptions/${hospitalUserId}/activate`,
+    headers: { cookie },
+  });
+
+function webhook(event: unknown, secret = WEBHOOK_SECRET, tamper?: (body: string) => string) {
+  const payload = JSON.stringify(event);
+  const header = Stripe.webhooks.generateTestHeaderString({ payload, secret });
+  return t.app.inject({
+    method: 'POST',
+    url: '/api/billing/webhook',
+    headers: { 'content-type': 'application/json', 'stripe-signature': header },
+    payload: tamper ? tamper(payload) : payload,
+  });
+}
+
+const event = (type: string, object: Record<string, unknown>) => ({
+  id: `evt_${crypto.randomBytes(6).toString('hex')}`,
+  object: 'event',
+  type,
+  data: { object },
+});
+
+describe('the trial', () => {
+  it('answers 401 signed out and 403 for the administrator', async () => {
+    expect((await status()).statusCode).toBe(401);
+    expect((await status(admin.cookie)).statusCode).toBe(403);
+  });
+
+  it('gives a new hospital 7 days of writing', async () => {
+    const h = await signedInHospital(t.app);
+    const res = await status(h.cookie);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({
+      status: 'trialing',
+      writeAllowed: true,
+      trialDaysLeft: 7,
+      message: null,
+      checkoutAvailable: false,
+    });
+    expect(res.json().trialEndsAt).toBe(new Date(start.getTime() + 7 * DAY).toISOString());
+    expect((await after(6.9, () => addPatientAs(h.cookie))).statusCode).toBe(201);
+  });
+
+  it('after the trial: reads still work, every write answers 402 with a message, the status explains', async () => {
+    const h = await signedInHospital(t.app);
+    const patient = await addPatient(t.app, h.cookie);
+    await after(7, async () => {
+      const s = await status(h.cookie);
+      expect(s.json()).toMatchObject({
+        writeAllowed: false,
+        trialDaysLeft: 0,
+        message: PAYMENT_REQUIRED_MESSAGE,
+      });
+      const add = await addPatientAs(h.cookie);
+      expect(add.statusCode).toBe(402);
+      expect(add.json().message).toBe(PAYMENT_REQUIRED_MESSAGE);
+      const edit = await t.app.inject({
+        method: 'PUT',
+        url: `/api/patients/${patient.id}`,
+        headers: { cookie: h.cookie },
+        payload: { firstName: 'Changed' },
+      });
+      expect(edit.statusCode).toBe(402);
+      const del = await t.app.inject({
+        method: 'DELETE',
+        url: `/api/patients/${patient.id}`,
+        headers: { cookie: h.cookie },
+      });
+      expect(del.statusCode).toBe(402);
+      const list = await t.app.inject({ method: 'GET', url: '/api/patients', headers: { cookie: h.cookie } });
+      expect(list.statusCode).toBe(200);
+      const one = await t.app.inject({
+        method: 'GET',
+        url: `/api/patients/${patient.id}`,
+        headers: { cookie: h.cookie },
+      });
+      expect(one.statusCode).toBe(200);
+      expect(one.json().firstName).toBe('Pat');
+    });
+  });
+
+  it("does not stop that hospital's patients from creating their account and signing in", async () => {
+    const h = await signedInHospital(t.app);
+    const patient = await addPatient(t.app, h.cookie);
+    await after(30, async () => {
+      const p = await signedInPatient(t.app, patient.patientId);
+      const me = await t.app.inject({ method: 'GET', url: '/api/auth/me', headers: { cookie: p.cookie } });
+      expect(me.json().user.role).toBe('patient');
+    });
+  });
+});
+
+describe('the administrator marks a subscription active (no Stripe configured)', () => {
+  it('refuses signed out (401), a hospital (403), and unknown, malformed or non-hospital ids (404)', async () => {
+    const h = await signedInHospital(t.app);
+    expect(
+      (await t.app.inject({ method: 'POST', url: `/api/billing/subscriptions/${h.userId}/activate` }))
+        .statusCode,
+    ).toBe(401);
+    expect((await activate(h.userId, h.cookie)).statusCode).toBe(403);
+    expect((await activate(crypto.randomUUID())).statusCode).toBe(404);
+    expect((await activate('x')).statusCode).toBe(404);
+    const adminRow = await signedInAdmin(t);
+    expect((await activate(adminRow.userId)).statusCode).toBe(404);
+  });
+
+  it('lets a hospital write again after its trial, and audits the change', async () => {
+    const h = await signedInHospital(t.app);
+    await after(10, async () => {
+      expect((await addPatientAs(h.cookie)).statusCode).toBe(402);
+      const res = await activate(h.userId);
+      expect(res.statusCode).toBe(200);
+      expect((await status(h.cookie)).json()).toMatchObject({
+        status: 'active',
+        writeAllowed: true,
+        message: null,
+      });
+      expect((await addPatientAs(h.cookie)).statusCode).toBe(201);
+    });
+    const audit = await t.ctx.db
+      .select()
+      .from(auditLogs)
+      .where(and(eq(auditLogs.hospitalId, h.userId), eq(auditLogs.action, 'subscription_change')));
+    expect(audit).toHaveLength(1);
+  });
+
+  it('is refused with 409 where Stripe manages subscriptions', async () => {
+    const withStripe = await createTestApp({ stripeSecretKey: 'sk_test_x', stripePriceId: 'price_x' });
+    try {
+      const a = await signedInAdmin(withStripe);
+      const h = await signedInHospital(withStripe.app);
+      const res = await withStripe.app.inject({
+        method: 'POST',
+        url: `/api/billing/subscriptions/${h.userId}/activate`,
+        headers: { cookie: a.cookie },
+      });
+      expect(res.statusCode).toBe(409);
+      expect(res.json().message).toBe(STRIPE_MANAGED);
+      const s = await withStripe.app.inject({
+        method: 'GET',
+        url: '/api/billing/status',
+        headers: { cookie: h.cookie },
+      });
+      expect(s.json().checkoutAvailable).toBe(true);
+    } finally {
+      await withStripe.close();
+    }
+  });
+});
+
+describe('Stripe checkout and webhook', () => {
+  it('says checkout is not available without Stripe (503), and needs a hospital', async () => {
+    const h = await signedInHospital(t.app);
+    expect((await t.app.inject({ method: 'POST', url: '/api/billing/checkout' })).statusCode).toBe(401);
+    expect(
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: '/api/billing/checkout',
+          headers: { cookie: admin.cookie },
+        })
+      ).statusCode,
+    ).toBe(403);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/billing/checkout',
+      headers: { cookie: h.cookie },
+    });
+    expect(res.statusCode).toBe(503);
+    expect(res.json().message).toMatch(/not configured/);
+  });
+
+  it('refuses a webhook without a signature, with a wrong secret, or with an altered body (400)', async () => {
+    const h = await signedInHospital(t.app);
+    const completed = event('checkout.session.completed', {
+      object: 'checkout.session',
+      mode: 'subscription',
+      payment_status: 'paid',
+      client_reference_id: h.userId,
+      customer: 'cus_evil',
+      subscription: 'sub_evil',
+    });
+    const unsigned = await t.app.inject({
+      method: 'POST',
+      url: '/api/billing/webhook',
+      headers: { 'content-type': 'application/json' },
+      payload: JSON.stringify(completed),
+    });
+    expect(unsigned.statusCode).toBe(400);
+    expect((await webhook(completed, 'whsec_wrong')).statusCode).toBe(400);
+    const altered = await webhook(completed, WEBHOOK_SECRET, (body) => body.replace('cus_evil', 'cus_other'));
+    expect(altered.statusCode).toBe(400);
+    expect(altered.json().message).toBe('Invalid Stripe signature.');
+    const [sub] = await t.ctx.db.select().from(subscriptions).where(eq(subscriptions.userId, h.userId));
+    expect(sub.status).toBe('trialing');
+  });
+
+  it('activates the subscription on a signed checkout.session.completed, and cancels it on deletion', async () => {
+    const h = await signedInHospital(t.app);
+    const res = await webhook(
+      event('checkout.session.completed', {
+        object: 'checkout.session',
+        mode: 'subscription',
+        payment_status: 'paid',
+        client_reference_id: h.userId,
+        customer: 'cus_123',
+        subscription: 'sub_123',
+      }),
+    );
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ received: true });
+    const [sub] = await t.ctx.db.select().from(subscriptions).where(eq(subscriptions.userId, h.userId));
+    expect(sub).toMatchObject({
+      status: 'active',
+      stripeCustomerId: 'cus_123',
+      stripeSubscriptionId: 'sub_123',
+    });
+    expect((await after(20, () => addPatientAs(h.cookie))).statusCode).toBe(201);
+
+    const periodEnd = Math.floor(start.getTime() / 1000) + 30 * 86400;
+    const updated = await webhook(
+      event('customer.subscription.updated', {
+        id: 'sub_123',
+        object: 'subscription',
+        status: 'past_due',
+        customer: 'cus_123',
+        metadata: {},
+        items: { data: [{ current_period_end: periodEnd, price: { id: 'price_1', product: 'prod_1' } }] },
+      }),
+    );
+    expect(updated.statusCode).toBe(200);
+    const [pastDue] = await t.ctx.db.select().from(subscriptions).where(eq(subscriptions.userId, h.userId));
+    expect(pastDue).toMatchObject({ status: 'past_due', priceId: 'price_1', productId: 'prod_1' });
+    expect(pastDue.currentPeriodEnd?.getTime()).toBe(periodEnd * 1000);
+    expect((await after(20, () => addPatientAs(h.cookie))).statusCode).toBe(402);
+
+    await webhook(
+      event('customer.subscription.deleted', {
+        id: 'sub_123',
+        object: 'subscription',
+        status: 'canceled',
+        customer: 'cus_123',
+        metadata: { hospitalUserId: h.userId },
+        items: { data: [] },
+      }),
+    );
+    const [canceled] = await t.ctx.db.select().from(subscriptions).where(eq(subscriptions.userId, h.userId));
+    expect(canceled.status).toBe('canceled');
+    const audit = await t.ctx.db
+      .select()
+      .from(auditLogs)
+      .where(and(eq(auditLogs.hospitalId, h.userId), eq(auditLogs.action, 'subscription_change')));
+    expect(audit).toHaveLength(3);
+  });
+
+  it('acknowledges events it does not act on, and ignores references to unknown or non-hospital users', async () => {
+    const other = await webhook(event('invoice.paid', { object: 'invoice' }));
+    expect(other.statusCode).toBe(200);
+    const patientRef = await webhook(
+      event('checkout.session.completed', {
+        object: 'checkout.session',
+        mode: 'subscription',
+        payment_status: 'paid',
+        client_reference_id: (await signedInAdmin(t)).userId,
+        customer: 'cus_x',
+        subscription: 'sub_x',
+      }),
+    );
+    expect(patientRef.statusCode).toBe(200);
+    const rows = await t.ctx.db
+      .select()
+      .from(subscriptions)
+      .where(eq(subscriptions.stripeCustomerId, 'cus_x'));
+    expect(rows).toHaveLength(0);
+  });
+
+  it('answers 503 when no webhook secret is configured', async () => {
+    const plain = await createTestApp();
+    try {
+      const res = await plain.app.inject({
+        method: 'POST',
+        url: '/api/billing/webhook',
+        headers: { 'content-type': 'application/json', 'stripe-signature': 't=1,v1=abc' },
+        payload: '{}',
+      });
+      expect(res.statusCode).toBe(503);
+    } finally {
+      await plain.close();
+    }
+  });
+
+  it('still parses JSON normally on every other route', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/provider-applications',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"hospitalName":"x"',
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toBe('The request body is not valid JSON.');
+  });
+});

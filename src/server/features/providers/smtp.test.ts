@@ -1,0 +1,121 @@
+// End to end over real SMTP: a loopback smtp-server receives what the app sends, and the link in
+// the received message completes the registration.
+import fs from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { SMTPServer } from 'smtp-server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { linkTo } from '../../mail/read-message.js';
+import {
+  STRONG_PASSWORD,
+  createTestApp,
+  login,
+  signedInAdmin,
+  uniqueEmail,
+  type TestApp,
+} from '../../test/helpers.js';
+
+interface Received {
+  from: string;
+  to: string[];
+  raw: string;
+}
+
+let smtp: SMTPServer;
+const received: Received[] = [];
+let t: TestApp;
+
+beforeAll(async () => {
+  smtp = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    logger: false,
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (c: Buffer) => chunks.push(c));
+      stream.on('end', () => {
+        received.push({
+          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+          to: session.envelope.rcptTo.map((r) => r.address),
+          raw: Buffer.concat(chunks).toString('utf8'),
+        });
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+  const { port } = smtp.server.address() as AddressInfo;
+  t = await createTestApp({
+    smtpUrl: `smtp://127.0.0.1:${port}`,
+    mailFrom: 'MedLedger <no-reply@medledger.test>',
+    publicUrl: 'http://medledger.test',
+  });
+});
+
+afterAll(async () => {
+  await t?.close();
+  await new Promise<void>((resolve) => smtp.close(resolve));
+});
+
+describe('approval e-mail over SMTP', () => {
+  it('sends the registration link to the contact, and that link completes registration', async () => {
+    const admin = await signedInAdmin(t);
+    const contactEmail = uniqueEmail('smtp');
+    const applied = await t.app.inject({
+      method: 'POST',
+      url: '/api/provider-applications',
+      payload: { hospitalName: 'Harbour Hospital', contactName: 'Hari Harbour', contactEmail },
+    });
+    expect(applied.statusCode).toBe(201);
+    const id = applied.json().application.id as string;
+
+    const reviewed = await t.app.inject({
+      method: 'PATCH',
+      url: `/api/provider-applications/${id}/review`,
+      headers: { cookie: admin.cookie },
+      payload: { status: 'approved' },
+    });
+    expect(reviewed.statusCode).toBe(200);
+
+    expect(received).toHaveLength(1);
+    const [mail] = received;
+    expect(mail.to).toEqual([contactEmail]);
+    expect(mail.from).toBe('no-reply@medledger.test');
+    expect(mail.raw).toMatch(/Subject: Your MedLedger application has been approved/);
+    // Nothing was written to the outbox: with SMTP configured, mail goes by SMTP only.
+    expect(t.ctx.mail.mode).toBe('smtp');
+    expect(fs.existsSync(t.ctx.mail.outboxDir)).toBe(false);
+
+    const link = linkTo(mail.raw, '/provider-register');
+    expect(link).toBeDefined();
+    const token = new URL(link!).searchParams.get('token');
+    const registered = await t.app.inject({
+      method: 'POST',
+      url: '/api/provider-register',
+      payload: { token, password: STRONG_PASSWORD, firstName: 'Hari', lastName: 'Harbour' },
+    });
+    expect(registered.statusCode).toBe(201);
+    expect(registered.json().user).toMatchObject({ email: contactEmail, hospitalName: 'Harbour Hospital' });
+    await login(t.app, contactEmail);
+  });
+
+  it('sends the rejection by SMTP too', async () => {
+    const admin = await signedInAdmin(t);
+    const contactEmail = uniqueEmail('smtp-reject');
+    const applied = await t.app.inject({
+      method: 'POST',
+      url: '/api/provider-applications',
+      payload: { hospitalName: 'Quay Clinic', contactName: 'Quinn Quay', contactEmail },
+    });
+    const before = received.length;
+    const res = await t.app.inject({
+      method: 'PATCH',
+      url: `/api/provider-applications/${applied.json().application.id}/review`,
+      headers: { cookie: admin.cookie },
+      payload: { status: 'rejected' },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(received).toHaveLength(before + 1);
+    expect(received.at(-1)!.to).toEqual([contactEmail]);
+    expect(linkTo(received.at(-1)!.raw, '/provider-register')).toBeUndefined();
+  });
+});

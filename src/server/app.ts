@@ -11,6 +11,7 @@ import type { Config } from './config.js';
 import type { Database, Db } from './db/connect.js';
 import { authRoutes } from './features/auth/routes.js';
 import { billingRoutes } from './features/billing/routes.js';
+import { ledgerRoutes } from './features/ledger/routes.js';
 import { passwordResetRoutes } from './features/password-reset/routes.js';
 import { providerRoutes } from './features/providers/routes.js';
 import { patientRoutes } from './features/patients/routes.js';
@@ -90,6 +91,7 @@ export async function buildApp(
     await providerRoutes(scope, ctx);
     await billingRoutes(scope, ctx);
     await passwordResetRoutes(scope, ctx);
+    await ledgerRoutes(scope, ctx);
   });
 
   const serveClient = config.serveClient && fs.existsSync(path.join(clientDir, 'index.html'));

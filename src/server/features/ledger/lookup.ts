@@ -1,0 +1,115 @@
+// Public reads of the ledger: the tree head, an entry's inclusion proof found by its hash or by the
+// SHA-256 of a file it covers, and consistency proofs. Nothing here returns an entry's content,
+// ids or canonical text: only hashes, positions, times and kinds.
+import { and, asc, eq } from 'drizzle-orm';
+import { emptyRoot } from '../../../shared/ledger/merkle.js';
+import type { Db } from '../../db/connect.js';
+import { attachments, ledgerEntries } from '../../db/schema.js';
+import { badRequest } from '../../errors.js';
+import { consistencyProof, hexOf, inclusionProof, ledgerSize, nodeSha256, rootAt } from './tree.js';
+
+export interface TreeHead {
+  treeSize: number;
+  rootHash: string;
+}
+
+export interface EntryProof extends TreeHead {
+  hash: string;
+  leafIndex: number;
+  auditPath: string[];
+  createdAt: string;
+  kind: string;
+}
+
+/** The size to answer at: the current size, or an earlier one the client asks for. */
+async function sizeAt(db: Db, requested?: number): Promise<number> {
+  const size = await ledgerSize(db);
+  if (requested === undefined) return size;
+  if (requested > size) throw badRequest(`The ledger has only ${size} entries.`);
+  return requested;
+}
+
+export async function treeHead(db: Db, requestedSize?: number): Promise<TreeHead> {
+  const treeSize = await sizeAt(db, requestedSize);
+  const root = treeSize === 0 ? emptyRoot(nodeSha256) : await rootAt(db, treeSize);
+  return { treeSize, rootHash: hexOf(root) };
+}
+
+async function proofFor(
+  db: Db,
+  entry: { seq: number; hash: string; createdAt: Date; kind: string },
+  requestedSize?: number,
+): Promise<EntryProof> {
+  const treeSize = await sizeAt(db, requestedSize);
+  if (entry.seq >= treeSize) throw badRequest(`The entry was added after the tree had ${treeSize} entries.`);
+  const { auditPath, rootHash } = await inclusionProof(db, entry.seq, treeSize);
+  return {
+    hash: entry.hash,
+    leafIndex: entry.seq,
+    treeSize,
+    rootHash: hexOf(rootHash),
+    auditPath: auditPath.map(hexOf),
+    createdAt: entry.createdAt.toISOString(),
+    kind: entry.kind,
+  };
+}
+
+const entryColumns = {
+  seq: ledgerEntries.seq,
+  hash: ledgerEntries.hash,
+  createdAt: ledgerEntries.createdAt,
+  kind: ledgerEntries.kind,
+};
+
+/** The entry with this hash (lowercase hex) and its inclusion proof, or null. */
+export async function entryProofByHash(
+  db: Db,
+  hash: string,
+  requestedSize?: number,
+): Promise<EntryProof | null> {
+  const [entry] = await db.select(entryColumns).from(ledgerEntries).where(eq(ledgerEntries.hash, hash));
+  return entry ? proofFor(db, { ...entry, seq: Number(entry.seq) }, requestedSize) : null;
+}
+
+/**
+ * The first record_upload entry that covers a file with this SHA-256, and its proof, or null.
+ * The attachment row only points at candidates; the entry's own content must list the hash.
+ */
+export async function entryProofByFileHash(db: Db, sha256: string): Promise<EntryProof | null> {
+  const candidates = await db
+    .selectDistinct({ ...entryColumns, canonical: ledgerEntries.canonical })
+    .from(attachments)
+    .innerJoin(
+      ledgerEntries,
+      and(eq(ledgerEntries.recordId, attachments.recordId), eq(ledgerEntries.kind, 'record_upload')),
+    )
+    .where(eq(attachments.sha256, sha256))
+    .orderBy(asc(ledgerEntries.seq))
+    .limit(20);
+  for (const candidate of candidates) {
+    if (coversFile(candidate.canonical, sha256)) {
+      return proofFor(db, { ...candidate, seq: Number(candidate.seq) });
+    }
+  }
+  return null;
+}
+
+function coversFile(canonical: string, sha256: string): boolean {
+  try {
+    const parsed = JSON.parse(canonical) as { content?: { attachments?: Array<{ sha256?: unknown }> } };
+    return (parsed.content?.attachments ?? []).some((a) => a.sha256 === sha256);
+  } catch {
+    return false;
+  }
+}
+
+export async function consistency(
+  db: Db,
+  from: number,
+  to: number,
+): Promise<{ from: number; to: number; proof: string[] }> {
+  if (from > to) throw badRequest('from must not be larger than to.');
+  const size = await ledgerSize(db);
+  if (to > size) throw badRequest(`The ledger has only ${size} entries.`);
+  return { from, to, proof: (await consistencyProof(db, from, to)).map(hexOf) };
+}

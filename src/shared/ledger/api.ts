@@ -1,0 +1,63 @@
+// Shapes of the ledger API (section "The ledger" of DECISIONS.md). Hashes are lowercase hex.
+import { z } from 'zod';
+
+export const HASH_MESSAGE = 'A hash is 64 hexadecimal characters.';
+
+/** A SHA-256 in hex, any case in, lowercase out. */
+export const hashParamSchema = z
+  .string()
+  .trim()
+  .regex(/^[0-9a-fA-F]{64}$/, HASH_MESSAGE)
+  .transform((s) => s.toLowerCase());
+
+const count = z.coerce
+  .number({ message: 'must be a whole number' })
+  .int('must be a whole number')
+  .min(0)
+  .max(Number.MAX_SAFE_INTEGER);
+
+export const treeSizeQuerySchema = z.object({ treeSize: count.optional() });
+export const consistencyQuerySchema = z.object({ from: count, to: count });
+
+export const treeHeadSchema = z.object({ treeSize: z.number().int(), rootHash: z.string() });
+export type TreeHead = z.infer<typeof treeHeadSchema>;
+
+export const entryProofSchema = treeHeadSchema.extend({
+  hash: z.string(),
+  leafIndex: z.number().int(),
+  auditPath: z.array(z.string()),
+  createdAt: z.string(),
+  kind: z.string(),
+});
+export type EntryProof = z.infer<typeof entryProofSchema>;
+
+export const consistencySchema = z.object({
+  from: z.number().int(),
+  to: z.number().int(),
+  proof: z.array(z.string()),
+});
+
+export const fileVerificationSchema = z.object({
+  found: z.boolean(),
+  /** SHA-256 of the file that was sent (or the hash that was asked about). */
+  sha256: z.string(),
+  entry: entryProofSchema.nullable(),
+});
+export type FileVerification = z.infer<typeof fileVerificationSchema>;
+
+export const CHECK_NAMES = ['entry', 'content', 'attachments', 'chain', 'inclusion'] as const;
+
+export const recordVerificationSchema = z.object({
+  verified: z.boolean(),
+  reason: z.string().nullable(),
+  failedCheck: z.enum(CHECK_NAMES).nullable(),
+  checks: z.array(z.object({ name: z.enum(CHECK_NAMES), ok: z.boolean(), detail: z.string() })),
+  hash: z.string().nullable(),
+  leafIndex: z.number().int().nullable(),
+  entryCreatedAt: z.string().nullable(),
+  treeSize: z.number().int(),
+  rootHash: z.string().nullable(),
+  auditPath: z.array(z.string()),
+  checkedAt: z.string(),
+});
+export type RecordVerification = z.infer<typeof recordVerificationSchema>;

@@ -1,15 +1,128 @@
-// Placeholder created with the route table; the owning agent replaces this file's contents
-// (keep the default export). The route guard lets only medledger_admin in.
-import { Text, Title } from '@mantine/core';
+// /medledger/applications (spec section 2): pending applications as cards with Approve / Reject,
+// reviewed ones in a table, and the empty state. The route guard lets only medledger_admin in.
+import { Alert, Center, Loader, Paper, Stack, Text, Title } from '@mantine/core';
+import { modals } from '@mantine/modals';
+import { IconInbox } from '@tabler/icons-react';
+import type { Application } from '../../../shared/providers';
+import { errorMessage } from '../../api/request';
 import { AppLayout } from '../../components/layout/AppLayout';
+import { notifyError, notifySuccess } from '../../notify';
+import { ApplicationCard } from './ApplicationCard';
+import { ReviewedTable } from './ReviewedTable';
+import { useApplications, useMarkActive, useResendLink, useReview } from './api';
 
 export default function ApplicationsPage() {
+  const { data, isLoading, isError } = useApplications();
+  const review = useReview();
+  const resend = useResendLink();
+  const markActive = useMarkActive();
+  const busy = review.isPending || resend.isPending || markActive.isPending;
+
+  function decide(a: Application, status: 'approved' | 'rejected') {
+    review.mutate(
+      { id: a.id, status },
+      {
+        onSuccess: () =>
+          status === 'approved'
+            ? notifySuccess('✅ Application Approved', 'The provider application has been approved.')
+            : notifySuccess('❌ Application Rejected', 'The provider application has been rejected.'),
+        // The spec's exact text; the list refreshes either way and shows the real state.
+        onError: () => notifyError('Error', 'Failed to update application status.'),
+      },
+    );
+  }
+
+  function confirmReject(a: Application) {
+    modals.openConfirmModal({
+      title: 'Reject this application?',
+      children: (
+        <Text size="sm">
+          {a.hospitalName} will be told by email that the application was not approved. This cannot be undone.
+        </Text>
+      ),
+      labels: { confirm: 'Reject', cancel: 'Keep pending' },
+      confirmProps: { color: 'red' },
+      onConfirm: () => decide(a, 'rejected'),
+    });
+  }
+
+  const onResend = (a: Application) =>
+    resend.mutate(a.id, {
+      onSuccess: () =>
+        notifySuccess('Link Sent', `A new registration link has been sent to ${a.contactEmail}.`),
+      onError: (error) => notifyError('Error', errorMessage(error, 'Failed to send a new link.')),
+    });
+
+  const onMarkActive = (a: Application) =>
+    markActive.mutate(a.hospitalUserId!, {
+      onSuccess: () =>
+        notifySuccess('Subscription Active', `${a.hospitalName} can keep adding and changing records.`),
+      onError: (error) => notifyError('Error', errorMessage(error, 'Failed to update the subscription.')),
+    });
+
+  const pending = (data ?? []).filter((a) => a.status === 'pending');
+  const reviewed = (data ?? []).filter((a) => a.status !== 'pending');
+
   return (
     <AppLayout>
-      <Title order={1}>Provider Applications</Title>
-      <Text c="dimmed" mt="sm">
-        This page is being built.
-      </Text>
+      <Stack gap="xl">
+        <div>
+          <Title order={1}>Provider Applications</Title>
+          <Text c="dimmed">Review healthcare providers who asked to join MedLedger.</Text>
+        </div>
+        {isLoading ? (
+          <Center py="xl">
+            <Loader aria-label="Loading applications" />
+          </Center>
+        ) : isError ? (
+          <Alert color="red" title="Error" role="alert">
+            The applications could not be loaded. Please reload the page.
+          </Alert>
+        ) : !data || data.length === 0 ? (
+          <Paper withBorder p="xl" radius="md">
+            <Stack align="center" gap="xs">
+              <IconInbox size={40} aria-hidden color="var(--mantine-color-gray-5)" />
+              <Text c="dimmed">No provider applications yet</Text>
+            </Stack>
+          </Paper>
+        ) : (
+          <>
+            <Stack component="section" aria-labelledby="pending-title" gap="md">
+              <Title order={2} fz="xl" id="pending-title">
+                Pending Applications ({pending.length})
+              </Title>
+              {pending.length === 0 ? (
+                <Text c="dimmed">No applications are waiting for review.</Text>
+              ) : (
+                pending.map((a) => (
+                  <ApplicationCard
+                    key={a.id}
+                    application={a}
+                    busy={busy}
+                    onApprove={() => decide(a, 'approved')}
+                    onReject={() => confirmReject(a)}
+                  />
+                ))
+              )}
+            </Stack>
+            <Stack component="section" aria-labelledby="reviewed-title" gap="md">
+              <Title order={2} fz="xl" id="reviewed-title">
+                Reviewed Applications ({reviewed.length})
+              </Title>
+              {reviewed.length === 0 ? (
+                <Text c="dimmed">No applications have been reviewed yet.</Text>
+              ) : (
+                <ReviewedTable
+                  applications={reviewed}
+                  busy={busy}
+                  onResend={onResend}
+                  onMarkActive={onMarkActive}
+                />
+              )}
+            </Stack>
+          </>
+        )}
+      </Stack>
     </AppLayout>
   );
 }

@@ -1,0 +1,87 @@
+// One pending application (spec section 2): its details and Approve / Reject.
+import { Anchor, Badge, Button, Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { IconCheck, IconX } from '@tabler/icons-react';
+import type { ReactNode } from 'react';
+import type { Application } from '../../../shared/providers';
+import { STATUS_COLOR, formatDate } from './format';
+
+function Detail({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div>
+      <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
+        {label}
+      </Text>
+      <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+        {children || '—'}
+      </Text>
+    </div>
+  );
+}
+
+interface ApplicationCardProps {
+  application: Application;
+  busy: boolean;
+  onApprove: () => void;
+  onReject: () => void;
+}
+
+export function ApplicationCard({ application: a, busy, onApprove, onReject }: ApplicationCardProps) {
+  return (
+    <Card
+      withBorder
+      radius="md"
+      padding="lg"
+      component="article"
+      aria-label={`Application of ${a.hospitalName}`}
+    >
+      <Group justify="space-between" mb="sm" wrap="nowrap">
+        <Title order={3} fz="lg">
+          {a.hospitalName}
+        </Title>
+        <Badge color={STATUS_COLOR[a.status]}>{a.status}</Badge>
+      </Group>
+      <SimpleGrid cols={{ base: 1, sm: 2, md: 3 }} spacing="sm">
+        <Detail label="Contact email">
+          <Anchor href={`mailto:${a.contactEmail}`} size="sm">
+            {a.contactEmail}
+          </Anchor>
+        </Detail>
+        <Detail label="Phone">{a.contactPhone}</Detail>
+        <Detail label="Website">
+          {a.website && (
+            // The server accepts only http(s) addresses, so this link cannot run script.
+            <Anchor href={a.website} target="_blank" rel="noopener noreferrer" size="sm">
+              {a.website}
+            </Anchor>
+          )}
+        </Detail>
+        <Detail label="Contact person">{a.contactName}</Detail>
+        <Detail label="NPI">{a.npiNumber}</Detail>
+        <Detail label="License">{a.licenseNumber}</Detail>
+        <Detail label="Address">{a.address}</Detail>
+        <Detail label="Submitted">{formatDate(a.createdAt)}</Detail>
+      </SimpleGrid>
+      <Stack mt="md">
+        <Group justify="flex-end">
+          <Button
+            color="red"
+            variant="light"
+            leftSection={<IconX size={16} aria-hidden />}
+            disabled={busy}
+            onClick={onReject}
+          >
+            Reject
+          </Button>
+          <Button
+            color="teal"
+            leftSection={<IconCheck size={16} aria-hidden />}
+            disabled={busy}
+            onClick={onApprove}
+          >
+            Approve
+          </Button>
+        </Group>
+      </Stack>
+    </Card>
+  );
+}

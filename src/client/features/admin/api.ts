@@ -1,0 +1,37 @@
+// The administrator's calls: the applications list, review, a new link, and "mark active".
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { Application } from '../../../shared/providers';
+import { apiJson } from '../../api/request';
+
+export const APPLICATIONS_KEY = ['/api/provider-applications'] as const;
+
+export function useApplications() {
+  return useQuery<Application[]>({ queryKey: APPLICATIONS_KEY });
+}
+
+function useRefreshingMutation<V>(call: (vars: V) => Promise<unknown>) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: call,
+    // The list refreshes after every change (spec section 8), whether it worked or not.
+    onSettled: () => client.invalidateQueries({ queryKey: APPLICATIONS_KEY }),
+  });
+}
+
+export function useReview() {
+  return useRefreshingMutation((vars: { id: string; status: 'approved' | 'rejected' }) =>
+    apiJson('PATCH', `/api/provider-applications/${vars.id}/review`, { status: vars.status }),
+  );
+}
+
+export function useResendLink() {
+  return useRefreshingMutation((id: string) =>
+    apiJson('POST', `/api/provider-applications/${id}/resend-link`),
+  );
+}
+
+export function useMarkActive() {
+  return useRefreshingMutation((hospitalUserId: string) =>
+    apiJson<{ message: string }>('POST', `/api/billing/subscriptions/${hospitalUserId}/activate`),
+  );
+}

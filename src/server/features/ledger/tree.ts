@@ -16,7 +16,7 @@ import {
 import type { Db } from '../../db/connect.js';
 import { ledgerEntries, ledgerNodes } from '../../db/schema.js';
 
-export const nodeSha256: Hasher = (data) => crypto.createHash('sha256').update(data).digest();
+export const nodeSha256: Hasher = (data) => crypto.hash('sha256', data, 'buffer');
 export const hexOf = (bytes: Uint8Array) =>
   Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex');
 export const bytesOf = (hex: string): Uint8Array => Buffer.from(hex, 'hex');

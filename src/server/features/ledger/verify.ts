@@ -76,7 +76,7 @@ export function recanonical(entry: LedgerEntryRow, content: Record<string, unkno
 }
 
 /** Names the record fields and attachments that differ from the content the entry holds. */
-function describeDifferences(entry: LedgerEntryRow, content: Record<string, unknown>): string {
+export function describeDifferences(entry: LedgerEntryRow, content: Record<string, unknown>): string {
   let recorded: Record<string, unknown> = {};
   try {
     recorded = (JSON.parse(entry.canonical) as { content?: Record<string, unknown> }).content ?? {};
@@ -93,6 +93,8 @@ function describeDifferences(entry: LedgerEntryRow, content: Record<string, unkn
   return `The record's ${parts.join(', ')} ${parts.length === 1 ? 'differs' : 'differ'} from what was entered in the ledger.`;
 }
 
+export type AttachmentRow = typeof attachments.$inferSelect;
+
 /** The checks of the record's content and attachments against its entry. */
 export async function checkRecordContent(
   db: Db,
@@ -105,8 +107,18 @@ export async function checkRecordContent(
     .from(attachments)
     .where(eq(attachments.recordId, record.id))
     .orderBy(asc(attachments.position));
+  return compareRecord(files, record, rows, entry);
+}
+
+/** Reads back every attachment and recomputes the entry's hash from the row and the bytes. */
+export async function compareRecord(
+  files: FileStore,
+  record: RecordRow,
+  rows: readonly AttachmentRow[],
+  entry: LedgerEntryRow,
+): Promise<{ content: VerificationCheck; attachments: VerificationCheck }> {
   const problems: string[] = [];
-  const fromBytes = [];
+  const fromBytes: AttachmentRow[] = [];
   for (const row of rows) {
     const stored = await files.hashStored(row);
     if (!stored.ok) {

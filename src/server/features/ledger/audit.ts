@@ -1,0 +1,232 @@
+// The full audit behind `npm run ledger -- verify`: reads every ledger entry in order and checks
+// the sequence has no gaps, each hash against its canonical text, each chain link, every stored
+// Merkle node against the tree rebuilt from the entries, and every record against its entry
+// (row fields and attachment bytes). Memory stays constant: entries are read in batches and the
+// tree is rebuilt with a stack of at most log2(n) pending subtrees.
+import crypto from 'node:crypto';
+import { and, asc, eq, gt, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
+import type { Db } from '../../db/connect.js';
+import { attachments, ledgerEntries, ledgerNodes, medicalRecords } from '../../db/schema.js';
+import type { FileStore } from '../../files/store.js';
+import { GENESIS_CHAIN_HASH } from '../../../shared/ledger/entry.js';
+import { emptyRoot } from '../../../shared/ledger/merkle.js';
+import { nodeSha256, rootAt } from './tree.js';
+import { compareRecord, type AttachmentRow, type LedgerEntryRow } from './verify.js';
+
+export interface AuditProgress {
+  entries: number;
+  total: number;
+  records: number;
+}
+
+export interface AuditReport {
+  entries: number;
+  records: number;
+  attachmentBytes: number;
+  canonicalBytes: number;
+  treeSize: number;
+  rootHash: string;
+  problems: string[];
+  /** Problems beyond this many are counted, not listed. */
+  problemCount: number;
+}
+
+export interface AuditOptions {
+  batchSize?: number;
+  /** Check records and attachment bytes too (default true). */
+  records?: boolean;
+  onProgress?: (progress: AuditProgress) => void;
+  maxListedProblems?: number;
+}
+
+const sha = (data: Uint8Array) => crypto.hash('sha256', data, 'buffer');
+const LEAF = Buffer.from([0]);
+const NODE = Buffer.from([1]);
+
+interface Pending {
+  level: number;
+  hash: Buffer;
+}
+
+export async function auditLedger(
+  db: Db,
+  files: FileStore,
+  options: AuditOptions = {},
+): Promise<AuditReport> {
+  const batchSize = options.batchSize ?? 2000;
+  const maxListed = options.maxListedProblems ?? 100;
+  const report: AuditReport = {
+    entries: 0,
+    records: 0,
+    attachmentBytes: 0,
+    canonicalBytes: 0,
+    treeSize: 0,
+    rootHash: '',
+    problems: [],
+    problemCount: 0,
+  };
+  const problem = (text: string) => {
+    report.problemCount++;
+    if (report.problems.length < maxListed) report.problems.push(text);
+  };
+  const [{ total }] = await db.select({ total: sql<number>`count(*)::int` }).from(ledgerEntries);
+
+  let expectedSeq = 0;
+  let previousChain = Buffer.from(GENESIS_CHAIN_HASH, 'hex');
+  const stack: Pending[] = [];
+  let lastSeq = -1;
+  for (;;) {
+    const batch = await db
+      .select()
+      .from(ledgerEntries)
+      .where(gt(ledgerEntries.seq, lastSeq))
+      .orderBy(asc(ledgerEntries.seq))
+      .limit(batchSize);
+    if (batch.length === 0) break;
+    const first = expectedSeq;
+    const computed = new Map<string, string>();
+    for (const entry of batch) {
+      const seq = Number(entry.seq);
+      if (seq !== expectedSeq) {
+        // The tree and chain cannot be rebuilt across a gap; carry on checking what is there.
+        problem(`Entries ${expectedSeq}..${seq - 1} are missing from the ledger.`);
+      }
+      const canonical = Buffer.from(entry.canonical, 'utf8');
+      report.canonicalBytes += canonical.length;
+      const hash = sha(canonical);
+      if (hash.toString('hex') !== entry.hash)
+        problem(`Entry ${seq}: its hash does not match its canonical text.`);
+      const stored = Buffer.from(entry.hash, 'hex');
+      const chain = sha(Buffer.concat([previousChain, stored]));
+      if (chain.toString('hex') !== entry.chainHash)
+        problem(`Entry ${seq}: its chain hash does not follow from entry ${seq - 1}.`);
+      previousChain = Buffer.from(entry.chainHash, 'hex');
+      // Rebuild the tree from the stored hashes (the chain check covers those hashes).
+      let node: Pending = { level: 0, hash: sha(Buffer.concat([LEAF, stored])) };
+      computed.set(`0:${seq}`, node.hash.toString('hex'));
+      while (stack.length > 0 && stack[stack.length - 1].level === node.level) {
+        const left = stack.pop()!;
+        node = { level: node.level + 1, hash: sha(Buffer.concat([NODE, left.hash, node.hash])) };
+        computed.set(`${node.level}:${Math.floor(seq / 2 ** node.level)}`, node.hash.toString('hex'));
+      }
+      stack.push(node);
+      expectedSeq = seq + 1;
+      report.entries++;
+    }
+    lastSeq = Number(batch[batch.length - 1].seq);
+    await compareNodes(db, first, expectedSeq, computed, problem);
+    if (options.records !== false) await auditRecords(db, files, batch, report, problem);
+    options.onProgress?.({ entries: report.entries, total, records: report.records });
+  }
+
+  report.treeSize = expectedSeq;
+  let root = emptyRoot(nodeSha256);
+  if (stack.length > 0) {
+    let acc = stack[stack.length - 1].hash;
+    for (let i = stack.length - 2; i >= 0; i--) acc = sha(Buffer.concat([NODE, stack[i].hash, acc]));
+    root = acc;
+  }
+  report.rootHash = Buffer.from(root).toString('hex');
+  await checkTreeExtent(db, report.treeSize, report.rootHash, problem);
+  if (options.records !== false) await checkUnledgeredRecords(db, problem);
+  return report;
+}
+
+/** Every stored node completed by leaves [from, to) must equal the rebuilt one. */
+async function compareNodes(
+  db: Db,
+  from: number,
+  to: number,
+  computed: Map<string, string>,
+  problem: (text: string) => void,
+) {
+  if (to <= from) return;
+  // Node (L, i) is completed by its last leaf (i + 1) * 2^L - 1; select those in [from, to).
+  const ranges: SQL[] = [];
+  for (let level = 0; 2 ** level <= to; level++) {
+    const lo = Math.ceil((from + 1) / 2 ** level) - 1;
+    const hi = Math.floor(to / 2 ** level) - 1;
+    if (hi >= lo)
+      ranges.push(sql`(${ledgerNodes.level} = ${level} and ${ledgerNodes.idx} between ${lo} and ${hi})`);
+  }
+  const rows = await db
+    .select()
+    .from(ledgerNodes)
+    .where(or(...ranges));
+  const seen = new Set<string>();
+  for (const row of rows) {
+    const key = `${row.level}:${Number(row.idx)}`;
+    seen.add(key);
+    const expected = computed.get(key);
+    if (expected !== undefined && expected !== row.hash)
+      problem(`Merkle node ${row.level}/${row.idx} does not match the entries.`);
+  }
+  for (const key of computed.keys()) {
+    if (!seen.has(key)) problem(`Merkle node ${key.replace(':', '/')} is missing.`);
+  }
+}
+
+/** Nodes beyond the entries (an entry deleted at the end) and the stored root. */
+async function checkTreeExtent(db: Db, size: number, rootHash: string, problem: (text: string) => void) {
+  const [{ leaves }] = await db
+    .select({ leaves: sql<number>`count(*)::int` })
+    .from(ledgerNodes)
+    .where(and(eq(ledgerNodes.level, 0), sql`${ledgerNodes.idx} >= ${size}`));
+  if (leaves > 0)
+    problem(`The Merkle tree has ${leaves} leaf/leaves beyond the last entry: entries were deleted.`);
+  if (size > 0) {
+    try {
+      const stored = Buffer.from(await rootAt(db, size)).toString('hex');
+      if (stored !== rootHash) problem('The stored tree head does not match the entries.');
+    } catch (err) {
+      problem((err as Error).message);
+    }
+  }
+}
+
+async function auditRecords(
+  db: Db,
+  files: FileStore,
+  batch: LedgerEntryRow[],
+  report: AuditReport,
+  problem: (text: string) => void,
+) {
+  const uploads = batch.filter((e) => e.kind === 'record_upload' && e.recordId);
+  if (uploads.length === 0) return;
+  const ids = uploads.map((e) => e.recordId!);
+  const records = await db.select().from(medicalRecords).where(inArray(medicalRecords.id, ids));
+  const rows = await db
+    .select()
+    .from(attachments)
+    .where(inArray(attachments.recordId, ids))
+    .orderBy(asc(attachments.recordId), asc(attachments.position));
+  const byRecord = new Map<string, AttachmentRow[]>();
+  for (const row of rows) byRecord.set(row.recordId, [...(byRecord.get(row.recordId) ?? []), row]);
+  const recordById = new Map(records.map((r) => [r.id, r]));
+  for (const entry of uploads) {
+    const record = recordById.get(entry.recordId!);
+    if (!record) {
+      problem(`Entry ${entry.seq}: record ${entry.recordId} no longer exists.`);
+      continue;
+    }
+    const own = byRecord.get(record.id) ?? [];
+    const { content, attachments: stored } = await compareRecord(files, record, own, entry);
+    report.attachmentBytes += own.reduce((sum, a) => sum + Number(a.size), 0);
+    report.records++;
+    if (!stored.ok) problem(`Record ${record.id} (entry ${entry.seq}): ${stored.detail}`);
+    if (!content.ok) problem(`Record ${record.id} (entry ${entry.seq}): ${content.detail}`);
+  }
+}
+
+/** Final (uploaded) records must each have a ledger entry. */
+async function checkUnledgeredRecords(db: Db, problem: (text: string) => void) {
+  const missing = await db
+    .select({ id: medicalRecords.id })
+    .from(medicalRecords)
+    .leftJoin(
+      ledgerEntries,
+      and(eq(ledgerEntries.recordId, medicalRecords.id), eq(ledgerEntries.kind, 'record_upload')),
+    )
+    .where(and(eq(medicalRecords.status, 'final'), isNull(ledgerEntries.seq)));
+  for (const row of missing) problem(`Record ${row.id} has no ledger entry.`);
+}

@@ -90,12 +90,11 @@ export class FileStore {
         done();
       },
     });
-    const handle = await fsp.open(tmpPath, 'w', 0o600);
     try {
-      await pipeline(source, meter, cipher, handle.createWriteStream({ autoClose: false }));
-      await handle.sync();
+      // flush: fsync before the stream closes; pipeline settles after the close. (A FileHandle
+      // with a stream opened on it with autoClose: false never settles its close() on Node 20.)
+      await pipeline(source, meter, cipher, fs.createWriteStream(tmpPath, { mode: 0o600, flush: true }));
     } catch (err) {
-      await handle.close().catch(() => {});
       await fsp.rm(tmpPath, { force: true });
       // Drain the rest of the upload so the request can still be answered.
       source.resume();
@@ -104,7 +103,6 @@ export class FileStore {
       }
       throw err;
     }
-    await handle.close();
     const finalPath = this.pathFor(storageKey);
     let committed = false;
     return {

@@ -15,6 +15,7 @@ import { ledgerRoutes } from './features/ledger/routes.js';
 import { passwordResetRoutes } from './features/password-reset/routes.js';
 import { providerRoutes } from './features/providers/routes.js';
 import { patientRoutes } from './features/patients/routes.js';
+import { recordRoutes } from './features/records/routes.js';
 import { FileStore } from './files/store.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
 import { registerErrorHandling } from './plugins/errors.js';
@@ -88,6 +89,7 @@ export async function buildApp(
   await app.register(async (scope) => {
     await authRoutes(scope, ctx);
     await patientRoutes(scope, ctx);
+    await recordRoutes(scope, ctx);
     await providerRoutes(scope, ctx);
     await billingRoutes(scope, ctx);
     await passwordResetRoutes(scope, ctx);

@@ -1,0 +1,113 @@
+// Loading records with their attachments, provider name and ledger check, shaped for the API.
+import crypto from 'node:crypto';
+import { and, asc, desc, eq, inArray, type SQL } from 'drizzle-orm';
+import { canonicalJson } from '../../../shared/ledger/canonical.js';
+import { patientDisplayName } from '../../../shared/patients.js';
+import type { MedicalRecord } from '../../../shared/records.js';
+import type { Db } from '../../db/connect.js';
+import { attachments, ledgerEntries, medicalRecords, patients, users } from '../../db/schema.js';
+import { recordLedgerContent } from '../ledger/content.js';
+
+type RecordRow = typeof medicalRecords.$inferSelect;
+type AttachmentRow = typeof attachments.$inferSelect;
+type EntryRow = Pick<typeof ledgerEntries.$inferSelect, 'hash' | 'canonical' | 'recordId'>;
+
+export const downloadUrl = (storageKey: string) => `/api/download/${storageKey}`;
+
+/**
+ * Whether the record's ledger entry exists, is intact (its hash is the hash of its text) and
+ * covers exactly what the record and its attachment rows hold now. A file replaced on disk is
+ * caught by the full verification (GET /api/medical-records/{id}/verification), which reads it.
+ */
+export function matchesLedger(
+  record: RecordRow,
+  files: AttachmentRow[],
+  entry: EntryRow | undefined,
+): boolean {
+  if (record.status !== 'final' || !record.isBlockchainVerified || !record.blockchainHash || !entry)
+    return false;
+  if (entry.recordId !== record.id || entry.hash !== record.blockchainHash) return false;
+  if (crypto.createHash('sha256').update(entry.canonical).digest('hex') !== entry.hash) return false;
+  try {
+    const stored = (JSON.parse(entry.canonical) as { content?: unknown }).content;
+    return canonicalJson(stored) === canonicalJson(recordLedgerContent(record, files));
+  } catch {
+    return false;
+  }
+}
+
+/** Records matching `where`, newest first, each with attachments, patient and provider. */
+export async function loadRecords(db: Db, where: SQL | undefined, limit = 500): Promise<MedicalRecord[]> {
+  const rows = await db
+    .select({
+      record: medicalRecords,
+      patient: patients,
+      providerName: users.hospitalName,
+    })
+    .from(medicalRecords)
+    .innerJoin(patients, eq(patients.id, medicalRecords.patientId))
+    .innerJoin(users, eq(users.id, medicalRecords.hospitalId))
+    .where(where)
+    .orderBy(desc(medicalRecords.createdAt), desc(medicalRecords.id))
+    .limit(limit);
+  if (rows.length === 0) return [];
+  const ids = rows.map((r) => r.record.id);
+  const files = await db
+    .select()
+    .from(attachments)
+    .where(inArray(attachments.recordId, ids))
+    .orderBy(asc(attachments.position));
+  const hashes = rows.map((r) => r.record.blockchainHash).filter((h): h is string => !!h);
+  const entries = hashes.length
+    ? await db
+        .select({
+          hash: ledgerEntries.hash,
+          canonical: ledgerEntries.canonical,
+          recordId: ledgerEntries.recordId,
+        })
+        .from(ledgerEntries)
+        .where(and(inArray(ledgerEntries.hash, hashes), inArray(ledgerEntries.recordId, ids)))
+    : [];
+  const entryByHash = new Map(entries.map((e) => [e.hash, e]));
+  return rows.map(({ record, patient, providerName }) => {
+    const own = files.filter((f) => f.recordId === record.id);
+    const entry = record.blockchainHash ? entryByHash.get(record.blockchainHash) : undefined;
+    return {
+      id: record.id,
+      patientId: record.patientId,
+      hospitalId: record.hospitalId,
+      title: record.title,
+      description: record.description,
+      recordType: record.recordType,
+      fileName: record.fileName,
+      fileUrl: record.fileUrl,
+      doctorName: record.doctorName,
+      department: record.department,
+      status: record.status,
+      consentProvided: record.consentProvided,
+      shareWithSpecialists: record.shareWithSpecialists,
+      shareWithFamily: record.shareWithFamily,
+      isBlockchainVerified: matchesLedger(record, own, entry),
+      blockchainHash: record.blockchainHash,
+      viewedByPatient: record.viewedByPatient,
+      createdAt: record.createdAt.toISOString(),
+      updatedAt: record.updatedAt.toISOString(),
+      providerName,
+      patient: { id: patient.id, mrn: patient.patientId, name: patientDisplayName(patient) },
+      attachments: own.map((f) => ({
+        id: f.id,
+        fileName: f.fileName,
+        mimeType: f.mimeType,
+        size: Number(f.size),
+        sha256: f.sha256,
+        position: f.position,
+        url: downloadUrl(f.storageKey),
+      })),
+    };
+  });
+}
+
+export async function loadRecord(db: Db, recordId: string): Promise<MedicalRecord> {
+  const [record] = await loadRecords(db, eq(medicalRecords.id, recordId), 1);
+  return record;
+}

@@ -1,0 +1,188 @@
+// Reading records: lists, one record, sharing switches and the attachment lookup for downloads.
+// Every read is audited (record_access for lists and downloads, record_view for one record),
+// with the reader's IP, in the trails of the record's hospital and patient.
+import { and, eq } from 'drizzle-orm';
+import type { MedicalRecord } from '../../../shared/records.js';
+import {
+  findOwnPatient,
+  findPatientForUser,
+  findRecordForUser,
+  hospitalPatientsFilter,
+  isUuid,
+  mayReachRecord,
+  type PatientRow,
+} from '../../access.js';
+import type { Db } from '../../db/connect.js';
+import { attachments, medicalRecords, patients } from '../../db/schema.js';
+import { notFound } from '../../errors.js';
+import { writeAudit } from '../audit/service.js';
+import { appendLedgerEntry } from '../ledger/service.js';
+import type { Actor } from '../patients/actor.js';
+import { loadRecord, loadRecords } from './load.js';
+
+const STORAGE_KEY = /^[A-Za-z0-9_-]{20,64}$/;
+
+/** What a reader may list: drafts only for the hospital that wrote them. */
+const visibleTo = (actor: Actor, patientRowId: string) =>
+  actor.role === 'hospital'
+    ? and(eq(medicalRecords.patientId, patientRowId), eq(medicalRecords.hospitalId, actor.id))
+    : and(eq(medicalRecords.patientId, patientRowId), eq(medicalRecords.status, 'final'));
+
+async function auditList(db: Db, actor: Actor, patient: PatientRow, count: number) {
+  await writeAudit(db, {
+    userId: actor.id,
+    action: 'record_access',
+    entityType: 'patient',
+    entityId: patient.id,
+    details: `Listed ${count} medical record${count === 1 ? '' : 's'} of patient ${patient.patientId}`,
+    ipAddress: actor.ip,
+    hospitalId: patient.createdByHospitalId,
+    patientId: patient.id,
+  });
+}
+
+/**
+ * GET /api/medical-records/{patientId or userId}: a hospital names one of its patients (patients.id);
+ * a patient names their own patient row or their own user id.
+ */
+export async function listPatientRecords(db: Db, actor: Actor, id: string): Promise<MedicalRecord[]> {
+  if (!isUuid(id)) throw notFound('Patient not found.');
+  let patient: PatientRow;
+  if (actor.role === 'patient') {
+    patient = await findOwnPatient(db, actor);
+    if (id !== patient.id && id !== actor.id) throw notFound('Patient not found.');
+  } else {
+    patient = await findPatientForUser(db, actor, id);
+  }
+  const records = await loadRecords(db, visibleTo(actor, patient.id));
+  await auditList(db, actor, patient, records.length);
+  return records;
+}
+
+/** GET /api/medical-records for a signed-in patient: their own uploaded records. */
+export async function listOwnRecords(db: Db, actor: Actor): Promise<MedicalRecord[]> {
+  const patient = await findOwnPatient(db, actor).catch(() => null);
+  if (!patient) return [];
+  const records = await loadRecords(db, visibleTo(actor, patient.id));
+  await auditList(db, actor, patient, records.length);
+  return records;
+}
+
+/** The hospital's saved drafts (of patients still on its list). */
+export async function listDrafts(db: Db, actor: Actor): Promise<MedicalRecord[]> {
+  const drafts = await loadRecords(
+    db,
+    and(
+      eq(medicalRecords.status, 'draft'),
+      eq(medicalRecords.hospitalId, actor.id),
+      hospitalPatientsFilter(actor.id),
+    ),
+  );
+  await writeAudit(db, {
+    userId: actor.id,
+    action: 'record_access',
+    entityType: 'medical_record',
+    details: `Listed ${drafts.length} draft record${drafts.length === 1 ? '' : 's'}`,
+    ipAddress: actor.ip,
+    hospitalId: actor.id,
+  });
+  return drafts;
+}
+
+/** One record (the record detail dialog); a patient's first view marks it as viewed. */
+export async function viewRecord(db: Db, actor: Actor, recordId: string, now: Date): Promise<MedicalRecord> {
+  const { record, patient } = await findRecordForUser(db, actor, recordId);
+  await db.transaction(async (tx) => {
+    if (actor.role === 'patient' && !record.viewedByPatient) {
+      await tx
+        .update(medicalRecords)
+        .set({ viewedByPatient: true, updatedAt: now })
+        .where(eq(medicalRecords.id, record.id));
+    }
+    await writeAudit(tx, {
+      userId: actor.id,
+      action: 'record_view',
+      entityType: 'medical_record',
+      entityId: record.id,
+      details: `Viewed "${record.title}"`,
+      ipAddress: actor.ip,
+      hospitalId: record.hospitalId,
+      patientId: patient.id,
+    });
+  });
+  return loadRecord(db, record.id);
+}
+
+/**
+ * The record's sharing switches (Specialists, Family). A consent change: ledgered and audited.
+ * The hospital records what the patient agreed to; the patient may change it on their own record.
+ */
+export async function updateSharing(
+  db: Db,
+  actor: Actor,
+  recordId: string,
+  sharing: { shareWithSpecialists: boolean; shareWithFamily: boolean },
+  now: Date,
+): Promise<MedicalRecord> {
+  const { record, patient } = await findRecordForUser(db, actor, recordId);
+  await db.transaction(async (tx) => {
+    await tx
+      .update(medicalRecords)
+      .set({ ...sharing, updatedAt: now })
+      .where(eq(medicalRecords.id, record.id));
+    const entry =
+      record.status === 'final'
+        ? await appendLedgerEntry(
+            tx,
+            {
+              kind: 'consent_change',
+              recordId: record.id,
+              patientId: patient.id,
+              userId: actor.id,
+              content: { scope: 'record', recordId: record.id, ...sharing },
+            },
+            { now },
+          )
+        : null;
+    await writeAudit(tx, {
+      userId: actor.id,
+      action: 'consent_change',
+      entityType: 'medical_record',
+      entityId: record.id,
+      details: `Sharing of "${record.title}": specialists ${sharing.shareWithSpecialists ? 'on' : 'off'}, family ${
+        sharing.shareWithFamily ? 'on' : 'off'
+      }`,
+      ipAddress: actor.ip,
+      blockchainHash: entry?.hash ?? null,
+      hospitalId: record.hospitalId,
+      patientId: patient.id,
+    });
+  });
+  return loadRecord(db, record.id);
+}
+
+/**
+ * The attachment behind GET /api/download/{fileName}: the name is an opaque storage key (never a
+ * path); only readers of its record get it, and the download is audited.
+ */
+export async function findDownload(db: Db, actor: Actor, fileName: string) {
+  if (!STORAGE_KEY.test(fileName)) throw notFound('File not available.');
+  const [row] = await db
+    .select({ file: attachments, record: medicalRecords, patient: patients })
+    .from(attachments)
+    .innerJoin(medicalRecords, eq(medicalRecords.id, attachments.recordId))
+    .innerJoin(patients, eq(patients.id, medicalRecords.patientId))
+    .where(eq(attachments.storageKey, fileName));
+  if (!row || !mayReachRecord(actor, row.record, row.patient)) throw notFound('File not available.');
+  await writeAudit(db, {
+    userId: actor.id,
+    action: 'record_access',
+    entityType: 'attachment',
+    entityId: row.file.id,
+    details: `Downloaded "${row.file.fileName}" of "${row.record.title}"`,
+    ipAddress: actor.ip,
+    hospitalId: row.record.hospitalId,
+    patientId: row.patient.id,
+  });
+  return row.file;
+}

@@ -1,0 +1,261 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { and, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auditLogs, ledgerEntries, medicalRecords } from '../../db/schema.js';
+import {
+  addPatient,
+  createTestApp,
+  signedInAdmin,
+  signedInHospital,
+  signedInPatient,
+  type TestApp,
+} from '../../test/helpers.js';
+import { samplePdf, samplePng, uploadRecord } from './testing.js';
+import { contentDisposition } from './routes.js';
+
+let t: TestApp;
+let h: { cookie: string; userId: string };
+let other: { cookie: string; userId: string };
+let patient: { id: string; patientId: string };
+let account: { cookie: string; userId: string };
+let stranger: { cookie: string; userId: string };
+let record: { id: string; attachments: { url: string; fileName: string }[]; title: string };
+let draft: { id: string; attachments: { url: string }[] };
+const pdf = samplePdf('download me');
+const png = samplePng();
+
+beforeAll(async () => {
+  t = await createTestApp();
+  h = await signedInHospital(t.app);
+  other = await signedInHospital(t.app, 'Other Clinic');
+  patient = await addPatient(t.app, h.cookie, { firstName: 'Ada', email: null });
+  account = await signedInPatient(t.app, patient.patientId);
+  const p2 = await addPatient(t.app, h.cookie, { firstName: 'Someone' });
+  stranger = await signedInPatient(t.app, p2.patientId);
+  record = (
+    await uploadRecord(t.app, h.cookie, patient.id, {
+      fields: { title: 'Scan', description: 'Knee' },
+      files: [
+        { fileName: 'Ünïcode report.pdf', bytes: pdf },
+        { fileName: 'photo.png', bytes: png },
+      ],
+    })
+  ).json();
+  draft = (
+    await uploadRecord(t.app, h.cookie, patient.id, { fields: { draft: 'true', title: 'Unfinished' } })
+  ).json();
+});
+afterAll(async () => t?.close());
+
+const get = (url: string, cookie?: string) =>
+  t.app.inject({ method: 'GET', url, headers: cookie ? { cookie } : {} });
+const auditsOf = (action: string, userId: string) =>
+  t.ctx.db
+    .select()
+    .from(auditLogs)
+    .where(and(eq(auditLogs.action, action), eq(auditLogs.userId, userId)));
+
+describe("listing a patient's records", () => {
+  it('gives the hospital its records of the patient, drafts included, and audits the read with the IP', async () => {
+    const before = (await auditsOf('record_access', h.userId)).length;
+    const res = await get(`/api/medical-records/${patient.id}`, h.cookie);
+    expect(res.statusCode).toBe(200);
+    expect(
+      res
+        .json()
+        .map((r: { id: string }) => r.id)
+        .sort(),
+    ).toEqual([record.id, draft.id].sort());
+    const entries = await auditsOf('record_access', h.userId);
+    expect(entries).toHaveLength(before + 1);
+    expect(entries.at(-1)).toMatchObject({ hospitalId: h.userId, patientId: patient.id });
+    expect(entries.at(-1)?.ipAddress).toBeTruthy();
+  });
+
+  it('gives the patient only final records, by user id, by patient id and without an id', async () => {
+    for (const url of [
+      `/api/medical-records/${account.userId}`,
+      `/api/medical-records/${patient.id}`,
+      '/api/medical-records',
+    ]) {
+      const res = await get(url, account.cookie);
+      expect(res.statusCode, url).toBe(200);
+      expect(res.json().map((r: { id: string }) => r.id)).toEqual([record.id]);
+    }
+    const entries = await auditsOf('record_access', account.userId);
+    expect(entries.length).toBeGreaterThanOrEqual(3);
+    expect(entries[0]).toMatchObject({ hospitalId: h.userId, patientId: patient.id });
+  });
+
+  it('answers 404 to another hospital and another patient, 403 to an administrator, 401 signed out', async () => {
+    expect((await get(`/api/medical-records/${patient.id}`, other.cookie)).statusCode).toBe(404);
+    expect((await get(`/api/medical-records/${patient.id}`, stranger.cookie)).statusCode).toBe(404);
+    expect((await get(`/api/medical-records/${account.userId}`, stranger.cookie)).statusCode).toBe(404);
+    expect((await get('/api/medical-records/nope', h.cookie)).statusCode).toBe(404);
+    const admin = await signedInAdmin(t);
+    expect((await get(`/api/medical-records/${patient.id}`, admin.cookie)).statusCode).toBe(403);
+    expect((await get('/api/medical-records', h.cookie)).statusCode).toBe(403);
+    expect((await get('/api/medical-records/drafts', account.cookie)).statusCode).toBe(403);
+    expect((await get(`/api/medical-records/${patient.id}`)).statusCode).toBe(401);
+    expect((await get('/api/medical-records')).statusCode).toBe(401);
+  });
+
+  it('reports a record as not verified once its row was changed behind the application', async () => {
+    const made = (await uploadRecord(t.app, h.cookie, patient.id, { fields: { title: 'Original' } })).json();
+    expect(made.isBlockchainVerified).toBe(true);
+    await t.ctx.db.update(medicalRecords).set({ title: 'Forged' }).where(eq(medicalRecords.id, made.id));
+    const listed = (await get(`/api/medical-records/${patient.id}`, h.cookie)).json();
+    expect(listed.find((r: { id: string }) => r.id === made.id).isBlockchainVerified).toBe(false);
+    await t.ctx.db.update(medicalRecords).set({ title: 'Original' }).where(eq(medicalRecords.id, made.id));
+    const back = (await get(`/api/medical-records/${patient.id}`, h.cookie)).json();
+    expect(back.find((r: { id: string }) => r.id === made.id).isBlockchainVerified).toBe(true);
+  });
+});
+
+describe('viewing one record', () => {
+  it('audits the view as record_view and marks a patient’s first view', async () => {
+    const res = await get(`/api/medical-records/record/${record.id}`, account.cookie);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({
+      id: record.id,
+      viewedByPatient: true,
+      providerName: 'General Hospital',
+    });
+    const views = await auditsOf('record_view', account.userId);
+    expect(views[0]).toMatchObject({ entityId: record.id, hospitalId: h.userId, patientId: patient.id });
+    const hospitalView = await get(`/api/medical-records/record/${record.id}`, h.cookie);
+    expect(hospitalView.statusCode).toBe(200);
+    expect((await auditsOf('record_view', h.userId))[0].entityId).toBe(record.id);
+  });
+
+  it('answers 404 to another hospital, another patient and for a draft to the patient', async () => {
+    expect((await get(`/api/medical-records/record/${record.id}`, other.cookie)).statusCode).toBe(404);
+    expect((await get(`/api/medical-records/record/${record.id}`, stranger.cookie)).statusCode).toBe(404);
+    expect((await get(`/api/medical-records/record/${draft.id}`, account.cookie)).statusCode).toBe(404);
+    expect((await get(`/api/medical-records/record/${crypto.randomUUID()}`, h.cookie)).statusCode).toBe(404);
+  });
+});
+
+describe('sharing switches', () => {
+  it('saves the switches as a ledgered, audited consent change', async () => {
+    const res = await t.app.inject({
+      method: 'PUT',
+      url: `/api/medical-records/${record.id}/sharing`,
+      headers: { cookie: account.cookie },
+      payload: { shareWithSpecialists: true, shareWithFamily: true },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({
+      shareWithSpecialists: true,
+      shareWithFamily: true,
+      isBlockchainVerified: true,
+    });
+    const [entry] = await auditsOf('consent_change', account.userId);
+    expect(entry.blockchainHash).toMatch(/^[0-9a-f]{64}$/);
+    const ledger = await t.ctx.db
+      .select()
+      .from(ledgerEntries)
+      .where(eq(ledgerEntries.hash, entry.blockchainHash!));
+    expect(ledger[0].kind).toBe('consent_change');
+    const refused = await t.app.inject({
+      method: 'PUT',
+      url: `/api/medical-records/${record.id}/sharing`,
+      headers: { cookie: other.cookie },
+      payload: { shareWithSpecialists: false, shareWithFamily: false },
+    });
+    expect(refused.statusCode).toBe(404);
+    const bad = await t.app.inject({
+      method: 'PUT',
+      url: `/api/medical-records/${record.id}/sharing`,
+      headers: { cookie: h.cookie },
+      payload: { shareWithSpecialists: 'yes' },
+    });
+    expect(bad.statusCode).toBe(400);
+  });
+});
+
+describe('downloading an attachment', () => {
+  it('serves the same bytes with the original name and type to the hospital and to the patient, audited', async () => {
+    for (const who of [h, account]) {
+      const res = await get(record.attachments[0].url, who.cookie);
+      expect(res.statusCode).toBe(200);
+      expect(res.rawPayload.equals(pdf)).toBe(true);
+      expect(res.headers['content-type']).toBe('application/pdf');
+      expect(res.headers['content-disposition']).toBe(contentDisposition('Ünïcode report.pdf'));
+      expect(res.headers['cache-control']).toBe('private, no-store');
+      const downloads = (await auditsOf('record_access', who.userId)).filter(
+        (a) => a.entityType === 'attachment',
+      );
+      expect(downloads.at(-1)).toMatchObject({ hospitalId: h.userId, patientId: patient.id });
+      expect(downloads.at(-1)?.details).toContain('Ünïcode report.pdf');
+    }
+    const image = await get(record.attachments[1].url, account.cookie);
+    expect(image.rawPayload.equals(png)).toBe(true);
+    expect(image.headers['content-type']).toBe('image/png');
+  });
+
+  it('answers 404 to another hospital and another patient, 403 to an administrator, 401 signed out', async () => {
+    const url = record.attachments[0].url;
+    expect((await get(url, other.cookie)).statusCode).toBe(404);
+    expect((await get(url, stranger.cookie)).statusCode).toBe(404);
+    expect((await get(draft.attachments[0].url, account.cookie)).statusCode).toBe(404);
+    expect((await get(url, (await signedInAdmin(t)).cookie)).statusCode).toBe(403);
+    expect((await get(url)).statusCode).toBe(401);
+  });
+
+  it('refuses path traversal and names that are not opaque ids', async () => {
+    for (const name of [
+      '..%2F..%2Fetc%2Fpasswd',
+      '..%252F..%252Fetc%252Fpasswd',
+      '%2E%2E%2F%2E%2E%2Fsecrets%2Ffile.key',
+      'file.key',
+    ]) {
+      const res = await get(`/api/download/${name}`, h.cookie);
+      expect(res.statusCode, name).toBe(404);
+      expect(res.body).not.toContain('root:');
+    }
+    expect((await get('/api/download/../../etc/passwd', h.cookie)).statusCode).toBe(404);
+  });
+
+  it('answers 404 when the file is gone from the store', async () => {
+    const made = (await uploadRecord(t.app, h.cookie, patient.id)).json();
+    const key = made.attachments[0].url.split('/').pop();
+    fs.rmSync(path.join(t.config.dataDir, 'attachments', key));
+    const res = await get(made.attachments[0].url, h.cookie);
+    expect(res.statusCode).toBe(404);
+    expect(res.json().message).toBe('File not available.');
+  });
+});
+
+describe('after the hospital deletes the patient', () => {
+  it("keeps the patient's own access to records and files while the hospital loses it", async () => {
+    const p = await addPatient(t.app, h.cookie, { firstName: 'Leaving' });
+    const acc = await signedInPatient(t.app, p.patientId);
+    const made = (await uploadRecord(t.app, h.cookie, p.id)).json();
+    const del = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/patients/${p.id}`,
+      headers: { cookie: h.cookie },
+    });
+    expect(del.statusCode).toBe(200);
+    expect((await get(`/api/medical-records/${p.id}`, h.cookie)).statusCode).toBe(404);
+    expect((await get(made.attachments[0].url, h.cookie)).statusCode).toBe(404);
+    const own = await get('/api/medical-records', acc.cookie);
+    expect(own.json().map((r: { id: string }) => r.id)).toEqual([made.id]);
+    expect(own.json()[0].isBlockchainVerified).toBe(true);
+    const file = await get(made.attachments[0].url, acc.cookie);
+    expect(file.statusCode).toBe(200);
+    expect(file.rawPayload.equals(samplePdf())).toBe(true);
+  });
+});
+
+describe('Content-Disposition', () => {
+  it('gives an ASCII fallback and the exact UTF-8 name', () => {
+    expect(contentDisposition('a "b".pdf')).toBe(
+      `attachment; filename="a _b_.pdf"; filename*=UTF-8''a%20%22b%22.pdf`,
+    );
+    expect(contentDisposition('ö.png')).toBe(`attachment; filename="_.png"; filename*=UTF-8''%C3%B6.png`);
+  });
+});

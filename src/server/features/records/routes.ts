@@ -1,0 +1,220 @@
+// Medical records (spec section 7): upload (multipart), drafts, lists for a hospital's patient and
+// for a signed-in patient, one record, sharing switches, and GET /api/download/{fileName}.
+import fs from 'node:fs';
+import multipart from '@fastify/multipart';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { messageSchema } from '../../../shared/auth.js';
+import { recordFieldsSchema, recordSchema, sharingSchema } from '../../../shared/records.js';
+import type { AppContext } from '../../app.js';
+import { badRequest, notFound } from '../../errors.js';
+import { requireRole } from '../../plugins/session.js';
+import { assertHospitalCanWrite } from '../billing/service.js';
+import { actorOf } from '../patients/actor.js';
+import {
+  findDownload,
+  listDrafts,
+  listOwnRecords,
+  listPatientRecords,
+  updateSharing,
+  viewRecord,
+} from './read.js';
+import { discardDraft, finaliseDraft, prepareUpload, saveUpload } from './service.js';
+import { MULTIPART_LIMITS, readUploadForm } from './upload.js';
+
+const tags = ['medical records'];
+const idParams = z.object({ id: z.string().max(100) });
+const recordList = z.array(recordSchema);
+
+/** RFC 6266 / 5987: an ASCII fallback plus the exact UTF-8 name. */
+export function contentDisposition(fileName: string): string {
+  const ascii = fileName.replace(/[^\x20-\x7e]|["\\]/g, '_');
+  const encoded = encodeURIComponent(fileName).replace(
+    /['()*]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;
+}
+
+export async function recordRoutes(app: FastifyInstance, ctx: AppContext) {
+  const hospitalOnly = requireRole('hospital');
+  const readers = requireRole('hospital', 'patient');
+
+  // Multipart parsing only for the routes of this scope.
+  await app.register(async (scope) => {
+    await scope.register(multipart, { limits: MULTIPART_LIMITS, throwFileSizeLimit: true });
+    const r = scope.withTypeProvider<ZodTypeProvider>();
+    r.post(
+      '/api/medical-records',
+      {
+        preHandler: hospitalOnly,
+        schema: {
+          tags,
+          summary: 'Upload a record (multipart/form-data), or save it as a draft',
+          description:
+            'Fields first: patientId (patients.id), recordType, title (required), description, doctorName, ' +
+            'department, consentProvided, shareWithSpecialists, shareWithFamily, draft ("true" saves a draft), ' +
+            'draftId (continue a draft); then up to 10 files named "files" (pdf, docx, jpg, jpeg, png; ' +
+            '25 MB each; 413 when larger, 415 for other types). hospitalId, isBlockchainVerified and ' +
+            'blockchainHash are ignored: the hospital is the signed-in one and the hash is the ledger entry’s.',
+          consumes: ['multipart/form-data'],
+          response: { 201: recordSchema },
+        },
+      },
+      async (request, reply) => {
+        const actor = actorOf(request);
+        await assertHospitalCanWrite(ctx.db, actor.id, ctx.now());
+        const form = await readUploadForm(request, ctx.files, async (raw) => {
+          const parsed = recordFieldsSchema.safeParse(raw);
+          if (!parsed.success) throw badRequest(parsed.error.issues[0]?.message ?? 'Invalid form');
+          const target = await prepareUpload(ctx.db, actor, parsed.data);
+          return { value: { fields: parsed.data, target }, existingFiles: target.existingFiles };
+        });
+        const { fields, target } = form.fields;
+        const record = await saveUpload(ctx.db, actor, fields, target, form.files, ctx.now());
+        return reply.status(201).send(record);
+      },
+    );
+  });
+
+  const r = app.withTypeProvider<ZodTypeProvider>();
+
+  r.get(
+    '/api/medical-records',
+    {
+      preHandler: requireRole('patient'),
+      schema: {
+        tags,
+        summary: "The signed-in patient's own uploaded records (audited)",
+        response: { 200: recordList },
+      },
+    },
+    async (request) => listOwnRecords(ctx.db, actorOf(request)),
+  );
+
+  r.get(
+    '/api/medical-records/drafts',
+    {
+      preHandler: hospitalOnly,
+      schema: {
+        tags,
+        summary: "The hospital's saved drafts (not ledgered yet)",
+        response: { 200: recordList },
+      },
+    },
+    async (request) => listDrafts(ctx.db, actorOf(request)),
+  );
+
+  r.get(
+    '/api/medical-records/record/:id',
+    {
+      preHandler: readers,
+      schema: {
+        tags,
+        summary: 'One record with its attachments (audited as record_view)',
+        params: idParams,
+        response: { 200: recordSchema },
+      },
+    },
+    async (request) => viewRecord(ctx.db, actorOf(request), request.params.id, ctx.now()),
+  );
+
+  r.get(
+    '/api/medical-records/:id',
+    {
+      preHandler: readers,
+      schema: {
+        tags,
+        summary:
+          "A patient's records: a hospital names its patient (patients.id), a patient their own patient id or user id",
+        params: idParams,
+        response: { 200: recordList },
+      },
+    },
+    async (request) => listPatientRecords(ctx.db, actorOf(request), request.params.id),
+  );
+
+  r.post(
+    '/api/medical-records/:id/finalize',
+    {
+      preHandler: hospitalOnly,
+      schema: {
+        tags,
+        summary: 'Upload a saved draft: it enters the ledger now',
+        params: idParams,
+        response: { 200: recordSchema },
+      },
+    },
+    async (request) => {
+      const actor = actorOf(request);
+      await assertHospitalCanWrite(ctx.db, actor.id, ctx.now());
+      return finaliseDraft(ctx.db, actor, request.params.id, ctx.now());
+    },
+  );
+
+  r.delete(
+    '/api/medical-records/:id',
+    {
+      preHandler: hospitalOnly,
+      schema: {
+        tags,
+        summary: 'Discard a draft (uploaded records are never deleted: 409)',
+        params: idParams,
+        response: { 200: messageSchema },
+      },
+    },
+    async (request) => {
+      const actor = actorOf(request);
+      await assertHospitalCanWrite(ctx.db, actor.id, ctx.now());
+      await discardDraft(ctx.db, ctx.files, actor, request.params.id);
+      return { message: 'Draft discarded.' };
+    },
+  );
+
+  r.put(
+    '/api/medical-records/:id/sharing',
+    {
+      preHandler: readers,
+      schema: {
+        tags,
+        summary: 'Sharing switches of a record (Specialists, Family): a consent change, ledgered and audited',
+        params: idParams,
+        body: sharingSchema,
+        response: { 200: recordSchema },
+      },
+    },
+    async (request) => {
+      const actor = actorOf(request);
+      if (actor.role === 'hospital') await assertHospitalCanWrite(ctx.db, actor.id, ctx.now());
+      return updateSharing(ctx.db, actor, request.params.id, request.body, ctx.now());
+    },
+  );
+
+  r.get(
+    '/api/download/:fileName',
+    {
+      preHandler: readers,
+      schema: {
+        tags,
+        summary: 'An attachment, decrypted, with its original name and type (audited as record_access)',
+        description: '{fileName} is the opaque id at the end of the attachment url; it is never a path.',
+        params: z.object({ fileName: z.string().max(200) }),
+      },
+    },
+    async (request, reply) => {
+      const file = await findDownload(ctx.db, actorOf(request), request.params.fileName);
+      if (!fs.existsSync(ctx.files.pathFor(file.storageKey))) throw notFound('File not available.');
+      const stream = ctx.files.openDecrypted(file);
+      stream.on('error', (err) =>
+        request.log.error({ err, attachment: file.id }, 'attachment could not be read back intact'),
+      );
+      return reply
+        .header('content-type', file.mimeType)
+        .header('content-length', String(file.size))
+        .header('content-disposition', contentDisposition(file.fileName))
+        .header('cache-control', 'private, no-store')
+        .send(stream);
+    },
+  );
+}

@@ -1,0 +1,378 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { and, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { MAX_UPLOAD_BYTES } from '../../../shared/constants.js';
+import { attachments, auditLogs, ledgerEntries, medicalRecords } from '../../db/schema.js';
+import {
+  addPatient,
+  createTestApp,
+  signedInHospital,
+  signedInPatient,
+  type TestApp,
+} from '../../test/helpers.js';
+import { multipartBody, samplePdf, samplePng, storedFiles, uploadRecord } from './testing.js';
+import { saveUpload } from './service.js';
+
+let t: TestApp;
+let clock = new Date();
+let h: { cookie: string; userId: string };
+let patient: { id: string; patientId: string };
+beforeAll(async () => {
+  t = await createTestApp({}, { now: () => clock });
+  h = await signedInHospital(t.app);
+  patient = await addPatient(t.app, h.cookie, { firstName: 'Ada', lastName: 'Lovelace' });
+});
+afterAll(async () => t?.close());
+
+const sha = (b: Buffer) => crypto.createHash('sha256').update(b).digest('hex');
+const recordCount = async () => (await t.ctx.db.select().from(medicalRecords)).length;
+
+/** Every refused upload must leave the database and the store as they were. */
+let before: { records: number; files: string[] };
+beforeEach(async () => {
+  before = { records: await recordCount(), files: storedFiles(t.config.dataDir) };
+});
+async function expectNothingLeft() {
+  expect(await recordCount()).toBe(before.records);
+  expect(storedFiles(t.config.dataDir).sort()).toEqual([...before.files].sort());
+}
+
+describe('uploading a record', () => {
+  it('stores both files encrypted, enters the record in the ledger and audits it', async () => {
+    const pdf = samplePdf();
+    const png = samplePng();
+    const res = await uploadRecord(t.app, h.cookie, patient.id, {
+      fields: {
+        title: 'Chest X-ray',
+        description: 'Two views',
+        doctorName: 'Dr. Grey',
+        department: 'cardiology',
+        recordType: 'imaging',
+        shareWithFamily: 'true',
+      },
+      files: [
+        { fileName: 'report.pdf', bytes: pdf },
+        { fileName: 'C:\\fakepath\\scan.PNG', bytes: png },
+      ],
+    });
+    expect(res.statusCode).toBe(201);
+    const record = res.json();
+    expect(record).toMatchObject({
+      title: 'Chest X-ray',
+      status: 'final',
+      hospitalId: h.userId,
+      fileName: 'report.pdf',
+      isBlockchainVerified: true,
+      shareWithFamily: true,
+      shareWithSpecialists: false,
+      providerName: 'General Hospital',
+      patient: { id: patient.id, mrn: patient.patientId, name: 'Ada Lovelace' },
+    });
+    expect(
+      record.attachments.map((a: { fileName: string; mimeType: string; sha256: string }) => a),
+    ).toMatchObject([
+      {
+        fileName: 'report.pdf',
+        mimeType: 'application/pdf',
+        sha256: sha(pdf),
+        size: pdf.length,
+        position: 0,
+      },
+      { fileName: 'scan.PNG', mimeType: 'image/png', sha256: sha(png), position: 1 },
+    ]);
+    expect(record.fileUrl).toBe(record.attachments[0].url);
+    const [entry] = await t.ctx.db.select().from(ledgerEntries).where(eq(ledgerEntries.recordId, record.id));
+    expect(entry.hash).toBe(record.blockchainHash);
+    expect(entry.canonical).toContain(sha(pdf));
+    // At rest the bytes are encrypted.
+    const key = record.attachments[0].url.split('/').pop();
+    const onDisk = fs.readFileSync(path.join(t.config.dataDir, 'attachments', key));
+    expect(onDisk.includes(Buffer.from('%PDF'))).toBe(false);
+    const [audit] = await t.ctx.db
+      .select()
+      .from(auditLogs)
+      .where(and(eq(auditLogs.entityId, record.id), eq(auditLogs.action, 'record_upload')));
+    expect(audit).toMatchObject({ hospitalId: h.userId, patientId: patient.id, blockchainHash: entry.hash });
+    expect(audit.ipAddress).toBeTruthy();
+  });
+
+  it("ignores the client's hospitalId, isBlockchainVerified and blockchainHash", async () => {
+    const other = await signedInHospital(t.app);
+    const res = await uploadRecord(t.app, h.cookie, patient.id, {
+      fields: { hospitalId: other.userId, isBlockchainVerified: 'false', blockchainHash: 'f'.repeat(64) },
+    });
+    expect(res.statusCode).toBe(201);
+    expect(res.json().hospitalId).toBe(h.userId);
+    expect(res.json().blockchainHash).not.toBe('f'.repeat(64));
+    expect(res.json().isBlockchainVerified).toBe(true);
+  });
+
+  it('accepts a record without files and a file of exactly 25 MB', async () => {
+    const none = await uploadRecord(t.app, h.cookie, patient.id, { files: [] });
+    expect(none.statusCode).toBe(201);
+    expect(none.json()).toMatchObject({ fileName: null, fileUrl: null, attachments: [] });
+    const big = Buffer.alloc(MAX_UPLOAD_BYTES, 7);
+    samplePdf().copy(big);
+    const res = await uploadRecord(t.app, h.cookie, patient.id, {
+      files: [{ fileName: 'big.pdf', bytes: big }],
+    });
+    expect(res.statusCode).toBe(201);
+    expect(res.json().attachments[0]).toMatchObject({ size: MAX_UPLOAD_BYTES, sha256: sha(big) });
+  });
+});
+
+describe('refused uploads leave nothing behind', () => {
+  it('answers 400 with the spec message when a required field is missing', async () => {
+    for (const missing of ['patientId', 'recordType', 'title']) {
+      const fields: Record<string, string> = { patientId: patient.id, recordType: 'lab-results', title: 'T' };
+      fields[missing] = '';
+      const res = await uploadRecord(t.app, h.cookie, patient.id, { fields });
+      expect(res.statusCode, missing).toBe(400);
+      expect(res.json().message).toBe('Please fill in all required fields.');
+    }
+    await expectNothingLeft();
+  });
+
+  it('answers 413 with a clear message for a file over 25 MB, after a good file was written', async () => {
+    const over = Buffer.alloc(MAX_UPLOAD_BYTES + 1, 1);
+    samplePdf().copy(over);
+    const res = await uploadRecord(t.app, h.cookie, patient.id, {
+      files: [
+        { fileName: 'fine.pdf', bytes: samplePdf() },
+        { fileName: 'huge.pdf', bytes: over },
+      ],
+    });
+    expect(res.statusCode).toBe(413);
+    expect(res.json().message).toBe('File is too large. The limit is 25 MB per file.');
+    await expectNothingLeft();
+  });
+
+  it('answers 415 for a type outside the list and for content that is not what its name says', async () => {
+    const exe = await uploadRecord(t.app, h.cookie, patient.id, {
+      files: [{ fileName: 'tool.exe', bytes: Buffer.from('MZ\x90\x00') }],
+    });
+    expect(exe.statusCode).toBe(415);
+    expect(exe.json().message).toMatch(/Accepted types: PDF, DOCX, JPG, JPEG and PNG/);
+    const fake = await uploadRecord(t.app, h.cookie, patient.id, {
+      files: [
+        { fileName: 'ok.png', bytes: samplePng() },
+        { fileName: 'fake.pdf', bytes: samplePng() },
+      ],
+    });
+    expect(fake.statusCode).toBe(415);
+    expect(fake.json().message).toMatch(/"fake.pdf" is not a real PDF file/);
+    const empty = await uploadRecord(t.app, h.cookie, patient.id, {
+      files: [{ fileName: 'e.pdf', bytes: Buffer.alloc(0) }],
+    });
+    expect(empty.statusCode).toBe(415);
+    await expectNothingLeft();
+  });
+
+  it('refuses a form whose files come before its fields', async () => {
+    const { payload, headers } = multipartBody([
+      { name: 'files', fileName: 'a.pdf', bytes: samplePdf() },
+      { name: 'patientId', value: patient.id },
+      { name: 'recordType', value: 'lab-results' },
+      { name: 'title', value: 'Late fields' },
+    ]);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/medical-records',
+      headers: { ...headers, cookie: h.cookie },
+      payload,
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toBe('Please fill in all required fields.');
+    const partly = multipartBody([
+      { name: 'patientId', value: patient.id },
+      { name: 'recordType', value: 'lab-results' },
+      { name: 'title', value: 'Fields' },
+      { name: 'files', fileName: 'a.pdf', bytes: samplePdf() },
+      { name: 'description', value: 'after the file' },
+    ]);
+    const res2 = await t.app.inject({
+      method: 'POST',
+      url: '/api/medical-records',
+      headers: { ...partly.headers, cookie: h.cookie },
+      payload: partly.payload,
+    });
+    expect(res2.statusCode).toBe(400);
+    expect(res2.json().message).toBe("Send the record's fields before its files.");
+    await expectNothingLeft();
+  });
+
+  it('refuses more than 10 files with 413', async () => {
+    const files = Array.from({ length: 11 }, (_, i) => ({ fileName: `f${i}.png`, bytes: samplePng() }));
+    const res = await uploadRecord(t.app, h.cookie, patient.id, { files });
+    expect(res.statusCode).toBe(413);
+    expect(res.json().message).toMatch(/up to 10 files/);
+    await expectNothingLeft();
+  });
+
+  it('answers 415 to a JSON body', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/medical-records',
+      headers: { cookie: h.cookie },
+      payload: { patientId: patient.id, recordType: 'lab-results', title: 'x' },
+    });
+    expect(res.statusCode).toBe(415);
+    await expectNothingLeft();
+  });
+
+  it("answers 404 for another hospital's patient, 403 to a patient and 401 when signed out", async () => {
+    const other = await signedInHospital(t.app);
+    expect((await uploadRecord(t.app, other.cookie, patient.id)).statusCode).toBe(404);
+    expect((await uploadRecord(t.app, other.cookie, 'not-a-uuid')).statusCode).toBe(404);
+    const own = await addPatient(t.app, h.cookie);
+    const p = await signedInPatient(t.app, own.patientId);
+    expect((await uploadRecord(t.app, p.cookie, own.id)).statusCode).toBe(403);
+    expect((await uploadRecord(t.app, '', patient.id)).statusCode).toBe(401);
+    await expectNothingLeft();
+  });
+
+  it('answers 402 after the trial', async () => {
+    clock = new Date(Date.now() + 8 * 86400_000);
+    try {
+      const res = await uploadRecord(t.app, h.cookie, patient.id);
+      expect(res.statusCode).toBe(402);
+    } finally {
+      clock = new Date();
+    }
+    await expectNothingLeft();
+  });
+
+  it('removes the written files when the database transaction fails', async () => {
+    const pending = await t.ctx.files.write(Readable.from([samplePdf()]), MAX_UPLOAD_BYTES);
+    const fakePatient = { id: crypto.randomUUID() } as never;
+    await expect(
+      saveUpload(
+        t.ctx.db,
+        { id: h.userId, role: 'hospital', ip: '127.0.0.1' },
+        {
+          patientId: 'x',
+          recordType: 'lab-results',
+          title: 'T',
+          consentProvided: true,
+          shareWithFamily: false,
+          shareWithSpecialists: false,
+          draft: false,
+        },
+        { patient: fakePatient, draft: null },
+        [{ pending, fileName: 'a.pdf', mimeType: 'application/pdf' }],
+        new Date(),
+      ),
+    ).rejects.toThrow();
+    await expectNothingLeft();
+  });
+
+  it('answers 413 over a real socket while the client is still sending', async () => {
+    const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const over = Buffer.alloc(MAX_UPLOAD_BYTES + 1024 * 1024, 2);
+    samplePdf().copy(over);
+    const form = new FormData();
+    form.append('patientId', patient.id);
+    form.append('recordType', 'lab-results');
+    form.append('title', 'Too big');
+    form.append('files', new Blob([over]), 'huge.pdf');
+    const res = await fetch(`${address}/api/medical-records`, {
+      method: 'POST',
+      headers: { cookie: h.cookie },
+      body: form,
+    });
+    expect(res.status).toBe(413);
+    expect(((await res.json()) as { message: string }).message).toMatch(/25 MB/);
+    await expectNothingLeft();
+  });
+});
+
+describe('drafts', () => {
+  it('keeps a draft for the hospital only, unledgered, until it is uploaded', async () => {
+    const own = await addPatient(t.app, h.cookie);
+    const p = await signedInPatient(t.app, own.patientId);
+    const res = await uploadRecord(t.app, h.cookie, own.id, {
+      fields: { draft: 'true', title: 'Draft note' },
+    });
+    expect(res.statusCode).toBe(201);
+    const draft = res.json();
+    expect(draft).toMatchObject({ status: 'draft', blockchainHash: null, isBlockchainVerified: false });
+    expect(
+      await t.ctx.db.select().from(ledgerEntries).where(eq(ledgerEntries.recordId, draft.id)),
+    ).toHaveLength(0);
+    const [draftAudit] = await t.ctx.db.select().from(auditLogs).where(eq(auditLogs.entityId, draft.id));
+    expect(draftAudit.action).toBe('record_draft');
+
+    const get = (url: string, cookie: string) => t.app.inject({ method: 'GET', url, headers: { cookie } });
+    expect((await get(`/api/medical-records/${p.userId}`, p.cookie)).json()).toEqual([]);
+    expect((await get(`/api/medical-records/record/${draft.id}`, p.cookie)).statusCode).toBe(404);
+    expect((await get(draft.attachments[0].url, p.cookie)).statusCode).toBe(404);
+    const drafts = (await get('/api/medical-records/drafts', h.cookie)).json();
+    expect(drafts.map((d: { id: string }) => d.id)).toContain(draft.id);
+
+    const fin = await t.app.inject({
+      method: 'POST',
+      url: `/api/medical-records/${draft.id}/finalize`,
+      headers: { cookie: h.cookie },
+    });
+    expect(fin.statusCode).toBe(200);
+    expect(fin.json()).toMatchObject({ status: 'final', isBlockchainVerified: true });
+    const again = await t.app.inject({
+      method: 'POST',
+      url: `/api/medical-records/${draft.id}/finalize`,
+      headers: { cookie: h.cookie },
+    });
+    expect(again.statusCode).toBe(409);
+    expect(
+      (await get(`/api/medical-records/${p.userId}`, p.cookie)).json().map((r: { id: string }) => r.id),
+    ).toEqual([draft.id]);
+  });
+
+  it('continues a draft with more files and uploads it in the same form', async () => {
+    const res = await uploadRecord(t.app, h.cookie, patient.id, {
+      fields: { draft: 'true', title: 'Part one' },
+    });
+    const draft = res.json();
+    const next = await uploadRecord(t.app, h.cookie, patient.id, {
+      fields: { draftId: draft.id, title: 'Complete', description: 'now with the scan' },
+      files: [{ fileName: 'scan.png', bytes: samplePng() }],
+    });
+    expect(next.statusCode).toBe(201);
+    expect(next.json()).toMatchObject({
+      id: draft.id,
+      status: 'final',
+      title: 'Complete',
+      isBlockchainVerified: true,
+    });
+    expect(next.json().attachments.map((a: { fileName: string }) => a.fileName)).toEqual([
+      'report.pdf',
+      'scan.png',
+    ]);
+    const reuse = await uploadRecord(t.app, h.cookie, patient.id, { fields: { draftId: draft.id } });
+    expect(reuse.statusCode).toBe(409);
+  });
+
+  it('discards a draft with its files but never an uploaded record', async () => {
+    const draft = (await uploadRecord(t.app, h.cookie, patient.id, { fields: { draft: 'true' } })).json();
+    const key = draft.attachments[0].url.split('/').pop();
+    const del = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/medical-records/${draft.id}`,
+      headers: { cookie: h.cookie },
+    });
+    expect(del.statusCode).toBe(200);
+    expect(await t.ctx.db.select().from(attachments).where(eq(attachments.recordId, draft.id))).toHaveLength(
+      0,
+    );
+    expect(fs.existsSync(path.join(t.config.dataDir, 'attachments', key))).toBe(false);
+    const final = (await uploadRecord(t.app, h.cookie, patient.id)).json();
+    const refused = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/medical-records/${final.id}`,
+      headers: { cookie: h.cookie },
+    });
+    expect(refused.statusCode).toBe(409);
+  });
+});

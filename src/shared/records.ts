@@ -1,0 +1,153 @@
+// Medical records (spec sections 2, 3, 5 and 7): the upload form's fields, the accepted files and
+// the shapes the API answers with. Used by the upload route and by the hospital dashboard.
+import { z } from 'zod';
+import { ACCEPTED_FILE_EXTENSIONS, DEPARTMENTS, MAX_UPLOAD_BYTES } from './constants.js';
+
+export const RECORD_TYPES = [
+  'lab-results',
+  'imaging',
+  'prescription',
+  'consultation',
+  'discharge-summary',
+  'surgery',
+  'vaccination',
+  'other',
+] as const;
+export type RecordType = (typeof RECORD_TYPES)[number];
+export const RECORD_TYPE_LABELS: Record<RecordType, string> = {
+  'lab-results': 'Lab Results',
+  imaging: 'Imaging',
+  prescription: 'Prescription',
+  consultation: 'Consultation Notes',
+  'discharge-summary': 'Discharge Summary',
+  surgery: 'Surgical Report',
+  vaccination: 'Vaccination',
+  other: 'Other',
+};
+
+export const MAX_FILES_PER_RECORD = 10;
+export const MISSING_INFORMATION = 'Please fill in all required fields.';
+export const TOO_LARGE_MESSAGE = `File is too large. The limit is ${MAX_UPLOAD_BYTES / 1024 / 1024} MB per file.`;
+
+export type AcceptedExtension = (typeof ACCEPTED_FILE_EXTENSIONS)[number];
+export const MIME_TYPES: Record<AcceptedExtension, string> = {
+  pdf: 'application/pdf',
+  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  png: 'image/png',
+};
+
+/** The accepted extension of a file name (lower-cased), or null. */
+export function acceptedExtension(fileName: string): AcceptedExtension | null {
+  const match = /\.([A-Za-z0-9]+)$/.exec(fileName);
+  const ext = match?.[1].toLowerCase();
+  return (ACCEPTED_FILE_EXTENSIONS as readonly string[]).includes(ext ?? '')
+    ? (ext as AcceptedExtension)
+    : null;
+}
+
+const optionalText = (max: number) =>
+  z.preprocess(
+    (v) => (typeof v === 'string' && v.trim() === '' ? null : v),
+    z.string().trim().max(max, `Must be at most ${max} characters`).nullish(),
+  );
+/** Multipart sends text: "true"/"false" (also "on"/"1"/"0"); absent keeps the default. */
+const formBoolean = (fallback: boolean) =>
+  z.preprocess(
+    (v) =>
+      v === undefined || v === '' ? fallback : ['true', 'on', '1', true].includes(v as string | boolean),
+    z.boolean(),
+  );
+
+/** The upload form's fields. hospitalId, isBlockchainVerified and blockchainHash are ignored. */
+export const recordFieldsSchema = z.object({
+  patientId: z.string({ error: MISSING_INFORMATION }).trim().min(1, MISSING_INFORMATION).max(100),
+  recordType: z.enum(RECORD_TYPES, {
+    error: (issue) =>
+      issue.input === undefined || issue.input === '' ? MISSING_INFORMATION : 'Unknown record type',
+  }),
+  title: z
+    .string({ error: MISSING_INFORMATION })
+    .trim()
+    .min(1, MISSING_INFORMATION)
+    .max(200, 'Title is too long'),
+  description: optionalText(5000),
+  doctorName: optionalText(200),
+  department: z.preprocess(
+    (v) => (v === '' ? null : v),
+    z.enum(DEPARTMENTS, { error: 'Unknown department' }).nullish(),
+  ),
+  consentProvided: formBoolean(true),
+  shareWithSpecialists: formBoolean(false),
+  shareWithFamily: formBoolean(false),
+  /** "Save as Draft": kept for the hospital only, not ledgered until uploaded. */
+  draft: formBoolean(false),
+  /** Continue a saved draft (its fields are replaced, its files kept, new files added). */
+  draftId: optionalText(100),
+});
+export type RecordFields = z.infer<typeof recordFieldsSchema>;
+export const RECORD_FIELD_NAMES = Object.keys(recordFieldsSchema.shape);
+
+export const attachmentSchema = z.object({
+  id: z.string(),
+  fileName: z.string(),
+  mimeType: z.string(),
+  size: z.number(),
+  sha256: z.string(),
+  position: z.number(),
+  /** `/api/download/<opaque id>` */
+  url: z.string(),
+});
+export type Attachment = z.infer<typeof attachmentSchema>;
+
+export const recordSchema = z.object({
+  id: z.string(),
+  patientId: z.string(),
+  hospitalId: z.string(),
+  title: z.string(),
+  description: z.string().nullable(),
+  recordType: z.string(),
+  fileName: z.string().nullable(),
+  fileUrl: z.string().nullable(),
+  doctorName: z.string().nullable(),
+  department: z.string().nullable(),
+  status: z.enum(['draft', 'final']),
+  consentProvided: z.boolean(),
+  shareWithSpecialists: z.boolean(),
+  shareWithFamily: z.boolean(),
+  /** True only when the record's ledger entry exists and matches (checked by the server). */
+  isBlockchainVerified: z.boolean(),
+  blockchainHash: z.string().nullable(),
+  viewedByPatient: z.boolean(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  /** The hospital's name (the record's provider). */
+  providerName: z.string().nullable(),
+  patient: z.object({ id: z.string(), mrn: z.string(), name: z.string() }),
+  attachments: z.array(attachmentSchema),
+});
+export type MedicalRecord = z.infer<typeof recordSchema>;
+
+export const sharingSchema = z.object({
+  shareWithSpecialists: z.boolean({ error: 'shareWithSpecialists must be true or false' }),
+  shareWithFamily: z.boolean({ error: 'shareWithFamily must be true or false' }),
+});
+
+/** Content signatures of the accepted types (magic numbers at the start of the file). */
+export const SIGNATURES: Record<AcceptedExtension, number[]> = {
+  pdf: [0x25, 0x50, 0x44, 0x46], // %PDF
+  docx: [0x50, 0x4b, 0x03, 0x04], // PK\x03\x04 (a zip container)
+  jpg: [0xff, 0xd8, 0xff],
+  jpeg: [0xff, 0xd8, 0xff],
+  png: [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a],
+};
+
+export function matchesSignature(ext: AcceptedExtension, head: Uint8Array): boolean {
+  const sig = SIGNATURES[ext];
+  return head.length >= sig.length && sig.every((byte, i) => head[i] === byte);
+}
+
+/** "Record: <title> - <description>" (Share with Doctor). */
+export const shareSummary = (r: Pick<MedicalRecord, 'title' | 'description'>) =>
+  `Record: ${r.title} - ${r.description ?? ''}`;

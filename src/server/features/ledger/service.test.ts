@@ -1,7 +1,8 @@
 import crypto from 'node:crypto';
-import { asc, eq } from 'drizzle-orm';
+import { asc, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { entryCanonical } from '../../../shared/ledger/entry.js';
+import { connect } from '../../db/connect.js';
 import { ledgerEntries, ledgerNodes, medicalRecords } from '../../db/schema.js';
 import { createTestApp, signedInHospital, type TestApp } from '../../test/helpers.js';
 import { recordLedgerContent } from './content.js';
@@ -106,6 +107,40 @@ describe('appendLedgerEntry', () => {
     const nodes = await t.ctx.db.select().from(ledgerNodes);
     const popcount = entries.length.toString(2).replace(/0/g, '').length;
     expect(nodes).toHaveLength(2 * entries.length - popcount);
+  });
+});
+
+describe('appends from several server processes', () => {
+  it('stay gap-free and chained when two connection pools append at once', async () => {
+    // On PostgreSQL the second handle is a separate pool, as a second server process would have.
+    let second = t.ctx.db;
+    let closeSecond = async () => {};
+    if (process.env.TEST_DATABASE_URL) {
+      const result = (await t.ctx.db.execute(sql`select current_database() as name`)) as unknown as {
+        rows: Array<{ name: string }>;
+      };
+      const { name } = result.rows[0];
+      const url = new URL(process.env.TEST_DATABASE_URL);
+      url.pathname = `/${name}`;
+      const other = await connect({ databaseUrl: url.toString(), migrate: false });
+      second = other.db;
+      closeSecond = other.close;
+    }
+    try {
+      const before = await ledgerSize(t.ctx.db);
+      await Promise.all(
+        Array.from({ length: 40 }, (_, i) =>
+          (i % 2 ? second : t.ctx.db).transaction((tx) =>
+            appendLedgerEntry(tx, { kind: 'appointment_cancel', content: { n: i } }),
+          ),
+        ),
+      );
+      const entries = await allEntries();
+      expect(entries).toHaveLength(before + 40);
+      expectValidChain(entries);
+    } finally {
+      await closeSecond();
+    }
   });
 });
 

@@ -116,10 +116,8 @@ describe('appends from several server processes', () => {
     let second = t.ctx.db;
     let closeSecond = async () => {};
     if (process.env.TEST_DATABASE_URL) {
-      const result = (await t.ctx.db.execute(sql`select current_database() as name`)) as unknown as {
-        rows: Array<{ name: string }>;
-      };
-      const { name } = result.rows[0];
+      const result: unknown = await t.ctx.db.execute(sql`select current_database() as name`);
+      const { name } = (result as { rows: Array<{ name: string }> }).rows[0];
       const url = new URL(process.env.TEST_DATABASE_URL);
       url.pathname = `/${name}`;
       const other = await connect({ databaseUrl: url.toString(), migrate: false });

@@ -1,0 +1,71 @@
+// Steps shared by the browser journeys: accounts made through the API (fast) or the screens,
+// and the toast lookup. Every page of one BrowserContext shares its cookies with context.request.
+import type { BrowserContext, Page } from 'playwright-core';
+
+export const PASSWORD = 'Str0ng!Passw0rd';
+
+let counter = 0;
+export function uniqueEmail(prefix: string): string {
+  counter += 1;
+  return `${prefix}-${Date.now().toString(36)}-${counter}@example.com`;
+}
+
+export interface Account {
+  email: string;
+  password: string;
+  firstName: string;
+  lastName: string;
+}
+
+async function post(context: BrowserContext, url: string, path: string, data: unknown) {
+  const res = await context.request.post(`${url}${path}`, { data });
+  if (!res.ok()) throw new Error(`${path} answered ${res.status()}: ${await res.text()}`);
+  return res.json();
+}
+
+/** Registers a hospital through the API and signs the context in as it. */
+export async function signedInHospital(
+  context: BrowserContext,
+  url: string,
+  hospitalName = 'Riverside Clinic',
+) {
+  const account: Account = {
+    email: uniqueEmail('hospital'),
+    password: PASSWORD,
+    firstName: 'Grace',
+    lastName: 'Hopper',
+  };
+  await post(context, url, '/api/auth/register', { ...account, role: 'hospital', hospitalName });
+  await post(context, url, '/api/auth/login', { email: account.email, password: account.password });
+  return { ...account, hospitalName };
+}
+
+/** As the signed-in hospital of `context`, adds a patient; answers its MRN. */
+export async function addPatient(
+  context: BrowserContext,
+  url: string,
+  patient: { firstName: string; lastName: string; email?: string },
+) {
+  const created = (await post(context, url, '/api/patients', patient)) as { patientId: string };
+  return created.patientId;
+}
+
+/** Registers a patient (with the MRN a hospital created) through the API, and signs in. */
+export async function signedInPatient(context: BrowserContext, url: string, mrn: string, email: string) {
+  const account: Account = { email, password: PASSWORD, firstName: 'Ada', lastName: 'Lovelace' };
+  await post(context, url, '/api/auth/register', { ...account, role: 'patient', mrn });
+  await post(context, url, '/api/auth/login', { email, password: PASSWORD });
+  return account;
+}
+
+/** The toast (Mantine notification, role="alert") containing `text`. */
+export function toast(page: Page, text: string) {
+  return page.getByRole('alert').filter({ hasText: text });
+}
+
+/** Fills and submits one of the login screens. */
+export async function logIn(page: Page, email: string, password: string) {
+  await page.getByRole('textbox').first().fill(email);
+  await page.getByLabel(/^Password/).fill(password);
+  await page.getByRole('button', { name: 'Sign In' }).click();
+}

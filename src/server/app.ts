@@ -16,6 +16,8 @@ import { passwordResetRoutes } from './features/password-reset/routes.js';
 import { providerRoutes } from './features/providers/routes.js';
 import { patientRoutes } from './features/patients/routes.js';
 import { recordRoutes } from './features/records/routes.js';
+import { auditRoutes } from './features/audit/routes.js';
+import { hospitalRoutes } from './features/hospital/routes.js';
 import { FileStore } from './files/store.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
 import { registerErrorHandling } from './plugins/errors.js';
@@ -90,6 +92,8 @@ export async function buildApp(
     await authRoutes(scope, ctx);
     await patientRoutes(scope, ctx);
     await recordRoutes(scope, ctx);
+    await auditRoutes(scope, ctx);
+    await hospitalRoutes(scope, ctx);
     await providerRoutes(scope, ctx);
     await billingRoutes(scope, ctx);
     await passwordResetRoutes(scope, ctx);

@@ -1,0 +1,139 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auditLogs } from '../../db/schema.js';
+import {
+  addPatient,
+  createTestApp,
+  signedInHospital,
+  signedInPatient,
+  type TestApp,
+} from '../../test/helpers.js';
+import { uploadRecord } from '../records/testing.js';
+
+let t: TestApp;
+let h: { cookie: string; userId: string };
+let other: { cookie: string; userId: string };
+let patient: { id: string; patientId: string };
+let account: { cookie: string; userId: string };
+let recordId: string;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  h = await signedInHospital(t.app);
+  other = await signedInHospital(t.app);
+  patient = await addPatient(t.app, h.cookie, { firstName: 'Ada' });
+  account = await signedInPatient(t.app, patient.patientId);
+  recordId = (await uploadRecord(t.app, h.cookie, patient.id)).json().id;
+  await addPatient(t.app, other.cookie);
+  // The patient reads their records: that read belongs in the hospital's trail too.
+  await t.app.inject({ method: 'GET', url: '/api/medical-records', headers: { cookie: account.cookie } });
+});
+afterAll(async () => t?.close());
+
+const get = (url: string, cookie?: string) =>
+  t.app.inject({ method: 'GET', url, headers: cookie ? { cookie } : {} });
+
+describe("a hospital's audit trail", () => {
+  it("holds its own users' actions and reads of its patients' records, and nothing of other hospitals", async () => {
+    const res = await get('/api/audit-logs', h.cookie);
+    expect(res.statusCode).toBe(200);
+    const page = res.json();
+    const actions = page.items.map((e: { action: string }) => e.action);
+    expect(actions).toEqual(
+      expect.arrayContaining(['login', 'patient_create', 'record_upload', 'record_access']),
+    );
+    expect(page.items.some((e: { userId: string }) => e.userId === account.userId)).toBe(true);
+    expect(page.items.some((e: { userId: string }) => e.userId === other.userId)).toBe(false);
+    expect(page.total).toBe(page.items.length);
+    const upload = page.items.find((e: { action: string }) => e.action === 'record_upload');
+    expect(upload).toMatchObject({ entityId: recordId, blockchainVerified: true, userName: 'Hana Ward' });
+    expect(upload.blockchainHash).toMatch(/^[0-9a-f]{64}$/);
+    const login = page.items.find((e: { action: string }) => e.action === 'login');
+    expect(login).toMatchObject({ blockchainHash: null, blockchainVerified: false });
+  });
+
+  it('filters by action, by user and by period, and pages with a true total', async () => {
+    const byAction = (await get('/api/audit-logs?action=record_upload', h.cookie)).json();
+    expect(byAction.items.map((e: { action: string }) => e.action)).toEqual(['record_upload']);
+    const byUser = (await get(`/api/audit-logs?userId=${account.userId}`, h.cookie)).json();
+    expect(byUser.total).toBeGreaterThan(0);
+    expect(byUser.items.every((e: { userId: string }) => e.userId === account.userId)).toBe(true);
+    const all = (await get('/api/audit-logs?action=all&userId=all', h.cookie)).json();
+    const now = Date.now();
+    const today = (
+      await get(
+        `/api/audit-logs?from=${new Date(now - 3600_000).toISOString()}&to=${new Date(now + 3600_000).toISOString()}`,
+        h.cookie,
+      )
+    ).json();
+    expect(today.total).toBe(all.total);
+    const yesterday = (
+      await get(
+        `/api/audit-logs?from=${new Date(now - 48 * 3600_000).toISOString()}&to=${new Date(now - 24 * 3600_000).toISOString()}`,
+        h.cookie,
+      )
+    ).json();
+    expect(yesterday).toMatchObject({ items: [], total: 0 });
+    const first = (await get('/api/audit-logs?pageSize=2&page=1', h.cookie)).json();
+    const second = (await get('/api/audit-logs?pageSize=2&page=2', h.cookie)).json();
+    expect(first.items).toHaveLength(2);
+    expect(first.total).toBe(all.total);
+    expect(second.items[0].id).not.toBe(first.items[0].id);
+    expect(first.items.map((e: { id: string }) => e.id)).toEqual(
+      all.items.slice(0, 2).map((e: { id: string }) => e.id),
+    );
+  });
+
+  it('refuses malformed filters with 400', async () => {
+    for (const q of ['action=DROP%20TABLE', 'userId=abc', 'from=yesterday', 'pageSize=0']) {
+      const res = await get(`/api/audit-logs?${q}`, h.cookie);
+      expect(res.statusCode, q).toBe(400);
+      expect(res.json().message).toBeTruthy();
+    }
+  });
+
+  it("lists the trail's users for the user filter", async () => {
+    const users = (await get('/api/audit-logs/users', h.cookie)).json();
+    expect(users.map((u: { id: string }) => u.id).sort()).toEqual([h.userId, account.userId].sort());
+    expect(users.find((u: { id: string }) => u.id === account.userId)).toMatchObject({
+      name: 'Pat Doe',
+      role: 'patient',
+    });
+  });
+
+  it('grows with every read of a record', async () => {
+    const before = (await get('/api/audit-logs?action=record_access', h.cookie)).json().total;
+    await get(`/api/medical-records/${patient.id}`, h.cookie);
+    await get(`/api/medical-records/record/${recordId}`, h.cookie);
+    const after = (await get('/api/audit-logs?action=record_access', h.cookie)).json().total;
+    expect(after).toBe(before + 1);
+    const views = (await get('/api/audit-logs?action=record_view', h.cookie)).json();
+    expect(views.items[0]).toMatchObject({ entityId: recordId, userId: h.userId });
+  });
+
+  it('answers 403 to a patient and 401 signed out', async () => {
+    for (const url of ['/api/audit-logs', '/api/audit-logs/users']) {
+      expect((await get(url, account.cookie)).statusCode).toBe(403);
+      expect((await get(url)).statusCode).toBe(401);
+    }
+  });
+});
+
+describe("a patient's activity trail", () => {
+  it("holds the entries about the patient's own records only, with the IP", async () => {
+    const res = await get('/api/audit-logs/patient', account.cookie);
+    expect(res.statusCode).toBe(200);
+    const page = res.json();
+    expect(page.total).toBeGreaterThan(0);
+    const rows = await t.ctx.db.select().from(auditLogs).where(eq(auditLogs.patientId, patient.id));
+    expect(page.total).toBe(rows.length);
+    expect(page.items.find((e: { action: string }) => e.action === 'record_access').ipAddress).toBeTruthy();
+    const uploads = (await get('/api/audit-logs/patient?action=record_upload', account.cookie)).json();
+    expect(uploads.items.map((e: { entityId: string }) => e.entityId)).toEqual([recordId]);
+  });
+
+  it('answers 403 to a hospital and 401 signed out', async () => {
+    expect((await get('/api/audit-logs/patient', h.cookie)).statusCode).toBe(403);
+    expect((await get('/api/audit-logs/patient')).statusCode).toBe(401);
+  });
+});

@@ -1,0 +1,79 @@
+// Reading audit trails: a hospital's (entries scoped to it: its users' actions and reads of its
+// patients' records) and a patient's (entries scoped to their patient row). Filters by action,
+// user and period; paged; newest first.
+import { and, count, desc, eq, gte, lt, type SQL } from 'drizzle-orm';
+import type { AuditEntry, AuditQuery, AuditUser } from '../../../shared/hospital.js';
+import type { Paged } from '../../../shared/patients.js';
+import { displayName } from '../../../shared/users.js';
+import type { Db } from '../../db/connect.js';
+import { auditLogs, ledgerEntries, users } from '../../db/schema.js';
+
+export type TrailScope = { hospitalId: string } | { patientId: string };
+
+function filters(scope: TrailScope, query: AuditQuery): SQL | undefined {
+  const conditions: (SQL | undefined)[] = [
+    'hospitalId' in scope
+      ? eq(auditLogs.hospitalId, scope.hospitalId)
+      : eq(auditLogs.patientId, scope.patientId),
+  ];
+  if (query.action && query.action !== 'all') conditions.push(eq(auditLogs.action, query.action));
+  if (query.userId && query.userId !== 'all') conditions.push(eq(auditLogs.userId, query.userId));
+  if (query.from) conditions.push(gte(auditLogs.createdAt, query.from));
+  if (query.to) conditions.push(lt(auditLogs.createdAt, query.to));
+  return and(...conditions);
+}
+
+export async function listTrail(db: Db, scope: TrailScope, query: AuditQuery): Promise<Paged<AuditEntry>> {
+  const where = filters(scope, query);
+  const [{ total }] = await db.select({ total: count() }).from(auditLogs).where(where);
+  const rows = await db
+    .select({
+      entry: auditLogs,
+      user: { email: users.email, firstName: users.firstName, lastName: users.lastName },
+      ledgerHash: ledgerEntries.hash,
+    })
+    .from(auditLogs)
+    .leftJoin(users, eq(users.id, auditLogs.userId))
+    .leftJoin(ledgerEntries, eq(ledgerEntries.hash, auditLogs.blockchainHash))
+    .where(where)
+    .orderBy(desc(auditLogs.createdAt), desc(auditLogs.id))
+    .limit(query.pageSize)
+    .offset((query.page - 1) * query.pageSize);
+  return {
+    items: rows.map(({ entry, user, ledgerHash }) => ({
+      id: entry.id,
+      action: entry.action,
+      details: entry.details,
+      userId: entry.userId,
+      userName: user?.email ? displayName({ ...user, email: user.email }) : null,
+      entityType: entry.entityType,
+      entityId: entry.entityId,
+      ipAddress: entry.ipAddress,
+      createdAt: entry.createdAt ? entry.createdAt.toISOString() : null,
+      blockchainHash: entry.blockchainHash,
+      blockchainVerified: !!entry.blockchainHash && ledgerHash === entry.blockchainHash,
+    })),
+    total,
+    page: query.page,
+    pageSize: query.pageSize,
+  };
+}
+
+/** The users who appear in a hospital's trail (the user filter's options). */
+export async function trailUsers(db: Db, hospitalId: string): Promise<AuditUser[]> {
+  const rows = await db
+    .selectDistinct({
+      id: users.id,
+      email: users.email,
+      firstName: users.firstName,
+      lastName: users.lastName,
+      role: users.role,
+    })
+    .from(auditLogs)
+    .innerJoin(users, eq(users.id, auditLogs.userId))
+    .where(eq(auditLogs.hospitalId, hospitalId))
+    .limit(500);
+  return rows
+    .map((u) => ({ id: u.id, name: displayName(u), role: u.role }))
+    .sort((a, b) => a.name.localeCompare(b.name));
+}

@@ -1,0 +1,90 @@
+import { and, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auditLogs } from '../../db/schema.js';
+import {
+  addPatient,
+  createTestApp,
+  signedInHospital,
+  signedInPatient,
+  type TestApp,
+} from '../../test/helpers.js';
+
+let t: TestApp;
+let clock = new Date();
+beforeAll(async () => {
+  t = await createTestApp({}, { now: () => clock });
+});
+afterAll(async () => t?.close());
+
+const put = (cookie: string | undefined, payload: Record<string, unknown>) =>
+  t.app.inject({ method: 'PUT', url: '/api/hospital/settings', headers: cookie ? { cookie } : {}, payload });
+
+describe('hospital settings', () => {
+  it('starts with the registered name and e-mail and both toggles on', async () => {
+    const h = await signedInHospital(t.app, 'St. Mary');
+    const res = await t.app.inject({
+      method: 'GET',
+      url: '/api/hospital/settings',
+      headers: { cookie: h.cookie },
+    });
+    expect(res.json()).toEqual({
+      hospitalName: 'St. Mary',
+      adminEmail: h.email,
+      twoFactorEnabled: true,
+      blockchainVerificationEnabled: true,
+    });
+  });
+
+  it('saves the name and administrator e-mail, shows the name on the session user, and audits it', async () => {
+    const h = await signedInHospital(t.app, 'Old Name');
+    const res = await put(h.cookie, { hospitalName: '  New Name ', adminEmail: 'Admin@New.Example' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ hospitalName: 'New Name', adminEmail: 'admin@new.example' });
+    const me = await t.app.inject({ method: 'GET', url: '/api/auth/me', headers: { cookie: h.cookie } });
+    expect(me.json().user.hospitalName).toBe('New Name');
+    const [entry] = await t.ctx.db
+      .select()
+      .from(auditLogs)
+      .where(and(eq(auditLogs.userId, h.userId), eq(auditLogs.action, 'settings_change')));
+    expect(entry).toMatchObject({
+      hospitalId: h.userId,
+      details: 'Changed hospital name and administrator e-mail',
+    });
+  });
+
+  it('refuses a short name and a bad e-mail with the validation messages', async () => {
+    const h = await signedInHospital(t.app);
+    const short = await put(h.cookie, { hospitalName: 'A', adminEmail: 'a@b.example' });
+    expect(short.statusCode).toBe(400);
+    expect(short.json().message).toBe('Hospital name must be at least 2 characters');
+    const bad = await put(h.cookie, { hospitalName: 'Good', adminEmail: 'nope' });
+    expect(bad.json().message).toBe('Please enter a valid email address');
+    const missing = await put(h.cookie, {});
+    expect(missing.statusCode).toBe(400);
+  });
+
+  it('answers 403 to a patient, 401 signed out and 402 after the trial', async () => {
+    const h = await signedInHospital(t.app);
+    const p = await addPatient(t.app, h.cookie);
+    const patient = await signedInPatient(t.app, p.patientId);
+    expect((await put(patient.cookie, { hospitalName: 'X Y', adminEmail: 'a@b.example' })).statusCode).toBe(
+      403,
+    );
+    expect(
+      (
+        await t.app.inject({
+          method: 'GET',
+          url: '/api/hospital/settings',
+          headers: { cookie: patient.cookie },
+        })
+      ).statusCode,
+    ).toBe(403);
+    expect((await put(undefined, { hospitalName: 'X Y', adminEmail: 'a@b.example' })).statusCode).toBe(401);
+    clock = new Date(Date.now() + 8 * 86400_000);
+    try {
+      expect((await put(h.cookie, { hospitalName: 'X Y', adminEmail: 'a@b.example' })).statusCode).toBe(402);
+    } finally {
+      clock = new Date();
+    }
+  });
+});

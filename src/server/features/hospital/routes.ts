@@ -1,0 +1,42 @@
+// GET/PUT /api/hospital/settings (Settings tab: hospital name and administrator e-mail).
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { hospitalSettingsResponseSchema, hospitalSettingsSchema } from '../../../shared/hospital.js';
+import type { AppContext } from '../../app.js';
+import { currentUser, requireRole } from '../../plugins/session.js';
+import { assertHospitalCanWrite } from '../billing/service.js';
+import { actorOf } from '../patients/actor.js';
+import { getSettings, saveSettings } from './service.js';
+
+const tags = ['hospital'];
+
+export async function hospitalRoutes(app: FastifyInstance, ctx: AppContext) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+
+  r.get(
+    '/api/hospital/settings',
+    {
+      preHandler: requireRole('hospital'),
+      schema: { tags, summary: "The hospital's settings", response: { 200: hospitalSettingsResponseSchema } },
+    },
+    async (request) => getSettings(ctx.db, currentUser(request).id),
+  );
+
+  r.put(
+    '/api/hospital/settings',
+    {
+      preHandler: requireRole('hospital'),
+      schema: {
+        tags,
+        summary: 'Save the hospital name and administrator e-mail (audited)',
+        body: hospitalSettingsSchema,
+        response: { 200: hospitalSettingsResponseSchema },
+      },
+    },
+    async (request) => {
+      const actor = actorOf(request);
+      await assertHospitalCanWrite(ctx.db, actor.id, ctx.now());
+      return saveSettings(ctx.db, actor, request.body);
+    },
+  );
+}

@@ -1,0 +1,54 @@
+// Hospital settings (Settings tab): the hospital name and administrator e-mail are saved and
+// audited. The two security toggles are shown as the spec says (on); they are not settings yet.
+import { eq } from 'drizzle-orm';
+import type { HospitalSettings, HospitalSettingsInput } from '../../../shared/hospital.js';
+import type { Db } from '../../db/connect.js';
+import { users } from '../../db/schema.js';
+import { notFound } from '../../errors.js';
+import { writeAudit } from '../audit/service.js';
+import type { Actor } from '../patients/actor.js';
+
+type UserRow = typeof users.$inferSelect;
+
+const toSettings = (row: UserRow): HospitalSettings => ({
+  hospitalName: row.hospitalName,
+  adminEmail: row.hospitalAdminEmail ?? row.email,
+  twoFactorEnabled: row.twoFactorEnabled,
+  blockchainVerificationEnabled: row.blockchainVerificationEnabled,
+});
+
+export async function getSettings(db: Db, hospitalId: string): Promise<HospitalSettings> {
+  const [row] = await db.select().from(users).where(eq(users.id, hospitalId));
+  if (!row || row.role !== 'hospital') throw notFound();
+  return toSettings(row);
+}
+
+export async function saveSettings(
+  db: Db,
+  actor: Actor,
+  input: HospitalSettingsInput,
+): Promise<HospitalSettings> {
+  const before = await getSettings(db, actor.id);
+  const changed = [
+    before.hospitalName !== input.hospitalName ? 'hospital name' : null,
+    before.adminEmail !== input.adminEmail ? 'administrator e-mail' : null,
+  ].filter(Boolean);
+  const row = await db.transaction(async (tx) => {
+    const [updated] = await tx
+      .update(users)
+      .set({ hospitalName: input.hospitalName, hospitalAdminEmail: input.adminEmail })
+      .where(eq(users.id, actor.id))
+      .returning();
+    await writeAudit(tx, {
+      userId: actor.id,
+      action: 'settings_change',
+      entityType: 'hospital',
+      entityId: actor.id,
+      details: changed.length ? `Changed ${changed.join(' and ')}` : 'Saved settings without changes',
+      ipAddress: actor.ip,
+      hospitalId: actor.id,
+    });
+    return updated;
+  });
+  return toSettings(row);
+}

@@ -1,0 +1,86 @@
+// Hospital settings and the audit trail (spec section 2 "Audit Trail tab" and "Settings tab").
+import { z } from 'zod';
+import { MIN_NAME_LENGTH } from './constants.js';
+import { pagedSchema, pagingQuerySchema } from './patients.js';
+
+export const AUDIT_ACTION_LABELS: Record<string, string> = {
+  record_upload: 'Record Upload',
+  record_access: 'Record Access',
+  record_view: 'Record View',
+  consent_change: 'Consent Change',
+  login: 'Login',
+};
+
+/** "record_upload" -> "record upload" (spec: underscores replaced by spaces). */
+export const actionName = (action: string) => action.replace(/_/g, ' ');
+
+const instant = (name: string) =>
+  z
+    .string()
+    .trim()
+    .refine((v) => !Number.isNaN(Date.parse(v)), `${name} must be a date and time (ISO 8601)`)
+    .transform((v) => new Date(v))
+    .optional();
+
+export const auditQuerySchema = pagingQuerySchema.extend({
+  /** One action (e.g. record_upload), or "all". */
+  action: z
+    .string()
+    .trim()
+    .regex(/^(all|[a-z_]{1,40})$/, 'action must be an action name such as record_upload, or all')
+    .optional(),
+  /** One user's entries (their id), or "all". */
+  userId: z
+    .string()
+    .trim()
+    .regex(/^(all|[0-9a-f-]{36})$/i, 'userId must be a user id or all')
+    .optional(),
+  /** The start (inclusive) and end (exclusive) of the period, e.g. the local day's bounds. */
+  from: instant('from'),
+  to: instant('to'),
+});
+export type AuditQuery = z.infer<typeof auditQuerySchema>;
+
+export const auditEntrySchema = z.object({
+  id: z.string(),
+  action: z.string(),
+  details: z.string().nullable(),
+  userId: z.string().nullable(),
+  /** The acting user's display name (first and last name, else e-mail). */
+  userName: z.string().nullable(),
+  entityType: z.string().nullable(),
+  entityId: z.string().nullable(),
+  ipAddress: z.string().nullable(),
+  createdAt: z.string().nullable(),
+  blockchainHash: z.string().nullable(),
+  /** True when blockchainHash is the hash of an entry in the ledger (checked by the server). */
+  blockchainVerified: z.boolean(),
+});
+export type AuditEntry = z.infer<typeof auditEntrySchema>;
+export const auditPageSchema = pagedSchema(auditEntrySchema);
+
+export const auditUserSchema = z.object({ id: z.string(), name: z.string(), role: z.string() });
+export type AuditUser = z.infer<typeof auditUserSchema>;
+
+export const hospitalSettingsSchema = z.object({
+  hospitalName: z
+    .string({ error: 'Hospital name is required' })
+    .trim()
+    .min(MIN_NAME_LENGTH, 'Hospital name must be at least 2 characters')
+    .max(200, 'Hospital name must be at most 200 characters'),
+  adminEmail: z
+    .string({ error: 'Please enter a valid email address' })
+    .trim()
+    .toLowerCase()
+    .max(254, 'Please enter a valid email address')
+    .pipe(z.email({ error: 'Please enter a valid email address' })),
+});
+export type HospitalSettingsInput = z.infer<typeof hospitalSettingsSchema>;
+
+export const hospitalSettingsResponseSchema = z.object({
+  hospitalName: z.string().nullable(),
+  adminEmail: z.string().nullable(),
+  twoFactorEnabled: z.boolean(),
+  blockchainVerificationEnabled: z.boolean(),
+});
+export type HospitalSettings = z.infer<typeof hospitalSettingsResponseSchema>;

@@ -1,37 +1,15 @@
 // Test helper: a hospital's patient with a record and attachments, written the way the upload
 // does it (files first, then record + attachments + ledger entry in one transaction). Lets the
 // ledger tests tamper with real rows and files without depending on the records feature.
-import crypto from 'node:crypto';
-import fs from 'node:fs';
+import { Readable } from 'node:stream';
 import { eq } from 'drizzle-orm';
 import type { AppContext } from '../../app.js';
-import type { FileStore, StoredFileMeta } from '../../files/store.js';
+import type { PendingFile } from '../../files/store.js';
 import { attachments, medicalRecords, patients } from '../../db/schema.js';
 import { recordLedgerContent } from './content.js';
 import { appendLedgerEntry } from './service.js';
 
 let counter = 0;
-
-/**
- * Stores bytes in FileStore's format (AES-256-GCM, storage key as associated data). Written here
- * rather than through FileStore.write because that call does not return at present: it awaits
- * FileHandle.close() while the write stream still holds the handle (reported to the lead).
- */
-function storeEncrypted(files: FileStore, bytes: Buffer): StoredFileMeta {
-  const key = (files as unknown as { key: Buffer }).key;
-  const storageKey = crypto.randomBytes(24).toString('base64url');
-  const iv = crypto.randomBytes(12);
-  const cipher = crypto.createCipheriv('aes-256-gcm', key, iv);
-  cipher.setAAD(Buffer.from(storageKey));
-  fs.writeFileSync(files.pathFor(storageKey), Buffer.concat([cipher.update(bytes), cipher.final()]));
-  return {
-    storageKey,
-    size: bytes.length,
-    sha256: crypto.createHash('sha256').update(bytes).digest('hex'),
-    iv: iv.toString('hex'),
-    authTag: cipher.getAuthTag().toString('hex'),
-  };
-}
 
 export interface LedgeredRecord {
   recordId: string;
@@ -54,7 +32,10 @@ export async function createLedgeredRecord(
   const files = options.files ?? [
     { name: 'scan.pdf', bytes: Buffer.from(`%PDF-1.4 test file ${++counter} ${Date.now()}`) },
   ];
-  const pending = files.map((file) => storeEncrypted(ctx.files, file.bytes));
+  const pending: PendingFile[] = [];
+  for (const file of files)
+    pending.push(await ctx.files.write(Readable.from([file.bytes]), 25 * 1024 * 1024));
+  for (const file of pending) await file.commit();
 
   return ctx.db.transaction(async (tx) => {
     let patientId = options.patientId;

@@ -4,7 +4,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fromHex } from '../../../shared/ledger/sha256.js';
 import { leafHash, verifyConsistency, verifyInclusion } from '../../../shared/ledger/merkle.js';
-import { ledgerEntries, medicalRecords, users } from '../../db/schema.js';
+import { ledgerEntries, medicalRecords, patients, users } from '../../db/schema.js';
 import {
   createTestApp,
   login,
@@ -15,6 +15,7 @@ import {
 } from '../../test/helpers.js';
 import { hashPassword } from '../auth/passwords.js';
 import { createAdmin } from '../auth/service.js';
+import { samplePdf, uploadRecord } from '../records/testing.js';
 import { appendLedgerEntry } from './service.js';
 import { createLedgeredRecord } from './testing.js';
 
@@ -200,6 +201,27 @@ describe('GET /api/medical-records/{id}/verification', () => {
     const head = (await get('/api/ledger/head')).json();
     expect(body.rootHash).toBe(head.rootHash);
     expect(body.auditPath.length).toBeLessThanOrEqual(Math.ceil(Math.log2(head.treeSize)));
+  });
+
+  it('verifies a record uploaded through POST /api/medical-records, and finds its file', async () => {
+    const [patient] = await t.ctx.db
+      .insert(patients)
+      .values({ patientId: `MRN2025${Date.now() % 1_000_000}`, createdByHospitalId: hospital.userId })
+      .returning();
+    const bytes = samplePdf();
+    const upload = await uploadRecord(t.app, hospital.cookie, patient.id, {
+      files: [{ fileName: 'a.pdf', bytes }],
+    });
+    expect(upload.statusCode).toBe(201);
+    const { id, blockchainHash } = upload.json();
+    const body = (await get(`/api/medical-records/${id}/verification`, hospital.cookie)).json();
+    expect(body).toMatchObject({ verified: true, hash: blockchainHash });
+    const file = await t.app.inject({
+      method: 'POST',
+      url: '/api/ledger/verify-file',
+      ...multipartFile('file', 'a.pdf', bytes),
+    });
+    expect(file.json()).toMatchObject({ found: true, entry: { hash: blockchainHash } });
   });
 
   it('lets the patient of the record verify it, and answers 401, 403 and 404 to others', async () => {

@@ -1,7 +1,7 @@
 // Frame of the signed-in pages: shared header, optional sidebar (a slide-in menu on small screens,
 // toggled from the header), main content and the shared footer.
-import { AppShell, Box } from '@mantine/core';
-import { useDisclosure } from '@mantine/hooks';
+import { AppShell, Box, em } from '@mantine/core';
+import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { useMemo, type ReactNode } from 'react';
 import { AppFooter } from './AppFooter';
 import { AppHeader } from './AppHeader';
@@ -16,6 +16,8 @@ interface AppLayoutProps {
 
 export function AppLayout({ children, navbar }: AppLayoutProps) {
   const [opened, { toggle, close }] = useDisclosure(false);
+  // Below the 'sm' breakpoint a closed sidebar is off-screen: keep it out of the tab order too.
+  const isMobile = useMediaQuery(`(max-width: ${em(767.98)})`);
   const mobileNav = useMemo<MobileNavState>(
     () => ({ opened, toggle, close, available: Boolean(navbar) }),
     [opened, toggle, close, navbar],
@@ -33,7 +35,12 @@ export function AppLayout({ children, navbar }: AppLayoutProps) {
           <AppHeader />
         </AppShell.Header>
         {navbar && (
-          <AppShell.Navbar p="md" id="app-navbar" aria-label="Dashboard navigation">
+          <AppShell.Navbar
+            p="md"
+            id="app-navbar"
+            aria-label="Dashboard navigation"
+            inert={isMobile && !opened}
+          >
             {navbar}
           </AppShell.Navbar>
         )}

@@ -1,11 +1,12 @@
 // /reset-password?token=...: sets a new password from the e-mailed one-time link. Every session of
 // the account ends on the server, so the user signs in again afterwards.
-import { Alert, Anchor, Button, Paper, PasswordInput, Stack, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Paper, Stack, Text, Title } from '@mantine/core';
 import { IconCircleCheck } from '@tabler/icons-react';
 import { useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { apiJson, errorMessage } from '../../api/request';
 import { Logo } from '../../components/Logo';
+import { NewPasswordInput } from '../providers/NewPasswordInput';
 import { PasswordStrength } from '../../components/PasswordStrength';
 import { PublicLayout } from '../../components/layout/PublicLayout';
 import { notifyError, notifySuccess } from '../../notify';
@@ -76,25 +77,15 @@ export default function ResetPasswordPage() {
               <Text c="dimmed" size="sm">
                 After the change you will be signed out on every device.
               </Text>
-              <PasswordInput
-                label="New Password"
-                required
-                autoComplete="new-password"
-                visibilityToggleFocusable
-                value={password}
-                onChange={(e) => setPassword(e.currentTarget.value)}
-              />
+              <NewPasswordInput label="New Password" value={password} onChange={(v) => setPassword(v)} />
               <PasswordStrength
                 password={password}
                 criteria={['length', 'uppercase', 'lowercase', 'number', 'symbol']}
               />
-              <PasswordInput
+              <NewPasswordInput
                 label="Confirm Password"
-                required
-                autoComplete="new-password"
-                visibilityToggleFocusable
                 value={confirmPassword}
-                onChange={(e) => setConfirmPassword(e.currentTarget.value)}
+                onChange={(v) => setConfirmPassword(v)}
               />
               <Button type="submit" fullWidth disabled={saving}>
                 {saving ? 'Saving...' : 'Set New Password'}

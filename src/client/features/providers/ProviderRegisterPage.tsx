@@ -6,7 +6,6 @@ import {
   Anchor,
   Button,
   Paper,
-  PasswordInput,
   SimpleGrid,
   Stack,
   Text,
@@ -23,6 +22,7 @@ import {
 } from '../../../shared/constants';
 import { PROVIDER_MESSAGES } from '../../../shared/providers';
 import { apiJson, errorMessage } from '../../api/request';
+import { NewPasswordInput } from './NewPasswordInput';
 import { PasswordStrength } from '../../components/PasswordStrength';
 import { Logo } from '../../components/Logo';
 import { PublicLayout } from '../../components/layout/PublicLayout';
@@ -99,7 +99,7 @@ export default function ProviderRegisterPage() {
           </Text>
         </Stack>
         {!token ? (
-          <Alert color="red" title="Invalid Link" role="alert">
+          <Alert color="red" title="This link cannot be used" role="alert">
             {PROVIDER_MESSAGES.tokenMissing} Taking you back to the home page...
           </Alert>
         ) : (
@@ -121,25 +121,19 @@ export default function ProviderRegisterPage() {
                   onChange={(e) => set('lastName', e.currentTarget.value)}
                 />
               </SimpleGrid>
-              <PasswordInput
+              <NewPasswordInput
                 label="Password"
-                required
-                autoComplete="new-password"
-                visibilityToggleFocusable
                 value={values.password}
-                onChange={(e) => set('password', e.currentTarget.value)}
+                onChange={(v) => set('password', v)}
               />
               <PasswordStrength
                 password={values.password}
                 criteria={['length', 'uppercase', 'lowercase', 'number', 'symbol']}
               />
-              <PasswordInput
+              <NewPasswordInput
                 label="Confirm Password"
-                required
-                autoComplete="new-password"
-                visibilityToggleFocusable
                 value={values.confirmPassword}
-                onChange={(e) => set('confirmPassword', e.currentTarget.value)}
+                onChange={(v) => set('confirmPassword', v)}
               />
               <Alert
                 color="blue"

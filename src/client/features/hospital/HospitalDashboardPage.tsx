@@ -1,30 +1,72 @@
-// Placeholder created with the route table; the owning agent replaces this file's contents
-// (keep the default export). Rendered at /hospital-dashboard and at / for hospital users; the
-// route guard lets only role hospital in. Pass the sidebar as AppLayout's `navbar`: the header's
-// mobile menu toggle opens it on small screens (useMobileNav() closes it after a choice).
-import { NavLink, Stack, Text, Title } from '@mantine/core';
-import { displayName } from '../../../shared/users';
-import { useAuth } from '../../auth/context';
+// /hospital-dashboard (spec section 2): a sidebar with five tabs (Patients by default), a slide-in
+// menu on small screens, and the trial banner. The route guard lets only role hospital in.
+import { NavLink, Stack, Title, VisuallyHidden } from '@mantine/core';
+import {
+  IconCalendarEvent,
+  IconCloudUpload,
+  IconSettings,
+  IconShieldCheck,
+  IconUsers,
+  type Icon,
+} from '@tabler/icons-react';
+import { useSearchParams } from 'react-router';
 import { AppLayout } from '../../components/layout/AppLayout';
 import { useMobileNav } from '../../components/layout/MobileNav';
+import { TrialBanner } from '../billing/TrialBanner';
+import { AppointmentsTab } from './AppointmentsTab';
+import { AuditTrailTab } from './audit/AuditTrailTab';
+import { PatientsTab } from './patients/PatientsTab';
+import { UploadRecordsTab } from './records/UploadRecordsTab';
+import { SettingsTab } from './settings/SettingsTab';
 
-function Sidebar() {
+export const TABS = [
+  { id: 'patients', label: 'Patients', icon: IconUsers },
+  { id: 'upload', label: 'Upload Records', icon: IconCloudUpload },
+  { id: 'appointments', label: 'Appointments', icon: IconCalendarEvent },
+  { id: 'audit', label: 'Audit Trail', icon: IconShieldCheck },
+  { id: 'settings', label: 'Settings', icon: IconSettings },
+] as const satisfies readonly { id: string; label: string; icon: Icon }[];
+export type TabId = (typeof TABS)[number]['id'];
+
+function Sidebar({ active, onSelect }: { active: TabId; onSelect: (tab: TabId) => void }) {
   const { close } = useMobileNav();
   return (
-    <Stack gap={4}>
-      {['Patients', 'Upload Records', 'Appointments', 'Audit Trail', 'Settings'].map((tab, i) => (
-        <NavLink key={tab} label={tab} active={i === 0} onClick={close} component="button" />
+    <Stack gap={4} component="nav" aria-label="Hospital dashboard">
+      {TABS.map((tab) => (
+        <NavLink
+          key={tab.id}
+          label={tab.label}
+          leftSection={<tab.icon size={18} aria-hidden />}
+          active={tab.id === active}
+          aria-current={tab.id === active ? 'page' : undefined}
+          component="button"
+          onClick={() => {
+            onSelect(tab.id);
+            close();
+          }}
+        />
       ))}
     </Stack>
   );
 }
 
 export default function HospitalDashboardPage() {
-  const { user } = useAuth();
+  const [params, setParams] = useSearchParams();
+  const requested = params.get('tab');
+  const active: TabId = TABS.some((t) => t.id === requested) ? (requested as TabId) : 'patients';
+  const select = (tab: TabId) => setParams(tab === 'patients' ? {} : { tab }, { replace: false });
+
   return (
-    <AppLayout navbar={<Sidebar />}>
-      <Title order={1}>Hospital Dashboard</Title>
-      <Text mt="sm">Welcome, {user?.hospitalName || (user ? displayName(user) : 'Hospital')}!</Text>
+    <AppLayout navbar={<Sidebar active={active} onSelect={select} />}>
+      <VisuallyHidden>
+        <Title order={1}>Hospital Dashboard</Title>
+      </VisuallyHidden>
+      <TrialBanner />
+      {active === 'patients' && <PatientsTab />}
+      {active === 'upload' && <UploadRecordsTab />}
+      {active === 'appointments' && <AppointmentsTab />}
+      {active === 'audit' && <AuditTrailTab />}
+      {active === 'settings' && <SettingsTab />}
     </AppLayout>
   );
 }

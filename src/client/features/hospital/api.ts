@@ -1,0 +1,96 @@
+// Queries and mutations of the hospital dashboard (spec section 7). Keys follow the default query
+// loader: segments joined with '/', an object segment as the query string.
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type {
+  AuditEntry,
+  AuditUser,
+  HospitalSettings,
+  HospitalSettingsInput,
+} from '../../../shared/hospital';
+import type { Paged, Patient, PatientInput } from '../../../shared/patients';
+import type { MedicalRecord } from '../../../shared/records';
+import { apiJson } from '../../api/request';
+
+export const PATIENTS_KEY = '/api/patients';
+export const RECORDS_KEY = '/api/medical-records';
+export const DRAFTS_KEY = ['/api/medical-records/drafts'] as const;
+export const AUDIT_KEY = '/api/audit-logs';
+export const AUDIT_USERS_KEY = ['/api/audit-logs/users'] as const;
+export const SETTINGS_KEY = ['/api/hospital/settings'] as const;
+
+export interface PatientListParams {
+  search?: string;
+  department?: string;
+  page: number;
+  pageSize?: number;
+}
+
+export const usePatients = (params: PatientListParams) =>
+  useQuery<Paged<Patient>>({ queryKey: [PATIENTS_KEY, { ...params }] });
+
+export const usePatientRecords = (patientRowId: string | null) =>
+  useQuery<MedicalRecord[]>({ queryKey: [RECORDS_KEY, patientRowId ?? ''], enabled: !!patientRowId });
+
+export const useDrafts = () => useQuery<MedicalRecord[]>({ queryKey: DRAFTS_KEY });
+
+export interface AuditParams {
+  action?: string;
+  userId?: string;
+  from?: string;
+  to?: string;
+  page: number;
+}
+
+export const useAuditLogs = (params: AuditParams) =>
+  useQuery<Paged<AuditEntry>>({ queryKey: [AUDIT_KEY, { ...params }] });
+
+export const useAuditUsers = () => useQuery<AuditUser[]>({ queryKey: AUDIT_USERS_KEY });
+
+export const useSettings = () => useQuery<HospitalSettings>({ queryKey: SETTINGS_KEY });
+
+/** After any change: lists, records and the trail are read again (data is never stale otherwise). */
+export function useRefreshHospitalData() {
+  const client = useQueryClient();
+  return () =>
+    Promise.all([
+      client.invalidateQueries({ queryKey: [PATIENTS_KEY] }),
+      client.invalidateQueries({ queryKey: [RECORDS_KEY] }),
+      client.invalidateQueries({ queryKey: DRAFTS_KEY }),
+      client.invalidateQueries({ queryKey: [AUDIT_KEY] }),
+      client.invalidateQueries({ queryKey: AUDIT_USERS_KEY }),
+    ]);
+}
+
+/** Add / edit patient: every field optional; empty values are sent as null. */
+export type PatientPayload = Partial<Record<keyof PatientInput, string | null>>;
+
+export function useSavePatient() {
+  const refresh = useRefreshHospitalData();
+  return useMutation({
+    mutationFn: ({ id, payload }: { id?: string; payload: PatientPayload }) =>
+      id
+        ? apiJson<Patient>('PUT', `/api/patients/${id}`, payload)
+        : apiJson<Patient>('POST', '/api/patients', payload),
+    onSuccess: () => refresh(),
+  });
+}
+
+export function useDeletePatient() {
+  const refresh = useRefreshHospitalData();
+  return useMutation({
+    mutationFn: (id: string) => apiJson<{ message: string }>('DELETE', `/api/patients/${id}`),
+    onSuccess: () => refresh(),
+  });
+}
+
+export function useSaveSettings() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (input: HospitalSettingsInput) =>
+      apiJson<HospitalSettings>('PUT', '/api/hospital/settings', input),
+    onSuccess: (data) => {
+      client.setQueryData(SETTINGS_KEY, data);
+      return client.invalidateQueries({ queryKey: [AUDIT_KEY] });
+    },
+  });
+}

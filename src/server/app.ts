@@ -40,6 +40,8 @@ export interface BuildOptions {
   /** A fixed or movable clock for tests (token expiry, trials). */
   now?: () => Date;
   logger?: boolean;
+  /** Told of every route as it is added (the route-wide guard tests list them this way). */
+  onRoute?: (route: { method: string | string[]; url: string }) => void;
 }
 
 const clientDir = path.resolve('dist/client');
@@ -65,6 +67,7 @@ export async function buildApp(
     mail: createMailer(config, app.log),
   };
 
+  if (options.onRoute) app.addHook('onRoute', options.onRoute);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);

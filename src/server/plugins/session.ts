@@ -1,7 +1,7 @@
 // Server-side sessions in the `sessions` table behind an httpOnly, SameSite=Lax cookie, and the
 // `requireRole` guard every route uses. The cookie holds a random id; the table holds its SHA-256.
 import crypto from 'node:crypto';
-import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import { and, eq, gt, lt } from 'drizzle-orm';
 import type { Role } from '../../shared/constants.js';
 import type { PublicUser } from '../../shared/users.js';
@@ -120,8 +120,11 @@ export function registerSessions(app: FastifyInstance, db: Db) {
   app.addHook('onClose', async () => clearInterval(sweep));
 }
 
-/** preHandler: 401 when signed out, 403 when signed in with another role. */
-export function requireRole(...roles: Role[]): preHandlerAsyncHookHandler {
+/**
+ * Route guard for `onRequest`: 401 when signed out, 403 when signed in with another role.
+ * It runs before the body is parsed and validated, so strangers learn nothing about a route.
+ */
+export function requireRole(...roles: Role[]): onRequestAsyncHookHandler {
   return async (request) => {
     if (!request.user) throw unauthorized();
     if (roles.length > 0 && !roles.includes(request.user.role)) throw forbidden();

@@ -17,7 +17,7 @@ export async function auditRoutes(app: FastifyInstance, ctx: AppContext) {
   r.get(
     '/api/audit-logs',
     {
-      preHandler: requireRole('hospital'),
+      onRequest: requireRole('hospital'),
       schema: {
         tags,
         summary: "The hospital's audit trail: its users' actions and every read of its patients' records",
@@ -34,7 +34,7 @@ export async function auditRoutes(app: FastifyInstance, ctx: AppContext) {
   r.get(
     '/api/audit-logs/users',
     {
-      preHandler: requireRole('hospital'),
+      onRequest: requireRole('hospital'),
       schema: {
         tags,
         summary: "The users who appear in the hospital's audit trail (options of the user filter)",
@@ -47,7 +47,7 @@ export async function auditRoutes(app: FastifyInstance, ctx: AppContext) {
   r.get(
     '/api/audit-logs/patient',
     {
-      preHandler: requireRole('patient'),
+      onRequest: requireRole('patient'),
       schema: {
         tags,
         summary: "The signed-in patient's activity trail (reads of and changes to their records)",

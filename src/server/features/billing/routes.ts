@@ -18,7 +18,7 @@ export async function billingRoutes(app: FastifyInstance, ctx: AppContext) {
   r.get(
     '/api/billing/status',
     {
-      preHandler: requireRole('hospital'),
+      onRequest: requireRole('hospital'),
       schema: {
         tags: ['billing'],
         summary: "The signed-in hospital's trial and subscription state",
@@ -35,7 +35,7 @@ export async function billingRoutes(app: FastifyInstance, ctx: AppContext) {
   r.post(
     '/api/billing/checkout',
     {
-      preHandler: requireRole('hospital'),
+      onRequest: requireRole('hospital'),
       config: { rateLimit: { max: 10, timeWindow: '15 minutes' } },
       schema: {
         tags: ['billing'],
@@ -52,7 +52,7 @@ export async function billingRoutes(app: FastifyInstance, ctx: AppContext) {
   r.post(
     '/api/billing/subscriptions/:hospitalUserId/activate',
     {
-      preHandler: requireRole('medledger_admin'),
+      onRequest: requireRole('medledger_admin'),
       schema: {
         tags: ['billing'],
         summary: "Mark a hospital's subscription active (administrator; only without Stripe)",

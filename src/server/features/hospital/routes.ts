@@ -16,7 +16,7 @@ export async function hospitalRoutes(app: FastifyInstance, ctx: AppContext) {
   r.get(
     '/api/hospital/settings',
     {
-      preHandler: requireRole('hospital'),
+      onRequest: requireRole('hospital'),
       schema: { tags, summary: "The hospital's settings", response: { 200: hospitalSettingsResponseSchema } },
     },
     async (request) => getSettings(ctx.db, currentUser(request).id),
@@ -25,7 +25,7 @@ export async function hospitalRoutes(app: FastifyInstance, ctx: AppContext) {
   r.put(
     '/api/hospital/settings',
     {
-      preHandler: requireRole('hospital'),
+      onRequest: requireRole('hospital'),
       schema: {
         tags,
         summary: 'Save the hospital name and administrator e-mail (audited)',

@@ -124,7 +124,7 @@ export async function ledgerRoutes(app: FastifyInstance, ctx: AppContext) {
   r.get(
     '/api/medical-records/:id/verification',
     {
-      preHandler: requireRole('hospital', 'patient'),
+      onRequest: requireRole('hospital', 'patient'),
       schema: {
         tags,
         summary: 'Checks a record against the ledger: content and attachment bytes, chain, inclusion proof',

@@ -33,7 +33,7 @@ export async function patientRoutes(app: FastifyInstance, ctx: AppContext) {
   r.post(
     '/api/patients',
     {
-      preHandler: hospitalOnly,
+      onRequest: hospitalOnly,
       schema: {
         tags,
         summary: 'Add a patient (all fields optional); the answer carries the generated MRN as patientId',
@@ -51,7 +51,7 @@ export async function patientRoutes(app: FastifyInstance, ctx: AppContext) {
   r.get(
     '/api/patients',
     {
-      preHandler: hospitalOnly,
+      onRequest: hospitalOnly,
       schema: {
         tags,
         summary: "A page of the hospital's own patients: search by name, e-mail or MRN; department filter",
@@ -68,7 +68,7 @@ export async function patientRoutes(app: FastifyInstance, ctx: AppContext) {
   r.get(
     '/api/patients/:id',
     {
-      preHandler: hospitalOnly,
+      onRequest: hospitalOnly,
       schema: {
         tags,
         summary: 'One of the hospital’s own patients',
@@ -82,7 +82,7 @@ export async function patientRoutes(app: FastifyInstance, ctx: AppContext) {
   r.put(
     '/api/patients/:id',
     {
-      preHandler: requireRole('hospital', 'patient'),
+      onRequest: requireRole('hospital', 'patient'),
       schema: {
         tags,
         summary: 'Edit a patient: a hospital changes the demographics of its own patient (audited)',
@@ -104,7 +104,7 @@ export async function patientRoutes(app: FastifyInstance, ctx: AppContext) {
   r.delete(
     '/api/patients/:id',
     {
-      preHandler: hospitalOnly,
+      onRequest: hospitalOnly,
       schema: {
         tags,
         summary:

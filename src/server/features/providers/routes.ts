@@ -70,7 +70,7 @@ export async function providerRoutes(app: FastifyInstance, ctx: AppContext) {
   r.get(
     '/api/provider-applications',
     {
-      preHandler: adminOnly,
+      onRequest: adminOnly,
       schema: {
         tags: ['providers'],
         summary: 'All provider applications, newest first (administrator)',
@@ -83,7 +83,7 @@ export async function providerRoutes(app: FastifyInstance, ctx: AppContext) {
   r.patch(
     '/api/provider-applications/:id/review',
     {
-      preHandler: adminOnly,
+      onRequest: adminOnly,
       schema: {
         tags: ['providers'],
         summary: 'Approve (e-mails a one-time registration link) or reject a pending application',
@@ -108,7 +108,7 @@ export async function providerRoutes(app: FastifyInstance, ctx: AppContext) {
   r.post(
     '/api/provider-applications/:id/resend-link',
     {
-      preHandler: adminOnly,
+      onRequest: adminOnly,
       schema: {
         tags: ['providers'],
         summary: 'E-mail a fresh registration link for an approved, unregistered application',

@@ -48,7 +48,7 @@ export async function recordRoutes(app: FastifyInstance, ctx: AppContext) {
     r.post(
       '/api/medical-records',
       {
-        preHandler: hospitalOnly,
+        onRequest: hospitalOnly,
         schema: {
           tags,
           summary: 'Upload a record (multipart/form-data), or save it as a draft',
@@ -83,7 +83,7 @@ export async function recordRoutes(app: FastifyInstance, ctx: AppContext) {
   r.get(
     '/api/medical-records',
     {
-      preHandler: requireRole('patient'),
+      onRequest: requireRole('patient'),
       schema: {
         tags,
         summary: "The signed-in patient's own uploaded records (audited)",
@@ -96,7 +96,7 @@ export async function recordRoutes(app: FastifyInstance, ctx: AppContext) {
   r.get(
     '/api/medical-records/drafts',
     {
-      preHandler: hospitalOnly,
+      onRequest: hospitalOnly,
       schema: {
         tags,
         summary: "The hospital's saved drafts (not ledgered yet)",
@@ -109,7 +109,7 @@ export async function recordRoutes(app: FastifyInstance, ctx: AppContext) {
   r.get(
     '/api/medical-records/record/:id',
     {
-      preHandler: readers,
+      onRequest: readers,
       schema: {
         tags,
         summary: 'One record with its attachments (audited as record_view)',
@@ -123,7 +123,7 @@ export async function recordRoutes(app: FastifyInstance, ctx: AppContext) {
   r.get(
     '/api/medical-records/:id',
     {
-      preHandler: readers,
+      onRequest: readers,
       schema: {
         tags,
         summary:
@@ -138,7 +138,7 @@ export async function recordRoutes(app: FastifyInstance, ctx: AppContext) {
   r.post(
     '/api/medical-records/:id/finalize',
     {
-      preHandler: hospitalOnly,
+      onRequest: hospitalOnly,
       schema: {
         tags,
         summary: 'Upload a saved draft: it enters the ledger now',
@@ -156,7 +156,7 @@ export async function recordRoutes(app: FastifyInstance, ctx: AppContext) {
   r.delete(
     '/api/medical-records/:id',
     {
-      preHandler: hospitalOnly,
+      onRequest: hospitalOnly,
       schema: {
         tags,
         summary: 'Discard a draft (uploaded records are never deleted: 409)',
@@ -175,7 +175,7 @@ export async function recordRoutes(app: FastifyInstance, ctx: AppContext) {
   r.put(
     '/api/medical-records/:id/sharing',
     {
-      preHandler: readers,
+      onRequest: readers,
       schema: {
         tags,
         summary: 'Sharing switches of a record (Specialists, Family): a consent change, ledgered and audited',
@@ -194,7 +194,7 @@ export async function recordRoutes(app: FastifyInstance, ctx: AppContext) {
   r.get(
     '/api/download/:fileName',
     {
-      preHandler: readers,
+      onRequest: readers,
       schema: {
         tags,
         summary: 'An attachment, decrypted, with its original name and type (audited as record_access)',

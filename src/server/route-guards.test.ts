@@ -1,0 +1,132 @@
+// Route-wide guards: every API route that is not deliberately public answers 401 when signed out,
+// and no route answers 500 to malformed ids, bodies or query strings, whoever calls it.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  addPatient,
+  createTestApp,
+  signedInAdmin,
+  signedInHospital,
+  signedInPatient,
+  type TestApp,
+} from './test/helpers.js';
+
+/** Routes anyone may call. A new route not listed here must refuse signed-out callers. */
+const PUBLIC_ROUTES = new Set([
+  'POST /api/auth/register',
+  'POST /api/auth/login',
+  'POST /api/auth/logout',
+  'POST /api/provider-applications',
+  'POST /api/provider-register',
+  'POST /api/password-reset',
+  'POST /api/password-reset/confirm',
+  'POST /api/billing/webhook',
+  'GET /api/ledger/head',
+  'GET /api/ledger/entries/:hash',
+  'GET /api/ledger/files/:sha256',
+  'GET /api/ledger/consistency',
+  'POST /api/ledger/verify-file',
+]);
+
+const routes: { method: string; url: string }[] = [];
+let t: TestApp;
+const cookies: Record<string, string> = {};
+
+beforeAll(async () => {
+  t = await createTestApp(
+    {},
+    {
+      onRoute: (route) => {
+        const methods = Array.isArray(route.method) ? route.method : [route.method];
+        for (const method of methods) {
+          if (route.url.startsWith('/api/') && !route.url.startsWith('/api/docs') && method !== 'HEAD') {
+            routes.push({ method, url: route.url });
+          }
+        }
+      },
+    },
+  );
+  const hospital = await signedInHospital(t.app);
+  const patient = await addPatient(t.app, hospital.cookie);
+  cookies.hospital = hospital.cookie;
+  cookies.patient = (await signedInPatient(t.app, patient.patientId)).cookie;
+  cookies.admin = (await signedInAdmin(t)).cookie;
+});
+afterAll(async () => t?.close());
+
+const fill = (url: string, value: string) => url.replace(/:[A-Za-z]+/g, encodeURIComponent(value));
+
+describe('every API route', () => {
+  it('lists the routes it checks', () => {
+    expect(routes.length).toBeGreaterThan(25);
+  });
+
+  it('refuses signed-out callers with 401 unless the route is public', async () => {
+    const open: string[] = [];
+    for (const route of routes) {
+      const key = `${route.method} ${route.url}`;
+      if (PUBLIC_ROUTES.has(key) || key === 'GET /api/auth/me') continue;
+      const res = await t.app.inject({
+        method: route.method as 'GET',
+        url: fill(route.url, '00000000-0000-4000-8000-000000000000'),
+        payload: route.method === 'GET' || route.method === 'DELETE' ? undefined : {},
+      });
+      if (res.statusCode !== 401) open.push(`${key} -> ${res.statusCode}`);
+    }
+    expect(open).toEqual([]);
+  });
+
+  const badIds = [
+    'not-a-uuid',
+    '../../etc/passwd',
+    '..%2F..%2Fetc%2Fpasswd',
+    "1' or '1'='1",
+    'ÿ'.repeat(300),
+  ];
+  const badBodies: unknown[] = [
+    [1, 2],
+    'text',
+    { id: { $ne: 1 }, email: 42, status: null, patientId: ['x'] },
+    {},
+  ];
+
+  for (const role of ['signed-out', 'hospital', 'patient', 'admin'] as const) {
+    it(`never answers 500 to malformed input (${role})`, async () => {
+      const failures: string[] = [];
+      for (const route of routes) {
+        for (const id of badIds) {
+          for (const body of route.method === 'GET' ? [undefined] : badBodies) {
+            const res = await t.app.inject({
+              method: route.method as 'GET',
+              url: `${fill(route.url, id)}?page=-1&pageSize=abc&from=x&to=y&action=%00&date=notadate`,
+              headers: role === 'signed-out' ? {} : { cookie: cookies[role] },
+              ...(body === undefined
+                ? {}
+                : typeof body === 'string'
+                  ? {
+                      payload: body,
+                      headers: {
+                        'content-type': 'application/json',
+                        ...(role === 'signed-out' ? {} : { cookie: cookies[role] }),
+                      },
+                    }
+                  : { payload: body as object }),
+            });
+            // An unconfigured Stripe webhook honestly answers 503; nothing else may fail with 5xx.
+            const unconfiguredWebhook = route.url === '/api/billing/webhook' && res.statusCode === 503;
+            if (res.statusCode >= 500 && !unconfiguredWebhook)
+              failures.push(`${route.method} ${route.url} [${id}] -> ${res.statusCode} ${res.body}`);
+            if (res.statusCode >= 400) {
+              const json = res.json<{ message?: unknown }>();
+              if (typeof json.message !== 'string' || /\bat .+:\d+:\d+/.test(res.body)) {
+                failures.push(
+                  `${route.method} ${route.url}: answer is not a plain {message}: ${res.body.slice(0, 200)}`,
+                );
+              }
+            }
+          }
+        }
+      }
+      expect(failures).toEqual([]);
+    });
+  }
+});

@@ -1,17 +1,7 @@
 // /provider-register?token=... (spec section 2): the hospital account is created from the e-mailed
 // one-time link. No token: "Invalid Link" and back to / after 3 s. Success: back to the hospital
 // login after 2 s.
-import {
-  Alert,
-  Anchor,
-  Button,
-  Paper,
-  SimpleGrid,
-  Stack,
-  Text,
-  TextInput,
-  Title,
-} from '@mantine/core';
+import { Alert, Anchor, Button, Paper, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { IconGift } from '@tabler/icons-react';
 import { useEffect, useState, type FormEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';

@@ -1,0 +1,191 @@
+// Browser journeys of provider onboarding (spec sections 1, 2 and 8): apply, the administrator
+// approves, the registration link is followed from the outbox, the hospital registers and signs
+// in; and a forgotten password is reset through the e-mailed link.
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { linkTo, outboxMessages } from '../src/server/mail/read-message';
+import { PASSWORD, logIn, toast, uniqueEmail } from './auth-helpers';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, launchBrowser, startApp, type RunningApp } from './harness';
+
+let app: RunningApp;
+let browser: Browser;
+
+beforeAll(async () => {
+  app = await startApp();
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await app?.stop();
+});
+
+const outbox = () => outboxMessages(path.join(app.dataDir, 'outbox'));
+
+/** The newest e-mailed link to `pathname` sent to `email`, waiting briefly for it to arrive. */
+async function mailedLink(email: string, pathname: string): Promise<string> {
+  for (let i = 0; i < 50; i++) {
+    const mail = outbox()
+      .filter((m) => m.includes(`To: ${email}`))
+      .at(-1);
+    const link = mail && linkTo(mail, pathname);
+    if (link) return link;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`no ${pathname} link was mailed to ${email}`);
+}
+
+async function newPage(): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  return context.newPage();
+}
+
+describe('provider onboarding', () => {
+  const contactEmail = uniqueEmail('provider');
+  let admin: Page;
+
+  it('shows the administrator the empty state before any application', async () => {
+    admin = await newPage();
+    await admin.goto(`${app.url}/medledger/applications`);
+    // Signed out: sent to the administrator login.
+    await admin.waitForURL(`${app.url}/medledger-login`);
+    await logIn(admin, ADMIN_EMAIL, ADMIN_PASSWORD);
+    await admin.waitForURL(`${app.url}/medledger/applications`);
+    await admin.getByText('No provider applications yet').waitFor();
+  });
+
+  it('lets a provider apply, with the spec messages for bad input, then returns home after 3 s', async () => {
+    const page = await newPage();
+    await page.goto(`${app.url}/`);
+    await page.getByRole('link', { name: 'Join MedLedger as a Healthcare Provider' }).click();
+    await page.waitForURL(`${app.url}/provider-apply`);
+    await page.getByText('Hospital/Organization Information').waitFor();
+    await page.getByText('Credentials (Optional)').waitFor();
+
+    await page.getByLabel('Hospital/Organization Name').fill('H');
+    await page.getByLabel('Website').fill('not a website');
+    await page.getByLabel('Contact Email').fill('nobody');
+    await page.getByRole('button', { name: 'Submit Application' }).click();
+    await page.getByText('Hospital name must be at least 2 characters').waitFor();
+    await page.getByText('Please enter a valid website URL').waitFor();
+    await page.getByText('Contact name must be at least 2 characters').waitFor();
+    await page.getByText('Please enter a valid email address').waitFor();
+
+    await page.getByLabel('Hospital/Organization Name').fill('Harbour General Hospital');
+    await page.getByLabel('Website').fill('harbour-general.example');
+    await page.getByLabel('Address').fill('1 Quay Street');
+    await page.getByLabel('Contact Name').fill('Hana Harbour');
+    await page.getByLabel('Contact Email').fill(contactEmail);
+    await page.getByLabel('Contact Phone').fill('+1 555 0199');
+    await page.getByLabel('NPI Number').fill('1234567893');
+    await page.getByLabel('License Number').fill('LIC-7');
+    await page.getByRole('button', { name: 'Submit Application' }).click();
+    await toast(page, 'Application Submitted Successfully!').waitFor();
+    await page.getByText('Application submitted', { exact: true }).waitFor();
+    await page.screenshot({ path: '/tmp/medledger-provider-apply.png', fullPage: true });
+    const submittedAt = Date.now();
+    await page.waitForURL(`${app.url}/`, { timeout: 10_000 });
+    expect(Date.now() - submittedAt).toBeGreaterThanOrEqual(2500);
+
+    // A second application for the same contact e-mail is refused with the server's message.
+    await page.goto(`${app.url}/provider-apply`);
+    await page.getByLabel('Hospital/Organization Name').fill('Harbour General Hospital');
+    await page.getByLabel('Contact Name').fill('Hana Harbour');
+    await page.getByLabel('Contact Email').fill(contactEmail);
+    await page.getByRole('button', { name: 'Submit Application' }).click();
+    await toast(page, 'Application Failed').filter({ hasText: 'already waiting for review' }).waitFor();
+    await page.context().close();
+  });
+
+  it('lets the administrator approve the application, which e-mails a registration link', async () => {
+    await admin.reload();
+    await admin.getByRole('heading', { name: 'Pending Applications (1)' }).waitFor();
+    const card = admin.getByRole('article', { name: 'Application of Harbour General Hospital' });
+    await card.getByText(contactEmail).waitFor();
+    await card.getByText('1234567893').waitFor();
+    expect(
+      await card.getByRole('link', { name: 'https://harbour-general.example/' }).getAttribute('href'),
+    ).toBe('https://harbour-general.example/');
+    await admin.screenshot({ path: '/tmp/medledger-applications.png', fullPage: true });
+    await card.getByRole('button', { name: 'Approve' }).click();
+    await toast(admin, 'Application Approved').waitFor();
+    await admin.getByRole('heading', { name: 'Pending Applications (0)' }).waitFor();
+    await admin.getByRole('heading', { name: 'Reviewed Applications (1)' }).waitFor();
+    await admin.getByRole('cell', { name: 'Harbour General Hospital' }).waitFor();
+    await admin.getByText('Not registered yet').waitFor();
+  });
+
+  it('sends a link without a token back home with "Invalid Link"', async () => {
+    const page = await newPage();
+    await page.goto(`${app.url}/provider-register`);
+    await toast(page, 'Invalid Link').waitFor();
+    await page.waitForURL(`${app.url}/`, { timeout: 10_000 });
+    await page.context().close();
+  });
+
+  it('registers the hospital from the e-mailed link and lets it sign in', async () => {
+    const link = await mailedLink(contactEmail, '/provider-register');
+    expect(link.startsWith(`${app.url}/provider-register?token=`)).toBe(true);
+    const page = await newPage();
+    await page.goto(link);
+    await page.getByRole('heading', { name: 'Complete Your Registration' }).waitFor();
+    await page.getByText('7-day free trial').first().waitFor();
+    await page.getByLabel('First Name').fill('Hana');
+    await page.getByLabel('Last Name').fill('Harbour');
+    await page.getByRole('textbox', { name: 'Password', exact: true }).fill(PASSWORD);
+    expect(await page.getByTestId('strength-meter').getAttribute('data-score')).toBe('5');
+    await page.getByText('Lowercase letter').waitFor();
+    await page.getByRole('textbox', { name: 'Confirm Password', exact: true }).fill(PASSWORD);
+    await page.getByRole('button', { name: 'Complete Registration' }).click();
+    await toast(page, 'Account Created Successfully!').waitFor();
+    await page.waitForURL(`${app.url}/hospital-login`, { timeout: 10_000 });
+
+    await logIn(page, contactEmail, PASSWORD);
+    await page.waitForURL(`${app.url}/hospital-dashboard`);
+    await page.getByText('Harbour General Hospital').first().waitFor();
+
+    // The link is single-use.
+    const again = await newPage();
+    await again.goto(link);
+    await again.getByLabel('First Name').fill('Eve');
+    await again.getByLabel('Last Name').fill('Intruder');
+    await again.getByRole('textbox', { name: 'Password', exact: true }).fill(PASSWORD);
+    await again.getByRole('textbox', { name: 'Confirm Password', exact: true }).fill(PASSWORD);
+    await again.getByRole('button', { name: 'Complete Registration' }).click();
+    await toast(again, 'already been used').waitFor();
+    await again.context().close();
+    await page.context().close();
+
+    // The administrator now sees the account and its trial.
+    await admin.reload();
+    await admin.getByText('trialing').waitFor();
+  });
+
+  it('resets a forgotten password through the e-mailed link', async () => {
+    const page = await newPage();
+    await page.goto(`${app.url}/hospital-login`);
+    await page.getByRole('button', { name: 'Forgot password?' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Reset your password' });
+    await dialog.getByLabel('Email Address').fill(contactEmail);
+    await dialog.getByRole('button', { name: 'Send Reset Link' }).click();
+    await dialog.getByText('If an account exists for this email').waitFor();
+    await dialog.getByRole('button', { name: 'Done' }).click();
+
+    const link = await mailedLink(contactEmail, '/reset-password');
+    await page.goto(link);
+    const newPassword = 'N3w!Harbour-pass';
+    await page.getByRole('textbox', { name: 'New Password', exact: true }).fill(newPassword);
+    await page.getByRole('textbox', { name: 'Confirm Password', exact: true }).fill(newPassword);
+    await page.getByRole('button', { name: 'Set New Password' }).click();
+    await page.getByText('Password changed').waitFor();
+
+    await page.goto(`${app.url}/hospital-login`);
+    await logIn(page, contactEmail, PASSWORD);
+    await toast(page, 'Login Failed').waitFor();
+    await logIn(page, contactEmail, newPassword);
+    await page.waitForURL(`${app.url}/hospital-dashboard`);
+    await page.context().close();
+    await admin.context().close();
+  });
+});

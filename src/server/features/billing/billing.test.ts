@@ -11,6 +11,7 @@ import {
   signedInPatient,
   type TestApp,
 } from '../../test/helpers.js';
+import { uploadRecord } from '../records/testing.js';
 import { PAYMENT_REQUIRED_MESSAGE, STRIPE_MANAGED } from './service.js';
 
 const WEBHOOK_SECRET = 'whsec_test_medledger';
@@ -131,13 +132,40 @@ describe('the trial', () => {
     });
   });
 
-  it("does not stop that hospital's patients from creating their account and signing in", async () => {
+  it("leaves that hospital's patients full access to their own records after the trial", async () => {
     const h = await signedInHospital(t.app);
     const patient = await addPatient(t.app, h.cookie);
+    const upload = await uploadRecord(t.app, h.cookie, patient.id, { fields: { title: 'Lipid panel' } });
+    expect(upload.statusCode).toBe(201);
     await after(30, async () => {
+      // The hospital may no longer write ...
+      expect((await uploadRecord(t.app, h.cookie, patient.id)).statusCode).toBe(402);
+      // ... but its patient signs up, reads, downloads and changes sharing as before.
       const p = await signedInPatient(t.app, patient.patientId);
-      const me = await t.app.inject({ method: 'GET', url: '/api/auth/me', headers: { cookie: p.cookie } });
-      expect(me.json().user.role).toBe('patient');
+      const list = await t.app.inject({
+        method: 'GET',
+        url: '/api/medical-records',
+        headers: { cookie: p.cookie },
+      });
+      expect(list.statusCode).toBe(200);
+      const [record] = list.json();
+      expect(record.title).toBe('Lipid panel');
+      const one = await t.app.inject({
+        method: 'GET',
+        url: `/api/medical-records/record/${record.id}`,
+        headers: { cookie: p.cookie },
+      });
+      expect(one.statusCode).toBe(200);
+      const file = await t.app.inject({ method: 'GET', url: record.fileUrl, headers: { cookie: p.cookie } });
+      expect(file.statusCode).toBe(200);
+      expect(file.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
+      const sharing = await t.app.inject({
+        method: 'PUT',
+        url: `/api/medical-records/${record.id}/sharing`,
+        headers: { cookie: p.cookie },
+        payload: { shareWithSpecialists: false, shareWithFamily: true },
+      });
+      expect(sharing.statusCode).toBe(200);
     });
   });
 });

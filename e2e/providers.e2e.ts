@@ -144,6 +144,7 @@ describe('provider onboarding', () => {
     await logIn(page, contactEmail, PASSWORD);
     await page.waitForURL(`${app.url}/hospital-dashboard`);
     await page.getByText('Harbour General Hospital').first().waitFor();
+    await page.getByText('Free trial: 7 days left').waitFor();
 
     // The link is single-use.
     const again = await newPage();
@@ -157,9 +158,33 @@ describe('provider onboarding', () => {
     await again.context().close();
     await page.context().close();
 
-    // The administrator now sees the account and its trial.
+    // The administrator now sees the account and its trial, and can mark it paid (no Stripe here).
     await admin.reload();
     await admin.getByText('trialing').waitFor();
+    await admin.getByRole('button', { name: 'Mark subscription active' }).click();
+    await toast(admin, 'Subscription Active').waitFor();
+    await admin.getByText('active', { exact: true }).waitFor();
+    expect(await admin.getByRole('button', { name: 'Mark subscription active' }).count()).toBe(0);
+  });
+
+  it('lets the administrator reject an application after confirming', async () => {
+    const applicant = await browser.newContext();
+    const res = await applicant.request.post(`${app.url}/api/provider-applications`, {
+      data: { hospitalName: 'Doubtful Clinic', contactName: 'Dee Doubt', contactEmail: uniqueEmail('doubt') },
+    });
+    expect(res.status()).toBe(201);
+    await applicant.close();
+    await admin.reload();
+    const card = admin.getByRole('article', { name: 'Application of Doubtful Clinic' });
+    await card.getByRole('button', { name: 'Reject' }).click();
+    const confirm = admin.getByRole('dialog', { name: 'Reject this application?' });
+    await confirm.getByRole('button', { name: 'Keep pending' }).click();
+    await card.waitFor();
+    await card.getByRole('button', { name: 'Reject' }).click();
+    await confirm.getByRole('button', { name: 'Reject' }).click();
+    await toast(admin, 'Application Rejected').waitFor();
+    await card.waitFor({ state: 'detached' });
+    await admin.getByRole('heading', { name: 'Reviewed Applications (2)' }).waitFor();
   });
 
   it('resets a forgotten password through the e-mailed link', async () => {

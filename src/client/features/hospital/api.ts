@@ -41,10 +41,12 @@ export interface AuditParams {
   page: number;
 }
 
+/** Read again whenever the tab opens: every read elsewhere adds entries. */
 export const useAuditLogs = (params: AuditParams) =>
-  useQuery<Paged<AuditEntry>>({ queryKey: [AUDIT_KEY, { ...params }] });
+  useQuery<Paged<AuditEntry>>({ queryKey: [AUDIT_KEY, { ...params }], refetchOnMount: 'always' });
 
-export const useAuditUsers = () => useQuery<AuditUser[]>({ queryKey: AUDIT_USERS_KEY });
+export const useAuditUsers = () =>
+  useQuery<AuditUser[]>({ queryKey: AUDIT_USERS_KEY, refetchOnMount: 'always' });
 
 export const useSettings = () => useQuery<HospitalSettings>({ queryKey: SETTINGS_KEY });
 

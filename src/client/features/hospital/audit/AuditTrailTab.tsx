@@ -28,7 +28,7 @@ export function AuditTrailTab() {
   const [page, setPage] = useState(1);
   const users = useAuditUsers();
   const bounds = applied.day ? localDayBounds(applied.day) : null;
-  const { data, isLoading } = useAuditLogs({
+  const { data, isLoading, refetch } = useAuditLogs({
     action: applied.action,
     userId: applied.userId,
     from: bounds?.from,
@@ -50,6 +50,8 @@ export function AuditTrailTab() {
             e.preventDefault();
             setApplied(draft);
             setPage(1);
+            // Same filters: read the trail again (new entries may have been written since).
+            if (page === 1 && JSON.stringify(draft) === JSON.stringify(applied)) void refetch();
           }}
         >
           <Select

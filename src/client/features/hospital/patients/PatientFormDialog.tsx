@@ -102,6 +102,7 @@ function PatientForm({ editing, onClose }: { editing: Patient | null; onClose: (
   return (
     <Stack
       component="form"
+      noValidate
       onSubmit={(e) => {
         e.preventDefault();
         void submit();

@@ -42,7 +42,12 @@ export function LedgerStatus({ record }: { record: MedicalRecord }) {
       {record.blockchainHash && (
         <Group gap="xs" mt="xs" wrap="nowrap">
           <Code style={{ wordBreak: 'break-all' }}>{record.blockchainHash}</Code>
-          <Button size="compact-xs" variant="subtle" onClick={() => void copyHash(record.blockchainHash)}>
+          <Button
+            size="compact-xs"
+            variant="subtle"
+            style={{ flexShrink: 0 }}
+            onClick={() => void copyHash(record.blockchainHash)}
+          >
             Copy
           </Button>
         </Group>

@@ -112,6 +112,7 @@ export function UploadRecordForm({ fixedPatient, draft, onSaved }: Props) {
   return (
     <Stack
       component="form"
+      noValidate
       aria-label="Upload medical record"
       onSubmit={(e) => {
         e.preventDefault();

@@ -76,6 +76,7 @@ function ProfileForm({ settings }: { settings: HospitalSettings }) {
       </Title>
       <Stack
         component="form"
+        noValidate
         maw={480}
         onSubmit={(e) => {
           e.preventDefault();

@@ -1,0 +1,243 @@
+// Browser journeys of the hospital dashboard (spec section 2): add a patient, upload a record with
+// two files, find it in the patient's details and download the same bytes; search, filter and
+// page the patient list; watch the audit trail grow; the mobile slide-in menu.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { samplePdf, samplePng } from '../src/server/features/records/testing';
+import { launchBrowser, startApp, type RunningApp } from './harness';
+import { signedInHospital, toast } from './auth-helpers';
+
+let app: RunningApp;
+let browser: Browser;
+const fixtures = fs.mkdtempSync(path.join(os.tmpdir(), 'medledger-hospital-e2e-'));
+const pdfBytes = samplePdf('Knee MRI report');
+const pngBytes = samplePng();
+const pdfPath = path.join(fixtures, 'knee-report.pdf');
+const pngPath = path.join(fixtures, 'knee-scan.png');
+fs.writeFileSync(pdfPath, pdfBytes);
+fs.writeFileSync(pngPath, pngBytes);
+
+beforeAll(async () => {
+  app = await startApp();
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await app?.stop();
+  fs.rmSync(fixtures, { recursive: true, force: true });
+});
+
+async function hospitalPage(
+  viewport = { width: 1280, height: 900 },
+): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ viewport, acceptDownloads: true });
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: app.url });
+  await signedInHospital(context, app.url);
+  const page = await context.newPage();
+  await page.goto(`${app.url}/hospital-dashboard`);
+  await page.getByRole('heading', { name: 'Patient Management' }).waitFor();
+  return { context, page };
+}
+
+const nav = (page: Page, tab: string) =>
+  page.getByRole('navigation', { name: 'Hospital dashboard' }).getByRole('button', { name: tab });
+
+async function transactionsTotal(page: Page): Promise<number> {
+  await page.getByText('Loading audit logs...').waitFor({ state: 'detached' });
+  const footer = page.getByText(/^Showing \d+-\d+ of \d+ transactions$/);
+  await footer.waitFor();
+  const text = (await footer.textContent()) ?? '';
+  return Number(/of (\d+) transactions/.exec(text)?.[1]);
+}
+
+describe('hospital dashboard', () => {
+  it('adds a patient, uploads a PDF with two files, finds it in the patient file and downloads the same bytes', async () => {
+    const { context, page } = await hospitalPage();
+
+    // Add a patient: the success toast carries the generated MRN.
+    await page.getByRole('button', { name: 'Add Patient' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Add Patient' });
+    await dialog.getByLabel('First Name').fill('Ada');
+    await dialog.getByLabel('Last Name').fill('Lovelace');
+    await dialog.getByLabel('Email').fill('ada@example.com');
+    await dialog.getByRole('button', { name: 'Add Patient' }).click();
+    const added = toast(page, 'Patient Added Successfully');
+    await added.waitFor();
+    const mrn = /MRN\d{10}/.exec((await added.textContent()) ?? '')?.[0];
+    expect(mrn).toBeTruthy();
+    await page.getByRole('cell', { name: mrn }).waitFor();
+
+    // Upload Records: required fields first, then two files, one removed and put back.
+    await nav(page, 'Upload Records').click();
+    await page.getByRole('heading', { name: 'Upload Medical Records' }).waitFor();
+    await page.getByRole('button', { name: 'Upload Record', exact: true }).click();
+    await toast(page, 'Missing Information').waitFor();
+    await page.getByRole('combobox', { name: 'Patient' }).fill('Lovelace');
+    await page.getByRole('option', { name: `Ada Lovelace (${mrn})` }).click();
+    await page.getByRole('combobox', { name: 'Record Type' }).click();
+    await page.getByRole('option', { name: 'Imaging' }).click();
+    await page.getByLabel('Title').fill('Knee MRI');
+    await page.getByLabel('Doctor Name').fill('Dr. Grey');
+    await page.getByRole('combobox', { name: 'Department' }).click();
+    await page.getByRole('option', { name: 'Orthopedics' }).click();
+    await page.getByLabel('Description').fill('Left knee, two views');
+    const fileInput = page.locator('input[type="file"]');
+    await fileInput.setInputFiles([pdfPath, pngPath]);
+    await page.getByRole('button', { name: 'Remove knee-scan.png' }).click();
+    expect(await page.getByRole('button', { name: 'Remove knee-scan.png' }).count()).toBe(0);
+    await fileInput.setInputFiles([pngPath]);
+    await page.getByRole('button', { name: 'Remove knee-scan.png' }).waitFor();
+    await page.getByRole('button', { name: 'Upload Record', exact: true }).click();
+    await toast(page, 'Record Uploaded Successfully').waitFor();
+
+    // The patient's file lists the record; its dialog shows it verified, with both attachments.
+    await nav(page, 'Patients').click();
+    await page.getByRole('button', { name: 'Open patient file of Ada Lovelace' }).click();
+    const details = page.getByRole('dialog', { name: 'Ada Lovelace' });
+    await details.getByText('Knee MRI').waitFor();
+    await details.getByRole('button', { name: 'View' }).click();
+    const recordDialog = page.getByRole('dialog', { name: 'Knee MRI' });
+    await recordDialog.getByText('Blockchain Verified').waitFor();
+    await recordDialog.getByText('knee-scan.png').waitFor();
+
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      recordDialog.getByRole('button', { name: 'Download knee-report.pdf' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe('knee-report.pdf');
+    const saved = await download.path();
+    expect(fs.readFileSync(saved).equals(pdfBytes)).toBe(true);
+    await toast(page, 'Download Started').waitFor();
+
+    // Share with Doctor copies the summary text.
+    await recordDialog.getByRole('button', { name: 'Share with Doctor' }).click();
+    await toast(page, 'Record Information Copied').waitFor();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(
+      'Record: Knee MRI - Left knee, two views',
+    );
+    await page.screenshot({ path: '/tmp/medledger-record-dialog.png', fullPage: true });
+    await context.close();
+  });
+
+  it('searches and filters the patient list on the server and pages with Previous and Next', async () => {
+    const { context, page } = await hospitalPage();
+    const post = async (p: string, data: unknown) =>
+      (await context.request.post(`${app.url}${p}`, { data })).json();
+    const heart = await post('/api/patients', {
+      firstName: 'Hearty',
+      lastName: 'Cardio',
+      email: 'heart@example.com',
+    });
+    await post('/api/patients', { firstName: 'Nora', lastName: 'Neuro' });
+    for (let i = 0; i < 50; i++)
+      await post('/api/patients', { firstName: `Filler${i}`, lastName: 'Patient' });
+    // A cardiology record puts Hearty in the cardiology department.
+    const res = await context.request.post(`${app.url}/api/medical-records`, {
+      multipart: { patientId: heart.id, recordType: 'lab-results', title: 'ECG', department: 'cardiology' },
+    });
+    expect(res.status()).toBe(201);
+
+    await page.reload();
+    await page.getByText('Showing 1-50 of 52 patients').waitFor();
+    expect(await page.getByRole('button', { name: 'Previous' }).isDisabled()).toBe(true);
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.getByText('Showing 51-52 of 52 patients').waitFor();
+    expect(await page.getByRole('button', { name: 'Next' }).isDisabled()).toBe(true);
+    await page.getByRole('button', { name: 'Previous' }).click();
+    await page.getByText('Showing 1-50 of 52 patients').waitFor();
+
+    await page.getByLabel('Search patients').fill('neuro');
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await page.getByText('Showing 1-1 of 1 patients').waitFor();
+    await page.getByRole('cell', { name: 'Nora Neuro', exact: true }).waitFor();
+
+    await page.getByLabel('Search patients').fill(heart.patientId.toLowerCase());
+    await page.getByLabel('Search patients').press('Enter');
+    await page.getByRole('cell', { name: /^Hearty Cardio/ }).waitFor();
+
+    await page.getByLabel('Search patients').fill('');
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await page.getByRole('combobox', { name: 'Department' }).click();
+    await page.getByRole('option', { name: 'Cardiology' }).click();
+    await page.getByText('Showing 1-1 of 1 patients').waitFor();
+    await page.getByRole('cell', { name: /^Hearty Cardio/ }).waitFor();
+    await page.getByRole('combobox', { name: 'Department' }).click();
+    await page.getByRole('option', { name: 'Neurology' }).click();
+    await page.getByText('No patients match your search.').waitFor();
+    await context.close();
+  });
+
+  it('shows its audit trail and sees it grow with every read', async () => {
+    const { context, page } = await hospitalPage();
+    const patient = await (
+      await context.request.post(`${app.url}/api/patients`, {
+        data: { firstName: 'Trail', lastName: 'Walker' },
+      })
+    ).json();
+    const upload = await context.request.post(`${app.url}/api/medical-records`, {
+      multipart: {
+        patientId: patient.id,
+        recordType: 'lab-results',
+        title: 'Lipids',
+        files: { name: 'lipids.pdf', mimeType: 'application/pdf', buffer: pdfBytes },
+      },
+    });
+    expect(upload.status()).toBe(201);
+
+    await page.reload();
+    await nav(page, 'Audit Trail').click();
+    await page.getByRole('heading', { name: 'Transaction History' }).waitFor();
+    const before = await transactionsTotal(page);
+    expect(before).toBeGreaterThanOrEqual(3); // login, patient added, record uploaded
+    const list = page.getByLabel('Transaction history');
+    await list.getByText('record upload', { exact: true }).waitFor();
+    await list.getByText('Blockchain Verified').first().waitFor();
+    await list.getByText('Logged Only').first().waitFor();
+
+    // Reading the patient's records is audited.
+    await nav(page, 'Patients').click();
+    await page.getByRole('button', { name: 'View Trail Walker' }).click();
+    await page.getByRole('dialog', { name: 'Trail Walker' }).getByText('Lipids').waitFor();
+    await page.keyboard.press('Escape');
+    await nav(page, 'Audit Trail').click();
+    await page.getByRole('button', { name: 'Search' }).click();
+    await expect.poll(() => transactionsTotal(page), { timeout: 10_000 }).toBe(before + 1);
+
+    // The action filter narrows the list to record uploads.
+    await page.getByRole('combobox', { name: 'Action' }).click();
+    await page.getByRole('option', { name: 'Record Upload' }).click();
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.getByText('Showing 1-1 of 1 transactions').waitFor();
+    await context.close();
+  });
+
+  it('saves the settings and shows the new hospital name in the header', async () => {
+    const { context, page } = await hospitalPage();
+    await nav(page, 'Settings').click();
+    await page.getByLabel('Hospital Name').fill('Lakeside General');
+    await page.getByLabel('Administrator Email').fill('admin@lakeside.example');
+    await page.getByRole('button', { name: 'Save Changes' }).click();
+    await toast(page, 'Settings Saved').waitFor();
+    await page.getByRole('banner').getByText('Lakeside General').waitFor();
+    expect(await page.getByRole('switch', { name: 'Two-Factor Authentication' }).isChecked()).toBe(true);
+    await context.close();
+  });
+
+  it('opens the sidebar as a slide-in menu on a phone and closes it after a choice', async () => {
+    const { context, page } = await hospitalPage({ width: 390, height: 844 });
+    const menu = nav(page, 'Audit Trail');
+    // Collapsed, the slide-in sits outside the screen.
+    const onScreen = async () => ((await menu.boundingBox())?.x ?? -1) >= 0;
+    expect(await onScreen()).toBe(false);
+    await page.getByRole('button', { name: 'Open navigation menu' }).click();
+    await expect.poll(onScreen).toBe(true);
+    await menu.click();
+    await page.getByRole('heading', { name: 'Transaction History' }).waitFor();
+    await expect.poll(onScreen).toBe(false);
+    await context.close();
+  });
+});

@@ -100,63 +100,64 @@ function PatientForm({ editing, onClose }: { editing: Patient | null; onClose: (
   }
 
   return (
-    <Stack
-      component="form"
+    <form
       noValidate
       onSubmit={(e) => {
         e.preventDefault();
         void submit();
       }}
     >
-      <SimpleGrid cols={{ base: 1, sm: 2 }}>
-        {TEXT_FIELDS.slice(0, 2).map((f) => (
-          <TextInput
-            key={f.name}
-            label={f.label}
-            value={values[f.name]}
-            error={errors[f.name]}
-            autoComplete={f.autoComplete}
-            onChange={(e) => set(f.name, e.currentTarget.value)}
+      <Stack>
+        <SimpleGrid cols={{ base: 1, sm: 2 }}>
+          {TEXT_FIELDS.slice(0, 2).map((f) => (
+            <TextInput
+              key={f.name}
+              label={f.label}
+              value={values[f.name]}
+              error={errors[f.name]}
+              autoComplete={f.autoComplete}
+              onChange={(e) => set(f.name, e.currentTarget.value)}
+            />
+          ))}
+          <DateInput
+            label="Date of Birth"
+            placeholder="Pick a date"
+            valueFormat="YYYY-MM-DD"
+            maxDate={new Date()}
+            clearable
+            value={values.dateOfBirth || null}
+            error={errors.dateOfBirth}
+            onChange={(value) => set('dateOfBirth', value ?? '')}
           />
-        ))}
-        <DateInput
-          label="Date of Birth"
-          placeholder="Pick a date"
-          valueFormat="YYYY-MM-DD"
-          maxDate={new Date()}
-          clearable
-          value={values.dateOfBirth || null}
-          error={errors.dateOfBirth}
-          onChange={(value) => set('dateOfBirth', value ?? '')}
-        />
-        <Select
-          label="Gender"
-          placeholder="Select"
-          clearable
-          data={GENDER_OPTIONS.map((g) => ({ value: g, label: g[0].toUpperCase() + g.slice(1) }))}
-          value={values.gender || null}
-          onChange={(value) => set('gender', value ?? '')}
-        />
-        {TEXT_FIELDS.slice(2).map((f) => (
-          <TextInput
-            key={f.name}
-            label={f.label}
-            type={f.type}
-            value={values[f.name]}
-            error={errors[f.name]}
-            autoComplete={f.autoComplete}
-            onChange={(e) => set(f.name, e.currentTarget.value)}
+          <Select
+            label="Gender"
+            placeholder="Select"
+            clearable
+            data={GENDER_OPTIONS.map((g) => ({ value: g, label: g[0].toUpperCase() + g.slice(1) }))}
+            value={values.gender || null}
+            onChange={(value) => set('gender', value ?? '')}
           />
-        ))}
-      </SimpleGrid>
-      <Group justify="flex-end">
-        <Button variant="default" onClick={onClose}>
-          Cancel
-        </Button>
-        <Button type="submit" loading={save.isPending}>
-          {editing ? 'Save Changes' : 'Add Patient'}
-        </Button>
-      </Group>
-    </Stack>
+          {TEXT_FIELDS.slice(2).map((f) => (
+            <TextInput
+              key={f.name}
+              label={f.label}
+              type={f.type}
+              value={values[f.name]}
+              error={errors[f.name]}
+              autoComplete={f.autoComplete}
+              onChange={(e) => set(f.name, e.currentTarget.value)}
+            />
+          ))}
+        </SimpleGrid>
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button type="submit" loading={save.isPending}>
+            {editing ? 'Save Changes' : 'Add Patient'}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
   );
 }

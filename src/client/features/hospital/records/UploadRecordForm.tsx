@@ -110,8 +110,7 @@ export function UploadRecordForm({ fixedPatient, draft, onSaved }: Props) {
 
   const busy = progress !== null;
   return (
-    <Stack
-      component="form"
+    <form
       noValidate
       aria-label="Upload medical record"
       onSubmit={(e) => {
@@ -119,108 +118,110 @@ export function UploadRecordForm({ fixedPatient, draft, onSaved }: Props) {
         void submit(false);
       }}
     >
-      <SimpleGrid cols={{ base: 1, sm: 2 }}>
-        {fixedPatient ? (
-          <TextInput label="Patient" value={fixedPatient.label} readOnly />
-        ) : (
-          <PatientPicker
-            value={patientId}
-            selectedLabel={patientLabel}
-            error={tried && missing.patient ? 'Choose a patient' : undefined}
-            onChange={(id, label) => {
-              setPatientId(id);
-              setPatientLabel(label);
-            }}
+      <Stack>
+        <SimpleGrid cols={{ base: 1, sm: 2 }}>
+          {fixedPatient ? (
+            <TextInput label="Patient" value={fixedPatient.label} readOnly />
+          ) : (
+            <PatientPicker
+              value={patientId}
+              selectedLabel={patientLabel}
+              error={tried && missing.patient ? 'Choose a patient' : undefined}
+              onChange={(id, label) => {
+                setPatientId(id);
+                setPatientLabel(label);
+              }}
+            />
+          )}
+          <Select
+            label="Record Type"
+            placeholder="Select record type"
+            required
+            data={RECORD_TYPE_OPTIONS}
+            value={recordType}
+            onChange={setRecordType}
+            error={tried && missing.recordType ? 'Choose a record type' : undefined}
           />
+          <TextInput
+            label="Title"
+            placeholder="e.g. Blood test results"
+            required
+            value={title}
+            maxLength={200}
+            onChange={(e) => setTitle(e.currentTarget.value)}
+            error={tried && missing.title ? 'Enter a title' : undefined}
+          />
+          <TextInput
+            label="Doctor Name"
+            value={doctorName}
+            maxLength={200}
+            onChange={(e) => setDoctorName(e.currentTarget.value)}
+          />
+          <Select
+            label="Department"
+            placeholder="Select department"
+            clearable
+            data={DEPARTMENT_OPTIONS}
+            value={department}
+            onChange={setDepartment}
+          />
+        </SimpleGrid>
+        <Textarea
+          label="Description"
+          autosize
+          minRows={3}
+          maxLength={5000}
+          value={description}
+          onChange={(e) => setDescription(e.currentTarget.value)}
+        />
+
+        <FilePicker files={files} onChange={setFiles} existing={draft?.attachments ?? []} disabled={busy} />
+
+        <Stack gap="xs">
+          <Text fw={500} size="sm">
+            Privacy and consent
+          </Text>
+          <Checkbox
+            label="Patient consent provided"
+            checked={consentProvided}
+            onChange={(e) => setConsentProvided(e.currentTarget.checked)}
+          />
+          <Checkbox
+            label="Share with specialists"
+            checked={shareWithSpecialists}
+            onChange={(e) => setShareWithSpecialists(e.currentTarget.checked)}
+          />
+          <Checkbox
+            label="Share with family members"
+            checked={shareWithFamily}
+            onChange={(e) => setShareWithFamily(e.currentTarget.checked)}
+          />
+          <Checkbox
+            label="Blockchain verification (required)"
+            description="Every uploaded record is entered in the tamper-evident ledger."
+            checked
+            disabled
+            readOnly
+          />
+        </Stack>
+
+        {busy && (
+          <Progress.Root size="xl">
+            <Progress.Section value={progress} animated striped aria-label="Upload progress">
+              <Progress.Label>{progress}%</Progress.Label>
+            </Progress.Section>
+          </Progress.Root>
         )}
-        <Select
-          label="Record Type"
-          placeholder="Select record type"
-          required
-          data={RECORD_TYPE_OPTIONS}
-          value={recordType}
-          onChange={setRecordType}
-          error={tried && missing.recordType ? 'Choose a record type' : undefined}
-        />
-        <TextInput
-          label="Title"
-          placeholder="e.g. Blood test results"
-          required
-          value={title}
-          maxLength={200}
-          onChange={(e) => setTitle(e.currentTarget.value)}
-          error={tried && missing.title ? 'Enter a title' : undefined}
-        />
-        <TextInput
-          label="Doctor Name"
-          value={doctorName}
-          maxLength={200}
-          onChange={(e) => setDoctorName(e.currentTarget.value)}
-        />
-        <Select
-          label="Department"
-          placeholder="Select department"
-          clearable
-          data={DEPARTMENT_OPTIONS}
-          value={department}
-          onChange={setDepartment}
-        />
-      </SimpleGrid>
-      <Textarea
-        label="Description"
-        autosize
-        minRows={3}
-        maxLength={5000}
-        value={description}
-        onChange={(e) => setDescription(e.currentTarget.value)}
-      />
 
-      <FilePicker files={files} onChange={setFiles} existing={draft?.attachments ?? []} disabled={busy} />
-
-      <Stack gap="xs">
-        <Text fw={500} size="sm">
-          Privacy and consent
-        </Text>
-        <Checkbox
-          label="Patient consent provided"
-          checked={consentProvided}
-          onChange={(e) => setConsentProvided(e.currentTarget.checked)}
-        />
-        <Checkbox
-          label="Share with specialists"
-          checked={shareWithSpecialists}
-          onChange={(e) => setShareWithSpecialists(e.currentTarget.checked)}
-        />
-        <Checkbox
-          label="Share with family members"
-          checked={shareWithFamily}
-          onChange={(e) => setShareWithFamily(e.currentTarget.checked)}
-        />
-        <Checkbox
-          label="Blockchain verification (required)"
-          description="Every uploaded record is entered in the tamper-evident ledger."
-          checked
-          disabled
-          readOnly
-        />
+        <Group justify="flex-end">
+          <Button variant="default" disabled={busy} onClick={() => void submit(true)}>
+            Save as Draft
+          </Button>
+          <Button type="submit" loading={busy}>
+            Upload Record
+          </Button>
+        </Group>
       </Stack>
-
-      {busy && (
-        <Progress.Root size="xl">
-          <Progress.Section value={progress} animated striped aria-label="Upload progress">
-            <Progress.Label>{progress}%</Progress.Label>
-          </Progress.Section>
-        </Progress.Root>
-      )}
-
-      <Group justify="flex-end">
-        <Button variant="default" disabled={busy} onClick={() => void submit(true)}>
-          Save as Draft
-        </Button>
-        <Button type="submit" loading={busy}>
-          Upload Record
-        </Button>
-      </Group>
-    </Stack>
+    </form>
   );
 }

@@ -74,34 +74,34 @@ function ProfileForm({ settings }: { settings: HospitalSettings }) {
       <Title order={3} size="h4" mb="sm">
         Hospital Profile
       </Title>
-      <Stack
-        component="form"
+      <form
         noValidate
-        maw={480}
         onSubmit={(e) => {
           e.preventDefault();
           void submit();
         }}
       >
-        <TextInput
-          label="Hospital Name"
-          required
-          value={hospitalName}
-          error={errors.hospitalName}
-          onChange={(e) => setHospitalName(e.currentTarget.value)}
-        />
-        <TextInput
-          label="Administrator Email"
-          type="email"
-          required
-          value={adminEmail}
-          error={errors.adminEmail}
-          onChange={(e) => setAdminEmail(e.currentTarget.value)}
-        />
-        <Button type="submit" loading={save.isPending} style={{ alignSelf: 'flex-start' }}>
-          Save Changes
-        </Button>
-      </Stack>
+        <Stack maw={480}>
+          <TextInput
+            label="Hospital Name"
+            required
+            value={hospitalName}
+            error={errors.hospitalName}
+            onChange={(e) => setHospitalName(e.currentTarget.value)}
+          />
+          <TextInput
+            label="Administrator Email"
+            type="email"
+            required
+            value={adminEmail}
+            error={errors.adminEmail}
+            onChange={(e) => setAdminEmail(e.currentTarget.value)}
+          />
+          <Button type="submit" loading={save.isPending} style={{ alignSelf: 'flex-start' }}>
+            Save Changes
+          </Button>
+        </Stack>
+      </form>
     </Paper>
   );
 }

@@ -45,7 +45,8 @@ export async function billingRoutes(app: FastifyInstance, ctx: AppContext) {
     },
     async (request) => {
       const user = currentUser(request);
-      return { url: await startCheckout(ctx.db, ctx.config, { id: user.id, email: user.email }) };
+      const logError = (err: unknown) => request.log.error({ err }, 'Stripe Checkout session failed');
+      return { url: await startCheckout(ctx.db, ctx.config, { id: user.id, email: user.email }, logError) };
     },
   );
 

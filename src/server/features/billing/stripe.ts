@@ -5,17 +5,26 @@ import Stripe from 'stripe';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/connect.js';
 import { subscriptions, users } from '../../db/schema.js';
-import { HttpError, badRequest } from '../../errors.js';
+import { HttpError, badRequest, conflict } from '../../errors.js';
 import { isUuid } from '../../access.js';
 import { applySubscriptionChange, ourStatus } from './service.js';
 
+export const CHECKOUT_FAILED = 'The payment page could not be opened. Please try again.';
+
 export const checkoutAvailable = (config: Config) => Boolean(config.stripeSecretKey && config.stripePriceId);
+
+/** How a Stripe client is made; tests point it at a local stand-in for Stripe's API. */
+let makeClient = (key: string) => new Stripe(key);
+export function setStripeClientFactory(factory: (key: string) => Stripe) {
+  makeClient = factory;
+  client = undefined;
+}
 
 let client: { key: string; stripe: Stripe } | undefined;
 function stripeFor(config: Config): Stripe {
   if (!config.stripeSecretKey) throw new HttpError(503, 'Online payment is not configured on this server.');
   if (client?.key !== config.stripeSecretKey) {
-    client = { key: config.stripeSecretKey, stripe: new Stripe(config.stripeSecretKey) };
+    client = { key: config.stripeSecretKey, stripe: makeClient(config.stripeSecretKey) };
   }
   return client.stripe;
 }
@@ -25,23 +34,31 @@ export async function startCheckout(
   db: Db,
   config: Config,
   hospital: { id: string; email: string },
+  logError: (err: unknown) => void = () => {},
 ): Promise<string> {
   if (!checkoutAvailable(config)) {
     throw new HttpError(503, 'Online payment is not configured on this server. Please contact support.');
   }
   const [sub] = await db.select().from(subscriptions).where(eq(subscriptions.userId, hospital.id));
-  if (sub?.status === 'active') throw badRequest('Your subscription is already active.');
-  const session = await stripeFor(config).checkout.sessions.create({
-    mode: 'subscription',
-    line_items: [{ price: config.stripePriceId, quantity: 1 }],
-    client_reference_id: hospital.id,
-    ...(sub?.stripeCustomerId ? { customer: sub.stripeCustomerId } : { customer_email: hospital.email }),
-    subscription_data: { metadata: { hospitalUserId: hospital.id } },
-    metadata: { hospitalUserId: hospital.id },
-    success_url: `${config.publicUrl}/hospital-dashboard?billing=success`,
-    cancel_url: `${config.publicUrl}/hospital-dashboard?billing=cancelled`,
-  });
-  if (!session.url) throw new HttpError(502, 'The payment page could not be opened. Please try again.');
+  if (sub?.status === 'active') throw conflict('Your subscription is already active.');
+  const stripe = stripeFor(config);
+  let session: Stripe.Checkout.Session;
+  try {
+    session = await stripe.checkout.sessions.create({
+      mode: 'subscription',
+      line_items: [{ price: config.stripePriceId, quantity: 1 }],
+      client_reference_id: hospital.id,
+      ...(sub?.stripeCustomerId ? { customer: sub.stripeCustomerId } : { customer_email: hospital.email }),
+      subscription_data: { metadata: { hospitalUserId: hospital.id } },
+      metadata: { hospitalUserId: hospital.id },
+      success_url: `${config.publicUrl}/hospital-dashboard?billing=success`,
+      cancel_url: `${config.publicUrl}/hospital-dashboard?billing=cancelled`,
+    });
+  } catch (err) {
+    logError(err);
+    throw new HttpError(502, CHECKOUT_FAILED);
+  }
+  if (!session.url) throw new HttpError(502, CHECKOUT_FAILED);
   return session.url;
 }
 

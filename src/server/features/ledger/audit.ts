@@ -203,19 +203,39 @@ async function auditRecords(
   const byRecord = new Map<string, AttachmentRow[]>();
   for (const row of rows) byRecord.set(row.recordId, [...(byRecord.get(row.recordId) ?? []), row]);
   const recordById = new Map(records.map((r) => [r.id, r]));
-  for (const entry of uploads) {
+  // Read several records' attachments at once, so that disk reads overlap with hashing; report
+  // in ledger order.
+  const results = await mapConcurrent(uploads, RECORD_CONCURRENCY, async (entry) => {
     const record = recordById.get(entry.recordId!);
-    if (!record) {
-      problem(`Entry ${entry.seq}: record ${entry.recordId} no longer exists.`);
-      continue;
-    }
+    if (!record) return [`Entry ${entry.seq}: record ${entry.recordId} no longer exists.`];
     const own = byRecord.get(record.id) ?? [];
     const { content, attachments: stored } = await compareRecord(files, record, own, entry);
     report.attachmentBytes += own.reduce((sum, a) => sum + Number(a.size), 0);
     report.records++;
-    if (!stored.ok) problem(`Record ${record.id} (entry ${entry.seq}): ${stored.detail}`);
-    if (!content.ok) problem(`Record ${record.id} (entry ${entry.seq}): ${content.detail}`);
-  }
+    return [stored, content]
+      .filter((c) => !c.ok)
+      .map((c) => `Record ${record.id} (entry ${entry.seq}): ${c.detail}`);
+  });
+  for (const found of results) found.forEach(problem);
+}
+
+const RECORD_CONCURRENCY = 4;
+
+async function mapConcurrent<T, R>(
+  items: readonly T[],
+  limit: number,
+  fn: (item: T) => Promise<R>,
+): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i]);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return out;
 }
 
 /** Final (uploaded) records must each have a ledger entry. */

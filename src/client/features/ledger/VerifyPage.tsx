@@ -1,14 +1,160 @@
-// Placeholder created with the route table; the owning agent replaces this file's contents
-// (keep the default export).
-import { Container, Text, Title } from '@mantine/core';
+// /verify (public, no sign-in): drop a file or paste a hash and learn whether and when it was
+// entered in the MedLedger ledger. A file is fingerprinted (SHA-256) in the browser and never
+// uploaded; the entry's inclusion proof is checked here with the shared Merkle functions.
+import { Anchor, Button, Divider, Group, Loader, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Dropzone } from '@mantine/dropzone';
+import { IconArrowLeft, IconFileSearch, IconShieldCheck } from '@tabler/icons-react';
+import { useRef, useState, type FormEvent } from 'react';
+import { Link } from 'react-router';
+import { MAX_UPLOAD_BYTES } from '../../../shared/constants';
+import { errorMessage } from '../../api/request';
+import { Logo } from '../../components/Logo';
+import { PublicLayout } from '../../components/layout/PublicLayout';
+import { HASH_MESSAGE } from '../../../shared/ledger/api';
+import { lookUp, type LookupResult } from './lookup';
+import { fileSha256, normaliseHash } from './proof';
+import { VerifyResult } from './VerifyResult';
+
+type State =
+  | { step: 'idle' }
+  | { step: 'checking'; what: string }
+  | { step: 'done'; result: LookupResult; subject: 'file' | 'hash'; fingerprint: string; name?: string }
+  | { step: 'failed'; message: string };
 
 export default function VerifyPage() {
+  const [state, setState] = useState<State>({ step: 'idle' });
+  const [hashInput, setHashInput] = useState('');
+  const [hashError, setHashError] = useState<string | null>(null);
+  // A later check replaces an earlier one still running.
+  const latest = useRef(0);
+
+  async function run(
+    what: string,
+    subject: 'file' | 'hash',
+    name: string | undefined,
+    fingerprint: () => Promise<string>,
+  ) {
+    const ticket = ++latest.current;
+    setState({ step: 'checking', what });
+    try {
+      const hash = await fingerprint();
+      const result = await lookUp(hash, subject);
+      if (ticket === latest.current) setState({ step: 'done', result, subject, fingerprint: hash, name });
+    } catch (error) {
+      if (ticket === latest.current) {
+        setState({
+          step: 'failed',
+          message: errorMessage(error, 'The ledger could not be reached. Please try again.'),
+        });
+      }
+    }
+  }
+
+  function checkFile(files: File[]) {
+    const file = files[0];
+    if (!file) return;
+    void run(`Fingerprinting ${file.name}…`, 'file', file.name, () => fileSha256(file));
+  }
+
+  function checkHash(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const hash = normaliseHash(hashInput);
+    setHashError(hash ? null : HASH_MESSAGE);
+    if (hash) void run('Looking up the hash…', 'hash', undefined, async () => hash);
+  }
+
   return (
-    <Container size="md" py="xl">
-      <Title order={1}>Verify a Record</Title>
-      <Text c="dimmed" mt="sm">
-        This page is being built.
-      </Text>
-    </Container>
+    <PublicLayout size="md">
+      <Group justify="space-between" mb="md">
+        <Anchor component={Link} to="/" underline="never" aria-label="MedLedger home">
+          <Logo />
+        </Anchor>
+        <Button
+          component={Link}
+          to="/"
+          variant="subtle"
+          leftSection={<IconArrowLeft size={16} aria-hidden />}
+        >
+          Back to Home
+        </Button>
+      </Group>
+      <Paper withBorder shadow="md" p="xl" radius="lg">
+        <Stack gap="lg">
+          <Stack gap={4}>
+            <Group gap="xs">
+              <IconShieldCheck size={28} aria-hidden color="var(--mantine-color-teal-6)" />
+              <Title order={1} fz={26}>
+                Verify a Record
+              </Title>
+            </Group>
+            <Text c="dimmed">
+              Check whether a medical record file was entered in the MedLedger ledger, and when. Your file is
+              not uploaded: its SHA-256 fingerprint is computed in your browser, and the ledger&apos;s proof
+              is checked here too.
+            </Text>
+          </Stack>
+
+          <Dropzone
+            onDrop={checkFile}
+            onReject={() => setState({ step: 'failed', message: 'Choose one file of at most 25 MB.' })}
+            maxSize={MAX_UPLOAD_BYTES}
+            multiple={false}
+            aria-label="Drop a file to verify"
+          >
+            <Group justify="center" gap="md" mih={120} style={{ pointerEvents: 'none' }}>
+              <IconFileSearch size={40} stroke={1.5} aria-hidden />
+              <div>
+                <Text>Drop a file here or click to choose one</Text>
+                <Text size="sm" c="dimmed">
+                  The exact file you received with a record (PDF, DOCX, JPG, PNG), up to 25MB
+                </Text>
+              </div>
+            </Group>
+          </Dropzone>
+
+          <Divider label="or paste a hash" labelPosition="center" />
+
+          <form onSubmit={checkHash} noValidate>
+            <Group align="flex-start" wrap="nowrap">
+              <TextInput
+                style={{ flex: 1 }}
+                label="Blockchain hash or file SHA-256"
+                placeholder="64 hexadecimal characters"
+                value={hashInput}
+                error={hashError}
+                spellCheck={false}
+                autoComplete="off"
+                onChange={(e) => setHashInput(e.currentTarget.value)}
+                ff="monospace"
+              />
+              <Button type="submit" mt={25} disabled={state.step === 'checking'}>
+                Check
+              </Button>
+            </Group>
+          </form>
+
+          {state.step === 'checking' && (
+            <Group gap="xs" role="status">
+              <Loader size="sm" />
+              <Text size="sm">{state.what}</Text>
+            </Group>
+          )}
+          {state.step === 'failed' && (
+            <Text c="red" size="sm" role="alert">
+              {state.message}
+            </Text>
+          )}
+          {state.step === 'done' && (
+            <Stack gap="xs">
+              <Text size="xs" c="dimmed" style={{ wordBreak: 'break-all' }}>
+                {state.name ? `${state.name}: SHA-256 ` : 'Hash '}
+                {state.fingerprint}
+              </Text>
+              <VerifyResult result={state.result} subject={state.subject} />
+            </Stack>
+          )}
+        </Stack>
+      </Paper>
+    </PublicLayout>
   );
 }

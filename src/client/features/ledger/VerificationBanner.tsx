@@ -1,0 +1,131 @@
+// The record detail dialog's verification banner: asks the server to check the record against the
+// ledger (fields, attachment bytes, hash chain, inclusion proof), checks the returned inclusion
+// proof again here, and shows verified or failed with the reason, the entry's number, the root it
+// was checked against and the proof's length.
+import { Alert, Button, Code, Group, Loader, Stack, Text } from '@mantine/core';
+import { IconAlertTriangle, IconRefresh, IconShieldCheck } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
+import type { RecordVerification } from '../../../shared/ledger/api';
+import { errorMessage } from '../../api/request';
+import { notifyError, notifySuccess } from '../../notify';
+import { checkEntryProof, shortHash } from './proof';
+
+const CHECK_LABELS: Record<RecordVerification['checks'][number]['name'], string> = {
+  entry: 'Ledger entry',
+  content: 'Record content',
+  attachments: 'Attachments',
+  chain: 'Hash chain',
+  inclusion: 'Merkle inclusion proof',
+};
+
+export const verificationQueryKey = (recordId: string) => ['/api/medical-records', recordId, 'verification'];
+
+async function copyHash(hash: string) {
+  try {
+    await navigator.clipboard.writeText(hash);
+    notifySuccess('Blockchain Hash Copied', 'The ledger hash is on your clipboard.');
+  } catch {
+    notifyError('Copy Failed', 'Could not copy the hash. Please select and copy it manually.');
+  }
+}
+
+/** The server's answer, with the inclusion proof checked once more in the browser. */
+function browserCheck(result: RecordVerification) {
+  if (!result.verified || result.hash === null || result.leafIndex === null || result.rootHash === null)
+    return null;
+  return checkEntryProof(
+    {
+      hash: result.hash,
+      leafIndex: result.leafIndex,
+      treeSize: result.treeSize,
+      rootHash: result.rootHash,
+      auditPath: result.auditPath,
+      createdAt: result.entryCreatedAt ?? '',
+      kind: 'record_upload',
+    },
+    { treeSize: result.treeSize, rootHash: result.rootHash },
+  );
+}
+
+export function VerificationBanner({ recordId }: { recordId: string }) {
+  const query = useQuery<RecordVerification>({ queryKey: verificationQueryKey(recordId) });
+  const recheck = (
+    <Button
+      size="compact-xs"
+      variant="subtle"
+      leftSection={<IconRefresh size={14} aria-hidden />}
+      loading={query.isFetching}
+      onClick={() => void query.refetch()}
+    >
+      Check again
+    </Button>
+  );
+
+  if (query.isPending) {
+    return (
+      <Alert color="gray" icon={<Loader size="xs" />} title="Checking the ledger…" role="status">
+        Recomputing this record&apos;s hash and checking its ledger proof.
+      </Alert>
+    );
+  }
+  if (query.isError) {
+    return (
+      <Alert color="orange" icon={<IconAlertTriangle aria-hidden />} title="Verification unavailable">
+        <Stack gap={4}>
+          <Text size="sm">{errorMessage(query.error, 'The ledger could not be checked just now.')}</Text>
+          <Group>{recheck}</Group>
+        </Stack>
+      </Alert>
+    );
+  }
+
+  const result = query.data;
+  const local = browserCheck(result);
+  const verified = result.verified && local?.ok !== false;
+  const failedCheck = result.checks.find((c) => !c.ok);
+  return (
+    <Alert
+      color={verified ? 'teal' : 'red'}
+      icon={verified ? <IconShieldCheck aria-hidden /> : <IconAlertTriangle aria-hidden />}
+      title={verified ? 'Blockchain Verified' : 'Verification failed'}
+      role="status"
+    >
+      <Stack gap={6}>
+        <Text size="sm">
+          {verified
+            ? 'This record, its attachments and its place in the ledger were checked and match.'
+            : failedCheck
+              ? `${CHECK_LABELS[failedCheck.name]}: ${failedCheck.detail}`
+              : (local?.detail ?? result.reason)}
+        </Text>
+        {result.leafIndex !== null && (
+          <Text size="xs" c="dimmed">
+            Ledger entry #{result.leafIndex}
+            {result.entryCreatedAt ? `, entered ${new Date(result.entryCreatedAt).toLocaleString()}` : ''}
+            {result.rootHash
+              ? ` · checked against root ${shortHash(result.rootHash)} of ${result.treeSize} entries` +
+                ` · proof of ${result.auditPath.length} hash${result.auditPath.length === 1 ? '' : 'es'}`
+              : ''}
+            {local?.ok ? ' · proof re-checked in your browser' : ''}
+          </Text>
+        )}
+        <Group gap="xs" wrap="nowrap">
+          {result.hash && (
+            <>
+              <Code style={{ wordBreak: 'break-all' }}>{result.hash}</Code>
+              <Button
+                size="compact-xs"
+                variant="subtle"
+                style={{ flexShrink: 0 }}
+                onClick={() => void copyHash(result.hash!)}
+              >
+                Copy
+              </Button>
+            </>
+          )}
+          {recheck}
+        </Group>
+      </Stack>
+    </Alert>
+  );
+}

@@ -1,0 +1,48 @@
+// The answer of the /verify page: when and as what the file or hash was entered in the ledger,
+// and whether its inclusion proof checked out in this browser.
+import { Alert, Code, List, Stack, Text } from '@mantine/core';
+import { IconAlertTriangle, IconCircleCheck, IconSearchOff } from '@tabler/icons-react';
+import type { LookupResult } from './lookup';
+import { kindLabel } from './proof';
+
+export function VerifyResult({ result, subject }: { result: LookupResult; subject: string }) {
+  if (!result.found) {
+    return (
+      <Alert color="gray" icon={<IconSearchOff aria-hidden />} title="Not found in the ledger" role="status">
+        <Text size="sm">
+          Nothing in the MedLedger ledger matches this {subject}. A file must be byte-for-byte the one that
+          was uploaded; a changed or re-saved copy has a different fingerprint.
+        </Text>
+      </Alert>
+    );
+  }
+  const { proof, head, check, matchedBy } = result;
+  const when = new Date(proof.createdAt).toLocaleString();
+  return (
+    <Alert
+      color={check.ok ? 'teal' : 'red'}
+      icon={check.ok ? <IconCircleCheck aria-hidden /> : <IconAlertTriangle aria-hidden />}
+      title={check.ok ? `Found in the ledger: entered ${when}` : 'Found, but the proof did not check out'}
+      role="status"
+    >
+      <Stack gap="xs">
+        <Text size="sm">
+          {matchedBy === 'file' ? 'This file is part of a ' : 'This hash is a '}
+          <strong>{kindLabel(proof.kind).toLowerCase()}</strong> entered as entry #{proof.leafIndex} on {when}
+          .
+        </Text>
+        <Text size="sm">{check.ok ? `Checked in your browser: ${check.detail}` : check.detail}</Text>
+        <List size="xs" spacing={4}>
+          <List.Item>
+            Entry hash: <Code style={{ wordBreak: 'break-all' }}>{proof.hash}</Code>
+          </List.Item>
+          <List.Item>
+            Ledger root at {head.treeSize} entries:{' '}
+            <Code style={{ wordBreak: 'break-all' }}>{head.rootHash}</Code>
+          </List.Item>
+          <List.Item>Proof length: {proof.auditPath.length} hashes</List.Item>
+        </List>
+      </Stack>
+    </Alert>
+  );
+}

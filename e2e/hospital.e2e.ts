@@ -168,6 +168,29 @@ describe('hospital dashboard', () => {
     await page.getByRole('combobox', { name: 'Department' }).click();
     await page.getByRole('option', { name: 'Neurology' }).click();
     await page.getByText('No patients match your search.').waitFor();
+
+    // Edit a patient, then delete it through both confirmations.
+    await page.getByRole('combobox', { name: 'Department' }).click();
+    await page.getByRole('option', { name: 'All', exact: true }).click();
+    await page.getByLabel('Search patients').fill('Nora');
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await page.getByRole('button', { name: 'Edit Nora Neuro' }).click();
+    const edit = page.getByRole('dialog', { name: 'Edit Patient' });
+    await edit.getByLabel('Last Name').fill('Neurology');
+    await edit.getByRole('button', { name: 'Save Changes' }).click();
+    await toast(page, 'Patient Updated').waitFor();
+    await page.getByRole('cell', { name: 'Nora Neurology', exact: true }).waitFor();
+    await page.getByRole('button', { name: 'Delete Nora Neurology' }).click();
+    await page
+      .getByRole('dialog', { name: 'Delete patient?' })
+      .getByRole('button', { name: 'Delete' })
+      .click();
+    await page
+      .getByRole('dialog', { name: 'Are you sure?' })
+      .getByRole('button', { name: 'Yes, delete patient' })
+      .click();
+    await toast(page, 'Patient Deleted').waitFor();
+    await page.getByText('No patients match your search.').waitFor();
     await context.close();
   });
 

@@ -11,7 +11,8 @@ import { notifyError, notifySuccess } from '../../../notify';
 import { AUDIT_KEY, RECORDS_KEY } from '../api';
 import { departmentLabel, formatDate, formatDateTime, formatSize, recordTypeLabel } from '../format';
 import { downloadAttachment, downloadRecord } from './download';
-import { LedgerStatus } from './LedgerStatus';
+import { VerificationBanner } from '../../ledger/VerificationBanner';
+import { DraftNotice } from './DraftNotice';
 import { printRecord } from './printRecord';
 
 export const RECORD_KEY = '/api/medical-records/record';
@@ -93,7 +94,7 @@ function RecordDetail({ record }: { record: MedicalRecord }) {
             </Text>
             {record.status === 'draft' && <Badge color="gray">Draft</Badge>}
           </Group>
-          <LedgerStatus record={record} />
+          {record.status === 'draft' ? <DraftNotice /> : <VerificationBanner recordId={record.id} />}
           <Paper withBorder p="md">
             <Title order={3} size="h5" mb="xs">
               Record Details

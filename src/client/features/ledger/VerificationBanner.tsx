@@ -8,7 +8,7 @@ import { useQuery } from '@tanstack/react-query';
 import type { RecordVerification } from '../../../shared/ledger/api';
 import { errorMessage } from '../../api/request';
 import { notifyError, notifySuccess } from '../../notify';
-import { checkEntryProof, shortHash } from './proof';
+import { checkEntryProof, plural, shortHash } from './proof';
 
 const CHECK_LABELS: Record<RecordVerification['checks'][number]['name'], string> = {
   entry: 'Ledger entry',
@@ -103,8 +103,8 @@ export function VerificationBanner({ recordId }: { recordId: string }) {
             Ledger entry #{result.leafIndex}
             {result.entryCreatedAt ? `, entered ${new Date(result.entryCreatedAt).toLocaleString()}` : ''}
             {result.rootHash
-              ? ` · checked against root ${shortHash(result.rootHash)} of ${result.treeSize} entries` +
-                ` · proof of ${result.auditPath.length} hash${result.auditPath.length === 1 ? '' : 'es'}`
+              ? ` · checked against root ${shortHash(result.rootHash)} of ${plural(result.treeSize, 'entry', 'entries')}` +
+                ` · proof of ${plural(result.auditPath.length, 'hash', 'hashes')}`
               : ''}
             {local?.ok ? ' · proof re-checked in your browser' : ''}
           </Text>

@@ -125,7 +125,7 @@ export default function VerifyPage() {
                 spellCheck={false}
                 autoComplete="off"
                 onChange={(e) => setHashInput(e.currentTarget.value)}
-                ff="monospace"
+                styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
               />
               <Button type="submit" mt={25} disabled={state.step === 'checking'}>
                 Check

@@ -3,7 +3,7 @@
 import { Alert, Code, List, Stack, Text } from '@mantine/core';
 import { IconAlertTriangle, IconCircleCheck, IconSearchOff } from '@tabler/icons-react';
 import type { LookupResult } from './lookup';
-import { kindLabel } from './proof';
+import { kindLabel, plural } from './proof';
 
 export function VerifyResult({ result, subject }: { result: LookupResult; subject: string }) {
   if (!result.found) {
@@ -37,10 +37,10 @@ export function VerifyResult({ result, subject }: { result: LookupResult; subjec
             Entry hash: <Code style={{ wordBreak: 'break-all' }}>{proof.hash}</Code>
           </List.Item>
           <List.Item>
-            Ledger root at {head.treeSize} entries:{' '}
+            Ledger root at {plural(head.treeSize, 'entry', 'entries')}:{' '}
             <Code style={{ wordBreak: 'break-all' }}>{head.rootHash}</Code>
           </List.Item>
-          <List.Item>Proof length: {proof.auditPath.length} hashes</List.Item>
+          <List.Item>Proof length: {plural(proof.auditPath.length, 'hash', 'hashes')}</List.Item>
         </List>
       </Stack>
     </Alert>

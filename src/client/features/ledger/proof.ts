@@ -14,6 +14,9 @@ export const KIND_LABELS: Record<string, string> = {
 
 export const kindLabel = (kind: string) => KIND_LABELS[kind] ?? kind.replace(/_/g, ' ');
 
+/** "1 hash", "3 hashes", "1 entry", "5 entries". */
+export const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
 /** The first 16 characters of a hash, as lists show it. */
 export const shortHash = (hash: string | null | undefined) => (hash ? `${hash.slice(0, 16)}…` : '');
 
@@ -62,7 +65,7 @@ export function checkEntryProof(proof: EntryProof, head: TreeHead): ProofCheck {
     return ok
       ? {
           ok: true,
-          detail: `The inclusion proof (${proof.auditPath.length} hashes) leads to the root of the ledger's ${proof.treeSize} entries.`,
+          detail: `The inclusion proof (${plural(proof.auditPath.length, 'hash', 'hashes')}) leads to the root of the ledger of ${plural(proof.treeSize, 'entry', 'entries')}.`,
         }
       : { ok: false, detail: 'The inclusion proof does not lead to the ledger root.' };
   } catch {

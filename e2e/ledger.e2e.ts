@@ -1,0 +1,108 @@
+// Browser journey of the public /verify page: a signed-out visitor drops the file of an uploaded
+// record (fingerprinted in the browser, never uploaded), pastes the record's blockchain hash,
+// and tries a file and a hash the ledger has never seen.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { samplePdf } from '../src/server/features/records/testing';
+import { signedInHospital } from './auth-helpers';
+import { launchBrowser, startApp, type RunningApp } from './harness';
+
+let app: RunningApp;
+let browser: Browser;
+const fixtures = fs.mkdtempSync(path.join(os.tmpdir(), 'medledger-ledger-e2e-'));
+const recordFile = path.join(fixtures, 'discharge-summary.pdf');
+const strangerFile = path.join(fixtures, 'never-uploaded.pdf');
+fs.writeFileSync(recordFile, samplePdf('Discharge summary for the ledger journey'));
+fs.writeFileSync(strangerFile, samplePdf('A file nobody uploaded'));
+let blockchainHash = '';
+
+beforeAll(async () => {
+  app = await startApp();
+  browser = await launchBrowser();
+  // A hospital uploads one record through the API.
+  const context = await browser.newContext();
+  await signedInHospital(context, app.url);
+  const added = await context.request.post(`${app.url}/api/patients`, {
+    data: { firstName: 'Ada', lastName: 'Lovelace' },
+  });
+  const patientId = (await added.json()).id as string;
+  const upload = await context.request.post(`${app.url}/api/medical-records`, {
+    multipart: {
+      patientId,
+      recordType: 'lab-results',
+      title: 'Discharge summary',
+      files: {
+        name: 'discharge-summary.pdf',
+        mimeType: 'application/pdf',
+        buffer: fs.readFileSync(recordFile),
+      },
+    },
+  });
+  if (upload.status() !== 201) throw new Error(`upload answered ${upload.status()}: ${await upload.text()}`);
+  blockchainHash = (await upload.json()).blockchainHash as string;
+  await context.close();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await app?.stop();
+  fs.rmSync(fixtures, { recursive: true, force: true });
+});
+
+async function verifyPage(): Promise<Page> {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const uploads: string[] = [];
+  page.on('request', (request) => {
+    if (request.method() === 'POST') uploads.push(request.url());
+  });
+  await page.goto(`${app.url}/verify`);
+  await page.getByRole('heading', { name: 'Verify a Record' }).waitFor();
+  (page as Page & { posts?: string[] }).posts = uploads;
+  return page;
+}
+
+const dropFile = (page: Page, file: string) => page.locator('input[type="file"]').setInputFiles(file);
+
+describe('public ledger verification (/verify)', () => {
+  it('finds a dropped record file without signing in or uploading it, and checks its proof in the browser', async () => {
+    const page = await verifyPage();
+    await dropFile(page, recordFile);
+    const result = page.getByRole('status').filter({ hasText: 'Found in the ledger' });
+    await result.waitFor();
+    const text = (await result.textContent()) ?? '';
+    expect(text).toContain('medical record upload entered as entry #0');
+    expect(text).toContain('Checked in your browser: The inclusion proof');
+    expect(text).toContain(blockchainHash);
+    expect((page as Page & { posts?: string[] }).posts).toEqual([]);
+    await page.context().close();
+  });
+
+  it('finds the record by its pasted blockchain hash, in any case', async () => {
+    const page = await verifyPage();
+    await page.getByLabel('Blockchain hash or file SHA-256').fill(` ${blockchainHash.toUpperCase()} `);
+    await page.getByRole('button', { name: 'Check' }).click();
+    const result = page.getByRole('status').filter({ hasText: 'Found in the ledger' });
+    await result.waitFor();
+    expect(await result.textContent()).toContain('This hash is a medical record upload entered as entry #0');
+    await page.context().close();
+  });
+
+  it('says so when a file or hash is not in the ledger, and explains a malformed hash', async () => {
+    const page = await verifyPage();
+    await dropFile(page, strangerFile);
+    await page.getByRole('status').filter({ hasText: 'Not found in the ledger' }).waitFor();
+
+    await page.getByLabel('Blockchain hash or file SHA-256').fill('1234');
+    await page.getByRole('button', { name: 'Check' }).click();
+    await page.getByText('A hash is 64 hexadecimal characters.').waitFor();
+
+    await page.getByLabel('Blockchain hash or file SHA-256').fill('ab'.repeat(32));
+    await page.getByRole('button', { name: 'Check' }).click();
+    await page.getByRole('status').filter({ hasText: 'Not found in the ledger' }).waitFor();
+    await page.context().close();
+  });
+});

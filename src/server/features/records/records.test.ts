@@ -259,3 +259,14 @@ describe('Content-Disposition', () => {
     expect(contentDisposition('ö.png')).toBe(`attachment; filename="_.png"; filename*=UTF-8''%C3%B6.png`);
   });
 });
+
+describe('file names from the client', () => {
+  it('keep only the last path segment, without control characters', async () => {
+    const { cleanFileName } = await import('./upload.js');
+    expect(cleanFileName('C:\\fakepath\\scan.png')).toBe('scan.png');
+    expect(cleanFileName('../../etc/passwd.pdf')).toBe('passwd.pdf');
+    expect(cleanFileName('a\u0000b\nc.pdf')).toBe('abc.pdf');
+    expect(cleanFileName(`${'x'.repeat(300)}.pdf`)).toHaveLength(200);
+    expect(cleanFileName(`${'x'.repeat(300)}.pdf`).endsWith('.pdf')).toBe(true);
+  });
+});

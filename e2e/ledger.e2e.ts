@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { samplePdf } from '../src/server/features/records/testing';
 import { signedInHospital } from './auth-helpers';
@@ -18,12 +18,14 @@ const strangerFile = path.join(fixtures, 'never-uploaded.pdf');
 fs.writeFileSync(recordFile, samplePdf('Discharge summary for the ledger journey'));
 fs.writeFileSync(strangerFile, samplePdf('A file nobody uploaded'));
 let blockchainHash = '';
+let hospital: BrowserContext;
 
 beforeAll(async () => {
   app = await startApp();
   browser = await launchBrowser();
   // A hospital uploads one record through the API.
-  const context = await browser.newContext();
+  hospital = await browser.newContext();
+  const context = hospital;
   await signedInHospital(context, app.url);
   const added = await context.request.post(`${app.url}/api/patients`, {
     data: { firstName: 'Ada', lastName: 'Lovelace' },
@@ -43,7 +45,6 @@ beforeAll(async () => {
   });
   if (upload.status() !== 201) throw new Error(`upload answered ${upload.status()}: ${await upload.text()}`);
   blockchainHash = (await upload.json()).blockchainHash as string;
-  await context.close();
 });
 
 afterAll(async () => {
@@ -104,5 +105,41 @@ describe('public ledger verification (/verify)', () => {
     await page.getByRole('button', { name: 'Check' }).click();
     await page.getByRole('status').filter({ hasText: 'Not found in the ledger' }).waitFor();
     await page.context().close();
+  });
+});
+
+describe("the record dialog's verification banner", () => {
+  it('shows the record verified with its entry and proof, then failed once its file is replaced on disk', async () => {
+    const page = await hospital.newPage();
+    await page.goto(`${app.url}/hospital-dashboard`);
+    await page
+      .getByRole('navigation', { name: 'Hospital dashboard' })
+      .getByRole('button', { name: 'Patients' })
+      .click();
+    await page.getByRole('button', { name: 'Open patient file of Ada Lovelace' }).click();
+    const details = page.getByRole('dialog', { name: 'Ada Lovelace' });
+    await details.getByText('Discharge summary').waitFor();
+    await details.getByRole('button', { name: 'View' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Discharge summary' });
+    const banner = dialog.getByRole('status').filter({ hasText: 'Blockchain Verified' });
+    await banner.waitFor();
+    const text = (await banner.textContent()) ?? '';
+    expect(text).toContain('Ledger entry #0');
+    expect(text).toMatch(
+      /checked against root [0-9a-f]{16}… of 1 entry · proof of 0 hashes · proof re-checked in your browser/,
+    );
+    expect(text).toContain(blockchainHash);
+
+    // Replace the stored (encrypted) attachment behind the application's back.
+    const dir = path.join(app.dataDir, 'attachments');
+    const [stored] = fs.readdirSync(dir).filter((name) => name !== '.tmp');
+    fs.writeFileSync(path.join(dir, stored), Buffer.from('replaced on disk'));
+    await dialog.getByRole('button', { name: 'Check again' }).click();
+    const failed = dialog.getByRole('status').filter({ hasText: 'Verification failed' });
+    await failed.waitFor();
+    expect(await failed.textContent()).toContain(
+      'Attachments: Attachment "discharge-summary.pdf" was altered on disk.',
+    );
+    await page.close();
   });
 });

@@ -55,6 +55,24 @@ async function patientWithRecord(hospitalId: string) {
   return { cookie: await login(t.app, email), record };
 }
 
+describe('API documentation', () => {
+  it('lists every ledger route under the ledger tag', async () => {
+    const doc = (await get('/api/docs/json')).json();
+    for (const route of [
+      '/api/ledger/head',
+      '/api/ledger/entries/{hash}',
+      '/api/ledger/files/{sha256}',
+      '/api/ledger/consistency',
+      '/api/ledger/verify-file',
+      '/api/medical-records/{id}/verification',
+    ]) {
+      const operations = Object.values(doc.paths[route] ?? {}) as Array<{ tags?: string[] }>;
+      expect(operations.length, route).toBeGreaterThan(0);
+      expect(operations[0].tags).toEqual(['ledger']);
+    }
+  });
+});
+
 describe('GET /api/ledger/head and /api/ledger/entries/{hash}', () => {
   it('gives, without sign-in, an inclusion proof that verifies against the tree head, and no content', async () => {
     const made = await createLedgeredRecord(t.ctx, hospital.userId, { title: 'Private diagnosis' });

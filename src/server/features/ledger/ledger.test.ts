@@ -66,7 +66,7 @@ describe('API documentation', () => {
       '/api/ledger/verify-file',
       '/api/medical-records/{id}/verification',
     ]) {
-      const operations = Object.values(doc.paths[route] ?? {}) as Array<{ tags?: string[] }>;
+      const operations = Object.values<{ tags?: string[] }>(doc.paths[route] ?? {});
       expect(operations.length, route).toBeGreaterThan(0);
       expect(operations[0].tags).toEqual(['ledger']);
     }

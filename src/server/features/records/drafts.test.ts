@@ -1,0 +1,111 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { attachments, auditLogs, ledgerEntries } from '../../db/schema.js';
+import {
+  addPatient,
+  createTestApp,
+  signedInHospital,
+  signedInPatient,
+  type TestApp,
+} from '../../test/helpers.js';
+import { samplePng, uploadRecord } from './testing.js';
+
+let t: TestApp;
+let h: { cookie: string; userId: string };
+let patient: { id: string; patientId: string };
+beforeAll(async () => {
+  t = await createTestApp();
+  h = await signedInHospital(t.app);
+  patient = await addPatient(t.app, h.cookie, { firstName: 'Ada', lastName: 'Lovelace' });
+});
+afterAll(async () => t?.close());
+
+describe('drafts', () => {
+  it('keeps a draft for the hospital only, unledgered, until it is uploaded', async () => {
+    const own = await addPatient(t.app, h.cookie);
+    const p = await signedInPatient(t.app, own.patientId);
+    const res = await uploadRecord(t.app, h.cookie, own.id, {
+      fields: { draft: 'true', title: 'Draft note' },
+    });
+    expect(res.statusCode).toBe(201);
+    const draft = res.json();
+    expect(draft).toMatchObject({ status: 'draft', blockchainHash: null, isBlockchainVerified: false });
+    expect(
+      await t.ctx.db.select().from(ledgerEntries).where(eq(ledgerEntries.recordId, draft.id)),
+    ).toHaveLength(0);
+    const [draftAudit] = await t.ctx.db.select().from(auditLogs).where(eq(auditLogs.entityId, draft.id));
+    expect(draftAudit.action).toBe('record_draft');
+
+    const get = (url: string, cookie: string) => t.app.inject({ method: 'GET', url, headers: { cookie } });
+    expect((await get(`/api/medical-records/${p.userId}`, p.cookie)).json()).toEqual([]);
+    expect((await get(`/api/medical-records/record/${draft.id}`, p.cookie)).statusCode).toBe(404);
+    expect((await get(draft.attachments[0].url, p.cookie)).statusCode).toBe(404);
+    const drafts = (await get('/api/medical-records/drafts', h.cookie)).json();
+    expect(drafts.map((d: { id: string }) => d.id)).toContain(draft.id);
+
+    const fin = await t.app.inject({
+      method: 'POST',
+      url: `/api/medical-records/${draft.id}/finalize`,
+      headers: { cookie: h.cookie },
+    });
+    expect(fin.statusCode).toBe(200);
+    expect(fin.json()).toMatchObject({ status: 'final', isBlockchainVerified: true });
+    const again = await t.app.inject({
+      method: 'POST',
+      url: `/api/medical-records/${draft.id}/finalize`,
+      headers: { cookie: h.cookie },
+    });
+    expect(again.statusCode).toBe(409);
+    expect(
+      (await get(`/api/medical-records/${p.userId}`, p.cookie)).json().map((r: { id: string }) => r.id),
+    ).toEqual([draft.id]);
+  });
+
+  it('continues a draft with more files and uploads it in the same form', async () => {
+    const res = await uploadRecord(t.app, h.cookie, patient.id, {
+      fields: { draft: 'true', title: 'Part one' },
+    });
+    const draft = res.json();
+    const next = await uploadRecord(t.app, h.cookie, patient.id, {
+      fields: { draftId: draft.id, title: 'Complete', description: 'now with the scan' },
+      files: [{ fileName: 'scan.png', bytes: samplePng() }],
+    });
+    expect(next.statusCode).toBe(201);
+    expect(next.json()).toMatchObject({
+      id: draft.id,
+      status: 'final',
+      title: 'Complete',
+      isBlockchainVerified: true,
+    });
+    expect(next.json().attachments.map((a: { fileName: string }) => a.fileName)).toEqual([
+      'report.pdf',
+      'scan.png',
+    ]);
+    const reuse = await uploadRecord(t.app, h.cookie, patient.id, { fields: { draftId: draft.id } });
+    expect(reuse.statusCode).toBe(409);
+  });
+
+  it('discards a draft with its files but never an uploaded record', async () => {
+    const draft = (await uploadRecord(t.app, h.cookie, patient.id, { fields: { draft: 'true' } })).json();
+    const key = draft.attachments[0].url.split('/').pop();
+    const del = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/medical-records/${draft.id}`,
+      headers: { cookie: h.cookie },
+    });
+    expect(del.statusCode).toBe(200);
+    expect(await t.ctx.db.select().from(attachments).where(eq(attachments.recordId, draft.id))).toHaveLength(
+      0,
+    );
+    expect(fs.existsSync(path.join(t.config.dataDir, 'attachments', key))).toBe(false);
+    const final = (await uploadRecord(t.app, h.cookie, patient.id)).json();
+    const refused = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/medical-records/${final.id}`,
+      headers: { cookie: h.cookie },
+    });
+    expect(refused.statusCode).toBe(409);
+  });
+});

@@ -300,6 +300,28 @@ describe('login, session and logout', () => {
   });
 });
 
+describe('patient sign-in audit', () => {
+  it("puts a patient's login in their own trail and in their hospital's trail", async () => {
+    const { user: hospital } = await registerHospital(t.app);
+    const [patient] = await t.ctx.db
+      .insert(patients)
+      .values({ patientId: 'MRN2026000777', createdByHospitalId: hospital.id })
+      .returning();
+    const email = uniqueEmail('pl');
+    await register({
+      email,
+      password: STRONG_PASSWORD,
+      firstName: 'P',
+      lastName: 'Q',
+      role: 'patient',
+      mrn: 'MRN2026000777',
+    });
+    await login(t.app, email);
+    const rows = await t.ctx.db.select().from(auditLogs).where(eq(auditLogs.patientId, patient.id));
+    expect(rows.map((r) => [r.action, r.hospitalId])).toEqual([['login', hospital.id]]);
+  });
+});
+
 describe('bad input', () => {
   it('answers malformed JSON with 400 and a message', async () => {
     const res = await t.app.inject({

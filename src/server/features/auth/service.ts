@@ -104,7 +104,10 @@ export async function authenticate(
     await tx.update(users).set({ lastLoginAt: now }).where(eq(users.id, user.id));
     const [patient] =
       user.role === 'patient'
-        ? await tx.select({ id: patients.id }).from(patients).where(eq(patients.userId, user.id))
+        ? await tx
+            .select({ id: patients.id, hospitalId: patients.createdByHospitalId })
+            .from(patients)
+            .where(eq(patients.userId, user.id))
         : [];
     await writeAudit(tx, {
       userId: user.id,
@@ -113,7 +116,8 @@ export async function authenticate(
       entityId: user.id,
       details: `Signed in as ${user.role}`,
       ipAddress: ip,
-      hospitalId: user.role === 'hospital' ? user.id : null,
+      // A patient's sign-in belongs to their hospital's trail too (it is about that hospital's patient).
+      hospitalId: user.role === 'hospital' ? user.id : (patient?.hospitalId ?? null),
       patientId: patient?.id ?? null,
     });
   });

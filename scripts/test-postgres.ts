@@ -75,7 +75,7 @@ process.on('SIGINT', () => {
   process.exit(130);
 });
 
-let status = 1;
+let status: number;
 try {
   const port = await freePort();
   pg('initdb', ['-D', dataDir, '-U', 'postgres', '--auth=trust', '--encoding=UTF8', '--no-sync']);

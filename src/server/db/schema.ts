@@ -133,7 +133,11 @@ export const attachments = pgTable(
     position: integer('position').notNull().default(0),
     createdAt: createdAt(),
   },
-  (t) => [index('attachments_record_idx').on(t.recordId, t.position)],
+  (t) => [
+    index('attachments_record_idx').on(t.recordId, t.position),
+    // The public "was this file entered?" lookup goes by content hash.
+    index('attachments_sha256_idx').on(t.sha256),
+  ],
 );
 
 export const appointments = pgTable(

@@ -1,0 +1,1 @@
+CREATE INDEX "attachments_sha256_idx" ON "attachments" USING btree ("sha256");

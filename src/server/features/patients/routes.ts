@@ -14,6 +14,7 @@ import type { AppContext } from '../../app.js';
 import { forbidden } from '../../errors.js';
 import { requireRole } from '../../plugins/session.js';
 import { assertHospitalCanWrite } from '../billing/service.js';
+import { updateOwnProfile } from '../patient-profile/service.js';
 import { actorOf } from './actor.js';
 import {
   archivePatient,
@@ -85,7 +86,9 @@ export async function patientRoutes(app: FastifyInstance, ctx: AppContext) {
       onRequest: requireRole('hospital', 'patient'),
       schema: {
         tags,
-        summary: 'Edit a patient: a hospital changes the demographics of its own patient (audited)',
+        summary:
+          'Edit a patient: a hospital changes the demographics of its own patient (audited); a patient ' +
+          'changes only their own phone, insuranceProvider, insurancePolicy, primaryCarePhysician (ledgered, audited)',
         params: idParams,
         body: patientInputSchema,
         response: { 200: patientSchema },
@@ -93,8 +96,9 @@ export async function patientRoutes(app: FastifyInstance, ctx: AppContext) {
     },
     async (request) => {
       const actor = actorOf(request);
-      // A patient updating their own profile (phone, insurance, primary care; ledgered) is the
-      // patient-profile feature's part of this route and is not offered here.
+      // A patient changes only their own phone, insurance and primary care (ledgered, audited).
+      if (actor.role === 'patient')
+        return updateOwnProfile(ctx.db, actor, request.params.id, request.body, ctx.now());
       if (actor.role !== 'hospital') throw forbidden();
       await assertHospitalCanWrite(ctx.db, actor.id, ctx.now());
       return updatePatientDemographics(ctx.db, actor, request.params.id, request.body, ctx.now());

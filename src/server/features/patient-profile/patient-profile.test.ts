@@ -1,0 +1,233 @@
+import { and, eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ONLY_PROFILE_FIELDS, PHONE_MESSAGE } from '../../../shared/patient-profile.js';
+import { auditLogs, ledgerEntries, patients } from '../../db/schema.js';
+import {
+  addPatient,
+  createTestApp,
+  signedInAdmin,
+  signedInHospital,
+  signedInPatient,
+  type TestApp,
+} from '../../test/helpers.js';
+
+let t: TestApp;
+let hospital: { cookie: string; userId: string };
+let otherHospital: { cookie: string; userId: string };
+let patientRow: { id: string; patientId: string };
+let patient: { cookie: string; userId: string };
+let otherRow: { id: string; patientId: string };
+let otherPatient: { cookie: string; userId: string };
+let admin: { cookie: string };
+
+beforeAll(async () => {
+  t = await createTestApp();
+  hospital = await signedInHospital(t.app);
+  otherHospital = await signedInHospital(t.app, 'Other Clinic');
+  patientRow = await addPatient(t.app, hospital.cookie, {
+    firstName: 'Ada',
+    lastName: 'Lovelace',
+    dateOfBirth: '1990-12-10',
+    gender: 'female',
+    phone: '555-0100',
+  });
+  patient = await signedInPatient(t.app, patientRow.patientId);
+  otherRow = await addPatient(t.app, hospital.cookie, { firstName: 'Bob' });
+  otherPatient = await signedInPatient(t.app, otherRow.patientId);
+  admin = await signedInAdmin(t);
+});
+afterAll(async () => t?.close());
+
+const get = (url: string, cookie?: string) =>
+  t.app.inject({ method: 'GET', url, headers: cookie ? { cookie } : {} });
+const put = (url: string, payload: unknown, cookie?: string) =>
+  t.app.inject({ method: 'PUT', url, headers: cookie ? { cookie } : {}, payload: payload as object });
+
+const ledgerOf = (patientId: string) =>
+  t.ctx.db
+    .select()
+    .from(ledgerEntries)
+    .where(and(eq(ledgerEntries.patientId, patientId), eq(ledgerEntries.kind, 'profile_change')));
+const auditsOf = (patientId: string) =>
+  t.ctx.db
+    .select()
+    .from(auditLogs)
+    .where(and(eq(auditLogs.patientId, patientId), eq(auditLogs.action, 'profile_change')));
+
+describe('GET /api/patients/profile/{userId}', () => {
+  it('answers 401 when signed out and 403 to an administrator', async () => {
+    expect((await get(`/api/patients/profile/${patient.userId}`)).statusCode).toBe(401);
+    expect((await get(`/api/patients/profile/${patient.userId}`, admin.cookie)).statusCode).toBe(403);
+  });
+
+  it("gives a patient their own patient object (section 7's fields)", async () => {
+    const res = await get(`/api/patients/profile/${patient.userId}`, patient.cookie);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({
+      id: patientRow.id,
+      patientId: patientRow.patientId,
+      dateOfBirth: '1990-12-10',
+      gender: 'female',
+      phone: '555-0100',
+      insuranceProvider: null,
+      insurancePolicy: null,
+      primaryCarePhysician: null,
+    });
+  });
+
+  it("answers 404 for another patient's user id, a hospital's id and malformed ids", async () => {
+    for (const id of [
+      otherPatient.userId,
+      hospital.userId,
+      'not-a-uuid',
+      '00000000-0000-4000-8000-000000000000',
+    ]) {
+      const res = await get(`/api/patients/profile/${id}`, patient.cookie);
+      expect(res.statusCode, id).toBe(404);
+      expect(res.json().message).toBe('Patient not found.');
+    }
+  });
+
+  it('gives a hospital the profile of a patient it created, and another hospital 404', async () => {
+    const own = await get(`/api/patients/profile/${patient.userId}`, hospital.cookie);
+    expect(own.statusCode).toBe(200);
+    expect(own.json().id).toBe(patientRow.id);
+    expect((await get(`/api/patients/profile/${patient.userId}`, otherHospital.cookie)).statusCode).toBe(404);
+  });
+});
+
+describe('PUT /api/patients/{patientId} by the patient', () => {
+  it('answers 401 when signed out and 403 to an administrator', async () => {
+    expect((await put(`/api/patients/${patientRow.id}`, { phone: '1' })).statusCode).toBe(401);
+    expect((await put(`/api/patients/${patientRow.id}`, { phone: '1' }, admin.cookie)).statusCode).toBe(403);
+  });
+
+  it("answers 404 for another patient's row, leaving it unchanged", async () => {
+    const res = await put(`/api/patients/${otherRow.id}`, { phone: '555 0199' }, patient.cookie);
+    expect(res.statusCode).toBe(404);
+    const [row] = await t.ctx.db.select().from(patients).where(eq(patients.id, otherRow.id));
+    expect(row.phone).toBeNull();
+  });
+
+  it('changes the four profile fields, ledgers the change and audits it with the ledger hash and IP', async () => {
+    const res = await put(
+      `/api/patients/${patientRow.id}`,
+      {
+        phone: '+1 (555) 010-2030',
+        insuranceProvider: 'Acme Health',
+        insurancePolicy: 'POL-42',
+        primaryCarePhysician: 'Dr. Grey',
+        // Integrity fields from a client are ignored.
+        blockchainHash: 'f'.repeat(64),
+        isBlockchainVerified: true,
+      },
+      patient.cookie,
+    );
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({
+      id: patientRow.id,
+      phone: '+1 (555) 010-2030',
+      insuranceProvider: 'Acme Health',
+      insurancePolicy: 'POL-42',
+      primaryCarePhysician: 'Dr. Grey',
+      firstName: 'Ada',
+    });
+    const ledger = await ledgerOf(patientRow.id);
+    expect(ledger).toHaveLength(1);
+    expect(ledger[0].userId).toBe(patient.userId);
+    expect(JSON.parse(ledger[0].canonical).content).toEqual({
+      patientId: patientRow.id,
+      changes: {
+        phone: '+1 (555) 010-2030',
+        insuranceProvider: 'Acme Health',
+        insurancePolicy: 'POL-42',
+        primaryCarePhysician: 'Dr. Grey',
+      },
+    });
+    const audits = await auditsOf(patientRow.id);
+    expect(audits).toHaveLength(1);
+    expect(audits[0]).toMatchObject({
+      userId: patient.userId,
+      blockchainHash: ledger[0].hash,
+      ipAddress: '127.0.0.1',
+      hospitalId: hospital.userId,
+      entityId: patientRow.id,
+    });
+    expect(audits[0].blockchainHash).not.toBe('f'.repeat(64));
+  });
+
+  it('shows the change in the patient’s activity trail as blockchain verified', async () => {
+    const res = await get('/api/audit-logs/patient?action=profile_change', patient.cookie);
+    expect(res.json().items[0]).toMatchObject({ action: 'profile_change', blockchainVerified: true });
+  });
+
+  it('ledgers only the fields that changed, and nothing when nothing changed', async () => {
+    const res = await put(
+      `/api/patients/${patientRow.id}`,
+      { phone: '+1 (555) 010-2030', insurancePolicy: '' },
+      patient.cookie,
+    );
+    expect(res.statusCode).toBe(200);
+    expect(res.json().insurancePolicy).toBeNull();
+    let ledger = await ledgerOf(patientRow.id);
+    expect(ledger).toHaveLength(2);
+    expect(JSON.parse(ledger[1].canonical).content.changes).toEqual({ insurancePolicy: null });
+    expect(
+      (await put(`/api/patients/${patientRow.id}`, { phone: '+1 (555) 010-2030' }, patient.cookie))
+        .statusCode,
+    ).toBe(200);
+    ledger = await ledgerOf(patientRow.id);
+    expect(ledger).toHaveLength(2);
+    expect(await auditsOf(patientRow.id)).toHaveLength(2);
+  });
+
+  it('refuses fields other than the four with 400 and changes nothing', async () => {
+    for (const body of [
+      { firstName: 'Eve' },
+      { dateOfBirth: '2000-01-01', phone: '1' },
+      { email: 'x@example.test' },
+    ]) {
+      const res = await put(`/api/patients/${patientRow.id}`, body, patient.cookie);
+      expect(res.statusCode).toBe(400);
+      expect(res.json().message).toBe(ONLY_PROFILE_FIELDS);
+    }
+    const [row] = await t.ctx.db.select().from(patients).where(eq(patients.id, patientRow.id));
+    expect(row.firstName).toBe('Ada');
+  });
+
+  it('refuses a phone that is not a phone number, and over-long values, with 400', async () => {
+    const bad = await put(`/api/patients/${patientRow.id}`, { phone: 'call me maybe' }, patient.cookie);
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().message).toBe(PHONE_MESSAGE);
+    const long = await put(
+      `/api/patients/${patientRow.id}`,
+      { insuranceProvider: 'x'.repeat(201) },
+      patient.cookie,
+    );
+    expect(long.statusCode).toBe(400);
+    expect(long.json().message).toMatch(/at most 200 characters/);
+    const notText = await put(`/api/patients/${patientRow.id}`, { insurancePolicy: 42 }, patient.cookie);
+    expect(notText.statusCode).toBe(400);
+  });
+
+  it('writes neither the change nor its ledger entry when the audit entry cannot be written', async () => {
+    await t.ctx.db.execute(
+      sql`alter table audit_logs add constraint test_no_profile_change check (action <> 'profile_change') not valid`,
+    );
+    try {
+      const res = await put(`/api/patients/${patientRow.id}`, { phone: '555 9999' }, patient.cookie);
+      expect(res.statusCode).toBe(500);
+    } finally {
+      await t.ctx.db.execute(sql`alter table audit_logs drop constraint test_no_profile_change`);
+    }
+    const [row] = await t.ctx.db.select().from(patients).where(eq(patients.id, patientRow.id));
+    expect(row.phone).toBe('+1 (555) 010-2030');
+    expect(await ledgerOf(patientRow.id)).toHaveLength(2);
+  });
+
+  it('still lets the hospital edit the demographics of its patient', async () => {
+    const res = await put(`/api/patients/${patientRow.id}`, { firstName: 'Ada M.' }, hospital.cookie);
+    expect(res.statusCode).toBe(200);
+    expect(res.json().firstName).toBe('Ada M.');
+  });
+});

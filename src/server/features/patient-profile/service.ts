@@ -1,0 +1,99 @@
+// A patient's profile: read by the patient themself or by the hospital that created them (by the
+// patient's user id), and changed by the patient (phone, insurance, primary care only). A change
+// updates the row, enters the ledger (profile_change) and is audited, in one transaction.
+import { and, eq } from 'drizzle-orm';
+import {
+  PROFILE_FIELDS,
+  profileUpdateSchema,
+  type ProfileField,
+  type ProfileUpdate,
+} from '../../../shared/patient-profile.js';
+import type { Patient } from '../../../shared/patients.js';
+import { findPatientForUser, isUuid, mayReachPatient, type PatientRow } from '../../access.js';
+import type { Db } from '../../db/connect.js';
+import { patients } from '../../db/schema.js';
+import { badRequest, notFound } from '../../errors.js';
+import { writeAudit } from '../audit/service.js';
+import { appendLedgerEntry } from '../ledger/service.js';
+import type { Actor } from '../patients/actor.js';
+import { getPatient } from '../patients/service.js';
+
+/**
+ * The patient row of an account, as `actor` may see it: a patient only their own user id, a
+ * hospital only patients it created (access.ts decides). Anything else is 404.
+ */
+export async function findPatientByUserId(db: Db, actor: Actor, userId: string): Promise<PatientRow> {
+  if (!isUuid(userId)) throw notFound('Patient not found.');
+  if (actor.role === 'patient' && userId !== actor.id) throw notFound('Patient not found.');
+  const [row] = await db.select().from(patients).where(eq(patients.userId, userId));
+  if (!row || !mayReachPatient(actor, row)) throw notFound('Patient not found.');
+  return row;
+}
+
+export async function getProfile(db: Db, actor: Actor, userId: string, now: Date): Promise<Patient> {
+  const row = await findPatientByUserId(db, actor, userId);
+  return getPatient(db, actor, row.id, now);
+}
+
+/** The body as the patient sent it: keys with no value are left out ("not sent"). */
+function parseUpdate(body: unknown): ProfileUpdate {
+  const sent =
+    body && typeof body === 'object' && !Array.isArray(body)
+      ? Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined))
+      : body;
+  const parsed = profileUpdateSchema.safeParse(sent);
+  if (!parsed.success) throw badRequest(parsed.error.issues[0]?.message ?? 'Invalid profile');
+  return parsed.data;
+}
+
+/**
+ * PUT /api/patients/{patientId} by the patient themself. Fields not sent stay as they are; an
+ * empty field clears the value. Saving without a change writes nothing.
+ */
+export async function updateOwnProfile(
+  db: Db,
+  actor: Actor,
+  patientRowId: string,
+  body: unknown,
+  now: Date,
+): Promise<Patient> {
+  const existing = await findPatientForUser(db, actor, patientRowId);
+  if (actor.role !== 'patient') throw notFound('Patient not found.');
+  const input = parseUpdate(body);
+  const changes: Partial<Record<ProfileField, string | null>> = {};
+  for (const field of PROFILE_FIELDS) {
+    const value = input[field];
+    if (value !== undefined && value !== existing[field]) changes[field] = value;
+  }
+  const changed = Object.keys(changes) as ProfileField[];
+  if (changed.length > 0) {
+    await db.transaction(async (tx) => {
+      await tx
+        .update(patients)
+        .set({ ...changes, updatedAt: now })
+        .where(and(eq(patients.id, existing.id), eq(patients.userId, actor.id)));
+      const entry = await appendLedgerEntry(
+        tx,
+        {
+          kind: 'profile_change',
+          patientId: existing.id,
+          userId: actor.id,
+          content: { patientId: existing.id, changes },
+        },
+        { now },
+      );
+      await writeAudit(tx, {
+        userId: actor.id,
+        action: 'profile_change',
+        entityType: 'patient',
+        entityId: existing.id,
+        details: `Profile updated: ${changed.join(', ')}`,
+        ipAddress: actor.ip,
+        blockchainHash: entry.hash,
+        hospitalId: existing.createdByHospitalId,
+        patientId: existing.id,
+      });
+    });
+  }
+  return getPatient(db, actor, existing.id, now);
+}

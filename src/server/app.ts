@@ -18,6 +18,7 @@ import { patientRoutes } from './features/patients/routes.js';
 import { recordRoutes } from './features/records/routes.js';
 import { auditRoutes } from './features/audit/routes.js';
 import { hospitalRoutes } from './features/hospital/routes.js';
+import { consentRoutes } from './features/consent/routes.js';
 import { patientProfileRoutes } from './features/patient-profile/routes.js';
 import { FileStore } from './files/store.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
@@ -103,6 +104,7 @@ export async function buildApp(
     await passwordResetRoutes(scope, ctx);
     await ledgerRoutes(scope, ctx);
     await patientProfileRoutes(scope, ctx);
+    await consentRoutes(scope, ctx);
   });
 
   const serveClient = config.serveClient && fs.existsSync(path.join(clientDir, 'index.html'));

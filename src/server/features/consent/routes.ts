@@ -1,0 +1,48 @@
+// GET and PUT /api/consent/{userId} (spec section 7; DECISIONS: consent saves are persisted,
+// ledgered and audited).
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { consentInputSchema, consentSchema } from '../../../shared/consent.js';
+import type { AppContext } from '../../app.js';
+import { requireRole } from '../../plugins/session.js';
+import { actorOf } from '../patients/actor.js';
+import { getConsent, saveConsent } from './service.js';
+
+const tags = ['consent'];
+const params = z.object({ userId: z.string().max(100) });
+
+export async function consentRoutes(app: FastifyInstance, ctx: AppContext) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+
+  r.get(
+    '/api/consent/:userId',
+    {
+      onRequest: requireRole('patient', 'hospital'),
+      schema: {
+        tags,
+        summary:
+          "A patient's consent settings by their user id (both on until the patient saves a choice): " +
+          'the patient themself, or the hospital that created the patient',
+        params,
+        response: { 200: consentSchema },
+      },
+    },
+    async (request) => getConsent(ctx.db, actorOf(request), request.params.userId),
+  );
+
+  r.put(
+    '/api/consent/:userId',
+    {
+      onRequest: requireRole('patient'),
+      schema: {
+        tags,
+        summary: 'Save the signed-in patient’s own consent settings (ledgered as consent_change, audited)',
+        params,
+        body: consentInputSchema,
+        response: { 200: consentSchema },
+      },
+    },
+    async (request) => saveConsent(ctx.db, actorOf(request), request.params.userId, request.body, ctx.now()),
+  );
+}

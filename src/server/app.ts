@@ -19,6 +19,7 @@ import { recordRoutes } from './features/records/routes.js';
 import { auditRoutes } from './features/audit/routes.js';
 import { hospitalRoutes } from './features/hospital/routes.js';
 import { consentRoutes } from './features/consent/routes.js';
+import { familyContactRoutes } from './features/family-contacts/routes.js';
 import { patientProfileRoutes } from './features/patient-profile/routes.js';
 import { FileStore } from './files/store.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
@@ -105,6 +106,7 @@ export async function buildApp(
     await ledgerRoutes(scope, ctx);
     await patientProfileRoutes(scope, ctx);
     await consentRoutes(scope, ctx);
+    await familyContactRoutes(scope, ctx);
   });
 
   const serveClient = config.serveClient && fs.existsSync(path.join(clientDir, 'index.html'));

@@ -1,0 +1,232 @@
+import { and, eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FAMILY_MESSAGES } from '../../../shared/family-contacts.js';
+import { auditLogs, familyContacts } from '../../db/schema.js';
+import {
+  addPatient,
+  createTestApp,
+  signedInAdmin,
+  signedInHospital,
+  signedInPatient,
+  type TestApp,
+} from '../../test/helpers.js';
+
+let t: TestApp;
+let hospital: { cookie: string; userId: string };
+let otherHospital: { cookie: string };
+let patientRow: { id: string; patientId: string };
+let patient: { cookie: string; userId: string };
+let otherRow: { id: string; patientId: string };
+let otherPatient: { cookie: string; userId: string };
+let admin: { cookie: string };
+let othersContactId: string;
+
+const jane = {
+  firstName: 'Jane',
+  lastName: 'Doe',
+  relationship: 'spouse',
+  phone: '555 0101',
+  email: 'Jane@Example.test',
+  address: '1 Main St',
+  isPrimary: true,
+  canAccessRecords: true,
+  emergencyContact: false,
+};
+
+beforeAll(async () => {
+  t = await createTestApp();
+  hospital = await signedInHospital(t.app);
+  otherHospital = await signedInHospital(t.app, 'Other Clinic');
+  patientRow = await addPatient(t.app, hospital.cookie);
+  patient = await signedInPatient(t.app, patientRow.patientId);
+  otherRow = await addPatient(t.app, hospital.cookie, { firstName: 'Bob' });
+  otherPatient = await signedInPatient(t.app, otherRow.patientId);
+  admin = await signedInAdmin(t);
+  const res = await send(
+    'POST',
+    '/api/family-contacts',
+    { ...jane, firstName: 'Other' },
+    otherPatient.cookie,
+  );
+  othersContactId = res.json<{ id: string }>().id;
+});
+afterAll(async () => t?.close());
+
+function send(method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: unknown, cookie?: string) {
+  return t.app.inject({
+    method,
+    url,
+    headers: cookie ? { cookie } : {},
+    ...(payload === undefined ? {} : { payload: payload as object }),
+  });
+}
+const auditsOf = (patientId: string) =>
+  t.ctx.db
+    .select()
+    .from(auditLogs)
+    .where(and(eq(auditLogs.patientId, patientId), eq(auditLogs.action, 'family_contact_change')))
+    .orderBy(auditLogs.createdAt);
+
+describe('adding a family contact', () => {
+  it('answers 401 when signed out, 403 to a hospital and an administrator', async () => {
+    expect((await send('POST', '/api/family-contacts', jane)).statusCode).toBe(401);
+    expect((await send('POST', '/api/family-contacts', jane, hospital.cookie)).statusCode).toBe(403);
+    expect((await send('POST', '/api/family-contacts', jane, admin.cookie)).statusCode).toBe(403);
+  });
+
+  it('requires first name, last name and relationship, with the form’s messages', async () => {
+    const cases: [Record<string, unknown>, string][] = [
+      [{ ...jane, firstName: undefined }, FAMILY_MESSAGES.firstName],
+      [{ ...jane, firstName: '   ' }, FAMILY_MESSAGES.firstName],
+      [{ ...jane, lastName: '' }, FAMILY_MESSAGES.lastName],
+      [{ ...jane, relationship: undefined }, FAMILY_MESSAGES.relationship],
+      [{ ...jane, relationship: 'cousin' }, FAMILY_MESSAGES.relationshipOption],
+      [{ ...jane, email: 'not-an-email' }, FAMILY_MESSAGES.email],
+    ];
+    for (const [body, message] of cases) {
+      const res = await send('POST', '/api/family-contacts', body, patient.cookie);
+      expect(res.statusCode, JSON.stringify(body)).toBe(400);
+      expect(res.json().message).toBe(message);
+    }
+    const [{ n }] = await t.ctx.db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(familyContacts)
+      .where(eq(familyContacts.patientId, patientRow.id));
+    expect(n).toBe(0);
+  });
+
+  it('adds the contact to the signed-in patient (a patientId in the body is ignored) and audits it', async () => {
+    const res = await send(
+      'POST',
+      '/api/family-contacts',
+      { ...jane, patientId: otherRow.id },
+      patient.cookie,
+    );
+    expect(res.statusCode).toBe(201);
+    expect(res.json()).toMatchObject({
+      patientId: patientRow.id,
+      firstName: 'Jane',
+      lastName: 'Doe',
+      relationship: 'spouse',
+      email: 'jane@example.test',
+      isPrimary: true,
+      canAccessRecords: true,
+      emergencyContact: false,
+    });
+    const audits = await auditsOf(patientRow.id);
+    expect(audits).toHaveLength(1);
+    expect(audits[0]).toMatchObject({
+      userId: patient.userId,
+      entityId: res.json().id,
+      ipAddress: '127.0.0.1',
+      details: 'Added family contact Jane Doe (spouse)',
+    });
+  });
+
+  it('keeps one primary contact: a new primary one replaces the previous', async () => {
+    const res = await send(
+      'POST',
+      '/api/family-contacts',
+      { firstName: 'Tom', lastName: 'Doe', relationship: 'child', isPrimary: true, email: '' },
+      patient.cookie,
+    );
+    expect(res.statusCode).toBe(201);
+    expect(res.json()).toMatchObject({ email: null, phone: null, emergencyContact: false });
+    const list = (
+      await send('GET', `/api/family-contacts/patient/${patientRow.id}`, undefined, patient.cookie)
+    ).json<{ firstName: string; isPrimary: boolean }[]>();
+    expect(list.map((c) => [c.firstName, c.isPrimary])).toEqual([
+      ['Tom', true],
+      ['Jane', false],
+    ]);
+  });
+});
+
+describe('listing family contacts', () => {
+  const url = () => `/api/family-contacts/patient/${patientRow.id}`;
+
+  it('answers 401 when signed out and 403 to an administrator', async () => {
+    expect((await send('GET', url())).statusCode).toBe(401);
+    expect((await send('GET', url(), undefined, admin.cookie)).statusCode).toBe(403);
+  });
+
+  it('lets the patient and the hospital that created them read, and nobody else', async () => {
+    expect((await send('GET', url(), undefined, patient.cookie)).json()).toHaveLength(2);
+    expect((await send('GET', url(), undefined, hospital.cookie)).json()).toHaveLength(2);
+    expect((await send('GET', url(), undefined, otherHospital.cookie)).statusCode).toBe(404);
+    expect((await send('GET', url(), undefined, otherPatient.cookie)).statusCode).toBe(404);
+    expect(
+      (await send('GET', '/api/family-contacts/patient/nope', undefined, patient.cookie)).statusCode,
+    ).toBe(404);
+  });
+});
+
+describe('changing and removing a family contact', () => {
+  let contactId: string;
+  beforeAll(async () => {
+    const list = (
+      await send('GET', `/api/family-contacts/patient/${patientRow.id}`, undefined, patient.cookie)
+    ).json<{ id: string; firstName: string }[]>();
+    contactId = list.find((c) => c.firstName === 'Jane')!.id;
+  });
+
+  it('answers 401 when signed out and 403 to a hospital', async () => {
+    expect((await send('PUT', `/api/family-contacts/${contactId}`, jane)).statusCode).toBe(401);
+    expect((await send('PUT', `/api/family-contacts/${contactId}`, jane, hospital.cookie)).statusCode).toBe(
+      403,
+    );
+    expect(
+      (await send('DELETE', `/api/family-contacts/${contactId}`, undefined, hospital.cookie)).statusCode,
+    ).toBe(403);
+  });
+
+  it("answers 404 for another patient's contact and leaves it alone", async () => {
+    const changed = await send('PUT', `/api/family-contacts/${othersContactId}`, jane, patient.cookie);
+    expect(changed.statusCode).toBe(404);
+    expect(changed.json().message).toBe('Family contact not found.');
+    expect(
+      (await send('DELETE', `/api/family-contacts/${othersContactId}`, undefined, patient.cookie)).statusCode,
+    ).toBe(404);
+    const [row] = await t.ctx.db.select().from(familyContacts).where(eq(familyContacts.id, othersContactId));
+    expect(row.firstName).toBe('Other');
+  });
+
+  it('validates a change like an addition', async () => {
+    const res = await send(
+      'PUT',
+      `/api/family-contacts/${contactId}`,
+      { ...jane, relationship: '' },
+      patient.cookie,
+    );
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toBe(FAMILY_MESSAGES.relationship);
+  });
+
+  it('changes the patient’s own contact and audits it', async () => {
+    const res = await send(
+      'PUT',
+      `/api/family-contacts/${contactId}`,
+      { ...jane, relationship: 'guardian', isPrimary: false, emergencyContact: true },
+      patient.cookie,
+    );
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ relationship: 'guardian', emergencyContact: true });
+    const audits = await auditsOf(patientRow.id);
+    expect(audits.at(-1)?.details).toBe('Updated family contact Jane Doe (guardian)');
+  });
+
+  it('removes the patient’s own contact and audits it', async () => {
+    const res = await send('DELETE', `/api/family-contacts/${contactId}`, undefined, patient.cookie);
+    expect(res.statusCode).toBe(200);
+    const list = (
+      await send('GET', `/api/family-contacts/patient/${patientRow.id}`, undefined, patient.cookie)
+    ).json<{ id: string }[]>();
+    expect(list.map((c) => c.id)).not.toContain(contactId);
+    expect((await auditsOf(patientRow.id)).at(-1)?.details).toBe(
+      'Removed family contact Jane Doe (guardian)',
+    );
+    expect(
+      (await send('DELETE', `/api/family-contacts/${contactId}`, undefined, patient.cookie)).statusCode,
+    ).toBe(404);
+  });
+});

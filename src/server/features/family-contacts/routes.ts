@@ -1,0 +1,82 @@
+// Family contacts (spec section 7): GET /api/family-contacts/patient/{patientId}, POST, PUT and
+// DELETE /api/family-contacts/{id}. Reading: the patient or the hospital that created them;
+// changing: the patient only.
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { messageSchema } from '../../../shared/auth.js';
+import { familyContactInputSchema, familyContactSchema } from '../../../shared/family-contacts.js';
+import type { AppContext } from '../../app.js';
+import { requireRole } from '../../plugins/session.js';
+import { actorOf } from '../patients/actor.js';
+import { addContact, deleteContact, listContacts, updateContact } from './service.js';
+
+const tags = ['family contacts'];
+const idParams = z.object({ id: z.string().max(100) });
+
+export async function familyContactRoutes(app: FastifyInstance, ctx: AppContext) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const patientOnly = requireRole('patient');
+
+  r.get(
+    '/api/family-contacts/patient/:patientId',
+    {
+      onRequest: requireRole('patient', 'hospital'),
+      schema: {
+        tags,
+        summary: "A patient's family contacts (patients.id): the patient, or the hospital that created them",
+        params: z.object({ patientId: z.string().max(100) }),
+        response: { 200: z.array(familyContactSchema) },
+      },
+    },
+    async (request) => listContacts(ctx.db, actorOf(request), request.params.patientId),
+  );
+
+  r.post(
+    '/api/family-contacts',
+    {
+      onRequest: patientOnly,
+      schema: {
+        tags,
+        summary:
+          'Add a family contact to the signed-in patient (audited); a patientId in the body is ignored',
+        body: familyContactInputSchema,
+        response: { 201: familyContactSchema },
+      },
+    },
+    async (request, reply) =>
+      reply.status(201).send(await addContact(ctx.db, actorOf(request), request.body, ctx.now())),
+  );
+
+  r.put(
+    '/api/family-contacts/:id',
+    {
+      onRequest: patientOnly,
+      schema: {
+        tags,
+        summary: 'Change one of the signed-in patient’s family contacts (audited)',
+        params: idParams,
+        body: familyContactInputSchema,
+        response: { 200: familyContactSchema },
+      },
+    },
+    async (request) => updateContact(ctx.db, actorOf(request), request.params.id, request.body, ctx.now()),
+  );
+
+  r.delete(
+    '/api/family-contacts/:id',
+    {
+      onRequest: patientOnly,
+      schema: {
+        tags,
+        summary: 'Remove one of the signed-in patient’s family contacts (audited)',
+        params: idParams,
+        response: { 200: messageSchema },
+      },
+    },
+    async (request) => {
+      await deleteContact(ctx.db, actorOf(request), request.params.id);
+      return { message: 'Contact deleted.' };
+    },
+  );
+}

@@ -1,0 +1,82 @@
+// Family contacts (spec sections 2, 3 and 5): first name, last name and relationship required;
+// relationship one of spec section 9's options; e-mail valid when given. Used by the Family
+// Contacts tab's form and by POST/PUT /api/family-contacts.
+import { z } from 'zod';
+import { RELATIONSHIPS } from './constants.js';
+import { phoneSchema } from './patient-profile.js';
+
+export const RELATIONSHIP_LABELS: Record<(typeof RELATIONSHIPS)[number], string> = {
+  spouse: 'Spouse',
+  parent: 'Parent',
+  child: 'Child',
+  sibling: 'Sibling',
+  guardian: 'Guardian',
+  other: 'Other',
+};
+
+export const FAMILY_MESSAGES = {
+  firstName: 'First name is required',
+  lastName: 'Last name is required',
+  relationship: 'Relationship is required',
+  relationshipOption: `Relationship must be one of ${RELATIONSHIPS.join(', ')}`,
+  email: 'Please enter a valid email address',
+} as const;
+
+export const MAX_FAMILY_CONTACTS = 50;
+
+const requiredName = (message: string) =>
+  z.string({ error: message }).trim().min(1, message).max(100, 'Names must be at most 100 characters');
+
+const blankToNull = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? null : v);
+
+export const familyContactInputSchema = z.object({
+  firstName: requiredName(FAMILY_MESSAGES.firstName),
+  lastName: requiredName(FAMILY_MESSAGES.lastName),
+  relationship: z.enum(RELATIONSHIPS, {
+    error: (issue) =>
+      issue.input === undefined || issue.input === '' || issue.input === null
+        ? FAMILY_MESSAGES.relationship
+        : FAMILY_MESSAGES.relationshipOption,
+  }),
+  phone: phoneSchema,
+  email: z.preprocess(
+    blankToNull,
+    z
+      .string({ error: FAMILY_MESSAGES.email })
+      .trim()
+      .toLowerCase()
+      .max(254, FAMILY_MESSAGES.email)
+      .pipe(z.email({ error: FAMILY_MESSAGES.email }))
+      .nullish(),
+  ),
+  address: z.preprocess(
+    blankToNull,
+    z
+      .string({ error: 'Address must be text' })
+      .trim()
+      .max(500, 'Address must be at most 500 characters')
+      .nullish(),
+  ),
+  isPrimary: z.boolean({ error: 'isPrimary must be true or false' }).default(false),
+  canAccessRecords: z.boolean({ error: 'canAccessRecords must be true or false' }).default(false),
+  emergencyContact: z.boolean({ error: 'emergencyContact must be true or false' }).default(false),
+});
+export type FamilyContactInput = z.infer<typeof familyContactInputSchema>;
+
+export const familyContactSchema = z.object({
+  id: z.string(),
+  /** patients.id of the patient the contact belongs to. */
+  patientId: z.string(),
+  firstName: z.string(),
+  lastName: z.string(),
+  relationship: z.string(),
+  phone: z.string().nullable(),
+  email: z.string().nullable(),
+  address: z.string().nullable(),
+  isPrimary: z.boolean(),
+  canAccessRecords: z.boolean(),
+  emergencyContact: z.boolean(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type FamilyContact = z.infer<typeof familyContactSchema>;

@@ -113,7 +113,7 @@ describe('who may reach the patient routes', () => {
       ['POST', '/api/patients'],
       ['GET', '/api/patients'],
       ['GET', `/api/patients/${p.id}`],
-      ['PUT', `/api/patients/${p.id}`],
+      // PUT /api/patients/{id} is open to the patient for their own profile (patient-profile tests).
       ['DELETE', `/api/patients/${p.id}`],
     ] as const) {
       const res = await inject(
@@ -241,12 +241,14 @@ describe('editing and deleting a patient', () => {
     expect(entry.hospitalId).toBe(h.userId);
   });
 
-  it("answers 403 to a patient editing through this route (the patient's profile is not edited here)", async () => {
+  it('refuses a patient changing demographics through this route (only their profile fields)', async () => {
     const h = await signedInHospital(t.app);
-    const p = await addPatient(t.app, h.cookie);
+    const p = await addPatient(t.app, h.cookie, { firstName: 'Pat' });
     const patient = await signedInPatient(t.app, p.patientId);
-    const res = await inject('PUT', `/api/patients/${p.id}`, patient.cookie, { phone: '1' });
-    expect(res.statusCode).toBe(403);
+    const res = await inject('PUT', `/api/patients/${p.id}`, patient.cookie, { firstName: 'Eve' });
+    expect(res.statusCode).toBe(400);
+    const [row] = await t.ctx.db.select().from(patients).where(eq(patients.id, p.id));
+    expect(row.firstName).toBe('Pat');
   });
 
   it('archives on delete: hidden from the list and from reads, the row and its records kept', async () => {

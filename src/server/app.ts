@@ -57,6 +57,9 @@ export async function buildApp(
   const app = Fastify({
     logger: options.logger === false ? false : { level: config.logLevel },
     trustProxy: config.trustProxy,
+    // One line per request is noise for someone trying the app; LOG_LEVEL=debug brings it back.
+    // Every access to patient data is in the audit trail regardless.
+    disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace',
     bodyLimit: 1024 * 1024,
     // Never echo internals; the error handler shapes every answer.
     return503OnClosing: true,

@@ -7,12 +7,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Transform } from 'node:stream';
 import { MAX_UPLOAD_BYTES } from '../src/shared/constants.js';
+import { freePort } from '../scripts/free-port.js';
 
 const RUNS = Number(process.env.BENCH_UPLOAD_RUNS || 5);
 const MB = 1024 * 1024;
@@ -22,16 +22,6 @@ const ms = (start: bigint) => Number(process.hrtime.bigint() - start) / 1e6;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const fmt = (n: number, digits = 1) => n.toFixed(digits);
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** The server as its own process, so that its memory is measured alone. */
 async function startServer(dataDir: string): Promise<{ url: string; child: ChildProcess }> {

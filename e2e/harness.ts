@@ -2,10 +2,10 @@
 // port) as a child process, and launches Debian's Chromium through playwright-core.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
+import { freePort } from '../scripts/free-port.js';
 
 export interface RunningApp {
   url: string;
@@ -18,16 +18,6 @@ export interface RunningApp {
 export const ADMIN_EMAIL = 'admin@medledger.test';
 export const ADMIN_PASSWORD = 'Adm1n!Passw0rd';
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** Starts the app with a first administrator (ADMIN_EMAIL/ADMIN_PASSWORD) on a fresh data folder. */
 export async function startApp(env: Record<string, string> = {}): Promise<RunningApp> {

@@ -3,9 +3,9 @@
 // stops and removes the cluster afterwards, whatever happened.
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { freePort } from './free-port.js';
 
 function findBinDir(): string | null {
   if (process.env.PG_BIN_DIR) return process.env.PG_BIN_DIR;
@@ -24,16 +24,6 @@ function findBinDir(): string | null {
   }
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 const binDir = findBinDir();
 if (!binDir) {

@@ -116,12 +116,7 @@ describe('who may reach the patient routes', () => {
       // PUT /api/patients/{id} is open to the patient for their own profile (patient-profile tests).
       ['DELETE', `/api/patients/${p.id}`],
     ] as const) {
-      const res = await inject(
-        method,
-        url,
-        patient.cookie,
-        method === 'POST' || method === 'PUT' ? {} : undefined,
-      );
+      const res = await inject(method, url, patient.cookie, method === 'POST' ? {} : undefined);
       expect(res.statusCode, `${method} ${url}`).toBe(403);
     }
   });

@@ -1,12 +1,14 @@
 // Profile page (spec section 2, /profile/edit). Hospital users see read-only account and hospital
-// details; patients get the Edit Profile entry (its modal belongs to the patient dashboard).
+// details; patients get the Edit Profile button, which opens the patient dashboard's modal.
 import { Alert, Button, Divider, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { IconArrowLeft, IconEdit, IconInfoCircle, IconMail } from '@tabler/icons-react';
+import { useState } from 'react';
 import { Link } from 'react-router';
 import type { Role } from '../../../shared/constants';
 import { displayName, type PublicUser } from '../../../shared/users';
 import { useAuth } from '../../auth/context';
 import { AppLayout } from '../../components/layout/AppLayout';
+import { EditProfileModal } from '../patient/EditProfileModal';
 
 const ROLE_LABELS: Record<Role, string> = {
   hospital: 'Hospital',
@@ -69,17 +71,23 @@ function HospitalInfo({ user }: { user: PublicUser }) {
 }
 
 function PatientProfile() {
+  const [editing, setEditing] = useState(false);
   return (
     <Paper withBorder p="lg" radius="md">
       <Title order={2} fz="lg" mb="xs">
         Your Profile
       </Title>
       <Text size="sm" c="dimmed" mb="md" id="edit-profile-note">
-        Editing your phone, primary care physician and insurance details will be available here soon.
+        Change your phone, primary care physician, insurance details and family contacts.
       </Text>
-      <Button leftSection={<IconEdit size={16} aria-hidden />} disabled aria-describedby="edit-profile-note">
+      <Button
+        leftSection={<IconEdit size={16} aria-hidden />}
+        aria-describedby="edit-profile-note"
+        onClick={() => setEditing(true)}
+      >
         Edit Profile
       </Button>
+      {editing && <EditProfileModal opened onClose={() => setEditing(false)} />}
     </Paper>
   );
 }

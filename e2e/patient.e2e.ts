@@ -1,0 +1,208 @@
+// Browser journeys of the patient dashboard: a hospital adds a patient and uploads a record (API);
+// the patient signs up with the MRN, sees the record, opens it verified, downloads the same bytes,
+// edits the profile, adds a family contact, changes consent and finds the change in the activity
+// trail. And: a hospital is kept out of /patient-dashboard.
+import type { Browser, Page } from 'playwright-core';
+import fs from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { samplePdf } from '../src/server/features/records/testing';
+import { PASSWORD, signedInHospital, toast, uniqueEmail } from './auth-helpers';
+import { launchBrowser, startApp, type RunningApp } from './harness';
+
+let app: RunningApp;
+let browser: Browser;
+const pdfBytes = samplePdf('Patient journey blood panel');
+
+beforeAll(async () => {
+  app = await startApp();
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await app?.stop();
+});
+
+const statValue = (page: Page, label: string) => page.getByTestId(`stat-${label}`).textContent();
+
+describe('patient dashboard', () => {
+  it('shows, verifies and downloads a record; edits profile, family contacts and consent; the trail records it', async () => {
+    // A hospital adds the patient and uploads a record.
+    const hospital = await browser.newContext();
+    await signedInHospital(hospital, app.url);
+    const email = uniqueEmail('patient-journey');
+    const added = await hospital.request.post(`${app.url}/api/patients`, {
+      data: { firstName: 'Ada', lastName: 'Lovelace', email, dateOfBirth: '1990-12-10', gender: 'female' },
+    });
+    const { id: patientRowId, patientId: mrn } = (await added.json()) as { id: string; patientId: string };
+    const upload = await hospital.request.post(`${app.url}/api/medical-records`, {
+      multipart: {
+        patientId: patientRowId,
+        recordType: 'lab-results',
+        title: 'Blood panel',
+        doctorName: 'Dr. Grey',
+        department: 'cardiology',
+        description: 'Fasting glucose and lipids',
+        // Integrity fields from a client are ignored by the server.
+        isBlockchainVerified: 'true',
+        blockchainHash: 'f'.repeat(64),
+        files: { name: 'blood-panel.pdf', mimeType: 'application/pdf', buffer: pdfBytes },
+      },
+    });
+    expect(upload.status()).toBe(201);
+    await hospital.close();
+
+    // The patient signs up with the MRN and signs in.
+    const context = await browser.newContext();
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: app.url });
+    const page = await context.newPage();
+    await page.goto(`${app.url}/signup?role=patient`);
+    await page.getByLabel('Medical Record Number (MRN)').fill(mrn);
+    await page.getByLabel('First Name').fill('Ada');
+    await page.getByLabel('Last Name').fill('Lovelace');
+    await page.getByLabel('Email Address').fill(email);
+    await page.getByLabel(/^Password/).fill(PASSWORD);
+    await page.getByLabel(/^Confirm Password/).fill(PASSWORD);
+    await page.getByRole('button', { name: 'Create Account' }).click();
+    await page.waitForURL(`${app.url}/patient-login`);
+    await page.getByLabel('Email Address').fill(email);
+    await page.getByLabel(/^Password/).fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign In' }).click();
+    await page.waitForURL(`${app.url}/patient-dashboard`);
+    await page.getByRole('heading', { name: 'Welcome back, Ada!' }).waitFor();
+
+    // The record, counted in the stat cards (first sign-in: every record is new).
+    const records = page.getByRole('region', { name: 'Recent Medical Records' });
+    await records.getByText('Blood panel').waitFor();
+    await records.getByText('Dr. Grey · Cardiology').waitFor();
+    await records.getByText('Blockchain Verified').waitFor();
+    await records.getByText('Accessible').waitFor();
+    expect(await statValue(page, 'Medical Records')).toBe('1');
+    expect(await statValue(page, 'Upcoming Appointments')).toBe('0');
+    expect(await statValue(page, 'New Notifications')).toBe('1');
+    expect(await statValue(page, 'Verified Records')).toBe('1');
+    await page.getByText('No upcoming appointments. Book an appointment').waitFor();
+    const summary = page.getByRole('region', { name: 'Profile Summary' });
+    await summary.getByText(mrn, { exact: true }).waitFor();
+    await summary.getByText('Female').waitFor();
+    await summary.getByText('Not assigned').waitFor(); // primary care
+    await summary.getByText('Not provided').waitFor(); // insurance
+
+    // Opening it shows the ledger check passing.
+    await records.getByRole('button', { name: 'Open Blood panel' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Blood panel' });
+    await dialog.getByText('Blockchain Verified').waitFor();
+    await dialog.getByText('blood-panel.pdf').waitFor();
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+
+    // Download from the list: the same bytes.
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      records.getByRole('button', { name: 'Download Blood panel' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe('blood-panel.pdf');
+    expect(fs.readFileSync(await download.path()).equals(pdfBytes)).toBe(true);
+    await toast(page, 'Download Started').waitFor();
+
+    // Edit the profile.
+    await page.getByRole('button', { name: 'Edit Profile' }).click();
+    const modal = page.getByRole('dialog', { name: 'Edit Profile' });
+    await modal.getByLabel('Phone').fill('+1 555 010 2030');
+    await modal.getByLabel('Insurance Provider').fill('Acme Health');
+    await modal.getByLabel('Primary Care Physician').fill('Dr. House');
+    await modal.getByRole('button', { name: 'Save Profile' }).click();
+    await toast(page, 'Profile updated').waitFor();
+    await modal.waitFor({ state: 'detached' });
+    await summary.getByText('Acme Health').waitFor();
+    await summary.getByText('+1 555 010 2030').waitFor();
+    await summary.getByText('Dr. House').waitFor();
+
+    // Add a family contact: saving waits for first name, last name and relationship.
+    await page.getByRole('button', { name: 'Edit Profile' }).click();
+    await modal.getByRole('tab', { name: /Family Contacts/ }).click();
+    await modal.getByText('No family contacts yet').waitFor();
+    await modal.getByRole('button', { name: 'Add Contact' }).click();
+    const save = modal.getByRole('button', { name: 'Save Contact' });
+    expect(await save.isDisabled()).toBe(true);
+    await modal.getByLabel('First Name').fill('Jane');
+    await modal.getByLabel('Last Name').fill('Doe');
+    expect(await save.isDisabled()).toBe(true);
+    await modal.getByRole('combobox', { name: /^Relationship/ }).click();
+    await page.getByRole('option', { name: 'Spouse' }).click();
+    await modal.getByLabel('Email').fill('not-an-email');
+    await save.click();
+    await modal.getByText('Please enter a valid email address').waitFor();
+    await modal.getByLabel('Email').fill('jane@example.com');
+    await modal.getByLabel('Emergency Contact').check();
+    await save.click();
+    await toast(page, 'Contact added').waitFor();
+    const card = modal.getByRole('listitem', { name: 'Jane Doe' });
+    await card.getByText('Spouse').waitFor();
+    await card.getByText('Emergency').waitFor();
+    await card.getByText('jane@example.com').waitFor();
+    await page.keyboard.press('Escape');
+    await modal.waitFor({ state: 'detached' });
+
+    // Change consent in the Manage Consent modal.
+    const consentCard = page.getByRole('region', { name: 'Consent & Sharing' });
+    expect(await consentCard.getByRole('switch', { name: 'Family Access' }).isChecked()).toBe(true);
+    await consentCard.getByRole('button', { name: 'Manage Consent' }).click();
+    const consentModal = page.getByRole('dialog', { name: 'Manage Consent' });
+    await consentModal.getByText('recorded on the blockchain').waitFor();
+    await consentModal.getByRole('switch', { name: 'Family Members' }).uncheck({ force: true });
+    await consentModal.getByRole('button', { name: 'Save Consent Settings' }).click();
+    await toast(page, 'Consent Updated').waitFor();
+    await consentModal.waitFor({ state: 'detached' });
+    expect(await consentCard.getByRole('switch', { name: 'Family Access' }).isChecked()).toBe(false);
+
+    // The activity trail shows the consent change, ledgered; its hash can be copied.
+    const trail = page.getByRole('region', { name: 'Activity Trail' });
+    await trail.getByRole('combobox', { name: 'Activity type' }).click();
+    await page.getByRole('option', { name: 'Consent Change' }).click();
+    await trail.getByText('Showing 1 activity').waitFor();
+    const entry = trail.getByRole('listitem').first();
+    await entry.getByText('consent change').waitFor();
+    await entry.getByText('Blockchain Verified').waitFor();
+    await entry.getByText('family access off').waitFor();
+    await entry.getByRole('button', { name: 'Copy blockchain hash' }).click();
+    await toast(page, 'Blockchain Hash Copied').waitFor();
+    const copied = await page.evaluate(() => navigator.clipboard.readText());
+    expect(copied).toMatch(/^[0-9a-f]{64}$/);
+    expect(copied).not.toBe('f'.repeat(64));
+
+    await page.screenshot({ path: '/tmp/medledger-patient-dashboard.png', fullPage: true });
+
+    // Everything was saved: a reload shows the same.
+    await page.reload();
+    await page.getByRole('heading', { name: 'Welcome back, Ada!' }).waitFor();
+    await summary.getByText('Acme Health').waitFor();
+    await expect
+      .poll(() => consentCard.getByRole('switch', { name: 'Family Access' }).isChecked())
+      .toBe(false);
+    await context.close();
+  });
+});
+
+describe('kept out of the patient dashboard', () => {
+  it('sends a hospital user from /patient-dashboard to /', async () => {
+    const context = await browser.newContext();
+    await signedInHospital(context, app.url);
+    const page = await context.newPage();
+    await page.goto(`${app.url}/patient-dashboard`);
+    await page.waitForURL((url) => url.pathname === '/');
+    await page.getByText('Patient Management').first().waitFor();
+    expect(await page.getByText('Welcome back').count()).toBe(0);
+    await context.close();
+  });
+
+  it('sends a signed-out visitor from /patient-dashboard to the login options', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`${app.url}/patient-dashboard`);
+    await page.waitForURL((url) => url.pathname === '/');
+    await page.getByText('Patient Login').first().waitFor();
+    expect(await page.getByText('Welcome back').count()).toBe(0);
+    await context.close();
+  });
+});

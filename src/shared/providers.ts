@@ -149,3 +149,25 @@ export const billingStatusSchema = z.object({
   supportEmail: z.string(),
 });
 export type BillingStatus = z.infer<typeof billingStatusSchema>;
+
+/** One hospital account as the administrator sees it (GET /api/billing/subscriptions). */
+export const hospitalSubscriptionSchema = z.object({
+  hospitalUserId: z.string(),
+  email: z.string(),
+  hospitalName: z.string().nullable(),
+  /** inactive | trialing | active | past_due | canceled */
+  status: z.string(),
+  trialEndsAt: z.string().nullable(),
+  currentPeriodEnd: z.string().nullable(),
+  /** Whether the hospital may add and change records now. */
+  writeAllowed: z.boolean(),
+  createdAt: z.string(),
+});
+export type HospitalSubscription = z.infer<typeof hospitalSubscriptionSchema>;
+
+export const hospitalSubscriptionListSchema = z.object({
+  /** When Stripe is configured, subscriptions are managed there, not marked active by hand. */
+  stripeManaged: z.boolean(),
+  hospitals: z.array(hospitalSubscriptionSchema),
+});
+export type HospitalSubscriptionList = z.infer<typeof hospitalSubscriptionListSchema>;

@@ -3,16 +3,18 @@
 import { Alert, Center, Loader, Paper, Stack, Text, Title } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { IconInbox } from '@tabler/icons-react';
-import type { Application } from '../../../shared/providers';
+import type { Application, HospitalSubscription } from '../../../shared/providers';
 import { errorMessage } from '../../api/request';
 import { AppLayout } from '../../components/layout/AppLayout';
 import { notifyError, notifySuccess } from '../../notify';
 import { ApplicationCard } from './ApplicationCard';
+import { HospitalAccountsTable } from './HospitalAccountsTable';
 import { ReviewedTable } from './ReviewedTable';
-import { useApplications, useMarkActive, useResendLink, useReview } from './api';
+import { useApplications, useHospitalAccounts, useMarkActive, useResendLink, useReview } from './api';
 
 export default function ApplicationsPage() {
   const { data, isLoading, isError } = useApplications();
+  const accounts = useHospitalAccounts();
   const review = useReview();
   const resend = useResendLink();
   const markActive = useMarkActive();
@@ -53,12 +55,14 @@ export default function ApplicationsPage() {
       onError: (error) => notifyError('Error', errorMessage(error, 'Failed to send a new link.')),
     });
 
-  const onMarkActive = (a: Application) =>
-    markActive.mutate(a.hospitalUserId!, {
-      onSuccess: () =>
-        notifySuccess('Subscription Active', `${a.hospitalName} can keep adding and changing records.`),
+  const markActiveFor = (hospitalUserId: string, name: string) =>
+    markActive.mutate(hospitalUserId, {
+      onSuccess: () => notifySuccess('Subscription Active', `${name} can keep adding and changing records.`),
       onError: (error) => notifyError('Error', errorMessage(error, 'Failed to update the subscription.')),
     });
+  const onMarkActive = (a: Application) => markActiveFor(a.hospitalUserId!, a.hospitalName);
+  const onMarkAccountActive = (h: HospitalSubscription) =>
+    markActiveFor(h.hospitalUserId, h.hospitalName ?? h.email);
 
   const pending = (data ?? []).filter((a) => a.status === 'pending');
   const reviewed = (data ?? []).filter((a) => a.status !== 'pending');
@@ -122,6 +126,27 @@ export default function ApplicationsPage() {
             </Stack>
           </>
         )}
+        <Stack component="section" aria-labelledby="accounts-title" gap="md">
+          <Title order={2} fz="xl" id="accounts-title">
+            Hospital Accounts{accounts.data ? ` (${accounts.data.hospitals.length})` : ''}
+          </Title>
+          {accounts.isLoading ? (
+            <Center py="md">
+              <Loader aria-label="Loading hospital accounts" />
+            </Center>
+          ) : accounts.isError || !accounts.data ? (
+            <Alert color="red" title="Error" role="alert">
+              The hospital accounts could not be loaded. Please reload the page.
+            </Alert>
+          ) : (
+            <HospitalAccountsTable
+              hospitals={accounts.data.hospitals}
+              stripeManaged={accounts.data.stripeManaged}
+              busy={busy}
+              onMarkActive={onMarkAccountActive}
+            />
+          )}
+        </Stack>
       </Stack>
     </AppLayout>
   );

@@ -1,9 +1,14 @@
 // The administrator's calls: the applications list, review, a new link, and "mark active".
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { Application } from '../../../shared/providers';
+import type { Application, HospitalSubscriptionList } from '../../../shared/providers';
 import { apiJson } from '../../api/request';
 
 export const APPLICATIONS_KEY = ['/api/provider-applications'] as const;
+export const HOSPITAL_ACCOUNTS_KEY = ['/api/billing/subscriptions'] as const;
+
+export function useHospitalAccounts() {
+  return useQuery<HospitalSubscriptionList>({ queryKey: HOSPITAL_ACCOUNTS_KEY });
+}
 
 export function useApplications() {
   return useQuery<Application[]>({ queryKey: APPLICATIONS_KEY });
@@ -14,7 +19,11 @@ function useRefreshingMutation<V>(call: (vars: V) => Promise<unknown>) {
   return useMutation({
     mutationFn: call,
     // The list refreshes after every change (spec section 8), whether it worked or not.
-    onSettled: () => client.invalidateQueries({ queryKey: APPLICATIONS_KEY }),
+    onSettled: () =>
+      Promise.all([
+        client.invalidateQueries({ queryKey: APPLICATIONS_KEY }),
+        client.invalidateQueries({ queryKey: HOSPITAL_ACCOUNTS_KEY }),
+      ]),
   });
 }
 

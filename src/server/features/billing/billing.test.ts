@@ -19,7 +19,7 @@ const DAY = 86_400_000;
 const start = new Date('2030-05-01T08:00:00Z');
 let clock = start;
 let t: TestApp;
-let admin: { cookie: string };
+let admin: { cookie: string; userId: string };
 
 beforeAll(async () => {
   t = await createTestApp({ stripeWebhookSecret: WEBHOOK_SECRET }, { now: () => clock });
@@ -202,6 +202,39 @@ describe('the administrator marks a subscription active (no Stripe configured)',
       .from(auditLogs)
       .where(and(eq(auditLogs.hospitalId, h.userId), eq(auditLogs.action, 'subscription_change')));
     expect(audit).toHaveLength(1);
+  });
+
+  it('lists every hospital account, including ones that signed up directly, with its state', async () => {
+    const list = (cookie?: string) =>
+      t.app.inject({ method: 'GET', url: '/api/billing/subscriptions', headers: cookie ? { cookie } : {} });
+    const h = await signedInHospital(t.app, 'Signup Clinic');
+    expect((await list()).statusCode).toBe(401);
+    expect((await list(h.cookie)).statusCode).toBe(403);
+
+    const before = (await list(admin.cookie)).json();
+    expect(before.stripeManaged).toBe(false);
+    expect(before.hospitals).toContainEqual(
+      expect.objectContaining({
+        hospitalUserId: h.userId,
+        hospitalName: 'Signup Clinic',
+        status: 'trialing',
+        writeAllowed: true,
+      }),
+    );
+    await after(10, async () => {
+      const ended = (await list(admin.cookie)).json();
+      expect(ended.hospitals).toContainEqual(
+        expect.objectContaining({ hospitalUserId: h.userId, status: 'trialing', writeAllowed: false }),
+      );
+      expect((await activate(h.userId)).statusCode).toBe(200);
+      const after = (await list(admin.cookie)).json();
+      expect(after.hospitals).toContainEqual(
+        expect.objectContaining({ hospitalUserId: h.userId, status: 'active', writeAllowed: true }),
+      );
+    });
+    // Only hospitals are listed.
+    const all = (await list(admin.cookie)).json().hospitals as { hospitalUserId: string }[];
+    expect(all.some((x) => x.hospitalUserId === admin.userId)).toBe(false);
   });
 
   it('is refused with 409 where Stripe manages subscriptions', async () => {

@@ -4,12 +4,17 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { messageSchema } from '../../../shared/auth.js';
-import { billingStatusSchema } from '../../../shared/providers.js';
+import { billingStatusSchema, hospitalSubscriptionListSchema } from '../../../shared/providers.js';
 import { isUuid } from '../../access.js';
 import type { AppContext } from '../../app.js';
 import { conflict, notFound } from '../../errors.js';
 import { currentUser, requireRole } from '../../plugins/session.js';
-import { STRIPE_MANAGED, billingStatus, markSubscriptionActive } from './service.js';
+import {
+  STRIPE_MANAGED,
+  billingStatus,
+  listHospitalSubscriptions,
+  markSubscriptionActive,
+} from './service.js';
 import { checkoutAvailable, handleStripeEvent, startCheckout, verifyWebhook } from './stripe.js';
 
 export async function billingRoutes(app: FastifyInstance, ctx: AppContext) {
@@ -48,6 +53,22 @@ export async function billingRoutes(app: FastifyInstance, ctx: AppContext) {
       const logError = (err: unknown) => request.log.error({ err }, 'Stripe Checkout session failed');
       return { url: await startCheckout(ctx.db, ctx.config, { id: user.id, email: user.email }, logError) };
     },
+  );
+
+  r.get(
+    '/api/billing/subscriptions',
+    {
+      onRequest: requireRole('medledger_admin'),
+      schema: {
+        tags: ['billing'],
+        summary: 'Every hospital account with its trial or subscription state (administrator)',
+        response: { 200: hospitalSubscriptionListSchema },
+      },
+    },
+    async () => ({
+      stripeManaged: checkoutAvailable(ctx.config),
+      hospitals: await listHospitalSubscriptions(ctx.db, ctx.now()),
+    }),
   );
 
   r.post(

@@ -1,9 +1,9 @@
 // Subscriptions: every hospital account starts a 7-day trial (spec section 1); after it, writes
 // need an active subscription (Stripe, or marked active by the administrator).
 import { addDays } from 'date-fns';
-import { and, eq } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import { TRIAL_DAYS } from '../../../shared/constants.js';
-import type { BillingStatus } from '../../../shared/providers.js';
+import type { BillingStatus, HospitalSubscription } from '../../../shared/providers.js';
 import type { Db } from '../../db/connect.js';
 import { subscriptions, users } from '../../db/schema.js';
 import { notFound, paymentRequired } from '../../errors.js';
@@ -21,16 +21,46 @@ export const PAYMENT_REQUIRED_MESSAGE =
 
 export type WriteAccess = { allowed: true } | { allowed: false; reason: 'trial_ended' | 'inactive' };
 
-/** Whether a hospital may write: an active subscription, or a trial that has not ended. */
+type SubscriptionRow = typeof subscriptions.$inferSelect;
+
+/** The write rule itself: an active subscription, or a trial that has not ended. */
+export function writeAccessOf(sub: SubscriptionRow | undefined | null, now: Date): WriteAccess {
+  if (sub?.status === 'active') return { allowed: true };
+  if (sub?.status === 'trialing' && sub.trialEndsAt && sub.trialEndsAt > now) return { allowed: true };
+  return { allowed: false, reason: sub?.status === 'trialing' ? 'trial_ended' : 'inactive' };
+}
+
+/** Whether a hospital may write now (see writeAccessOf). */
 export async function hospitalWriteAccess(
   db: Db,
   hospitalUserId: string,
   now = new Date(),
 ): Promise<WriteAccess> {
   const [sub] = await db.select().from(subscriptions).where(eq(subscriptions.userId, hospitalUserId));
-  if (sub?.status === 'active') return { allowed: true };
-  if (sub?.status === 'trialing' && sub.trialEndsAt && sub.trialEndsAt > now) return { allowed: true };
-  return { allowed: false, reason: sub?.status === 'trialing' ? 'trial_ended' : 'inactive' };
+  return writeAccessOf(sub, now);
+}
+
+/**
+ * Every hospital account with its subscription, for the administrator: hospitals that signed up
+ * directly (not through an application) need "mark active" after their trial too.
+ */
+export async function listHospitalSubscriptions(db: Db, now: Date): Promise<HospitalSubscription[]> {
+  const rows = await db
+    .select({ user: users, sub: subscriptions })
+    .from(users)
+    .leftJoin(subscriptions, eq(subscriptions.userId, users.id))
+    .where(eq(users.role, 'hospital'))
+    .orderBy(asc(users.createdAt));
+  return rows.map(({ user, sub }) => ({
+    hospitalUserId: user.id,
+    email: user.email,
+    hospitalName: user.hospitalName,
+    status: sub?.status ?? 'inactive',
+    trialEndsAt: sub?.trialEndsAt?.toISOString() ?? null,
+    currentPeriodEnd: sub?.currentPeriodEnd?.toISOString() ?? null,
+    writeAllowed: writeAccessOf(sub, now).allowed,
+    createdAt: user.createdAt.toISOString(),
+  }));
 }
 
 /** Throws 402 with a message when a hospital's trial has ended without a subscription. */

@@ -1,0 +1,82 @@
+// Every hospital account with its trial or subscription state, so the administrator can mark a
+// subscription active for hospitals that signed up directly as well as those that applied.
+import { Badge, Button, Table, Text } from '@mantine/core';
+import type { HospitalSubscription } from '../../../shared/providers';
+import { formatDate } from './format';
+
+interface HospitalAccountsTableProps {
+  hospitals: HospitalSubscription[];
+  stripeManaged: boolean;
+  busy: boolean;
+  onMarkActive: (h: HospitalSubscription) => void;
+}
+
+function SubscriptionBadge({ h }: { h: HospitalSubscription }) {
+  if (h.status === 'active') return <Badge color="teal">Active</Badge>;
+  if (h.status === 'trialing' && h.writeAllowed) {
+    return (
+      <Badge color="blue" variant="light">
+        Trial until {formatDate(h.trialEndsAt)}
+      </Badge>
+    );
+  }
+  if (h.status === 'trialing') return <Badge color="orange">Trial ended</Badge>;
+  return <Badge color="gray">{h.status}</Badge>;
+}
+
+export function HospitalAccountsTable({
+  hospitals,
+  stripeManaged,
+  busy,
+  onMarkActive,
+}: HospitalAccountsTableProps) {
+  if (hospitals.length === 0) return <Text c="dimmed">No hospital accounts yet.</Text>;
+  return (
+    <Table.ScrollContainer minWidth={640}>
+      <Table striped highlightOnHover>
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>Hospital</Table.Th>
+            <Table.Th>Email</Table.Th>
+            <Table.Th>Subscription</Table.Th>
+            <Table.Th>Joined</Table.Th>
+            <Table.Th>Action</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {hospitals.map((h) => (
+            <Table.Tr key={h.hospitalUserId}>
+              <Table.Td>{h.hospitalName ?? '—'}</Table.Td>
+              <Table.Td>{h.email}</Table.Td>
+              <Table.Td>
+                <SubscriptionBadge h={h} />
+              </Table.Td>
+              <Table.Td>{formatDate(h.createdAt)}</Table.Td>
+              <Table.Td>
+                {h.status === 'active' ? (
+                  <Text size="sm" c="dimmed">
+                    —
+                  </Text>
+                ) : stripeManaged ? (
+                  <Text size="sm" c="dimmed">
+                    Managed through Stripe
+                  </Text>
+                ) : (
+                  <Button
+                    size="compact-xs"
+                    variant="light"
+                    disabled={busy}
+                    onClick={() => onMarkActive(h)}
+                    aria-label={`Mark the subscription of ${h.hospitalName ?? h.email} active`}
+                  >
+                    Mark subscription active
+                  </Button>
+                )}
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  );
+}

@@ -1,0 +1,143 @@
+import { describe, expect, it } from 'vitest';
+import {
+  APPOINTMENT_MESSAGES,
+  appointmentInputSchema,
+  appointmentStatusInputSchema,
+  conflictLabel,
+  findConflicts,
+  slotInstant,
+  TIME_SLOTS,
+  type ScheduledAppointment,
+} from './appointments.js';
+
+const at = (hhmm: string) => new Date(`2030-05-06T${hhmm}:00.000Z`);
+const appt = (over: Partial<ScheduledAppointment> = {}): ScheduledAppointment => ({
+  id: 'a1',
+  patientId: 'p1',
+  doctorName: 'Dr. Smith',
+  appointmentDate: at('10:00').toISOString(),
+  status: 'scheduled',
+  ...over,
+});
+const ask = (hhmm: string, over: Partial<Parameters<typeof findConflicts>[0]> = {}) => ({
+  start: at(hhmm),
+  doctorName: 'Dr. Smith',
+  patientId: 'p2',
+  ...over,
+});
+
+describe('time slots', () => {
+  it('run every 30 minutes from 09:00 to 17:30', () => {
+    expect(TIME_SLOTS[0]).toBe('09:00');
+    expect(TIME_SLOTS[1]).toBe('09:30');
+    expect(TIME_SLOTS.at(-1)).toBe('17:30');
+    expect(TIME_SLOTS).toHaveLength(18);
+  });
+
+  it('are placed in local time on the chosen day', () => {
+    const instant = slotInstant(new Date(2030, 4, 6, 23, 59), '14:30');
+    expect([instant.getFullYear(), instant.getMonth(), instant.getDate()]).toEqual([2030, 4, 6]);
+    expect([instant.getHours(), instant.getMinutes()]).toEqual([14, 30]);
+  });
+});
+
+describe('the conflict rule', () => {
+  it('lets a slot exactly 60 minutes after the same doctor’s appointment through', () => {
+    expect(findConflicts(ask('11:00'), [appt()])).toEqual([]);
+    expect(findConflicts(ask('09:00'), [appt()])).toEqual([]);
+  });
+
+  it('refuses a slot 30 minutes before or after the same doctor’s appointment', () => {
+    expect(findConflicts(ask('10:30'), [appt()])).toHaveLength(1);
+    expect(findConflicts(ask('09:30'), [appt()])).toHaveLength(1);
+    expect(findConflicts(ask('10:00'), [appt()])).toHaveLength(1);
+  });
+
+  it('ignores cancelled appointments', () => {
+    expect(findConflicts(ask('10:00'), [appt({ status: 'cancelled' })])).toEqual([]);
+  });
+
+  it('ignores the appointment being edited', () => {
+    expect(findConflicts(ask('10:30', { excludeId: 'a1' }), [appt()])).toEqual([]);
+    expect(findConflicts(ask('10:30', { excludeId: 'other' }), [appt()])).toHaveLength(1);
+  });
+
+  it('compares doctor names without regard to case or surrounding spaces', () => {
+    expect(findConflicts(ask('10:00', { doctorName: '  dr. SMITH ' }), [appt()])).toHaveLength(1);
+    expect(findConflicts(ask('10:00', { doctorName: 'Dr. Smithers' }), [appt()])).toEqual([]);
+  });
+
+  it('refuses a slot where the same patient sees another doctor', () => {
+    const conflicts = findConflicts(ask('10:30', { doctorName: 'Dr. Jones', patientId: 'p1' }), [appt()]);
+    expect(conflicts).toHaveLength(1);
+    expect(conflictLabel(conflicts)).toBe('Conflict with: Dr. Smith');
+  });
+
+  it('lets another doctor see another patient at the same time', () => {
+    expect(findConflicts(ask('10:00', { doctorName: 'Dr. Jones' }), [appt()])).toEqual([]);
+  });
+
+  it('does not treat an empty doctor or a missing patient as a match', () => {
+    expect(findConflicts(ask('10:00', { doctorName: '', patientId: null }), [appt()])).toEqual([]);
+  });
+
+  it('names each conflicting doctor once', () => {
+    const list = [appt(), appt({ id: 'a2', patientId: 'p2', doctorName: 'Dr. Jones ' })];
+    const conflicts = findConflicts(ask('10:00', { doctorName: 'dr. smith' }), list);
+    expect(conflictLabel(conflicts)).toBe('Conflict with: Dr. Smith, Dr. Jones');
+  });
+});
+
+describe('the appointment form schema', () => {
+  const valid = {
+    patientId: '4b1f0e8e-1111-4222-8333-444455556666',
+    appointmentType: 'consultation',
+    doctorName: ' Dr. Smith ',
+    department: 'cardiology',
+    appointmentDate: '2030-05-06T10:00:00.000Z',
+    location: '',
+    notes: 'Bring results',
+  };
+
+  it('accepts a complete appointment, trimming the doctor and turning blanks into null', () => {
+    const parsed = appointmentInputSchema.parse(valid);
+    expect(parsed.doctorName).toBe('Dr. Smith');
+    expect(parsed.location).toBeNull();
+    expect(parsed.notes).toBe('Bring results');
+  });
+
+  for (const field of [
+    'patientId',
+    'appointmentType',
+    'doctorName',
+    'department',
+    'appointmentDate',
+  ] as const) {
+    it(`asks for all required fields when ${field} is missing or blank`, () => {
+      for (const value of [undefined, '', '   ']) {
+        const result = appointmentInputSchema.safeParse({ ...valid, [field]: value });
+        expect(result.success).toBe(false);
+        expect(result.error?.issues[0]?.message).toBe(APPOINTMENT_MESSAGES.required);
+      }
+    });
+  }
+
+  it('refuses a type or department outside the lists', () => {
+    expect(appointmentInputSchema.safeParse({ ...valid, appointmentType: 'massage' }).success).toBe(false);
+    expect(appointmentInputSchema.safeParse({ ...valid, department: 'spa' }).success).toBe(false);
+  });
+
+  it('refuses a date that is not an ISO instant', () => {
+    const result = appointmentInputSchema.safeParse({ ...valid, appointmentDate: 'tomorrow' });
+    expect(result.error?.issues[0]?.message).toBe(APPOINTMENT_MESSAGES.date);
+  });
+
+  it('lets the status dropdown set scheduled, confirmed and completed only', () => {
+    for (const status of ['scheduled', 'confirmed', 'completed']) {
+      expect(appointmentStatusInputSchema.safeParse({ status }).success).toBe(true);
+    }
+    for (const status of ['cancelled', 'pending', '', undefined]) {
+      expect(appointmentStatusInputSchema.safeParse({ status }).success).toBe(false);
+    }
+  });
+});

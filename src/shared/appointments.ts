@@ -1,0 +1,169 @@
+// Appointments (spec sections 2, 3, 5 and 7; DECISIONS.md "Appointments"): the form's and the
+// API's schemas, the bookable slots and the one conflict rule used by both the slot grid and the
+// server. Slot times are the browser's local times; the API carries ISO instants.
+import { z } from 'zod';
+import {
+  APPOINTMENT_LENGTH_MINUTES,
+  APPOINTMENT_STATUSES,
+  APPOINTMENT_TYPES,
+  DEPARTMENTS,
+  SLOT_END,
+  SLOT_START,
+  SLOT_STEP_MINUTES,
+} from './constants.js';
+
+export const APPOINTMENT_MESSAGES = {
+  required: 'Please fill in all required fields',
+  date: 'The appointment date and time must be a valid date and time',
+  past: 'The appointment date cannot be in the past',
+  status: 'Status must be one of scheduled, confirmed, completed',
+} as const;
+
+export type AppointmentType = (typeof APPOINTMENT_TYPES)[number];
+export type AppointmentStatus = (typeof APPOINTMENT_STATUSES)[number];
+/** The statuses the card's dropdown (and PATCH …/status) offers; cancelling is its own call. */
+export const SETTABLE_STATUSES = ['scheduled', 'confirmed', 'completed'] as const;
+
+export const APPOINTMENT_TYPE_LABELS: Record<AppointmentType, string> = {
+  consultation: 'Consultation',
+  'follow-up': 'Follow-up',
+  emergency: 'Emergency',
+  surgery: 'Surgery',
+  screening: 'Screening',
+  vaccination: 'Vaccination',
+};
+
+const required = z
+  .string({ error: APPOINTMENT_MESSAGES.required })
+  .trim()
+  .min(1, APPOINTMENT_MESSAGES.required);
+const blankToNull = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? null : v);
+const optionalText = (label: string, max: number) =>
+  z.preprocess(
+    blankToNull,
+    z
+      .string({ error: `${label} must be text` })
+      .trim()
+      .max(max, `${label} must be at most ${max} characters`)
+      .nullish(),
+  );
+
+export const appointmentInputSchema = z.object({
+  /** patients.id of one of the hospital's patients. */
+  patientId: required.max(100, APPOINTMENT_MESSAGES.required),
+  appointmentType: z.enum(APPOINTMENT_TYPES, { error: APPOINTMENT_MESSAGES.required }),
+  doctorName: required.max(200, 'Doctor name must be at most 200 characters'),
+  department: z.enum(DEPARTMENTS, { error: APPOINTMENT_MESSAGES.required }),
+  /** The slot's start as an ISO instant. */
+  appointmentDate: z
+    .string({ error: APPOINTMENT_MESSAGES.required })
+    .trim()
+    .min(1, APPOINTMENT_MESSAGES.required)
+    .pipe(z.iso.datetime({ offset: true, error: APPOINTMENT_MESSAGES.date })),
+  location: optionalText('Location', 300),
+  notes: optionalText('Notes', 2000),
+  /** Sent by the spec's client; ignored (the hospital is the signed-in one, status starts scheduled). */
+  hospitalId: z.unknown().optional(),
+  status: z.unknown().optional(),
+});
+export type AppointmentInput = z.infer<typeof appointmentInputSchema>;
+
+export const appointmentStatusInputSchema = z.object({
+  status: z.enum(SETTABLE_STATUSES, { error: APPOINTMENT_MESSAGES.status }),
+});
+
+export const appointmentSchema = z.object({
+  id: z.string(),
+  patientId: z.string(),
+  hospitalId: z.string(),
+  /** The patient's name for calendar markers ("Patient" when none was given). */
+  patientName: z.string(),
+  patientMrn: z.string(),
+  doctorName: z.string(),
+  department: z.string(),
+  appointmentType: z.string(),
+  appointmentDate: z.string(),
+  location: z.string().nullable(),
+  notes: z.string().nullable(),
+  status: z.enum(APPOINTMENT_STATUSES),
+  blockchainHash: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type Appointment = z.infer<typeof appointmentSchema>;
+
+export const appointmentRangeQuerySchema = z.object({
+  from: z.iso.datetime({ offset: true, error: 'from must be an ISO date and time' }).optional(),
+  to: z.iso.datetime({ offset: true, error: 'to must be an ISO date and time' }).optional(),
+});
+
+const toMinutes = (hhmm: string) => {
+  const [h, m] = hhmm.split(':').map(Number);
+  return (h ?? 0) * 60 + (m ?? 0);
+};
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/** "09:00", "09:30", … "17:30". */
+export const TIME_SLOTS: readonly string[] = (() => {
+  const slots: string[] = [];
+  for (let m = toMinutes(SLOT_START); m <= toMinutes(SLOT_END); m += SLOT_STEP_MINUTES) {
+    slots.push(`${pad(Math.floor(m / 60))}:${pad(m % 60)}`);
+  }
+  return slots;
+})();
+
+/** The instant of a slot on a day, in the local time of whoever runs this (the browser). */
+export function slotInstant(day: Date, slot: string): Date {
+  const [h, m] = slot.split(':').map(Number);
+  return new Date(day.getFullYear(), day.getMonth(), day.getDate(), h ?? 0, m ?? 0, 0, 0);
+}
+
+/** "HH:MM" of an instant in local time. */
+export const localSlotOf = (instant: Date) => `${pad(instant.getHours())}:${pad(instant.getMinutes())}`;
+
+export interface ScheduledAppointment {
+  id: string;
+  patientId: string;
+  doctorName: string;
+  appointmentDate: string | Date;
+  status: string;
+}
+
+export interface SlotRequest {
+  start: Date;
+  doctorName: string;
+  /** patients.id; null when no patient is chosen yet. */
+  patientId: string | null;
+  /** The appointment being edited, which never conflicts with itself. */
+  excludeId?: string | null;
+}
+
+export const sameDoctor = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
+const LENGTH_MS = APPOINTMENT_LENGTH_MINUTES * 60_000;
+
+/**
+ * The appointments of one hospital that make `request` unavailable: each occupies one hour from
+ * its start, and a non-cancelled one of the same doctor or of the same patient that overlaps
+ * [start, start + 1h) conflicts. An empty list means the slot is free.
+ */
+export function findConflicts<T extends ScheduledAppointment>(
+  request: SlotRequest,
+  existing: readonly T[],
+): T[] {
+  const start = request.start.getTime();
+  const doctor = request.doctorName.trim();
+  return existing.filter((a) => {
+    if (a.status === 'cancelled') return false;
+    if (request.excludeId && a.id === request.excludeId) return false;
+    const other = new Date(a.appointmentDate).getTime();
+    if (Math.abs(other - start) >= LENGTH_MS) return false;
+    return (
+      (doctor !== '' && sameDoctor(a.doctorName, doctor)) ||
+      (request.patientId !== null && a.patientId === request.patientId)
+    );
+  });
+}
+
+/** The tooltip of a booked slot. */
+export const conflictLabel = (conflicts: readonly ScheduledAppointment[]) =>
+  `Conflict with: ${[...new Set(conflicts.map((c) => c.doctorName.trim()))].join(', ')}`;

@@ -38,9 +38,14 @@ async function freshDatabase(dataDir: string): Promise<Database> {
   if (!url)
     return connect({ pgliteDir: path.join(dataDir, `pglite-${crypto.randomBytes(4).toString('hex')}`) });
   const database = await connect({ databaseUrl: url });
-  await database.db.execute(
-    sql`truncate ledger_nodes, ledger_entries, attachments, medical_records, patients, subscriptions, sessions, audit_logs, users cascade`,
-  );
+  // The ledger tables refuse truncation (append-only triggers); a benchmark database is reset
+  // with triggers off, which needs a superuser connection.
+  await database.db.transaction(async (tx) => {
+    await tx.execute(sql`set local session_replication_role = replica`);
+    await tx.execute(
+      sql`truncate ledger_nodes, ledger_entries, attachments, medical_records, patients, subscriptions, sessions, audit_logs, users cascade`,
+    );
+  });
   return database;
 }
 

@@ -12,7 +12,7 @@ import { FileStore } from '../../files/store.js';
 import { createTestApp, signedInHospital, type TestApp } from '../../test/helpers.js';
 import { parseLedgerArgs, runLedgerVerify } from './command.js';
 import { appendLedgerEntry } from './service.js';
-import { createLedgeredRecord, type LedgeredRecord } from './testing.js';
+import { createLedgeredRecord, tamperWithLedger, type LedgeredRecord } from './testing.js';
 
 const run = promisify(execFile);
 let t: TestApp | undefined;
@@ -92,7 +92,9 @@ describe('npm run ledger -- verify (the audit)', () => {
 
   it('fails on a deleted ledger row, in the middle or at the end', async () => {
     const { t, records } = await ledgerWithRecords(3);
-    await t.ctx.db.delete(ledgerEntries).where(eq(ledgerEntries.seq, records[1].seq));
+    await tamperWithLedger(t.ctx.db, (tx) =>
+      tx.delete(ledgerEntries).where(eq(ledgerEntries.seq, records[1].seq)),
+    );
     const middle = await verify(t);
     expect(middle.code).toBe(1);
     expect(middle.out).toContain(`Entries ${records[1].seq}..${records[1].seq} are missing from the ledger.`);
@@ -100,7 +102,7 @@ describe('npm run ledger -- verify (the audit)', () => {
 
     await t.close();
     const second = await ledgerWithRecords(2);
-    await second.t.ctx.db.delete(ledgerEntries).where(eq(ledgerEntries.seq, 3));
+    await tamperWithLedger(second.t.ctx.db, (tx) => tx.delete(ledgerEntries).where(eq(ledgerEntries.seq, 3)));
     const end = await verify(second.t);
     expect(end.code).toBe(1);
     expect(end.out).toContain('beyond the last entry');
@@ -108,10 +110,12 @@ describe('npm run ledger -- verify (the audit)', () => {
 
   it('fails on a changed Merkle node, also when only the ledger is checked', async () => {
     const { t } = await ledgerWithRecords(4);
-    await t.ctx.db
-      .update(ledgerNodes)
-      .set({ hash: 'ab'.repeat(32) })
-      .where(eq(ledgerNodes.level, 1));
+    await tamperWithLedger(t.ctx.db, (tx) =>
+      tx
+        .update(ledgerNodes)
+        .set({ hash: 'ab'.repeat(32) })
+        .where(eq(ledgerNodes.level, 1)),
+    );
     const result = await verify(t, ['verify', '--skip-records']);
     expect(result.code).toBe(1);
     expect(result.out).toMatch(/Merkle node 1\/0 does not match the entries/);

@@ -17,7 +17,7 @@ import { hashPassword } from '../auth/passwords.js';
 import { createAdmin } from '../auth/service.js';
 import { samplePdf, uploadRecord } from '../records/testing.js';
 import { appendLedgerEntry } from './service.js';
-import { createLedgeredRecord } from './testing.js';
+import { createLedgeredRecord, tamperWithLedger } from './testing.js';
 
 let t: TestApp;
 let hospital: Awaited<ReturnType<typeof signedInHospital>>;
@@ -290,7 +290,7 @@ describe('GET /api/medical-records/{id}/verification', () => {
   it('detects a deleted ledger row: its own, or the one before it', async () => {
     const own = await createLedgeredRecord(t.ctx, hospital.userId);
     const next = await createLedgeredRecord(t.ctx, hospital.userId);
-    await t.ctx.db.delete(ledgerEntries).where(eq(ledgerEntries.seq, own.seq));
+    await tamperWithLedger(t.ctx.db, (tx) => tx.delete(ledgerEntries).where(eq(ledgerEntries.seq, own.seq)));
     const ownBody = (await get(`/api/medical-records/${own.recordId}/verification`, hospital.cookie)).json();
     expect(ownBody).toMatchObject({
       verified: false,
@@ -311,10 +311,12 @@ describe('GET /api/medical-records/{id}/verification', () => {
     );
     const [entry] = await t.ctx.db.select().from(ledgerEntries).where(eq(ledgerEntries.seq, made.seq));
     const canonical = entry.canonical.replace('Blood panel', 'Blood panel (edited)');
-    await t.ctx.db
-      .update(ledgerEntries)
-      .set({ canonical, hash: sha(canonical) })
-      .where(eq(ledgerEntries.seq, made.seq));
+    await tamperWithLedger(t.ctx.db, (tx) =>
+      tx
+        .update(ledgerEntries)
+        .set({ canonical, hash: sha(canonical) })
+        .where(eq(ledgerEntries.seq, made.seq)),
+    );
     await t.ctx.db
       .update(medicalRecords)
       .set({ title: 'Blood panel (edited)', blockchainHash: sha(canonical) })

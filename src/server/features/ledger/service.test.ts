@@ -110,6 +110,31 @@ describe('appendLedgerEntry', () => {
   });
 });
 
+describe('the database keeps the ledger append-only', () => {
+  it('refuses to update, delete or truncate an entry or a Merkle node', async () => {
+    await t.ctx.db.transaction(async (tx) =>
+      appendLedgerEntry(tx, { kind: 'consent_change', content: { x: 1 } }),
+    );
+    const [first] = await allEntries();
+    const attempts = [
+      () => t.ctx.db.update(ledgerEntries).set({ kind: 'edited' }).where(eq(ledgerEntries.seq, first.seq)),
+      () => t.ctx.db.delete(ledgerEntries).where(eq(ledgerEntries.seq, first.seq)),
+      () => t.ctx.db.update(ledgerNodes).set({ hash: '00'.repeat(32) }),
+      () => t.ctx.db.delete(ledgerNodes),
+      () => t.ctx.db.execute(sql`truncate ledger_entries, ledger_nodes`),
+    ];
+    for (const attempt of attempts) {
+      const error = await attempt().then(
+        () => null,
+        (err: unknown) => err as { message?: string; cause?: { message?: string } },
+      );
+      expect(error?.cause?.message ?? error?.message).toMatch(/The ledger is append-only/);
+    }
+    const [still] = await allEntries();
+    expect(still).toEqual(first);
+  });
+});
+
 describe('appends from several server processes', () => {
   it('stay gap-free and chained when two connection pools append at once', async () => {
     // On PostgreSQL the second handle is a separate pool, as a second server process would have.

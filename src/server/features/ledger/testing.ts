@@ -2,8 +2,9 @@
 // does it (files first, then record + attachments + ledger entry in one transaction). Lets the
 // ledger tests tamper with real rows and files without depending on the records feature.
 import { Readable } from 'node:stream';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { AppContext } from '../../app.js';
+import type { Db } from '../../db/connect.js';
 import type { PendingFile } from '../../files/store.js';
 import { attachments, medicalRecords, patients } from '../../db/schema.js';
 import { recordLedgerContent } from './content.js';
@@ -102,5 +103,16 @@ export async function createLedgeredRecord(
       seq: entry.seq,
       storageKeys: pending.map((p) => p.storageKey),
     };
+  });
+}
+
+/**
+ * Runs `fn` as someone with full control of the database would tamper: with the append-only
+ * triggers off (session_replication_role = replica needs a superuser, as tests connect).
+ */
+export async function tamperWithLedger(db: Db, fn: (tx: Db) => Promise<unknown>): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx.execute(sql`set local session_replication_role = replica`);
+    await fn(tx);
   });
 }

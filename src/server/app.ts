@@ -21,6 +21,7 @@ import { hospitalRoutes } from './features/hospital/routes.js';
 import { consentRoutes } from './features/consent/routes.js';
 import { familyContactRoutes } from './features/family-contacts/routes.js';
 import { patientProfileRoutes } from './features/patient-profile/routes.js';
+import { appointmentRoutes } from './features/appointments/routes.js';
 import { FileStore } from './files/store.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
 import { registerErrorHandling } from './plugins/errors.js';
@@ -110,6 +111,7 @@ export async function buildApp(
     await patientProfileRoutes(scope, ctx);
     await consentRoutes(scope, ctx);
     await familyContactRoutes(scope, ctx);
+    await appointmentRoutes(scope, ctx);
   });
 
   const serveClient = config.serveClient && fs.existsSync(path.join(clientDir, 'index.html'));

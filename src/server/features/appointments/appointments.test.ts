@@ -1,0 +1,337 @@
+import { and, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Appointment } from '../../../shared/appointments.js';
+import { appointments, auditLogs, ledgerEntries } from '../../db/schema.js';
+import {
+  addPatient,
+  createTestApp,
+  signedInAdmin,
+  signedInHospital,
+  signedInPatient,
+  type TestApp,
+} from '../../test/helpers.js';
+
+let t: TestApp;
+let hospital: { cookie: string; userId: string };
+let other: { cookie: string; userId: string };
+let patientRow: { id: string; patientId: string };
+let secondPatient: { id: string };
+let otherHospitalsPatient: { id: string };
+let patient: { cookie: string; userId: string };
+let admin: { cookie: string };
+
+beforeAll(async () => {
+  t = await createTestApp();
+  hospital = await signedInHospital(t.app);
+  other = await signedInHospital(t.app, 'Other Clinic');
+  patientRow = await addPatient(t.app, hospital.cookie, { firstName: 'Ada', lastName: 'Lovelace' });
+  secondPatient = await addPatient(t.app, hospital.cookie, { firstName: 'Bob', lastName: 'Stone' });
+  otherHospitalsPatient = await addPatient(t.app, other.cookie);
+  patient = await signedInPatient(t.app, patientRow.patientId);
+  admin = await signedInAdmin(t);
+});
+afterAll(async () => t?.close());
+
+// A fixed day well in the future, so "not in the past" holds whatever the clock says.
+const at = (hhmm: string) => `2031-03-04T${hhmm}:00.000Z`;
+const body = (over: Record<string, unknown> = {}) => ({
+  patientId: patientRow.id,
+  hospitalId: 'ignored',
+  appointmentType: 'consultation',
+  doctorName: 'Dr. Smith',
+  department: 'cardiology',
+  appointmentDate: at('10:00'),
+  location: 'Room 4',
+  notes: '',
+  status: 'completed',
+  ...over,
+});
+const call = (method: string, url: string, cookie?: string, payload?: unknown) =>
+  t.app.inject({
+    method: method as 'GET',
+    url,
+    headers: cookie ? { cookie } : {},
+    ...(payload === undefined ? {} : { payload: payload as object }),
+  });
+const create = (over: Record<string, unknown> = {}, cookie = hospital.cookie) =>
+  call('POST', '/api/appointments', cookie, body(over));
+async function created(over: Record<string, unknown> = {}) {
+  const res = await create(over);
+  expect(res.statusCode, res.body).toBe(201);
+  return res.json<Appointment>();
+}
+
+describe('POST /api/appointments', () => {
+  it('schedules an appointment for the hospital’s patient, status scheduled, audited', async () => {
+    const a = await created({ appointmentDate: at('09:00'), doctorName: 'Dr. First' });
+    expect(a).toMatchObject({
+      patientId: patientRow.id,
+      hospitalId: hospital.userId,
+      patientName: 'Ada Lovelace',
+      doctorName: 'Dr. First',
+      status: 'scheduled',
+      location: 'Room 4',
+      notes: null,
+      appointmentDate: at('09:00'),
+    });
+    const audits = await t.ctx.db.select().from(auditLogs).where(eq(auditLogs.entityId, a.id));
+    expect(audits.map((x) => x.action)).toEqual(['appointment_create']);
+    expect(audits[0]).toMatchObject({ hospitalId: hospital.userId, patientId: patientRow.id });
+  });
+
+  it('refuses the same doctor 30 minutes later with 409 naming the doctor', async () => {
+    await created({ appointmentDate: at('12:00'), doctorName: 'Dr. Busy' });
+    const res = await create({
+      appointmentDate: at('12:30'),
+      doctorName: ' dr. busy ',
+      patientId: secondPatient.id,
+    });
+    expect(res.statusCode).toBe(409);
+    expect(res.json().message).toContain('Conflict with: Dr. Busy');
+  });
+
+  it('allows the same doctor exactly an hour later', async () => {
+    await created({ appointmentDate: at('14:00'), doctorName: 'Dr. Hourly' });
+    await created({ appointmentDate: at('15:00'), doctorName: 'Dr. Hourly', patientId: secondPatient.id });
+  });
+
+  it('allows another doctor at the same time for another patient, but not for the same patient', async () => {
+    await created({ appointmentDate: at('16:00'), doctorName: 'Dr. A' });
+    await created({ appointmentDate: at('16:00'), doctorName: 'Dr. B', patientId: secondPatient.id });
+    const res = await create({ appointmentDate: at('16:30'), doctorName: 'Dr. C' });
+    expect(res.statusCode).toBe(409);
+    expect(res.json().message).toContain('Dr. A');
+  });
+
+  it('does not count another hospital’s appointments of a doctor with the same name', async () => {
+    const res = await create(
+      { appointmentDate: at('12:00'), doctorName: 'Dr. Busy', patientId: otherHospitalsPatient.id },
+      other.cookie,
+    );
+    expect(res.statusCode).toBe(201);
+  });
+
+  it('answers 400 with the required-fields message', async () => {
+    for (const missing of ['patientId', 'appointmentType', 'doctorName', 'department', 'appointmentDate']) {
+      const res = await create({ [missing]: '' });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().message).toBe('Please fill in all required fields');
+    }
+  });
+
+  it('refuses a date in the past', async () => {
+    const res = await create({ appointmentDate: '2001-01-01T10:00:00.000Z' });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toMatch(/past/);
+  });
+
+  it('answers 404 for another hospital’s patient or a malformed patient id', async () => {
+    expect((await create({ patientId: otherHospitalsPatient.id })).statusCode).toBe(404);
+    expect((await create({ patientId: 'nope' })).statusCode).toBe(404);
+  });
+
+  it('is for hospitals only', async () => {
+    expect((await call('POST', '/api/appointments', undefined, body())).statusCode).toBe(401);
+    expect((await create({}, patient.cookie)).statusCode).toBe(403);
+    expect((await create({}, admin.cookie)).statusCode).toBe(403);
+  });
+});
+
+describe('GET /api/appointments/hospital/{id}', () => {
+  it('lists the hospital’s own appointments in date order, within from/to', async () => {
+    const res = await call('GET', `/api/appointments/hospital/${hospital.userId}`, hospital.cookie);
+    expect(res.statusCode).toBe(200);
+    const list = res.json<Appointment[]>();
+    expect(list.length).toBeGreaterThan(3);
+    expect(list.every((a) => a.hospitalId === hospital.userId)).toBe(true);
+    expect(list.map((a) => a.appointmentDate)).toEqual([...list.map((a) => a.appointmentDate)].sort());
+    const ranged = await call(
+      'GET',
+      `/api/appointments/hospital/${hospital.userId}?from=${at('13:00')}&to=${at('15:30')}`,
+      hospital.cookie,
+    );
+    expect(ranged.json<Appointment[]>().map((a) => a.appointmentDate)).toEqual([at('14:00'), at('15:00')]);
+  });
+
+  it('answers 404 for another hospital’s id, 403 for other roles, 401 signed out, 400 for a bad range', async () => {
+    expect(
+      (await call('GET', `/api/appointments/hospital/${other.userId}`, hospital.cookie)).statusCode,
+    ).toBe(404);
+    expect(
+      (await call('GET', `/api/appointments/hospital/${hospital.userId}`, patient.cookie)).statusCode,
+    ).toBe(403);
+    expect((await call('GET', `/api/appointments/hospital/${hospital.userId}`)).statusCode).toBe(401);
+    const bad = await call(
+      'GET',
+      `/api/appointments/hospital/${hospital.userId}?from=yesterday`,
+      hospital.cookie,
+    );
+    expect(bad.statusCode).toBe(400);
+  });
+});
+
+describe('PUT /api/appointments/{id}', () => {
+  it('changes the appointment; moving it within its own hour is not a conflict with itself', async () => {
+    const a = await created({
+      appointmentDate: at('17:00'),
+      doctorName: 'Dr. Move',
+      patientId: secondPatient.id,
+    });
+    const res = await call(
+      'PUT',
+      `/api/appointments/${a.id}`,
+      hospital.cookie,
+      body({
+        appointmentDate: at('17:30'),
+        doctorName: 'Dr. Move',
+        patientId: secondPatient.id,
+        notes: 'Fasting',
+      }),
+    );
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ appointmentDate: at('17:30'), notes: 'Fasting', status: 'scheduled' });
+    const audits = await t.ctx.db.select().from(auditLogs).where(eq(auditLogs.entityId, a.id));
+    expect(audits.map((x) => x.action).sort()).toEqual(['appointment_create', 'appointment_update']);
+  });
+
+  it('refuses moving onto another appointment of the same doctor (409)', async () => {
+    const a = await created({
+      appointmentDate: at('13:00'),
+      doctorName: 'Dr. Hourly',
+      patientId: secondPatient.id,
+    });
+    const res = await call(
+      'PUT',
+      `/api/appointments/${a.id}`,
+      hospital.cookie,
+      body({ ...a, appointmentDate: at('14:30') }),
+    );
+    expect(res.statusCode).toBe(409);
+  });
+
+  it('answers 404 to another hospital and 400 with the message for missing fields', async () => {
+    const a = await created({
+      appointmentDate: at('11:00'),
+      doctorName: 'Dr. Own',
+      patientId: secondPatient.id,
+    });
+    expect((await call('PUT', `/api/appointments/${a.id}`, other.cookie, body())).statusCode).toBe(404);
+    const res = await call('PUT', `/api/appointments/${a.id}`, hospital.cookie, body({ doctorName: '  ' }));
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toBe('Please fill in all required fields');
+  });
+});
+
+describe('PATCH /api/appointments/{id}/status', () => {
+  it('sets confirmed and completed, audits it, and refuses other values', async () => {
+    const a = await created({
+      appointmentDate: at('09:00'),
+      doctorName: 'Dr. Status',
+      patientId: secondPatient.id,
+    });
+    for (const status of ['confirmed', 'completed', 'scheduled']) {
+      const res = await call('PATCH', `/api/appointments/${a.id}/status`, hospital.cookie, { status });
+      expect(res.statusCode).toBe(200);
+      expect(res.json().status).toBe(status);
+    }
+    expect(
+      (await call('PATCH', `/api/appointments/${a.id}/status`, hospital.cookie, { status: 'cancelled' }))
+        .statusCode,
+    ).toBe(400);
+    const audits = await t.ctx.db
+      .select()
+      .from(auditLogs)
+      .where(and(eq(auditLogs.entityId, a.id), eq(auditLogs.action, 'appointment_status')));
+    expect(audits).toHaveLength(3);
+  });
+
+  it('answers 404 to another hospital and 403 to a patient', async () => {
+    const [a] = await t.ctx.db
+      .select()
+      .from(appointments)
+      .where(eq(appointments.hospitalId, hospital.userId));
+    expect(
+      (await call('PATCH', `/api/appointments/${a.id}/status`, other.cookie, { status: 'confirmed' }))
+        .statusCode,
+    ).toBe(404);
+    expect(
+      (await call('PATCH', `/api/appointments/${a.id}/status`, patient.cookie, { status: 'confirmed' }))
+        .statusCode,
+    ).toBe(403);
+  });
+});
+
+describe('DELETE /api/appointments/{id} (cancel)', () => {
+  it('keeps the row as cancelled, ledgers it and audits it with the same hash; the slot frees up', async () => {
+    const a = await created({
+      appointmentDate: '2031-03-05T10:00:00.000Z',
+      doctorName: 'Dr. Cancel',
+      patientId: secondPatient.id,
+    });
+    expect((await call('DELETE', `/api/appointments/${a.id}`, other.cookie)).statusCode).toBe(404);
+    const res = await call('DELETE', `/api/appointments/${a.id}`, hospital.cookie);
+    expect(res.statusCode).toBe(200);
+    const cancelled = res.json<Appointment>();
+    expect(cancelled.status).toBe('cancelled');
+    expect(cancelled.blockchainHash).toMatch(/^[0-9a-f]{64}$/);
+
+    const [row] = await t.ctx.db.select().from(appointments).where(eq(appointments.id, a.id));
+    expect(row).toMatchObject({ status: 'cancelled', blockchainHash: cancelled.blockchainHash });
+    const [entry] = await t.ctx.db
+      .select()
+      .from(ledgerEntries)
+      .where(eq(ledgerEntries.hash, cancelled.blockchainHash!));
+    expect(entry).toMatchObject({
+      kind: 'appointment_cancel',
+      patientId: secondPatient.id,
+      userId: hospital.userId,
+    });
+    expect(entry.canonical).toContain(a.id);
+    const [audit] = await t.ctx.db
+      .select()
+      .from(auditLogs)
+      .where(and(eq(auditLogs.entityId, a.id), eq(auditLogs.action, 'appointment_cancel')));
+    expect(audit?.blockchainHash).toBe(cancelled.blockchainHash);
+
+    expect((await call('DELETE', `/api/appointments/${a.id}`, hospital.cookie)).statusCode).toBe(409);
+    expect(
+      (await call('PATCH', `/api/appointments/${a.id}/status`, hospital.cookie, { status: 'confirmed' }))
+        .statusCode,
+    ).toBe(409);
+    await created({
+      appointmentDate: '2031-03-05T10:30:00.000Z',
+      doctorName: 'Dr. Cancel',
+      patientId: secondPatient.id,
+    });
+  });
+
+  it('answers 401 signed out, 403 to a patient, 404 to a malformed id', async () => {
+    const id = '00000000-0000-4000-8000-000000000000';
+    expect((await call('DELETE', `/api/appointments/${id}`)).statusCode).toBe(401);
+    expect((await call('DELETE', `/api/appointments/${id}`, patient.cookie)).statusCode).toBe(403);
+    expect((await call('DELETE', '/api/appointments/not-an-id', hospital.cookie)).statusCode).toBe(404);
+  });
+});
+
+describe('GET /api/appointments/patient', () => {
+  it('shows the signed-in patient only their own appointments, by either route', async () => {
+    const own = await call('GET', '/api/appointments/patient', patient.cookie);
+    expect(own.statusCode).toBe(200);
+    const list = own.json<Appointment[]>();
+    expect(list.length).toBeGreaterThan(0);
+    expect(list.every((a) => a.patientId === patientRow.id)).toBe(true);
+    const byId = await call('GET', `/api/appointments/patient/${patient.userId}`, patient.cookie);
+    expect(byId.json()).toEqual(list);
+  });
+
+  it('answers 404 for another user’s id, 403 to hospitals, 401 signed out', async () => {
+    expect(
+      (await call('GET', `/api/appointments/patient/${hospital.userId}`, patient.cookie)).statusCode,
+    ).toBe(404);
+    expect(
+      (await call('GET', `/api/appointments/patient/${patient.userId}`, hospital.cookie)).statusCode,
+    ).toBe(403);
+    expect((await call('GET', '/api/appointments/patient', hospital.cookie)).statusCode).toBe(403);
+    expect((await call('GET', '/api/appointments/patient')).statusCode).toBe(401);
+  });
+});

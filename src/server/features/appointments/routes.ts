@@ -1,0 +1,155 @@
+// Appointments (spec section 7): the hospital's list, create, edit, status and cancel; the signed-in
+// patient's own list (read-only). Every hospital write passes the trial/subscription check.
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  appointmentInputSchema,
+  appointmentRangeQuerySchema,
+  appointmentSchema,
+  appointmentStatusInputSchema,
+} from '../../../shared/appointments.js';
+import type { AppContext } from '../../app.js';
+import { requireRole } from '../../plugins/session.js';
+import { assertHospitalCanWrite } from '../billing/service.js';
+import { actorOf } from '../patients/actor.js';
+import {
+  cancelAppointment,
+  createAppointment,
+  listHospitalAppointments,
+  listPatientAppointments,
+  setAppointmentStatus,
+  updateAppointment,
+} from './service.js';
+
+const tags = ['appointments'];
+const idParams = z.object({ id: z.string().max(100) });
+const list = z.array(appointmentSchema);
+
+export async function appointmentRoutes(app: FastifyInstance, ctx: AppContext) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const hospitalOnly = requireRole('hospital');
+
+  r.get(
+    '/api/appointments/hospital/:hospitalUserId',
+    {
+      onRequest: hospitalOnly,
+      schema: {
+        tags,
+        summary: "The signed-in hospital's appointments (its own id only), optionally from/to ISO instants",
+        params: z.object({ hospitalUserId: z.string().max(100) }),
+        querystring: appointmentRangeQuerySchema,
+        response: { 200: list },
+      },
+    },
+    async (request) =>
+      listHospitalAppointments(ctx.db, actorOf(request), request.params.hospitalUserId, request.query),
+  );
+
+  r.get(
+    '/api/appointments/patient',
+    {
+      onRequest: requireRole('patient'),
+      schema: {
+        tags,
+        summary: "The signed-in patient's own appointments (read-only)",
+        response: { 200: list },
+      },
+    },
+    async (request) => listPatientAppointments(ctx.db, actorOf(request)),
+  );
+
+  r.get(
+    '/api/appointments/patient/:userId',
+    {
+      onRequest: requireRole('patient'),
+      schema: {
+        tags,
+        summary: "The signed-in patient's own appointments by their user id (another id is 404)",
+        params: z.object({ userId: z.string().max(100) }),
+        response: { 200: list },
+      },
+    },
+    async (request) => listPatientAppointments(ctx.db, actorOf(request), request.params.userId),
+  );
+
+  r.post(
+    '/api/appointments',
+    {
+      onRequest: hospitalOnly,
+      schema: {
+        tags,
+        summary:
+          'Schedule an appointment for one of the hospital’s patients (status scheduled; 409 on a conflict)',
+        description:
+          'patientId is patients.id. A slot conflicts when it overlaps (one hour from each start) a ' +
+          'non-cancelled appointment of the same doctor (case-insensitive) or the same patient at this hospital. ' +
+          'hospitalId and status in the body are ignored.',
+        body: appointmentInputSchema,
+        response: { 201: appointmentSchema },
+      },
+    },
+    async (request, reply) => {
+      const actor = actorOf(request);
+      await assertHospitalCanWrite(ctx.db, actor.id, ctx.now());
+      return reply.status(201).send(await createAppointment(ctx.db, actor, request.body, ctx.now()));
+    },
+  );
+
+  r.put(
+    '/api/appointments/:id',
+    {
+      onRequest: hospitalOnly,
+      schema: {
+        tags,
+        summary: 'Change an appointment (same checks as scheduling, the appointment itself excluded)',
+        params: idParams,
+        body: appointmentInputSchema,
+        response: { 200: appointmentSchema },
+      },
+    },
+    async (request) => {
+      const actor = actorOf(request);
+      await assertHospitalCanWrite(ctx.db, actor.id, ctx.now());
+      return updateAppointment(ctx.db, actor, request.params.id, request.body, ctx.now());
+    },
+  );
+
+  r.patch(
+    '/api/appointments/:id/status',
+    {
+      onRequest: hospitalOnly,
+      schema: {
+        tags,
+        summary: 'Set the status: scheduled, confirmed or completed',
+        params: idParams,
+        body: appointmentStatusInputSchema,
+        response: { 200: appointmentSchema },
+      },
+    },
+    async (request) => {
+      const actor = actorOf(request);
+      await assertHospitalCanWrite(ctx.db, actor.id, ctx.now());
+      return setAppointmentStatus(ctx.db, actor, request.params.id, request.body.status, ctx.now());
+    },
+  );
+
+  r.delete(
+    '/api/appointments/:id',
+    {
+      onRequest: hospitalOnly,
+      schema: {
+        tags,
+        summary:
+          'Cancel an appointment: kept with status cancelled, entered in the ledger (appointment_cancel)',
+        params: idParams,
+        response: { 200: appointmentSchema },
+      },
+    },
+    async (request) => {
+      const actor = actorOf(request);
+      await assertHospitalCanWrite(ctx.db, actor.id, ctx.now());
+      return cancelAppointment(ctx.db, actor, request.params.id, ctx.now());
+    },
+  );
+}

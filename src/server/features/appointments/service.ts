@@ -1,0 +1,329 @@
+// Appointments of a hospital's patients (spec sections 4, 5 and 7; DECISIONS.md "Appointments").
+// Writes are the hospital's, for patients it created; each is audited in its own transaction and
+// checked against the shared conflict rule under a per-hospital lock, so two requests cannot book
+// the same doctor or patient into overlapping hours. Cancelling keeps the row (status cancelled)
+// and enters the cancellation in the ledger.
+import { and, asc, eq, gt, gte, isNull, lt, lte, ne, sql, type SQL } from 'drizzle-orm';
+import {
+  APPOINTMENT_MESSAGES,
+  APPOINTMENT_TYPE_LABELS,
+  conflictLabel,
+  findConflicts,
+  type Appointment,
+  type AppointmentInput,
+  type AppointmentType,
+} from '../../../shared/appointments.js';
+import { APPOINTMENT_LENGTH_MINUTES, DEPARTMENT_LABELS } from '../../../shared/constants.js';
+import {
+  findOwnPatient,
+  findPatientForUser,
+  isUuid,
+  mayReachPatient,
+  type PatientRow,
+} from '../../access.js';
+import type { Db } from '../../db/connect.js';
+import { appointments, patients } from '../../db/schema.js';
+import { badRequest, conflict, notFound } from '../../errors.js';
+import { writeAudit } from '../audit/service.js';
+import { appendLedgerEntry } from '../ledger/service.js';
+import type { Actor } from '../patients/actor.js';
+
+type AppointmentRow = typeof appointments.$inferSelect;
+const NOT_FOUND = 'Appointment not found.';
+/** Key of the advisory lock that serialises a hospital's bookings ("APPT"). */
+const BOOKING_LOCK_KEY = 0x41505054;
+const HOUR_MS = APPOINTMENT_LENGTH_MINUTES * 60_000;
+/** Local "today" starts at most a day before now, wherever the browser is. */
+const PAST_TOLERANCE_MS = 24 * 60 * 60_000;
+
+const patientName = (p: Pick<PatientRow, 'firstName' | 'lastName'>) =>
+  [p.firstName, p.lastName].filter(Boolean).join(' ').trim() || 'Patient';
+
+function toAppointment(row: AppointmentRow, patient: PatientRow): Appointment {
+  return {
+    id: row.id,
+    patientId: row.patientId,
+    hospitalId: row.hospitalId,
+    patientName: patientName(patient),
+    patientMrn: patient.patientId,
+    doctorName: row.doctorName,
+    department: row.department,
+    appointmentType: row.appointmentType,
+    appointmentDate: row.appointmentDate.toISOString(),
+    location: row.location,
+    notes: row.notes,
+    status: row.status,
+    blockchainHash: row.blockchainHash,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+export function describeAppointment(a: {
+  doctorName: string;
+  appointmentType: string;
+  department: string;
+  appointmentDate: Date;
+}): string {
+  const type = APPOINTMENT_TYPE_LABELS[a.appointmentType as AppointmentType] ?? a.appointmentType;
+  const department = DEPARTMENT_LABELS[a.department as keyof typeof DEPARTMENT_LABELS] ?? a.department;
+  return `${type} with ${a.doctorName} (${department}) at ${a.appointmentDate.toISOString()}`;
+}
+
+async function listWhere(db: Db, where: SQL | undefined): Promise<Appointment[]> {
+  const rows = await db
+    .select({ appointment: appointments, patient: patients })
+    .from(appointments)
+    .innerJoin(patients, eq(patients.id, appointments.patientId))
+    .where(where)
+    .orderBy(asc(appointments.appointmentDate));
+  return rows.map((r) => toAppointment(r.appointment, r.patient));
+}
+
+/** GET /api/appointments/hospital/{id}: only the signed-in hospital's own, patients not archived. */
+export async function listHospitalAppointments(
+  db: Db,
+  actor: Actor,
+  hospitalUserId: string,
+  range: { from?: string; to?: string },
+): Promise<Appointment[]> {
+  if (actor.role !== 'hospital' || !isUuid(hospitalUserId) || hospitalUserId !== actor.id) {
+    throw notFound('Hospital not found.');
+  }
+  return listWhere(
+    db,
+    and(
+      eq(appointments.hospitalId, actor.id),
+      isNull(patients.archivedAt),
+      range.from ? gte(appointments.appointmentDate, new Date(range.from)) : undefined,
+      range.to ? lte(appointments.appointmentDate, new Date(range.to)) : undefined,
+    ),
+  );
+}
+
+/** The signed-in patient's own appointments (any hospital), read-only. */
+export async function listPatientAppointments(db: Db, actor: Actor, userId?: string): Promise<Appointment[]> {
+  if (userId !== undefined && userId !== actor.id) throw notFound('Patient not found.');
+  const patient = await findOwnPatient(db, actor);
+  return listWhere(db, eq(appointments.patientId, patient.id));
+}
+
+/** An appointment of the signed-in hospital, for a patient it may still reach; else 404. */
+async function findHospitalAppointment(db: Db, actor: Actor, id: string) {
+  if (!isUuid(id)) throw notFound(NOT_FOUND);
+  const [row] = await db
+    .select({ appointment: appointments, patient: patients })
+    .from(appointments)
+    .innerJoin(patients, eq(patients.id, appointments.patientId))
+    .where(eq(appointments.id, id));
+  if (!row || row.appointment.hospitalId !== actor.id || !mayReachPatient(actor, row.patient)) {
+    throw notFound(NOT_FOUND);
+  }
+  return row;
+}
+
+function startOf(input: AppointmentInput, now: Date): Date {
+  const start = new Date(input.appointmentDate);
+  if (Number.isNaN(start.getTime())) throw badRequest(APPOINTMENT_MESSAGES.date);
+  if (start.getTime() < now.getTime() - PAST_TOLERANCE_MS) throw badRequest(APPOINTMENT_MESSAGES.past);
+  return start;
+}
+
+/** Takes the hospital's booking lock and refuses a slot the shared rule says is taken. */
+async function assertSlotFree(
+  tx: Db,
+  hospitalId: string,
+  request: { start: Date; doctorName: string; patientId: string; excludeId?: string },
+) {
+  await tx.execute(sql`select pg_advisory_xact_lock(${BOOKING_LOCK_KEY}::int, hashtext(${hospitalId}))`);
+  const nearby = await tx
+    .select()
+    .from(appointments)
+    .where(
+      and(
+        eq(appointments.hospitalId, hospitalId),
+        ne(appointments.status, 'cancelled'),
+        gt(appointments.appointmentDate, new Date(request.start.getTime() - HOUR_MS)),
+        lt(appointments.appointmentDate, new Date(request.start.getTime() + HOUR_MS)),
+      ),
+    );
+  const conflicts = findConflicts(request, nearby);
+  if (conflicts.length > 0) {
+    const samePatient = conflicts.some((c) => c.patientId === request.patientId);
+    throw conflict(
+      `This time slot is already booked. ${conflictLabel(conflicts)}` +
+        (samePatient ? ' (the patient already has an appointment within that hour).' : '.'),
+    );
+  }
+}
+
+const fieldsOf = (input: AppointmentInput, start: Date) => ({
+  patientId: input.patientId,
+  doctorName: input.doctorName,
+  department: input.department,
+  appointmentType: input.appointmentType,
+  appointmentDate: start,
+  location: input.location ?? null,
+  notes: input.notes ?? null,
+});
+
+export async function createAppointment(
+  db: Db,
+  actor: Actor,
+  input: AppointmentInput,
+  now: Date,
+): Promise<Appointment> {
+  const patient = await findPatientForUser(db, actor, input.patientId);
+  const start = startOf(input, now);
+  const row = await db.transaction(async (tx) => {
+    await assertSlotFree(tx, actor.id, { start, doctorName: input.doctorName, patientId: patient.id });
+    const [created] = await tx
+      .insert(appointments)
+      .values({
+        ...fieldsOf(input, start),
+        hospitalId: actor.id,
+        status: 'scheduled',
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning();
+    if (!created) throw new Error('insert returned no row');
+    await writeAudit(tx, {
+      userId: actor.id,
+      action: 'appointment_create',
+      entityType: 'appointment',
+      entityId: created.id,
+      details: `Scheduled ${describeAppointment(created)}`,
+      ipAddress: actor.ip,
+      hospitalId: actor.id,
+      patientId: patient.id,
+    });
+    return created;
+  });
+  return toAppointment(row, patient);
+}
+
+export async function updateAppointment(
+  db: Db,
+  actor: Actor,
+  id: string,
+  input: AppointmentInput,
+  now: Date,
+): Promise<Appointment> {
+  const current = await findHospitalAppointment(db, actor, id);
+  if (current.appointment.status === 'cancelled')
+    throw conflict('A cancelled appointment cannot be changed.');
+  const patient =
+    input.patientId === current.patient.id
+      ? current.patient
+      : await findPatientForUser(db, actor, input.patientId);
+  const unchangedDate =
+    new Date(input.appointmentDate).getTime() === current.appointment.appointmentDate.getTime();
+  const start = unchangedDate ? current.appointment.appointmentDate : startOf(input, now);
+  const row = await db.transaction(async (tx) => {
+    await assertSlotFree(tx, actor.id, {
+      start,
+      doctorName: input.doctorName,
+      patientId: patient.id,
+      excludeId: id,
+    });
+    const [updated] = await tx
+      .update(appointments)
+      .set({ ...fieldsOf(input, start), updatedAt: now })
+      .where(and(eq(appointments.id, id), ne(appointments.status, 'cancelled')))
+      .returning();
+    if (!updated) throw conflict('A cancelled appointment cannot be changed.');
+    await writeAudit(tx, {
+      userId: actor.id,
+      action: 'appointment_update',
+      entityType: 'appointment',
+      entityId: id,
+      details: `Updated to ${describeAppointment(updated)}`,
+      ipAddress: actor.ip,
+      hospitalId: actor.id,
+      patientId: patient.id,
+    });
+    return updated;
+  });
+  return toAppointment(row, patient);
+}
+
+export async function setAppointmentStatus(
+  db: Db,
+  actor: Actor,
+  id: string,
+  status: 'scheduled' | 'confirmed' | 'completed',
+  now: Date,
+): Promise<Appointment> {
+  const current = await findHospitalAppointment(db, actor, id);
+  const row = await db.transaction(async (tx) => {
+    const [updated] = await tx
+      .update(appointments)
+      .set({ status, updatedAt: now })
+      .where(and(eq(appointments.id, id), ne(appointments.status, 'cancelled')))
+      .returning();
+    if (!updated) throw conflict('A cancelled appointment cannot change status.');
+    await writeAudit(tx, {
+      userId: actor.id,
+      action: 'appointment_status',
+      entityType: 'appointment',
+      entityId: id,
+      details: `Status ${current.appointment.status} → ${status}: ${describeAppointment(updated)}`,
+      ipAddress: actor.ip,
+      hospitalId: actor.id,
+      patientId: current.patient.id,
+    });
+    return updated;
+  });
+  return toAppointment(row, current.patient);
+}
+
+/** DELETE /api/appointments/{id}: status cancelled, ledgered (appointment_cancel) and audited. */
+export async function cancelAppointment(db: Db, actor: Actor, id: string, now: Date): Promise<Appointment> {
+  const current = await findHospitalAppointment(db, actor, id);
+  const row = await db.transaction(async (tx) => {
+    const [cancelled] = await tx
+      .update(appointments)
+      .set({ status: 'cancelled', updatedAt: now })
+      .where(and(eq(appointments.id, id), ne(appointments.status, 'cancelled')))
+      .returning();
+    if (!cancelled) throw conflict('The appointment is already cancelled.');
+    const entry = await appendLedgerEntry(
+      tx,
+      {
+        kind: 'appointment_cancel',
+        patientId: cancelled.patientId,
+        userId: actor.id,
+        content: {
+          appointmentId: cancelled.id,
+          hospitalId: cancelled.hospitalId,
+          patientId: cancelled.patientId,
+          doctorName: cancelled.doctorName,
+          department: cancelled.department,
+          appointmentType: cancelled.appointmentType,
+          appointmentDate: cancelled.appointmentDate,
+          previousStatus: current.appointment.status,
+        },
+      },
+      { now },
+    );
+    const [withHash] = await tx
+      .update(appointments)
+      .set({ blockchainHash: entry.hash })
+      .where(eq(appointments.id, id))
+      .returning();
+    await writeAudit(tx, {
+      userId: actor.id,
+      action: 'appointment_cancel',
+      entityType: 'appointment',
+      entityId: id,
+      details: `Cancelled ${describeAppointment(cancelled)}`,
+      ipAddress: actor.ip,
+      blockchainHash: entry.hash,
+      hospitalId: actor.id,
+      patientId: cancelled.patientId,
+    });
+    return withHash ?? { ...cancelled, blockchainHash: entry.hash };
+  });
+  return toAppointment(row, current.patient);
+}

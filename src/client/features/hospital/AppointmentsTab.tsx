@@ -1,15 +1,115 @@
-// The Appointments tab's place in the dashboard. Appointment management (calendar, schedule,
-// conflicts) is a separate piece of work; until it lands the tab says so instead of pretending.
-import { Alert, Stack, Title } from '@mantine/core';
-import { IconCalendarEvent } from '@tabler/icons-react';
+// The Appointments tab (spec section 2): month calendar, the selected day's schedule with search
+// and status filter, Quick Stats, and the schedule / edit / cancel dialogs. Cancelling is recorded
+// in the ledger by the server.
+import { Button, Grid, Group, Stack, Title } from '@mantine/core';
+import { IconPlus } from '@tabler/icons-react';
+import { useMemo, useState } from 'react';
+import type { Appointment } from '../../../shared/appointments';
+import { errorMessage } from '../../api/request';
+import { useAuth } from '../../auth/context';
+import { notifyError, notifySuccess } from '../../notify';
+import { useCancelAppointment, useHospitalAppointments, useSetAppointmentStatus } from './appointments/api';
+import { AppointmentFormDialog } from './appointments/AppointmentFormDialog';
+import {
+  byDay,
+  dayKey,
+  fromDayKey,
+  quickStats,
+  scheduleFor,
+  type StatusFilter,
+} from './appointments/calendar';
+import { confirmCancelAppointment } from './appointments/confirmCancelAppointment';
+import { MonthCalendar } from './appointments/MonthCalendar';
+import { QuickStats } from './appointments/QuickStats';
+import { SchedulePanel } from './appointments/SchedulePanel';
 
 export function AppointmentsTab() {
+  const { user } = useAuth();
+  const appointments = useHospitalAppointments(user?.id);
+  const today = dayKey(new Date());
+  const [selected, setSelected] = useState(today);
+  const [month, setMonth] = useState(() => fromDayKey(today));
+  const [search, setSearch] = useState('');
+  const [status, setStatus] = useState<StatusFilter>('all');
+  const [dialog, setDialog] = useState<{ editing: Appointment | null } | null>(null);
+  const setStatusCall = useSetAppointmentStatus();
+  const cancel = useCancelAppointment();
+
+  const days = useMemo(() => byDay(appointments), [appointments]);
+  const schedule = useMemo(
+    () => scheduleFor(appointments, selected, search, status),
+    [appointments, selected, search, status],
+  );
+  const stats = useMemo(() => quickStats(appointments, new Date()), [appointments]);
+
+  const select = (key: string) => {
+    setSelected(key);
+    const d = fromDayKey(key);
+    if (d.getMonth() !== month.getMonth() || d.getFullYear() !== month.getFullYear()) setMonth(d);
+  };
+
+  const changeStatus = async (a: Appointment, next: string) => {
+    try {
+      await setStatusCall.mutateAsync({ id: a.id, status: next });
+      notifySuccess('Status Updated', `The appointment is now ${next}.`);
+    } catch (error) {
+      notifyError('Error', errorMessage(error, 'Failed to update appointment status'));
+    }
+  };
+
+  const confirmCancel = (a: Appointment) =>
+    confirmCancelAppointment(a, () => {
+      cancel.mutateAsync(a.id).then(
+        () => notifySuccess('Appointment Cancelled', 'The cancellation has been recorded on chain.'),
+        (error: unknown) => notifyError('Error', errorMessage(error, 'Failed to cancel appointment')),
+      );
+    });
+
   return (
     <Stack>
-      <Title order={2}>Appointment Management</Title>
-      <Alert icon={<IconCalendarEvent aria-hidden />} color="gray" title="Not available yet">
-        Scheduling appointments is not available in this version of MedLedger yet.
-      </Alert>
+      <Group justify="space-between">
+        <Title order={2}>Appointment Management</Title>
+        <Button leftSection={<IconPlus size={16} aria-hidden />} onClick={() => setDialog({ editing: null })}>
+          New Appointment
+        </Button>
+      </Group>
+      <Grid>
+        <Grid.Col span={{ base: 12, lg: 8 }}>
+          <MonthCalendar
+            month={month}
+            selected={selected}
+            today={today}
+            days={days}
+            onMonth={setMonth}
+            onSelect={select}
+            onToday={() => select(today)}
+          />
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, lg: 4 }}>
+          <Stack>
+            <SchedulePanel
+              day={selected}
+              isToday={selected === today}
+              list={schedule}
+              search={search}
+              status={status}
+              onSearch={setSearch}
+              onStatusFilter={setStatus}
+              onEdit={(a) => setDialog({ editing: a })}
+              onCancel={confirmCancel}
+              onStatus={(a, s) => void changeStatus(a, s)}
+            />
+            <QuickStats stats={stats} />
+          </Stack>
+        </Grid.Col>
+      </Grid>
+      <AppointmentFormDialog
+        opened={dialog !== null}
+        editing={dialog?.editing ?? null}
+        defaultDay={selected >= today ? selected : today}
+        appointments={appointments}
+        onClose={() => setDialog(null)}
+      />
     </Stack>
   );
 }

@@ -7,6 +7,7 @@ import {
   findConflicts,
   slotInstant,
   TIME_SLOTS,
+  upcomingAppointments,
   type ScheduledAppointment,
 } from './appointments.js';
 
@@ -139,5 +140,30 @@ describe('the appointment form schema', () => {
     for (const status of ['cancelled', 'pending', '', undefined]) {
       expect(appointmentStatusInputSchema.safeParse({ status }).success).toBe(false);
     }
+  });
+});
+
+describe('upcoming appointments', () => {
+  it('keeps today’s (even earlier today) and later ones, not cancelled, soonest first', () => {
+    const now = new Date(2030, 4, 6, 15, 0);
+    const list = [
+      { id: 'later', appointmentDate: new Date(2030, 4, 9, 9).toISOString(), status: 'scheduled' as const },
+      {
+        id: 'this-morning',
+        appointmentDate: new Date(2030, 4, 6, 9).toISOString(),
+        status: 'confirmed' as const,
+      },
+      {
+        id: 'yesterday',
+        appointmentDate: new Date(2030, 4, 5, 16).toISOString(),
+        status: 'scheduled' as const,
+      },
+      {
+        id: 'cancelled',
+        appointmentDate: new Date(2030, 4, 7, 9).toISOString(),
+        status: 'cancelled' as const,
+      },
+    ];
+    expect(upcomingAppointments(list, now).map((a) => a.id)).toEqual(['this-morning', 'later']);
   });
 });

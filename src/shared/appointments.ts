@@ -167,3 +167,14 @@ export function findConflicts<T extends ScheduledAppointment>(
 /** The tooltip of a booked slot. */
 export const conflictLabel = (conflicts: readonly ScheduledAppointment[]) =>
   `Conflict with: ${[...new Set(conflicts.map((c) => c.doctorName.trim()))].join(', ')}`;
+
+/** The patient dashboard's upcoming list: not cancelled, from the start of today (local), soonest first. */
+export function upcomingAppointments<T extends Pick<Appointment, 'appointmentDate' | 'status'>>(
+  list: readonly T[],
+  now: Date,
+): T[] {
+  const startOfToday = new Date(now.getFullYear(), now.getMonth(), now.getDate()).getTime();
+  return list
+    .filter((a) => a.status !== 'cancelled' && new Date(a.appointmentDate).getTime() >= startOfToday)
+    .sort((a, b) => new Date(a.appointmentDate).getTime() - new Date(b.appointmentDate).getTime());
+}

@@ -15,7 +15,7 @@ import { EditProfileModal } from './EditProfileModal';
 import { ProfileSummary } from './ProfileSummary';
 import { RecentRecords } from './RecentRecords';
 import { StatCards } from './StatCards';
-import { UpcomingAppointments } from './UpcomingAppointments';
+import { UpcomingAppointments, useUpcomingAppointments } from './UpcomingAppointments';
 
 export default function PatientDashboardPage() {
   const { user } = useAuth();
@@ -23,6 +23,7 @@ export default function PatientDashboardPage() {
   const refreshActivity = useRefreshActivity();
   const records = useOwnRecords();
   const profile = useProfile(user?.id);
+  const upcoming = useUpcomingAppointments();
   const [openRecordId, setOpenRecordId] = useState<string | null>(null);
   const [editing, setEditing] = useState(false);
   const list = records.data ?? [];
@@ -36,7 +37,7 @@ export default function PatientDashboardPage() {
         </div>
         <StatCards
           records={list.length}
-          upcoming={0}
+          upcoming={upcoming.length}
           notifications={newNotificationCount(list, user?.lastLoginAt ?? null)}
           verified={verifiedCount(list)}
         />
@@ -44,7 +45,7 @@ export default function PatientDashboardPage() {
           <Grid.Col span={{ base: 12, lg: 8 }}>
             <Stack>
               <RecentRecords records={list} isLoading={records.isLoading} onOpen={setOpenRecordId} />
-              <UpcomingAppointments />
+              <UpcomingAppointments appointments={upcoming} />
               <ActivityTrail />
             </Stack>
           </Grid.Col>

@@ -1,10 +1,28 @@
-// Upcoming Appointments (spec section 2). There is no appointments API yet, so the list shows its
-// empty state; Book Appointment only tells the patient to contact their provider, as in the spec.
-import { Button, Group, Paper, Text, Title } from '@mantine/core';
+// Upcoming Appointments (spec section 2): the patient's own appointments from today on, not
+// cancelled (GET /api/appointments/patient). Booking, rescheduling and cancelling are the
+// provider's: those buttons only tell the patient to contact their healthcare provider.
+import { Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { IconCalendarPlus } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
+import {
+  APPOINTMENT_TYPE_LABELS,
+  upcomingAppointments,
+  type Appointment,
+} from '../../../shared/appointments';
+import { DEPARTMENT_LABELS } from '../../../shared/constants';
 import { notifyInfo } from '../../notify';
 
-export function UpcomingAppointments() {
+/** Failed fetches are only logged (spec section 8): the list stays empty. */
+export function useUpcomingAppointments(): Appointment[] {
+  const query = useQuery<Appointment[]>({ queryKey: ['/api/appointments/patient'] });
+  if (query.error) console.error('Failed to load appointments', query.error);
+  return upcomingAppointments(query.data ?? [], new Date());
+}
+
+const contactProvider = (title: string) =>
+  notifyInfo(title, 'Please contact your healthcare provider to book, reschedule or cancel an appointment.');
+
+export function UpcomingAppointments({ appointments }: { appointments: Appointment[] }) {
   return (
     <Paper withBorder p="md" radius="md" component="section" aria-labelledby="upcoming-title">
       <Group justify="space-between" mb="sm">
@@ -15,16 +33,51 @@ export function UpcomingAppointments() {
           size="xs"
           variant="light"
           leftSection={<IconCalendarPlus size={14} aria-hidden />}
-          onClick={() =>
-            notifyInfo('Book Appointment', 'Please contact your healthcare provider to book an appointment.')
-          }
+          onClick={() => contactProvider('Book Appointment')}
         >
           Book Appointment
         </Button>
       </Group>
-      <Text c="dimmed">
-        No upcoming appointments. Book an appointment with your healthcare provider to get started.
-      </Text>
+      {appointments.length === 0 ? (
+        <Text c="dimmed">
+          No upcoming appointments. Book an appointment with your healthcare provider to get started.
+        </Text>
+      ) : (
+        <Stack gap="sm">
+          {appointments.map((a) => {
+            const when = new Date(a.appointmentDate);
+            return (
+              <Paper key={a.id} withBorder p="sm" radius="md" data-testid="upcoming-appointment">
+                <Group justify="space-between" align="flex-start">
+                  <div>
+                    <Text fw={600}>
+                      {APPOINTMENT_TYPE_LABELS[a.appointmentType as keyof typeof APPOINTMENT_TYPE_LABELS] ??
+                        a.appointmentType}
+                    </Text>
+                    <Text size="sm">
+                      {a.doctorName} ·{' '}
+                      {DEPARTMENT_LABELS[a.department as keyof typeof DEPARTMENT_LABELS] ?? a.department}
+                    </Text>
+                    <Text size="sm" c="dimmed">
+                      {when.toLocaleDateString()} at{' '}
+                      {when.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })}
+                      {a.location ? ` · ${a.location}` : ''}
+                    </Text>
+                  </div>
+                  <Group gap="xs">
+                    <Button size="xs" variant="default" onClick={() => contactProvider('Reschedule')}>
+                      Reschedule
+                    </Button>
+                    <Button size="xs" variant="default" color="red" onClick={() => contactProvider('Cancel')}>
+                      Cancel
+                    </Button>
+                  </Group>
+                </Group>
+              </Paper>
+            );
+          })}
+        </Stack>
+      )}
     </Paper>
   );
 }

@@ -1,6 +1,6 @@
 // The side panel: "Today's Schedule" or the selected date's, a search box (doctor, type or
 // department) and a status filter, then the day's appointment cards.
-import { Group, Paper, Select, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Paper, Select, Stack, Text, TextInput, Title } from '@mantine/core';
 import { IconSearch } from '@tabler/icons-react';
 import type { Appointment } from '../../../../shared/appointments';
 import { APPOINTMENT_STATUSES } from '../../../../shared/constants';
@@ -36,7 +36,7 @@ export function SchedulePanel(props: Props) {
       <Title order={3} size="h4" id="schedule-title" mb="sm">
         {title}
       </Title>
-      <Group grow mb="sm" align="flex-end">
+      <Stack gap="xs" mb="sm">
         <TextInput
           aria-label="Search appointments"
           placeholder="Search by doctor, type or department"
@@ -54,7 +54,7 @@ export function SchedulePanel(props: Props) {
           allowDeselect={false}
           onChange={(v) => props.onStatusFilter(v ?? 'all')}
         />
-      </Group>
+      </Stack>
       <Stack gap="sm">
         {props.list.length === 0 ? (
           <Text c="dimmed" size="sm">

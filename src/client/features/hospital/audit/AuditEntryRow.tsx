@@ -1,7 +1,7 @@
 // One audit entry (spec section 2): icon, action with underscores as spaces, "Blockchain Verified"
 // or "Logged Only", details (or "<action> action performed"), user, time ("Unknown" if missing),
 // the hash cut to 16 characters and a button copying it.
-import { ActionIcon, Badge, Code, Group, Paper, Stack, Text, ThemeIcon, Tooltip } from '@mantine/core';
+import { ActionIcon, Code, Group, Paper, Stack, Text, ThemeIcon, Tooltip } from '@mantine/core';
 import {
   IconCopy,
   IconEye,
@@ -15,6 +15,7 @@ import {
 import { actionName, type AuditEntry } from '../../../../shared/hospital';
 import { notifyError, notifySuccess } from '../../../notify';
 import { formatDateTime, truncateHash } from '../format';
+import { LedgerBadge } from '../../../components/LedgerBadge';
 
 const ICONS: Record<string, Icon> = {
   record_upload: IconFileUpload,
@@ -51,15 +52,7 @@ export function AuditEntryRow({ entry }: { entry: AuditEntry }) {
             <Text fw={500} tt="capitalize">
               {name}
             </Text>
-            {entry.blockchainVerified ? (
-              <Badge color="teal" variant="light">
-                Blockchain Verified
-              </Badge>
-            ) : (
-              <Badge color="gray" variant="light">
-                Logged Only
-              </Badge>
-            )}
+            <LedgerBadge verified={entry.blockchainVerified} />
           </Group>
           <Text size="sm">{entry.details || `${name} action performed`}</Text>
           <Text size="xs" c="dimmed">

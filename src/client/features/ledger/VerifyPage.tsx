@@ -1,19 +1,18 @@
 // /verify (public, no sign-in): drop a file or paste a hash and learn whether and when it was
 // entered in the MedLedger ledger. A file is fingerprinted (SHA-256) in the browser and never
 // uploaded; the entry's inclusion proof is checked here with the shared Merkle functions.
-import { Anchor, Button, Divider, Group, Loader, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Button, Divider, Group, Loader, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import { Dropzone } from '@mantine/dropzone';
-import { IconArrowLeft, IconFileSearch, IconShieldCheck } from '@tabler/icons-react';
+import { IconFileSearch, IconShieldCheck } from '@tabler/icons-react';
 import { useRef, useState, type FormEvent } from 'react';
-import { Link } from 'react-router';
 import { MAX_UPLOAD_BYTES } from '../../../shared/constants';
 import { errorMessage } from '../../api/request';
-import { Logo } from '../../components/Logo';
 import { PublicLayout } from '../../components/layout/PublicLayout';
 import { HASH_MESSAGE } from '../../../shared/ledger/api';
 import { lookUp, type LookupResult } from './lookup';
 import { fileSha256, normaliseHash } from './proof';
 import { VerifyResult } from './VerifyResult';
+import { PublicPageHeader } from '../../components/layout/PublicPageHeader';
 
 type State =
   | { step: 'idle' }
@@ -65,19 +64,7 @@ export default function VerifyPage() {
 
   return (
     <PublicLayout size="md">
-      <Group justify="space-between" mb="md">
-        <Anchor component={Link} to="/" underline="never" aria-label="MedLedger home">
-          <Logo />
-        </Anchor>
-        <Button
-          component={Link}
-          to="/"
-          variant="subtle"
-          leftSection={<IconArrowLeft size={16} aria-hidden />}
-        >
-          Back to Home
-        </Button>
-      </Group>
+      <PublicPageHeader />
       <Paper withBorder shadow="md" p="xl" radius="lg">
         <Stack gap="lg">
           <Stack gap={4}>

@@ -1,6 +1,6 @@
 // Activity trail (spec section 2; DECISIONS: the filters work): action filter and a date (today by
 // default, clearable), each entry with its description, badge, time, hash, IP and a copy button.
-import { ActionIcon, Button, Code, Group, Paper, Select, Stack, Text, Title, Tooltip } from '@mantine/core';
+import { ActionIcon, Code, Group, Paper, Select, Stack, Text, Title, Tooltip } from '@mantine/core';
 import { DateInput } from '@mantine/dates';
 import { IconCopy } from '@tabler/icons-react';
 import { useState } from 'react';
@@ -11,6 +11,7 @@ import { formatDateTime, localDayBounds, todayLocal, truncateHash } from '../hos
 import { useActivity } from './api';
 import { ACTIVITY_ACTION_LABELS, activityDescription } from './dashboard';
 import { LedgerBadge } from '../../components/LedgerBadge';
+import { PagerButtons } from '../../components/PagerButtons';
 
 const ACTION_OPTIONS = ['all', ...PATIENT_AUDIT_ACTIONS, 'profile_change', 'family_contact_change'].map(
   (a) => ({
@@ -122,19 +123,7 @@ export function ActivityTrail() {
           Showing {total} {total === 1 ? 'activity' : 'activities'}
         </Text>
         {total > pageSize && (
-          <Group gap="xs">
-            <Button variant="default" size="xs" disabled={page <= 1} onClick={() => setPage((n) => n - 1)}>
-              Previous
-            </Button>
-            <Button
-              variant="default"
-              size="xs"
-              disabled={page * pageSize >= total}
-              onClick={() => setPage((n) => n + 1)}
-            >
-              Next
-            </Button>
-          </Group>
+          <PagerButtons page={page} hasNext={page * pageSize < total} setPage={setPage} />
         )}
       </Group>
     </Paper>

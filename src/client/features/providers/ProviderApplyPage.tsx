@@ -14,12 +14,11 @@ import {
   Textarea,
   Title,
 } from '@mantine/core';
-import { IconArrowLeft, IconCircleCheck } from '@tabler/icons-react';
+import { IconCircleCheck } from '@tabler/icons-react';
 import { useEffect, useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { REDIRECT_AFTER_APPLICATION_MS } from '../../../shared/constants';
 import { apiJson } from '../../api/request';
-import { Logo } from '../../components/Logo';
 import { PublicLayout } from '../../components/layout/PublicLayout';
 import { notifyError, notifySuccess } from '../../notify';
 import {
@@ -29,6 +28,7 @@ import {
   type ApplicationErrors,
   type ApplicationValues,
 } from './applicationForm';
+import { PublicPageHeader } from '../../components/layout/PublicPageHeader';
 
 export default function ProviderApplyPage() {
   const navigate = useNavigate();
@@ -80,19 +80,7 @@ export default function ProviderApplyPage() {
 
   return (
     <PublicLayout size="md">
-      <Group justify="space-between" mb="md">
-        <Anchor component={Link} to="/" underline="never" aria-label="MedLedger home">
-          <Logo />
-        </Anchor>
-        <Button
-          component={Link}
-          to="/"
-          variant="subtle"
-          leftSection={<IconArrowLeft size={16} aria-hidden />}
-        >
-          Back to Home
-        </Button>
-      </Group>
+      <PublicPageHeader />
       <Paper withBorder shadow="md" p="xl" radius="lg">
         <Stack gap={4} mb="lg">
           <Title order={1} fz={26}>

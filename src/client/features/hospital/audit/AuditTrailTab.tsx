@@ -10,6 +10,7 @@ import { pageRange } from '../../../../shared/patients';
 import { useAuditLogs, useAuditUsers } from '../api';
 import { localDayBounds, todayLocal } from '../format';
 import { AuditEntryRow } from './AuditEntryRow';
+import { PagerButtons } from '../../../components/PagerButtons';
 
 const ACTION_OPTIONS = [
   { value: 'all', label: 'All Actions' },
@@ -109,19 +110,7 @@ export function AuditTrailTab() {
           <Text size="sm" c="dimmed" aria-live="polite">
             Showing {range.from}-{range.to} of {range.total} transactions
           </Text>
-          <Group gap="xs">
-            <Button variant="default" size="xs" disabled={page <= 1} onClick={() => setPage((n) => n - 1)}>
-              Previous
-            </Button>
-            <Button
-              variant="default"
-              size="xs"
-              disabled={range.to >= total}
-              onClick={() => setPage((n) => n + 1)}
-            >
-              Next
-            </Button>
-          </Group>
+          <PagerButtons page={page} hasNext={range.to < total} setPage={setPage} />
         </Group>
       </Paper>
     </Stack>

@@ -23,6 +23,7 @@ import { DEPARTMENT_OPTIONS, formatDate } from '../format';
 import { confirmDeletePatient } from './confirmDeletePatient';
 import { PatientDetailsDialog } from './PatientDetailsDialog';
 import { PatientFormDialog } from './PatientFormDialog';
+import { PagerButtons } from '../../../components/PagerButtons';
 
 export function PatientsTab() {
   const [searchInput, setSearchInput] = useState('');
@@ -185,19 +186,7 @@ export function PatientsTab() {
           <Text size="sm" c="dimmed" aria-live="polite">
             Showing {range.from}-{range.to} of {range.total} patients
           </Text>
-          <Group gap="xs">
-            <Button variant="default" size="xs" disabled={page <= 1} onClick={() => setPage((n) => n - 1)}>
-              Previous
-            </Button>
-            <Button
-              variant="default"
-              size="xs"
-              disabled={range.to >= total}
-              onClick={() => setPage((n) => n + 1)}
-            >
-              Next
-            </Button>
-          </Group>
+          <PagerButtons page={page} hasNext={range.to < total} setPage={setPage} />
         </Group>
       </Paper>
 

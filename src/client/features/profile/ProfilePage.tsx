@@ -8,7 +8,7 @@ import type { Role } from '../../../shared/constants';
 import { displayName, type PublicUser } from '../../../shared/users';
 import { useAuth } from '../../auth/context';
 import { AppLayout } from '../../components/layout/AppLayout';
-import { EditProfileModal } from '../patient/EditProfileModal';
+import { EditProfileModal } from '../patients/EditProfileModal';
 
 const ROLE_LABELS: Record<Role, string> = {
   hospital: 'Hospital',

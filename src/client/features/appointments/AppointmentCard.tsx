@@ -1,0 +1,97 @@
+// One appointment in the schedule panel: time, status badge, doctor, type, department, optional
+// location and notes, edit and cancel buttons, and the status dropdown (scheduled/confirmed/completed).
+import { ActionIcon, Badge, Group, Paper, Select, Stack, Text, Tooltip } from '@mantine/core';
+import { IconClock, IconEdit, IconMapPin, IconTrash } from '@tabler/icons-react';
+import { SETTABLE_STATUSES, type Appointment } from '../../../shared/appointments';
+import { timeOf } from './calendar';
+import { departmentLabel, typeLabel } from './confirmCancelAppointment';
+
+export const STATUS_COLORS: Record<Appointment['status'], string> = {
+  scheduled: 'blue',
+  confirmed: 'teal',
+  completed: 'gray',
+  pending: 'yellow',
+  cancelled: 'red',
+};
+const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+
+interface Props {
+  appointment: Appointment;
+  onEdit: () => void;
+  onCancel: () => void;
+  onStatus: (status: string) => void;
+}
+
+export function AppointmentCard({ appointment: a, onEdit, onCancel, onStatus }: Props) {
+  const cancelled = a.status === 'cancelled';
+  return (
+    <Paper
+      withBorder
+      p="sm"
+      radius="md"
+      data-testid="appointment-card"
+      aria-label={`Appointment with ${a.doctorName}`}
+    >
+      <Stack gap={4}>
+        <Group justify="space-between" wrap="nowrap">
+          <Group gap={6}>
+            <IconClock size={16} aria-hidden />
+            <Text fw={600}>{timeOf(a)}</Text>
+            <Badge color={STATUS_COLORS[a.status]} variant="light">
+              {capitalise(a.status)}
+            </Badge>
+          </Group>
+          <Group gap={4}>
+            <Tooltip label="Edit appointment">
+              <ActionIcon
+                variant="subtle"
+                aria-label="Edit appointment"
+                disabled={cancelled}
+                onClick={onEdit}
+              >
+                <IconEdit size={16} />
+              </ActionIcon>
+            </Tooltip>
+            <Tooltip label="Cancel appointment">
+              <ActionIcon
+                variant="subtle"
+                color="red"
+                aria-label="Cancel appointment"
+                disabled={cancelled}
+                onClick={onCancel}
+              >
+                <IconTrash size={16} />
+              </ActionIcon>
+            </Tooltip>
+          </Group>
+        </Group>
+        <Text fw={500}>{a.doctorName}</Text>
+        <Text size="sm" c="dimmed">
+          {typeLabel(a.appointmentType)} · {departmentLabel(a.department)} · {a.patientName}
+        </Text>
+        {a.location && (
+          <Group gap={4}>
+            <IconMapPin size={14} aria-hidden />
+            <Text size="sm">{a.location}</Text>
+          </Group>
+        )}
+        {a.notes && (
+          <Text size="sm" fs="italic">
+            {a.notes}
+          </Text>
+        )}
+        {!cancelled && (
+          <Select
+            size="xs"
+            aria-label="Appointment status"
+            data={SETTABLE_STATUSES.map((s) => ({ value: s, label: capitalise(s) }))}
+            value={(SETTABLE_STATUSES as readonly string[]).includes(a.status) ? a.status : null}
+            placeholder={capitalise(a.status)}
+            allowDeselect={false}
+            onChange={(v) => v && v !== a.status && onStatus(v)}
+          />
+        )}
+      </Stack>
+    </Paper>
+  );
+}

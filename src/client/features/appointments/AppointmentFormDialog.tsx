@@ -1,0 +1,217 @@
+// "New Appointment" and the edit dialog that mirrors it (spec sections 2 and 5): patient, type,
+// doctor, department, date (from today), location, notes and the time slot grid. Required fields
+// missing: "Please fill in all required fields". Slots are local times; the API gets ISO instants.
+import { Button, Group, Modal, Select, SimpleGrid, Stack, Textarea, TextInput } from '@mantine/core';
+import { DateInput } from '@mantine/dates';
+import { useState } from 'react';
+import {
+  APPOINTMENT_MESSAGES,
+  APPOINTMENT_TYPE_LABELS,
+  localSlotOf,
+  slotInstant,
+  type Appointment,
+} from '../../../shared/appointments';
+import { APPOINTMENT_TYPES, DEPARTMENT_LABELS, DEPARTMENTS } from '../../../shared/constants';
+import { errorMessage } from '../../api/request';
+import { notifyError, notifySuccess } from '../../notify';
+import { PatientPicker } from '../records/PatientPicker';
+import { useSaveAppointment } from './api';
+import { dayKey, fromDayKey } from './calendar';
+import { TimeSlotGrid } from './TimeSlotGrid';
+
+interface FormValues {
+  patientId: string | null;
+  patientLabel: string | null;
+  appointmentType: string | null;
+  doctorName: string;
+  department: string | null;
+  date: string | null;
+  slot: string | null;
+  location: string;
+  notes: string;
+}
+
+function initialValues(editing: Appointment | null, defaultDay: string): FormValues {
+  if (!editing) {
+    return {
+      patientId: null,
+      patientLabel: null,
+      appointmentType: null,
+      doctorName: '',
+      department: null,
+      date: defaultDay,
+      slot: null,
+      location: '',
+      notes: '',
+    };
+  }
+  const start = new Date(editing.appointmentDate);
+  return {
+    patientId: editing.patientId,
+    patientLabel: `${editing.patientName} (${editing.patientMrn})`,
+    appointmentType: editing.appointmentType,
+    doctorName: editing.doctorName,
+    department: editing.department,
+    date: dayKey(start),
+    slot: localSlotOf(start),
+    location: editing.location ?? '',
+    notes: editing.notes ?? '',
+  };
+}
+
+interface Props {
+  opened: boolean;
+  /** The appointment being edited, or null for a new one. */
+  editing: Appointment | null;
+  /** The day preselected for a new appointment (the calendar's selection, if not in the past). */
+  defaultDay: string;
+  appointments: readonly Appointment[];
+  onClose: () => void;
+}
+
+export function AppointmentFormDialog(props: Props) {
+  return (
+    <Modal
+      opened={props.opened}
+      onClose={props.onClose}
+      title={props.editing ? 'Edit Appointment' : 'Schedule New Appointment'}
+      size="lg"
+    >
+      {/* Keyed so each opening starts from fresh values. */}
+      {props.opened && <AppointmentForm key={props.editing?.id ?? 'new'} {...props} />}
+    </Modal>
+  );
+}
+
+function AppointmentForm({ editing, defaultDay, appointments, onClose }: Props) {
+  const [values, setValues] = useState<FormValues>(() => initialValues(editing, defaultDay));
+  const [missing, setMissing] = useState(false);
+  const save = useSaveAppointment();
+  const set = <K extends keyof FormValues>(key: K, value: FormValues[K]) =>
+    setValues((v) => ({ ...v, [key]: value }));
+  const today = dayKey(new Date());
+  const errorIf = (empty: boolean) => (missing && empty ? APPOINTMENT_MESSAGES.required : undefined);
+
+  const submit = async () => {
+    const { patientId, appointmentType, department, date, slot } = values;
+    const doctorName = values.doctorName.trim();
+    if (!patientId || !appointmentType || !doctorName || !department || !date || !slot) {
+      setMissing(true);
+      notifyError('Missing Information', APPOINTMENT_MESSAGES.required);
+      return;
+    }
+    const payload = {
+      patientId,
+      appointmentType,
+      doctorName,
+      department,
+      appointmentDate: slotInstant(fromDayKey(date), slot).toISOString(),
+      location: values.location.trim() || null,
+      notes: values.notes.trim() || null,
+    };
+    try {
+      await save.mutateAsync({ id: editing?.id, payload });
+      if (editing) notifySuccess('Appointment Updated', 'The appointment has been updated.');
+      else
+        notifySuccess(
+          'Appointment Created',
+          `Appointment with ${doctorName} scheduled for ${date} at ${slot}.`,
+        );
+      onClose();
+    } catch (error) {
+      notifyError(
+        'Error',
+        errorMessage(error, editing ? 'Failed to update appointment' : 'Failed to create appointment'),
+      );
+    }
+  };
+
+  return (
+    <form
+      noValidate
+      onSubmit={(e) => {
+        e.preventDefault();
+        void submit();
+      }}
+    >
+      <Stack>
+        <PatientPicker
+          value={values.patientId}
+          selectedLabel={values.patientLabel}
+          error={errorIf(!values.patientId)}
+          onChange={(id, label) => setValues((v) => ({ ...v, patientId: id, patientLabel: label }))}
+        />
+        <SimpleGrid cols={{ base: 1, sm: 2 }}>
+          <Select
+            label="Appointment Type"
+            placeholder="Select type"
+            required
+            data={APPOINTMENT_TYPES.map((t) => ({ value: t, label: APPOINTMENT_TYPE_LABELS[t] }))}
+            value={values.appointmentType}
+            error={errorIf(!values.appointmentType)}
+            onChange={(v) => set('appointmentType', v)}
+          />
+          <TextInput
+            label="Doctor Name"
+            placeholder="Dr. Jane Smith"
+            required
+            value={values.doctorName}
+            error={errorIf(!values.doctorName.trim())}
+            onChange={(e) => set('doctorName', e.currentTarget.value)}
+          />
+          <Select
+            label="Department"
+            placeholder="Select department"
+            required
+            data={DEPARTMENTS.map((d) => ({ value: d, label: DEPARTMENT_LABELS[d] }))}
+            value={values.department}
+            error={errorIf(!values.department)}
+            onChange={(v) => set('department', v)}
+          />
+          <DateInput
+            label="Date"
+            placeholder="Pick a date"
+            required
+            valueFormat="YYYY-MM-DD"
+            minDate={today}
+            value={values.date}
+            error={errorIf(!values.date)}
+            onChange={(v) => setValues((s) => ({ ...s, date: v, slot: null }))}
+          />
+        </SimpleGrid>
+        <TimeSlotGrid
+          day={values.date ? fromDayKey(values.date) : null}
+          doctorName={values.doctorName}
+          patientId={values.patientId}
+          excludeId={editing?.id ?? null}
+          appointments={appointments}
+          value={values.slot}
+          onChange={(slot) => set('slot', slot)}
+          error={errorIf(!values.slot)}
+        />
+        <TextInput
+          label="Location"
+          placeholder="Room or building (optional)"
+          value={values.location}
+          onChange={(e) => set('location', e.currentTarget.value)}
+        />
+        <Textarea
+          label="Notes"
+          placeholder="Notes (optional)"
+          autosize
+          minRows={2}
+          value={values.notes}
+          onChange={(e) => set('notes', e.currentTarget.value)}
+        />
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button type="submit" loading={save.isPending}>
+            {editing ? 'Update Appointment' : 'Schedule Appointment'}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}

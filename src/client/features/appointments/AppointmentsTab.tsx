@@ -1,0 +1,115 @@
+// The Appointments tab (spec section 2): month calendar, the selected day's schedule with search
+// and status filter, Quick Stats, and the schedule / edit / cancel dialogs. Cancelling is recorded
+// in the ledger by the server.
+import { Button, Grid, Group, Stack, Title } from '@mantine/core';
+import { IconPlus } from '@tabler/icons-react';
+import { useMemo, useState } from 'react';
+import type { Appointment } from '../../../shared/appointments';
+import { errorMessage } from '../../api/request';
+import { useAuth } from '../../auth/context';
+import { notifyError, notifySuccess } from '../../notify';
+import { useCancelAppointment, useHospitalAppointments, useSetAppointmentStatus } from './api';
+import { AppointmentFormDialog } from './AppointmentFormDialog';
+import {
+  byDay,
+  dayKey,
+  fromDayKey,
+  quickStats,
+  scheduleFor,
+  type StatusFilter,
+} from './calendar';
+import { confirmCancelAppointment } from './confirmCancelAppointment';
+import { MonthCalendar } from './MonthCalendar';
+import { QuickStats } from './QuickStats';
+import { SchedulePanel } from './SchedulePanel';
+
+export function AppointmentsTab() {
+  const { user } = useAuth();
+  const appointments = useHospitalAppointments(user?.id);
+  const today = dayKey(new Date());
+  const [selected, setSelected] = useState(today);
+  const [month, setMonth] = useState(() => fromDayKey(today));
+  const [search, setSearch] = useState('');
+  const [status, setStatus] = useState<StatusFilter>('all');
+  const [dialog, setDialog] = useState<{ editing: Appointment | null } | null>(null);
+  const setStatusCall = useSetAppointmentStatus();
+  const cancel = useCancelAppointment();
+
+  const days = useMemo(() => byDay(appointments), [appointments]);
+  const schedule = useMemo(
+    () => scheduleFor(appointments, selected, search, status),
+    [appointments, selected, search, status],
+  );
+  const stats = useMemo(() => quickStats(appointments, new Date()), [appointments]);
+
+  const select = (key: string) => {
+    setSelected(key);
+    const d = fromDayKey(key);
+    if (d.getMonth() !== month.getMonth() || d.getFullYear() !== month.getFullYear()) setMonth(d);
+  };
+
+  const changeStatus = async (a: Appointment, next: string) => {
+    try {
+      await setStatusCall.mutateAsync({ id: a.id, status: next });
+      notifySuccess('Status Updated', `The appointment is now ${next}.`);
+    } catch (error) {
+      notifyError('Error', errorMessage(error, 'Failed to update appointment status'));
+    }
+  };
+
+  const confirmCancel = (a: Appointment) =>
+    confirmCancelAppointment(a, () => {
+      cancel.mutateAsync(a.id).then(
+        () => notifySuccess('Appointment Cancelled', 'The cancellation has been recorded on chain.'),
+        (error: unknown) => notifyError('Error', errorMessage(error, 'Failed to cancel appointment')),
+      );
+    });
+
+  return (
+    <Stack>
+      <Group justify="space-between">
+        <Title order={2}>Appointment Management</Title>
+        <Button leftSection={<IconPlus size={16} aria-hidden />} onClick={() => setDialog({ editing: null })}>
+          New Appointment
+        </Button>
+      </Group>
+      <Grid>
+        <Grid.Col span={{ base: 12, lg: 8 }}>
+          <MonthCalendar
+            month={month}
+            selected={selected}
+            today={today}
+            days={days}
+            onMonth={setMonth}
+            onSelect={select}
+            onToday={() => select(today)}
+          />
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, lg: 4 }}>
+          <Stack>
+            <SchedulePanel
+              day={selected}
+              isToday={selected === today}
+              list={schedule}
+              search={search}
+              status={status}
+              onSearch={setSearch}
+              onStatusFilter={setStatus}
+              onEdit={(a) => setDialog({ editing: a })}
+              onCancel={confirmCancel}
+              onStatus={(a, s) => void changeStatus(a, s)}
+            />
+            <QuickStats stats={stats} />
+          </Stack>
+        </Grid.Col>
+      </Grid>
+      <AppointmentFormDialog
+        opened={dialog !== null}
+        editing={dialog?.editing ?? null}
+        defaultDay={selected >= today ? selected : today}
+        appointments={appointments}
+        onClose={() => setDialog(null)}
+      />
+    </Stack>
+  );
+}

@@ -1,0 +1,113 @@
+// The month calendar: previous / Today / next, Sunday-first weekday headers, today highlighted,
+// the selected day outlined, and up to three markers (time and patient) per day; cancelled hidden.
+import { Box, Button, Group, Paper, Text, Title, UnstyledButton } from '@mantine/core';
+import { IconChevronLeft, IconChevronRight } from '@tabler/icons-react';
+import type { Appointment } from '../../../shared/appointments';
+import { dayKey, monthGrid, timeOf, WEEKDAYS } from './calendar';
+
+const MAX_MARKERS = 3;
+
+interface Props {
+  month: Date;
+  selected: string;
+  today: string;
+  days: Map<string, Appointment[]>;
+  onMonth: (month: Date) => void;
+  onSelect: (day: string) => void;
+  onToday: () => void;
+}
+
+export function MonthCalendar({ month, selected, today, days, onMonth, onSelect, onToday }: Props) {
+  const weeks = monthGrid(month);
+  const title = month.toLocaleDateString('en-US', { month: 'long', year: 'numeric' });
+  return (
+    <Paper withBorder p="md" radius="md">
+      <Group justify="space-between" mb="sm">
+        <Title order={3} size="h4" data-testid="calendar-title">
+          {title}
+        </Title>
+        <Group gap="xs">
+          <Button
+            variant="default"
+            size="xs"
+            aria-label="Previous month"
+            onClick={() => onMonth(new Date(month.getFullYear(), month.getMonth() - 1, 1))}
+          >
+            <IconChevronLeft size={16} />
+          </Button>
+          <Button variant="default" size="xs" onClick={onToday}>
+            Today
+          </Button>
+          <Button
+            variant="default"
+            size="xs"
+            aria-label="Next month"
+            onClick={() => onMonth(new Date(month.getFullYear(), month.getMonth() + 1, 1))}
+          >
+            <IconChevronRight size={16} />
+          </Button>
+        </Group>
+      </Group>
+      <Box style={{ display: 'grid', gridTemplateColumns: 'repeat(7, minmax(0, 1fr))', gap: 4 }} role="grid">
+        {WEEKDAYS.map((d) => (
+          <Text key={d} size="xs" fw={600} ta="center" c="dimmed" role="columnheader">
+            <abbr title={d} style={{ textDecoration: 'none' }}>
+              {d.slice(0, 3)}
+            </abbr>
+          </Text>
+        ))}
+        {weeks.flat().map((day) => {
+          const key = dayKey(day);
+          const list = days.get(key) ?? [];
+          const inMonth = day.getMonth() === month.getMonth();
+          const isToday = key === today;
+          const isSelected = key === selected;
+          return (
+            <UnstyledButton
+              key={key}
+              role="gridcell"
+              aria-selected={isSelected}
+              aria-label={`${day.toDateString()}${list.length ? `, ${list.length} appointments` : ''}`}
+              data-day={key}
+              onClick={() => onSelect(key)}
+              style={{
+                minHeight: 72,
+                padding: 4,
+                borderRadius: 6,
+                border: `2px solid ${isSelected ? 'var(--mantine-color-blue-6)' : 'var(--mantine-color-gray-2)'}`,
+                background: isToday ? 'var(--mantine-color-blue-0)' : undefined,
+                opacity: inMonth ? 1 : 0.45,
+                overflow: 'hidden',
+              }}
+            >
+              <Text size="xs" fw={isToday ? 700 : 400} c={isToday ? 'blue' : undefined}>
+                {day.getDate()}
+              </Text>
+              {list.slice(0, MAX_MARKERS).map((a) => (
+                <Text
+                  key={a.id}
+                  size="10px"
+                  truncate
+                  data-testid="calendar-marker"
+                  style={{
+                    background: 'var(--mantine-color-blue-1)',
+                    borderRadius: 3,
+                    padding: '0 3px',
+                    marginTop: 2,
+                  }}
+                >
+                  {timeOf(a)} {a.patientName}
+                </Text>
+              ))}
+              {list.length > MAX_MARKERS && (
+                <Text size="10px" c="dimmed">
+                  +{list.length - MAX_MARKERS} more
+                </Text>
+              )}
+            </UnstyledButton>
+          );
+        })}
+      </Box>
+    </Paper>
+  );
+}

@@ -1,0 +1,131 @@
+// Activity trail (spec section 2; DECISIONS: the filters work): action filter and a date (today by
+// default, clearable), each entry with its description, badge, time, hash, IP and a copy button.
+import { ActionIcon, Code, Group, Paper, Select, Stack, Text, Title, Tooltip } from '@mantine/core';
+import { DateInput } from '@mantine/dates';
+import { IconCopy } from '@tabler/icons-react';
+import { useState } from 'react';
+import { PATIENT_AUDIT_ACTIONS } from '../../../shared/constants';
+import { actionName, type AuditEntry } from '../../../shared/hospital';
+import { notifyError, notifySuccess } from '../../notify';
+import { formatDateTime, localDayBounds, todayLocal, truncateHash } from '../../format';
+import { useActivity } from '../patient/api';
+import { ACTIVITY_ACTION_LABELS, activityDescription } from '../../pages/patient-dashboard/dashboard';
+import { LedgerBadge } from '../../components/LedgerBadge';
+import { PagerButtons } from '../../components/PagerButtons';
+
+const ACTION_OPTIONS = ['all', ...PATIENT_AUDIT_ACTIONS, 'profile_change', 'family_contact_change'].map(
+  (a) => ({
+    value: a,
+    label: ACTIVITY_ACTION_LABELS[a] ?? a,
+  }),
+);
+
+async function copyHash(hash: string) {
+  try {
+    await navigator.clipboard.writeText(hash);
+    notifySuccess('Blockchain Hash Copied', 'The full hash is on your clipboard.');
+  } catch {
+    notifyError('Copy Failed', 'Could not copy the hash. Please select and copy it manually.');
+  }
+}
+
+function ActivityRow({ entry }: { entry: AuditEntry }) {
+  const name = actionName(entry.action);
+  return (
+    <Paper withBorder p="sm" radius="sm" component="li" style={{ listStyle: 'none' }}>
+      <Group justify="space-between" wrap="nowrap" align="start">
+        <Stack gap={2} style={{ minWidth: 0, flex: 1 }}>
+          <Group gap="xs">
+            <Text fw={500} tt="capitalize">
+              {name}
+            </Text>
+            <LedgerBadge verified={entry.blockchainVerified} />
+          </Group>
+          <Text size="sm">{activityDescription(entry)}</Text>
+          <Text size="xs" c="dimmed">
+            {formatDateTime(entry.createdAt)} · {entry.ipAddress || 'Unknown location'}
+          </Text>
+          {entry.blockchainHash && <Code w="fit-content">{truncateHash(entry.blockchainHash)}</Code>}
+        </Stack>
+        <Tooltip label={entry.blockchainHash ? 'Copy blockchain hash' : 'No blockchain hash'}>
+          <ActionIcon
+            variant="subtle"
+            aria-label="Copy blockchain hash"
+            disabled={!entry.blockchainHash}
+            onClick={() => entry.blockchainHash && void copyHash(entry.blockchainHash)}
+          >
+            <IconCopy size={16} aria-hidden />
+          </ActionIcon>
+        </Tooltip>
+      </Group>
+    </Paper>
+  );
+}
+
+export function ActivityTrail() {
+  const [action, setAction] = useState('all');
+  const [day, setDay] = useState<string | null>(todayLocal());
+  const [page, setPage] = useState(1);
+  const bounds = day ? localDayBounds(day) : null;
+  const { data, isLoading } = useActivity({ action, from: bounds?.from, to: bounds?.to, page });
+  const items = data?.items ?? [];
+  const total = data?.total ?? 0;
+  const pageSize = data?.pageSize ?? 50;
+
+  return (
+    <Paper withBorder p="md" radius="md" component="section" aria-labelledby="activity-title">
+      <Title order={2} size="h4" id="activity-title" mb="sm">
+        Activity Trail
+      </Title>
+      <Group align="end" mb="sm">
+        <Select
+          label="Activity type"
+          w={220}
+          data={ACTION_OPTIONS}
+          value={action}
+          allowDeselect={false}
+          onChange={(v) => {
+            setAction(v ?? 'all');
+            setPage(1);
+          }}
+        />
+        <DateInput
+          label="Date"
+          w={180}
+          valueFormat="YYYY-MM-DD"
+          clearable
+          placeholder="Any date"
+          value={day}
+          onChange={(v) => {
+            setDay(v);
+            setPage(1);
+          }}
+        />
+      </Group>
+      {isLoading && <Text c="dimmed">Loading activity...</Text>}
+      {!isLoading && items.length === 0 && (
+        <Stack gap={2} py="md" align="center">
+          <Text fw={500}>No Activity Yet</Text>
+          <Text size="sm" c="dimmed">
+            {day || action !== 'all'
+              ? 'Nothing matches these filters. Clear the date to see all activity.'
+              : 'Activity on your records will appear here.'}
+          </Text>
+        </Stack>
+      )}
+      <Stack gap="xs" component="ul" p={0} m={0} aria-label="Activities">
+        {items.map((entry) => (
+          <ActivityRow key={entry.id} entry={entry} />
+        ))}
+      </Stack>
+      <Group justify="space-between" mt="sm">
+        <Text size="sm" c="dimmed" aria-live="polite">
+          Showing {total} {total === 1 ? 'activity' : 'activities'}
+        </Text>
+        {total > pageSize && (
+          <PagerButtons page={page} hasNext={page * pageSize < total} setPage={setPage} />
+        )}
+      </Group>
+    </Paper>
+  );
+}

@@ -1,0 +1,81 @@
+// One audit entry (spec section 2): icon, action with underscores as spaces, "Blockchain Verified"
+// or "Logged Only", details (or "<action> action performed"), user, time ("Unknown" if missing),
+// the hash cut to 16 characters and a button copying it.
+import { ActionIcon, Code, Group, Paper, Stack, Text, ThemeIcon, Tooltip } from '@mantine/core';
+import {
+  IconCopy,
+  IconEye,
+  IconFileUpload,
+  IconFolderOpen,
+  IconHistory,
+  IconLogin,
+  IconShieldLock,
+  type Icon,
+} from '@tabler/icons-react';
+import { actionName, type AuditEntry } from '../../../shared/hospital';
+import { notifyError, notifySuccess } from '../../notify';
+import { formatDateTime, truncateHash } from '../../format';
+import { LedgerBadge } from '../../components/LedgerBadge';
+
+const ICONS: Record<string, Icon> = {
+  record_upload: IconFileUpload,
+  record_access: IconFolderOpen,
+  record_view: IconEye,
+  consent_change: IconShieldLock,
+  login: IconLogin,
+};
+
+async function copyHash(hash: string | null) {
+  if (!hash) {
+    notifyError('No Blockchain Hash', 'This transaction was not blockchain verified.');
+    return;
+  }
+  try {
+    await navigator.clipboard.writeText(hash);
+    notifySuccess('Blockchain Hash Copied', 'The full hash is on your clipboard.');
+  } catch {
+    notifyError('Copy Failed', 'Could not copy the hash. Please select and copy it manually.');
+  }
+}
+
+export function AuditEntryRow({ entry }: { entry: AuditEntry }) {
+  const ActionIconSvg = ICONS[entry.action] ?? IconHistory;
+  const name = actionName(entry.action);
+  return (
+    <Paper withBorder p="sm">
+      <Group align="start" wrap="nowrap">
+        <ThemeIcon variant="light" size="lg" aria-hidden>
+          <ActionIconSvg size={18} />
+        </ThemeIcon>
+        <Stack gap={2} style={{ flex: 1, minWidth: 0 }}>
+          <Group gap="xs">
+            <Text fw={500} tt="capitalize">
+              {name}
+            </Text>
+            <LedgerBadge verified={entry.blockchainVerified} />
+          </Group>
+          <Text size="sm">{entry.details || `${name} action performed`}</Text>
+          <Text size="xs" c="dimmed">
+            User: {entry.userName ? `${entry.userName} · ` : ''}
+            {entry.userId ?? 'Unknown'} · {formatDateTime(entry.createdAt)}
+            {entry.ipAddress ? ` · ${entry.ipAddress}` : ''}
+          </Text>
+          {entry.blockchainHash && (
+            <Group gap={4}>
+              <Code>{truncateHash(entry.blockchainHash)}</Code>
+            </Group>
+          )}
+        </Stack>
+        <Tooltip label={entry.blockchainHash ? 'Copy hash' : 'No blockchain hash'}>
+          <ActionIcon
+            variant="subtle"
+            aria-label="Copy hash"
+            onClick={() => void copyHash(entry.blockchainHash)}
+          >
+            <IconCopy size={16} />
+          </ActionIcon>
+        </Tooltip>
+      </Group>
+    </Paper>
+  );
+}

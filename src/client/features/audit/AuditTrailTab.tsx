@@ -1,0 +1,118 @@
+// Audit Trail tab (spec section 2): action, user and date filters applied by Search, the
+// "Transaction History" list with paging, loading and empty states.
+import { Button, Group, Paper, Select, Stack, Text, Title } from '@mantine/core';
+import { DateInput } from '@mantine/dates';
+import { IconSearch } from '@tabler/icons-react';
+import { useState } from 'react';
+import { HOSPITAL_AUDIT_ACTIONS } from '../../../shared/constants';
+import { AUDIT_ACTION_LABELS } from '../../../shared/hospital';
+import { pageRange } from '../../../shared/patients';
+import { useAuditLogs, useAuditUsers } from '../hospital/api';
+import { localDayBounds, todayLocal } from '../../format';
+import { AuditEntryRow } from './AuditEntryRow';
+import { PagerButtons } from '../../components/PagerButtons';
+
+const ACTION_OPTIONS = [
+  { value: 'all', label: 'All Actions' },
+  ...HOSPITAL_AUDIT_ACTIONS.map((a) => ({ value: a, label: AUDIT_ACTION_LABELS[a] ?? a })),
+];
+
+interface Filters {
+  action: string;
+  userId: string;
+  day: string | null;
+}
+
+export function AuditTrailTab() {
+  const [draft, setDraft] = useState<Filters>({ action: 'all', userId: 'all', day: todayLocal() });
+  const [applied, setApplied] = useState<Filters>(draft);
+  const [page, setPage] = useState(1);
+  const users = useAuditUsers();
+  const bounds = applied.day ? localDayBounds(applied.day) : null;
+  const { data, isLoading, refetch } = useAuditLogs({
+    action: applied.action,
+    userId: applied.userId,
+    from: bounds?.from,
+    to: bounds?.to,
+    page,
+  });
+  const items = data?.items ?? [];
+  const total = data?.total ?? 0;
+  const range = pageRange(page, data?.pageSize ?? 50, items.length, total);
+
+  return (
+    <Stack>
+      <Title order={2}>Audit Trail</Title>
+      <Paper withBorder p="md">
+        <Group
+          align="end"
+          component="form"
+          onSubmit={(e) => {
+            e.preventDefault();
+            setApplied(draft);
+            setPage(1);
+            // Same filters: read the trail again (new entries may have been written since).
+            if (page === 1 && JSON.stringify(draft) === JSON.stringify(applied)) void refetch();
+          }}
+        >
+          <Select
+            label="Action"
+            w={200}
+            data={ACTION_OPTIONS}
+            value={draft.action}
+            allowDeselect={false}
+            onChange={(v) => setDraft((d) => ({ ...d, action: v ?? 'all' }))}
+          />
+          <Select
+            label="User"
+            w={240}
+            searchable
+            data={[
+              { value: 'all', label: 'All Users' },
+              ...(users.data ?? []).map((u) => ({ value: u.id, label: u.name })),
+            ]}
+            value={draft.userId}
+            allowDeselect={false}
+            onChange={(v) => setDraft((d) => ({ ...d, userId: v ?? 'all' }))}
+          />
+          <DateInput
+            label="Date"
+            w={180}
+            valueFormat="YYYY-MM-DD"
+            clearable
+            placeholder="Any date"
+            value={draft.day}
+            onChange={(v) => setDraft((d) => ({ ...d, day: v }))}
+          />
+          <Button type="submit" leftSection={<IconSearch size={16} aria-hidden />}>
+            Search
+          </Button>
+        </Group>
+      </Paper>
+
+      <Paper withBorder p="md">
+        <Title order={3} size="h4" mb="sm">
+          Transaction History
+        </Title>
+        {isLoading && <Text c="dimmed">Loading audit logs...</Text>}
+        {!isLoading && items.length === 0 && (
+          <Text c="dimmed">
+            No audit logs available yet
+            {applied.day || applied.action !== 'all' || applied.userId !== 'all' ? ' for these filters' : ''}.
+          </Text>
+        )}
+        <Stack gap="xs" aria-label="Transaction history">
+          {items.map((entry) => (
+            <AuditEntryRow key={entry.id} entry={entry} />
+          ))}
+        </Stack>
+        <Group justify="space-between" mt="md">
+          <Text size="sm" c="dimmed" aria-live="polite">
+            Showing {range.from}-{range.to} of {range.total} transactions
+          </Text>
+          <PagerButtons page={page} hasNext={range.to < total} setPage={setPage} />
+        </Group>
+      </Paper>
+    </Stack>
+  );
+}

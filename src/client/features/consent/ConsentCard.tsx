@@ -1,0 +1,130 @@
+// Consent card (spec section 2; DECISIONS: saves are persisted, ledgered and audited): switches
+// Share with Specialists and Family Access (both on until the patient saves a choice), each saved
+// as it is flipped, and the Manage Consent modal.
+import { Button, Group, Modal, Paper, Stack, Switch, Text, Title, Alert } from '@mantine/core';
+import { IconShieldLock } from '@tabler/icons-react';
+import { useState } from 'react';
+import { DEFAULT_CONSENT, type ConsentInput } from '../../../shared/consent';
+import { notifyError, notifySuccess } from '../../notify';
+import { useConsent, useSaveConsent } from '../patient/api';
+
+function useConsentSaver(userId: string) {
+  const save = useSaveConsent(userId);
+  return {
+    isPending: save.isPending,
+    async run(consent: ConsentInput): Promise<boolean> {
+      try {
+        await save.mutateAsync(consent);
+        notifySuccess(
+          'Consent Updated',
+          'Your sharing preferences were saved and recorded on the blockchain.',
+        );
+        return true;
+      } catch {
+        notifyError('Update Failed', 'Unable to update your sharing preferences. Please try again.');
+        return false;
+      }
+    },
+  };
+}
+
+function ManageConsentModal(props: {
+  opened: boolean;
+  onClose: () => void;
+  current: ConsentInput;
+  userId: string;
+}) {
+  const [draft, setDraft] = useState<ConsentInput>(props.current);
+  const saver = useConsentSaver(props.userId);
+  return (
+    <Modal opened={props.opened} onClose={props.onClose} title="Manage Consent">
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          void saver.run(draft).then((ok) => ok && props.onClose());
+        }}
+      >
+        <Stack>
+          <Switch
+            label="Healthcare Providers"
+            description="Share your records with specialists your provider refers you to."
+            checked={draft.shareWithSpecialists}
+            onChange={(e) => {
+              const checked = e.currentTarget.checked;
+              setDraft((d) => ({ ...d, shareWithSpecialists: checked }));
+            }}
+          />
+          <Switch
+            label="Family Members"
+            description="Let family contacts marked “Can Access Medical Records” see your records."
+            checked={draft.shareWithFamily}
+            onChange={(e) => {
+              const checked = e.currentTarget.checked;
+              setDraft((d) => ({ ...d, shareWithFamily: checked }));
+            }}
+          />
+          <Alert variant="light" icon={<IconShieldLock aria-hidden />}>
+            Consent changes are recorded on the blockchain for a tamper-evident history.
+          </Alert>
+          <Group justify="flex-end">
+            <Button variant="default" onClick={props.onClose} disabled={saver.isPending}>
+              Cancel
+            </Button>
+            <Button type="submit" loading={saver.isPending}>
+              Save Consent Settings
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}
+
+export function ConsentCard({ userId }: { userId: string }) {
+  const consent = useConsent(userId);
+  const saver = useConsentSaver(userId);
+  const [managing, setManaging] = useState(false);
+  // Spec section 7: when the settings cannot be read, specialists on and family off.
+  const current: ConsentInput = consent.data
+    ? {
+        shareWithSpecialists: consent.data.shareWithSpecialists,
+        shareWithFamily: consent.data.shareWithFamily,
+      }
+    : consent.isError
+      ? { shareWithSpecialists: true, shareWithFamily: false }
+      : DEFAULT_CONSENT;
+  const disabled = consent.isLoading || saver.isPending;
+
+  return (
+    <Paper withBorder p="md" radius="md" component="section" aria-labelledby="consent-title">
+      <Title order={2} size="h4" id="consent-title" mb="sm">
+        Consent &amp; Sharing
+      </Title>
+      <Stack gap="sm">
+        <Switch
+          label="Share with Specialists"
+          checked={current.shareWithSpecialists}
+          disabled={disabled}
+          onChange={(e) => void saver.run({ ...current, shareWithSpecialists: e.currentTarget.checked })}
+        />
+        <Switch
+          label="Family Access"
+          checked={current.shareWithFamily}
+          disabled={disabled}
+          onChange={(e) => void saver.run({ ...current, shareWithFamily: e.currentTarget.checked })}
+        />
+        {consent.data?.updatedAt && (
+          <Text size="xs" c="dimmed">
+            Last changed {new Date(consent.data.updatedAt).toLocaleString()}
+          </Text>
+        )}
+        <Button variant="light" onClick={() => setManaging(true)} disabled={consent.isLoading}>
+          Manage Consent
+        </Button>
+      </Stack>
+      {managing && (
+        <ManageConsentModal opened onClose={() => setManaging(false)} current={current} userId={userId} />
+      )}
+    </Paper>
+  );
+}

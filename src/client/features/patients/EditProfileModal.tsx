@@ -1,0 +1,46 @@
+// The Edit Profile modal (spec section 2): tabs Profile and Family Contacts (with a count). Used
+// by the patient dashboard and by the profile page.
+import { Badge, Modal, Tabs, Text } from '@mantine/core';
+import { useAuth } from '../../auth/context';
+import { useFamilyContacts, useProfile } from '../patient/api';
+import { FamilyContactsTab } from '../family-contacts/FamilyContactsTab';
+import { ProfileForm } from './ProfileForm';
+
+export function EditProfileModal({ opened, onClose }: { opened: boolean; onClose: () => void }) {
+  const { user } = useAuth();
+  const profile = useProfile(user?.id);
+  const contacts = useFamilyContacts(profile.data?.id);
+  return (
+    <Modal opened={opened} onClose={onClose} title="Edit Profile" size="lg">
+      <Tabs defaultValue="profile" keepMounted={false}>
+        <Tabs.List mb="md">
+          <Tabs.Tab value="profile">Profile</Tabs.Tab>
+          <Tabs.Tab
+            value="family"
+            rightSection={
+              <Badge size="sm" variant="light" aria-label={`${contacts.data?.length ?? 0} contacts`}>
+                {contacts.data?.length ?? 0}
+              </Badge>
+            }
+          >
+            Family Contacts
+          </Tabs.Tab>
+        </Tabs.List>
+        <Tabs.Panel value="profile">
+          {profile.isLoading ? (
+            <Text c="dimmed">Loading profile...</Text>
+          ) : (
+            <ProfileForm profile={profile.data ?? null} userId={user?.id ?? ''} onDone={onClose} />
+          )}
+        </Tabs.Panel>
+        <Tabs.Panel value="family">
+          <FamilyContactsTab
+            patientRowId={profile.data?.id}
+            contacts={contacts.data}
+            isLoading={contacts.isLoading}
+          />
+        </Tabs.Panel>
+      </Tabs>
+    </Modal>
+  );
+}

@@ -1,0 +1,177 @@
+// Patient details dialog (spec section 2): contact, medical, insurance and account details; the
+// patient's medical records with View and Download; Upload Record opens a dialog whose Done
+// button reloads the list.
+import { Badge, Button, Group, Modal, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { IconDownload, IconEye, IconUpload } from '@tabler/icons-react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { patientDisplayName, type Patient } from '../../../shared/patients';
+import { RECORDS_KEY, usePatientRecords } from '../hospital/api';
+import { departmentLabel, formatDate, recordTypeLabel } from '../../format';
+import { downloadRecord } from '../records/download';
+import { RecordDetailDialog } from '../records/RecordDetailDialog';
+import { UploadRecordForm } from '../records/UploadRecordForm';
+
+function Section({ title, rows }: { title: string; rows: [string, string | null | undefined][] }) {
+  return (
+    <Paper withBorder p="sm">
+      <Title order={3} size="h6" mb={6}>
+        {title}
+      </Title>
+      <Stack gap={4}>
+        {rows.map(([label, value]) => (
+          <Group key={label} gap="xs" wrap="nowrap" align="start">
+            <Text size="sm" c="dimmed" w={140}>
+              {label}
+            </Text>
+            <Text size="sm" style={{ wordBreak: 'break-word' }}>
+              {value || 'Not provided'}
+            </Text>
+          </Group>
+        ))}
+      </Stack>
+    </Paper>
+  );
+}
+
+export function PatientDetailsDialog({ patient, onClose }: { patient: Patient | null; onClose: () => void }) {
+  return (
+    <Modal
+      opened={!!patient}
+      onClose={onClose}
+      size="xl"
+      title={patient ? patientDisplayName(patient) : 'Patient'}
+    >
+      {patient && <PatientDetails patient={patient} />}
+    </Modal>
+  );
+}
+
+function PatientDetails({ patient }: { patient: Patient }) {
+  const client = useQueryClient();
+  const records = usePatientRecords(patient.id);
+  const [viewing, setViewing] = useState<string | null>(null);
+  const [uploading, setUploading] = useState(false);
+  // A new key empties the upload form after each upload.
+  const [formKey, setFormKey] = useState(0);
+  const label = `${patientDisplayName(patient)} (${patient.patientId})`;
+
+  return (
+    <Stack>
+      <SimpleGrid cols={{ base: 1, sm: 2 }}>
+        <Section
+          title="Contact"
+          rows={[
+            ['Email', patient.email ?? patient.user?.email],
+            ['Phone', patient.phone],
+          ]}
+        />
+        <Section
+          title="Medical"
+          rows={[
+            ['Date of birth', formatDate(patient.dateOfBirth, '')],
+            ['Gender', patient.gender],
+            ['Primary care', patient.primaryCarePhysician],
+            ['Last visit', formatDate(patient.lastVisit, '')],
+          ]}
+        />
+        <Section
+          title="Insurance"
+          rows={[
+            ['Provider', patient.insuranceProvider],
+            ['Policy number', patient.insurancePolicy],
+          ]}
+        />
+        <Section
+          title="Account"
+          rows={[
+            ['MRN', patient.patientId],
+            [
+              'Patient account',
+              patient.user ? `Created (${patient.user.email})` : 'Not created yet: share the MRN',
+            ],
+            ['Added', formatDate(patient.createdAt)],
+          ]}
+        />
+      </SimpleGrid>
+
+      <Group justify="space-between">
+        <Title order={3} size="h4">
+          Medical Records
+        </Title>
+        <Button
+          size="xs"
+          leftSection={<IconUpload size={14} aria-hidden />}
+          onClick={() => setUploading(true)}
+        >
+          Upload Record
+        </Button>
+      </Group>
+      {records.isLoading && <Text c="dimmed">Loading records...</Text>}
+      {records.data?.length === 0 && <Text c="dimmed">No medical records yet.</Text>}
+      <Stack gap="xs" aria-label="Medical records">
+        {records.data?.map((r) => (
+          <Paper key={r.id} withBorder p="sm">
+            <Group justify="space-between" wrap="wrap">
+              <div>
+                <Group gap="xs">
+                  <Text fw={500}>{r.title}</Text>
+                  {r.status === 'draft' ? (
+                    <Badge color="gray">Draft</Badge>
+                  ) : r.isBlockchainVerified ? (
+                    <Badge color="teal">Blockchain Verified</Badge>
+                  ) : (
+                    <Badge color="red">Not verified</Badge>
+                  )}
+                </Group>
+                <Text size="xs" c="dimmed">
+                  {recordTypeLabel(r.recordType)} · {departmentLabel(r.department)} ·{' '}
+                  {formatDate(r.createdAt)} · {r.attachments.length} file
+                  {r.attachments.length === 1 ? '' : 's'}
+                </Text>
+              </div>
+              <Group gap="xs">
+                <Button
+                  size="xs"
+                  variant="light"
+                  leftSection={<IconEye size={14} aria-hidden />}
+                  onClick={() => setViewing(r.id)}
+                >
+                  View
+                </Button>
+                <Button
+                  size="xs"
+                  variant="default"
+                  leftSection={<IconDownload size={14} aria-hidden />}
+                  onClick={() => void downloadRecord(r)}
+                >
+                  Download
+                </Button>
+              </Group>
+            </Group>
+          </Paper>
+        ))}
+      </Stack>
+
+      <Modal opened={uploading} onClose={() => setUploading(false)} title="Upload Record" size="lg">
+        <Stack>
+          <UploadRecordForm
+            key={formKey}
+            fixedPatient={{ id: patient.id, label }}
+            onSaved={() => setFormKey((k) => k + 1)}
+          />
+          <Button
+            variant="default"
+            onClick={() => {
+              setUploading(false);
+              void client.invalidateQueries({ queryKey: [RECORDS_KEY, patient.id] });
+            }}
+          >
+            Done
+          </Button>
+        </Stack>
+      </Modal>
+      <RecordDetailDialog recordId={viewing} onClose={() => setViewing(null)} />
+    </Stack>
+  );
+}

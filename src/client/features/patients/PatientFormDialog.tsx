@@ -1,0 +1,163 @@
+// Add Patient and Edit Patient (spec sections 2 and 5): every field optional, empty values sent
+// as null, the date of birth as a calendar date. Adding shows the generated MRN for 10 seconds.
+import { Button, Group, Modal, Select, SimpleGrid, Stack, TextInput } from '@mantine/core';
+import { DateInput } from '@mantine/dates';
+import { useState } from 'react';
+import { ADD_PATIENT_TOAST_MS } from '../../../shared/constants';
+import {
+  GENDER_OPTIONS,
+  PATIENT_FIELDS,
+  patientInputSchema,
+  type Patient,
+  type PatientInput,
+} from '../../../shared/patients';
+import { errorMessage, errorStatus } from '../../api/request';
+import { notifyError, notifySuccess } from '../../notify';
+import { useSavePatient, type PatientPayload } from '../hospital/api';
+
+type Values = Record<keyof PatientInput, string>;
+
+const empty = (): Values => Object.fromEntries(PATIENT_FIELDS.map((f) => [f, ''])) as Values;
+const fromPatient = (p: Patient): Values =>
+  Object.fromEntries(PATIENT_FIELDS.map((f) => [f, p[f] ?? ''])) as Values;
+
+const TEXT_FIELDS: { name: keyof PatientInput; label: string; type?: string; autoComplete?: string }[] = [
+  { name: 'firstName', label: 'First Name', autoComplete: 'off' },
+  { name: 'lastName', label: 'Last Name', autoComplete: 'off' },
+  { name: 'email', label: 'Email', type: 'email', autoComplete: 'off' },
+  { name: 'phone', label: 'Phone', type: 'tel', autoComplete: 'off' },
+  { name: 'insuranceProvider', label: 'Insurance Provider' },
+  { name: 'insurancePolicy', label: 'Insurance Policy Number' },
+  { name: 'primaryCarePhysician', label: 'Primary Care Physician' },
+];
+
+interface Props {
+  /** 'new' to add, a patient to edit, null when closed. */
+  patient: Patient | 'new' | null;
+  onClose: () => void;
+}
+
+export function PatientFormDialog({ patient, onClose }: Props) {
+  const editing = patient && patient !== 'new' ? patient : null;
+  return (
+    <Modal
+      opened={patient !== null}
+      onClose={onClose}
+      title={editing ? 'Edit Patient' : 'Add Patient'}
+      size="lg"
+    >
+      {patient !== null && <PatientForm key={editing?.id ?? 'new'} editing={editing} onClose={onClose} />}
+    </Modal>
+  );
+}
+
+function PatientForm({ editing, onClose }: { editing: Patient | null; onClose: () => void }) {
+  const [values, setValues] = useState<Values>(() => (editing ? fromPatient(editing) : empty()));
+  const [errors, setErrors] = useState<Partial<Record<keyof PatientInput, string>>>({});
+  const save = useSavePatient();
+
+  const set = (name: keyof PatientInput, value: string) => setValues((v) => ({ ...v, [name]: value }));
+
+  async function submit() {
+    const parsed = patientInputSchema.safeParse(values);
+    if (!parsed.success) {
+      const next: typeof errors = {};
+      for (const issue of parsed.error.issues) next[issue.path[0] as keyof PatientInput] ??= issue.message;
+      setErrors(next);
+      return;
+    }
+    setErrors({});
+    const payload: PatientPayload = Object.fromEntries(
+      PATIENT_FIELDS.map((f) => [f, values[f].trim() === '' ? null : values[f].trim()]),
+    );
+    try {
+      const saved = await save.mutateAsync({ id: editing?.id, payload });
+      if (editing) {
+        notifySuccess('Patient Updated', 'The patient’s details were saved.');
+      } else {
+        notifySuccess(
+          'Patient Added Successfully',
+          `Medical Record Number: ${saved.patientId}. Share this MRN with the patient so they can create their account.`,
+          { autoClose: ADD_PATIENT_TOAST_MS },
+        );
+      }
+      onClose();
+    } catch (error) {
+      if (editing) {
+        notifyError(
+          'Update Failed',
+          errorMessage(error, 'The patient could not be updated. Please try again.'),
+        );
+      } else if (errorStatus(error) === undefined) {
+        notifyError('Error', 'Failed to add patient. Please try again.');
+      } else {
+        notifyError(
+          'Failed to Add Patient',
+          errorMessage(error, 'An error occurred while creating the patient.'),
+        );
+      }
+    }
+  }
+
+  return (
+    <form
+      noValidate
+      onSubmit={(e) => {
+        e.preventDefault();
+        void submit();
+      }}
+    >
+      <Stack>
+        <SimpleGrid cols={{ base: 1, sm: 2 }}>
+          {TEXT_FIELDS.slice(0, 2).map((f) => (
+            <TextInput
+              key={f.name}
+              label={f.label}
+              value={values[f.name]}
+              error={errors[f.name]}
+              autoComplete={f.autoComplete}
+              onChange={(e) => set(f.name, e.currentTarget.value)}
+            />
+          ))}
+          <DateInput
+            label="Date of Birth"
+            placeholder="Pick a date"
+            valueFormat="YYYY-MM-DD"
+            maxDate={new Date()}
+            clearable
+            value={values.dateOfBirth || null}
+            error={errors.dateOfBirth}
+            onChange={(value) => set('dateOfBirth', value ?? '')}
+          />
+          <Select
+            label="Gender"
+            placeholder="Select"
+            clearable
+            data={GENDER_OPTIONS.map((g) => ({ value: g, label: g[0].toUpperCase() + g.slice(1) }))}
+            value={values.gender || null}
+            onChange={(value) => set('gender', value ?? '')}
+          />
+          {TEXT_FIELDS.slice(2).map((f) => (
+            <TextInput
+              key={f.name}
+              label={f.label}
+              type={f.type}
+              value={values[f.name]}
+              error={errors[f.name]}
+              autoComplete={f.autoComplete}
+              onChange={(e) => set(f.name, e.currentTarget.value)}
+            />
+          ))}
+        </SimpleGrid>
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button type="submit" loading={save.isPending}>
+            {editing ? 'Save Changes' : 'Add Patient'}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}

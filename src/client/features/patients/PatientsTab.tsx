@@ -1,0 +1,197 @@
+// Patients tab (spec section 2 "Patient Management"): server-side search (name, e-mail, MRN),
+// department filter, paging with working Previous / Next, add, view, edit and delete.
+import {
+  ActionIcon,
+  Badge,
+  Button,
+  Group,
+  Paper,
+  Select,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Title,
+  Tooltip,
+} from '@mantine/core';
+import { IconEdit, IconEye, IconFolderOpen, IconPlus, IconSearch, IconTrash } from '@tabler/icons-react';
+import { useState } from 'react';
+import { DEFAULT_PAGE_SIZE } from '../../../shared/constants';
+import { pageRange, patientDisplayName, type Patient } from '../../../shared/patients';
+import { usePatients } from '../hospital/api';
+import { DEPARTMENT_OPTIONS, formatDate } from '../../format';
+import { confirmDeletePatient } from './confirmDeletePatient';
+import { PatientDetailsDialog } from './PatientDetailsDialog';
+import { PatientFormDialog } from './PatientFormDialog';
+import { PagerButtons } from '../../components/PagerButtons';
+
+export function PatientsTab() {
+  const [searchInput, setSearchInput] = useState('');
+  const [department, setDepartment] = useState('all');
+  const [search, setSearch] = useState('');
+  const [page, setPage] = useState(1);
+  const [formFor, setFormFor] = useState<Patient | 'new' | null>(null);
+  const [details, setDetails] = useState<Patient | null>(null);
+  const { data, isLoading, isError } = usePatients({ search, department, page, pageSize: DEFAULT_PAGE_SIZE });
+
+  const applyFilters = () => {
+    setSearch(searchInput.trim());
+    setPage(1);
+  };
+  const items = data?.items ?? [];
+  const total = data?.total ?? 0;
+  const range = pageRange(page, data?.pageSize ?? DEFAULT_PAGE_SIZE, items.length, total);
+  const filtered = search !== '' || department !== 'all';
+
+  return (
+    <Stack>
+      <Group justify="space-between">
+        <Title order={2}>Patient Management</Title>
+        <Button leftSection={<IconPlus size={16} aria-hidden />} onClick={() => setFormFor('new')}>
+          Add Patient
+        </Button>
+      </Group>
+
+      <Paper withBorder p="md">
+        <Group
+          align="end"
+          component="form"
+          onSubmit={(e) => {
+            e.preventDefault();
+            applyFilters();
+          }}
+        >
+          <TextInput
+            style={{ flex: 1, minWidth: 220 }}
+            label="Search patients"
+            placeholder="Search by name, email or MRN"
+            leftSection={<IconSearch size={16} aria-hidden />}
+            value={searchInput}
+            onChange={(e) => setSearchInput(e.currentTarget.value)}
+          />
+          <Select
+            label="Department"
+            w={200}
+            data={[{ value: 'all', label: 'All' }, ...DEPARTMENT_OPTIONS]}
+            value={department}
+            allowDeselect={false}
+            onChange={(value) => {
+              setDepartment(value ?? 'all');
+              setPage(1);
+            }}
+          />
+          <Button type="submit" variant="light">
+            Filter
+          </Button>
+        </Group>
+      </Paper>
+
+      <Paper withBorder>
+        <Table.ScrollContainer minWidth={760}>
+          <Table striped highlightOnHover verticalSpacing="sm" aria-label="Patients">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Patient</Table.Th>
+                <Table.Th>ID</Table.Th>
+                <Table.Th>Primary Care</Table.Th>
+                <Table.Th>Last Visit</Table.Th>
+                <Table.Th>Status</Table.Th>
+                <Table.Th>Actions</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {items.map((p) => (
+                <Table.Tr key={p.id}>
+                  <Table.Td>
+                    <Text fw={500}>{patientDisplayName(p)}</Text>
+                    {(p.email ?? p.user?.email) && (
+                      <Text size="xs" c="dimmed">
+                        {p.email ?? p.user?.email}
+                      </Text>
+                    )}
+                  </Table.Td>
+                  <Table.Td>
+                    <Text ff="monospace" size="sm">
+                      {p.patientId}
+                    </Text>
+                  </Table.Td>
+                  <Table.Td>{p.primaryCarePhysician || '—'}</Table.Td>
+                  <Table.Td>{formatDate(p.lastVisit)}</Table.Td>
+                  <Table.Td>
+                    <Badge color="green" variant="light">
+                      Active
+                    </Badge>
+                  </Table.Td>
+                  <Table.Td>
+                    <Group gap={4} wrap="nowrap">
+                      <Tooltip label="Open patient file">
+                        <ActionIcon
+                          variant="subtle"
+                          aria-label={`Open patient file of ${patientDisplayName(p)}`}
+                          onClick={() => setDetails(p)}
+                        >
+                          <IconFolderOpen size={18} />
+                        </ActionIcon>
+                      </Tooltip>
+                      <Tooltip label="View">
+                        <ActionIcon
+                          variant="subtle"
+                          aria-label={`View ${patientDisplayName(p)}`}
+                          onClick={() => setDetails(p)}
+                        >
+                          <IconEye size={18} />
+                        </ActionIcon>
+                      </Tooltip>
+                      <Tooltip label="Edit">
+                        <ActionIcon
+                          variant="subtle"
+                          aria-label={`Edit ${patientDisplayName(p)}`}
+                          onClick={() => setFormFor(p)}
+                        >
+                          <IconEdit size={18} />
+                        </ActionIcon>
+                      </Tooltip>
+                      <Tooltip label="Delete">
+                        <ActionIcon
+                          variant="subtle"
+                          color="red"
+                          aria-label={`Delete ${patientDisplayName(p)}`}
+                          onClick={() => confirmDeletePatient(p)}
+                        >
+                          <IconTrash size={18} />
+                        </ActionIcon>
+                      </Tooltip>
+                    </Group>
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+        {isLoading && (
+          <Text p="md" c="dimmed">
+            Loading patients...
+          </Text>
+        )}
+        {!isLoading && items.length === 0 && (
+          <Text p="md" c="dimmed" ta="center">
+            {isError
+              ? 'Patients could not be loaded. Please try again.'
+              : filtered
+                ? 'No patients match your search.'
+                : 'No patients found. Add patients to get started.'}
+          </Text>
+        )}
+        <Group justify="space-between" p="md">
+          <Text size="sm" c="dimmed" aria-live="polite">
+            Showing {range.from}-{range.to} of {range.total} patients
+          </Text>
+          <PagerButtons page={page} hasNext={range.to < total} setPage={setPage} />
+        </Group>
+      </Paper>
+
+      <PatientFormDialog patient={formFor} onClose={() => setFormFor(null)} />
+      <PatientDetailsDialog patient={details} onClose={() => setDetails(null)} />
+    </Stack>
+  );
+}

@@ -1,0 +1,83 @@
+// The Edit Profile modal's Profile tab: phone, primary care physician, insurance provider and
+// policy number (the only fields a patient may change, spec section 5).
+import { Button, Group, Stack, TextInput } from '@mantine/core';
+import { useState } from 'react';
+import { PROFILE_FIELDS, profileUpdateSchema, type ProfileField } from '../../../shared/patient-profile';
+import type { Patient } from '../../../shared/patients';
+import { errorMessage } from '../../api/request';
+import { notifyError, notifySuccess } from '../../notify';
+import { useSaveProfile } from '../patient/api';
+
+const LABELS: Record<ProfileField, string> = {
+  phone: 'Phone',
+  primaryCarePhysician: 'Primary Care Physician',
+  insuranceProvider: 'Insurance Provider',
+  insurancePolicy: 'Insurance Policy Number',
+};
+const ORDER: ProfileField[] = ['phone', 'primaryCarePhysician', 'insuranceProvider', 'insurancePolicy'];
+
+type Values = Record<ProfileField, string>;
+
+export function ProfileForm(props: { profile: Patient | null; userId: string; onDone: () => void }) {
+  const [values, setValues] = useState<Values>(
+    () => Object.fromEntries(PROFILE_FIELDS.map((f) => [f, props.profile?.[f] ?? ''])) as Values,
+  );
+  const [errors, setErrors] = useState<Partial<Values>>({});
+  const save = useSaveProfile(props.userId);
+
+  async function submit() {
+    if (!props.profile) {
+      notifyError('Error', 'Patient ID not found');
+      return;
+    }
+    const parsed = profileUpdateSchema.safeParse(values);
+    if (!parsed.success) {
+      const next: Partial<Values> = {};
+      for (const issue of parsed.error.issues) next[issue.path[0] as ProfileField] ??= issue.message;
+      setErrors(next);
+      return;
+    }
+    setErrors({});
+    try {
+      await save.mutateAsync({ patientRowId: props.profile.id, update: parsed.data });
+      notifySuccess('Profile updated', 'Your profile changes were saved and recorded on the blockchain.');
+      props.onDone();
+    } catch (error) {
+      notifyError('Error', errorMessage(error, 'Failed to update profile.'));
+    }
+  }
+
+  return (
+    <form
+      noValidate
+      onSubmit={(e) => {
+        e.preventDefault();
+        void submit();
+      }}
+    >
+      <Stack>
+        {ORDER.map((field) => (
+          <TextInput
+            key={field}
+            label={LABELS[field]}
+            type={field === 'phone' ? 'tel' : 'text'}
+            value={values[field]}
+            error={errors[field]}
+            onChange={(e) => {
+              const value = e.currentTarget.value;
+              setValues((v) => ({ ...v, [field]: value }));
+            }}
+          />
+        ))}
+        <Group justify="flex-end">
+          <Button variant="default" onClick={props.onDone} disabled={save.isPending}>
+            Cancel
+          </Button>
+          <Button type="submit" disabled={save.isPending}>
+            {save.isPending ? 'Saving...' : 'Save Profile'}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}

@@ -1,0 +1,41 @@
+// Profile summary (spec section 2) with the spec's fallbacks, and the Edit Profile button.
+import { Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { IconEdit } from '@tabler/icons-react';
+import type { Patient } from '../../../shared/patients';
+import { formatDate } from '../../format';
+import { profileSummary } from '../../pages/patient-dashboard/dashboard';
+
+export function ProfileSummary(props: { profile: Patient | null; isLoading: boolean; onEdit: () => void }) {
+  return (
+    <Paper withBorder p="md" radius="md" component="section" aria-labelledby="profile-summary-title">
+      <Title order={2} size="h4" id="profile-summary-title" mb="sm">
+        Profile Summary
+      </Title>
+      {props.isLoading ? (
+        <Text c="dimmed">Loading profile...</Text>
+      ) : (
+        <Stack gap={6} component="dl" m={0}>
+          {profileSummary(props.profile, (v) => formatDate(v)).map((row) => (
+            <Group key={row.label} justify="space-between" wrap="nowrap" gap="xs">
+              <Text size="sm" c="dimmed" component="dt">
+                {row.label}
+              </Text>
+              <Text size="sm" fw={500} component="dd" m={0} ta="right">
+                {row.value}
+              </Text>
+            </Group>
+          ))}
+        </Stack>
+      )}
+      <Button
+        mt="md"
+        fullWidth
+        variant="light"
+        leftSection={<IconEdit size={16} aria-hidden />}
+        onClick={props.onEdit}
+      >
+        Edit Profile
+      </Button>
+    </Paper>
+  );
+}

@@ -1,0 +1,51 @@
+// Deleting a patient: a first and a final confirmation, then the delete call (spec section 4).
+// The server archives the patient: records stay and the patient's own account keeps them.
+import { Text } from '@mantine/core';
+import { modals } from '@mantine/modals';
+import { patientDisplayName, type Patient } from '../../../shared/patients';
+import { apiJson, errorMessage } from '../../api/request';
+import { queryClient } from '../../api/queryClient';
+import { notifyError, notifySuccess } from '../../notify';
+import { AUDIT_KEY, PATIENTS_KEY } from '../hospital/api';
+
+async function deletePatient(patient: Patient) {
+  try {
+    await apiJson('DELETE', `/api/patients/${patient.id}`);
+    notifySuccess('Patient Deleted', `${patientDisplayName(patient)} was removed from your patient list.`);
+    await Promise.all([
+      queryClient.invalidateQueries({ queryKey: [PATIENTS_KEY] }),
+      queryClient.invalidateQueries({ queryKey: [AUDIT_KEY] }),
+    ]);
+  } catch (error) {
+    const message = errorMessage(error, '');
+    if (message) notifyError('Delete Failed', message);
+    else notifyError('Error', 'An error occurred while deleting the patient');
+  }
+}
+
+export function confirmDeletePatient(patient: Patient) {
+  const name = patientDisplayName(patient);
+  modals.openConfirmModal({
+    title: 'Delete patient?',
+    children: (
+      <Text size="sm">
+        Remove {name} ({patient.patientId}) from your patient list? Their medical records are kept and stay
+        available to the patient.
+      </Text>
+    ),
+    labels: { confirm: 'Delete', cancel: 'Cancel' },
+    confirmProps: { color: 'red' },
+    onConfirm: () =>
+      modals.openConfirmModal({
+        title: 'Are you sure?',
+        children: (
+          <Text size="sm">
+            This is the final confirmation. {name} will no longer appear in your patient list.
+          </Text>
+        ),
+        labels: { confirm: 'Yes, delete patient', cancel: 'Keep patient' },
+        confirmProps: { color: 'red' },
+        onConfirm: () => void deletePatient(patient),
+      }),
+  });
+}

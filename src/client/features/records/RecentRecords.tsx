@@ -1,0 +1,121 @@
+// Recent Medical Records (spec section 2): title, doctor and department, created date, badge
+// "Blockchain Verified", "Accessible", Download and Share; a click opens the record detail view.
+import { Badge, Button, Group, Paper, Stack, Text, Title, UnstyledButton } from '@mantine/core';
+import { IconDownload, IconFileText, IconShare } from '@tabler/icons-react';
+import { shareSummary, type MedicalRecord } from '../../../shared/records';
+import { notifyError, notifyInfo, notifySuccess } from '../../notify';
+import { departmentLabel, formatDate } from '../../format';
+import { downloadAttachment } from './download';
+import { recordDownload } from '../../pages/patient-dashboard/dashboard';
+
+async function download(record: MedicalRecord) {
+  const file = recordDownload(record);
+  if (!file) {
+    notifyError('Download Unavailable', 'File not available for download.');
+    return;
+  }
+  await downloadAttachment(file);
+}
+
+async function share(record: MedicalRecord) {
+  try {
+    await navigator.clipboard.writeText(shareSummary(record));
+    notifySuccess('Record Information Copied', 'The record summary is on your clipboard, ready to share.');
+  } catch {
+    notifyError('Copy Failed', 'Could not copy the record summary. Please try again.');
+  }
+}
+
+interface Props {
+  records: MedicalRecord[];
+  isLoading: boolean;
+  onOpen: (recordId: string) => void;
+}
+
+export function RecentRecords({ records, isLoading, onOpen }: Props) {
+  return (
+    <Paper withBorder p="md" radius="md" component="section" aria-labelledby="recent-records-title">
+      <Group justify="space-between" mb="sm">
+        <Title order={2} size="h4" id="recent-records-title">
+          Recent Medical Records
+        </Title>
+        <Button
+          variant="subtle"
+          size="xs"
+          onClick={() => notifyInfo('Medical Records', 'Showing all available medical records.')}
+        >
+          View All
+        </Button>
+      </Group>
+      {isLoading && <Text c="dimmed">Loading medical records...</Text>}
+      {!isLoading && records.length === 0 && (
+        <Text c="dimmed">
+          No medical records available yet. Your records will appear here once uploaded by your healthcare
+          provider.
+        </Text>
+      )}
+      <Stack gap="xs">
+        {records.map((record) => (
+          <Paper key={record.id} withBorder p="sm" radius="sm">
+            <Group justify="space-between" wrap="nowrap" align="start">
+              <UnstyledButton
+                onClick={() => onOpen(record.id)}
+                style={{ flex: 1, minWidth: 0 }}
+                aria-label={`Open ${record.title}`}
+              >
+                <Group gap="sm" wrap="nowrap" align="start">
+                  <IconFileText size={22} aria-hidden />
+                  <div style={{ minWidth: 0 }}>
+                    <Text fw={500} truncate>
+                      {record.title}
+                    </Text>
+                    <Text size="sm" c="dimmed">
+                      {[record.doctorName, departmentLabel(record.department)]
+                        .filter((v) => v && v !== '—')
+                        .join(' · ') || 'Doctor not recorded'}
+                    </Text>
+                    <Text size="xs" c="dimmed">
+                      {formatDate(record.createdAt)}
+                    </Text>
+                  </div>
+                </Group>
+              </UnstyledButton>
+              <Stack gap={6} align="end">
+                <Group gap={6}>
+                  {record.isBlockchainVerified && (
+                    <Badge color="teal" variant="light">
+                      Blockchain Verified
+                    </Badge>
+                  )}
+                  <Text size="xs" c="green.8">
+                    Accessible
+                  </Text>
+                </Group>
+                <Group gap={6}>
+                  <Button
+                    size="compact-sm"
+                    variant="light"
+                    leftSection={<IconDownload size={14} aria-hidden />}
+                    aria-label={`Download ${record.title}`}
+                    onClick={() => void download(record)}
+                  >
+                    Download
+                  </Button>
+                  <Button
+                    size="compact-sm"
+                    variant="default"
+                    leftSection={<IconShare size={14} aria-hidden />}
+                    aria-label={`Share ${record.title}`}
+                    onClick={() => void share(record)}
+                  >
+                    Share
+                  </Button>
+                </Group>
+              </Stack>
+            </Group>
+          </Paper>
+        ))}
+      </Stack>
+    </Paper>
+  );
+}

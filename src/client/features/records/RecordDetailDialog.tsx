@@ -1,0 +1,202 @@
+// Record detail dialog (spec section 2): title, date and doctor; the ledger verification; record
+// details and attachments; a side panel with the sharing switches; Download Record, Share with
+// Doctor and Print Record. Every opening reads the record again, so every view is audited.
+import { Badge, Button, Grid, Group, Loader, Modal, Paper, Stack, Switch, Text, Title } from '@mantine/core';
+import { IconDownload, IconPrinter, IconShare } from '@tabler/icons-react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { shareSummary, type MedicalRecord } from '../../../shared/records';
+import { apiJson } from '../../api/request';
+import { notifyError, notifySuccess } from '../../notify';
+import { AUDIT_KEY, RECORDS_KEY } from '../hospital/api';
+import { departmentLabel, formatDate, formatDateTime, formatSize, recordTypeLabel } from '../../format';
+import { downloadAttachment, downloadRecord } from './download';
+import { VerificationBanner } from '../ledger/VerificationBanner';
+import { DraftNotice } from './DraftNotice';
+import { printRecord } from './printRecord';
+
+export const RECORD_KEY = '/api/medical-records/record';
+
+interface Props {
+  recordId: string | null;
+  onClose: () => void;
+}
+
+export function RecordDetailDialog({ recordId, onClose }: Props) {
+  const { data: record, isLoading } = useQuery<MedicalRecord>({
+    queryKey: [RECORD_KEY, recordId ?? ''],
+    enabled: !!recordId,
+    staleTime: 0,
+    gcTime: 0,
+  });
+  return (
+    <Modal opened={!!recordId} onClose={onClose} size="xl" title={record?.title ?? 'Medical Record'}>
+      {isLoading && <Loader aria-label="Loading record" />}
+      {!isLoading && !record && <Text c="dimmed">No record selected.</Text>}
+      {record && <RecordDetail key={record.id} record={record} />}
+    </Modal>
+  );
+}
+
+function Field({ label, value }: { label: string; value: string }) {
+  return (
+    <div>
+      <Text size="xs" c="dimmed">
+        {label}
+      </Text>
+      <Text size="sm">{value}</Text>
+    </div>
+  );
+}
+
+function RecordDetail({ record }: { record: MedicalRecord }) {
+  const client = useQueryClient();
+  const [specialists, setSpecialists] = useState(record.shareWithSpecialists);
+  const [family, setFamily] = useState(record.shareWithFamily);
+  const [saving, setSaving] = useState(false);
+
+  async function updateConsent() {
+    setSaving(true);
+    try {
+      await apiJson('PUT', `/api/medical-records/${record.id}/sharing`, {
+        shareWithSpecialists: specialists,
+        shareWithFamily: family,
+      });
+      notifySuccess('Consent Updated', 'The sharing preferences of this record were saved.');
+      await Promise.all([
+        client.invalidateQueries({ queryKey: [RECORDS_KEY] }),
+        client.invalidateQueries({ queryKey: [AUDIT_KEY] }),
+      ]);
+    } catch {
+      notifyError('Update Failed', 'Unable to update your sharing preferences. Please try again.');
+    } finally {
+      setSaving(false);
+    }
+  }
+
+  async function share() {
+    try {
+      await navigator.clipboard.writeText(shareSummary(record));
+      notifySuccess('Record Information Copied', 'The record summary is on your clipboard, ready to share.');
+    } catch {
+      notifyError('Copy Failed', 'Could not copy the record summary. Please try again.');
+    }
+  }
+
+  return (
+    <Grid>
+      <Grid.Col span={{ base: 12, md: 8 }}>
+        <Stack>
+          <Group gap="xs">
+            <Text size="sm" c="dimmed">
+              {formatDate(record.createdAt)}
+              {record.doctorName ? ` · ${record.doctorName}` : ''}
+            </Text>
+            {record.status === 'draft' && <Badge color="gray">Draft</Badge>}
+          </Group>
+          {record.status === 'draft' ? <DraftNotice /> : <VerificationBanner recordId={record.id} />}
+          <Paper withBorder p="md">
+            <Title order={3} size="h5" mb="xs">
+              Record Details
+            </Title>
+            <Group grow align="start">
+              <Field label="Type" value={recordTypeLabel(record.recordType)} />
+              <Field label="Department" value={departmentLabel(record.department)} />
+              <Field label="Provider" value={record.providerName ?? '—'} />
+            </Group>
+            {record.description && (
+              <Text size="sm" mt="sm" style={{ whiteSpace: 'pre-wrap' }}>
+                {record.description}
+              </Text>
+            )}
+          </Paper>
+          <Paper withBorder p="md">
+            <Title order={3} size="h5" mb="xs">
+              Attachments
+            </Title>
+            {record.attachments.length === 0 ? (
+              <Text size="sm" c="dimmed">
+                No Attachment - This record doesn&apos;t have an associated file attachment.
+              </Text>
+            ) : (
+              <Stack gap="xs">
+                {record.attachments.map((a) => (
+                  <Group key={a.id} justify="space-between" wrap="nowrap">
+                    <div style={{ minWidth: 0 }}>
+                      <Text size="sm" truncate>
+                        {a.fileName}
+                      </Text>
+                      <Text size="xs" c="dimmed">
+                        {formatSize(a.size)}
+                      </Text>
+                    </div>
+                    <Button
+                      size="xs"
+                      variant="light"
+                      leftSection={<IconDownload size={14} aria-hidden />}
+                      aria-label={`Download ${a.fileName}`}
+                      onClick={() => void downloadAttachment(a)}
+                    >
+                      Download
+                    </Button>
+                  </Group>
+                ))}
+              </Stack>
+            )}
+          </Paper>
+        </Stack>
+      </Grid.Col>
+      <Grid.Col span={{ base: 12, md: 4 }}>
+        <Stack>
+          <Paper withBorder p="md">
+            <Stack gap="xs">
+              <Field label="Type" value={recordTypeLabel(record.recordType)} />
+              <Field label="Department" value={departmentLabel(record.department)} />
+              <Field label="Doctor" value={record.doctorName ?? '—'} />
+              <Field label="Created" value={formatDateTime(record.createdAt)} />
+            </Stack>
+          </Paper>
+          <Paper withBorder p="md">
+            <Title order={3} size="h5" mb="xs">
+              Sharing
+            </Title>
+            <Stack gap="xs">
+              <Switch
+                label="Specialists"
+                checked={specialists}
+                onChange={(e) => setSpecialists(e.currentTarget.checked)}
+              />
+              <Switch label="Family" checked={family} onChange={(e) => setFamily(e.currentTarget.checked)} />
+              <Button size="xs" variant="light" loading={saving} onClick={() => void updateConsent()}>
+                Update Consent
+              </Button>
+            </Stack>
+          </Paper>
+          <Button
+            leftSection={<IconDownload size={16} aria-hidden />}
+            onClick={() => void downloadRecord(record)}
+          >
+            Download Record
+          </Button>
+          <Button
+            variant="light"
+            leftSection={<IconShare size={16} aria-hidden />}
+            onClick={() => void share()}
+          >
+            Share with Doctor
+          </Button>
+          <Button
+            variant="default"
+            leftSection={<IconPrinter size={16} aria-hidden />}
+            onClick={() => {
+              if (!printRecord(record))
+                notifyError('Print Failed', 'Allow pop-ups for this site to print the record.');
+            }}
+          >
+            Print Record
+          </Button>
+        </Stack>
+      </Grid.Col>
+    </Grid>
+  );
+}

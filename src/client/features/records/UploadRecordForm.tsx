@@ -1,0 +1,227 @@
+// The upload form (spec section 2 "Upload Records" and section 5): patient, record type, title,
+// doctor, description, department, files by drag-and-drop or browse (each removable), privacy and
+// consent checkboxes; Save as Draft and Upload Record, with a progress bar while uploading.
+import {
+  Button,
+  Checkbox,
+  Group,
+  Progress,
+  Select,
+  SimpleGrid,
+  Stack,
+  Text,
+  TextInput,
+  Textarea,
+} from '@mantine/core';
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { MISSING_INFORMATION, type MedicalRecord } from '../../../shared/records';
+import { errorMessage, errorStatus, uploadWithProgress } from '../../api/request';
+import { notifyError, notifySuccess } from '../../notify';
+import { AUDIT_KEY, DRAFTS_KEY, RECORDS_KEY } from '../hospital/api';
+import { DEPARTMENT_OPTIONS, RECORD_TYPE_OPTIONS } from '../../format';
+import { FilePicker } from './FilePicker';
+import { PatientPicker } from './PatientPicker';
+
+interface Props {
+  /** A patient chosen beforehand (the patient details dialog): no picker shown. */
+  fixedPatient?: { id: string; label: string };
+  /** A saved draft to continue. */
+  draft?: MedicalRecord;
+  onSaved?: (record: MedicalRecord) => void;
+}
+
+export function UploadRecordForm({ fixedPatient, draft, onSaved }: Props) {
+  const client = useQueryClient();
+  const [patientId, setPatientId] = useState<string | null>(fixedPatient?.id ?? draft?.patientId ?? null);
+  const [patientLabel, setPatientLabel] = useState<string | null>(
+    fixedPatient?.label ?? (draft ? `${draft.patient.name} (${draft.patient.mrn})` : null),
+  );
+  const [recordType, setRecordType] = useState<string | null>(draft?.recordType ?? null);
+  const [title, setTitle] = useState(draft?.title ?? '');
+  const [doctorName, setDoctorName] = useState(draft?.doctorName ?? '');
+  const [description, setDescription] = useState(draft?.description ?? '');
+  const [department, setDepartment] = useState<string | null>(draft?.department ?? null);
+  const [files, setFiles] = useState<File[]>([]);
+  const [consentProvided, setConsentProvided] = useState(draft?.consentProvided ?? true);
+  const [shareWithSpecialists, setShareWithSpecialists] = useState(draft?.shareWithSpecialists ?? false);
+  const [shareWithFamily, setShareWithFamily] = useState(draft?.shareWithFamily ?? false);
+  const [progress, setProgress] = useState<number | null>(null);
+  const [tried, setTried] = useState(false);
+
+  const missing = { patient: !patientId, recordType: !recordType, title: !title.trim() };
+
+  async function submit(asDraft: boolean) {
+    setTried(true);
+    if (missing.patient || missing.recordType || missing.title) {
+      notifyError('Missing Information', MISSING_INFORMATION);
+      return;
+    }
+    // Fields first, files last: the server checks the fields before it stores any file.
+    const form = new FormData();
+    form.append('patientId', patientId!);
+    form.append('recordType', recordType!);
+    form.append('title', title.trim());
+    form.append('description', description.trim());
+    form.append('doctorName', doctorName.trim());
+    form.append('department', department ?? '');
+    form.append('consentProvided', String(consentProvided));
+    form.append('shareWithSpecialists', String(shareWithSpecialists));
+    form.append('shareWithFamily', String(shareWithFamily));
+    form.append('draft', String(asDraft));
+    if (draft) form.append('draftId', draft.id);
+    for (const file of files) form.append('files', file, file.name);
+
+    setProgress(0);
+    try {
+      const saved = await uploadWithProgress<MedicalRecord>('/api/medical-records', form, (p) =>
+        setProgress(p.percent),
+      );
+      if (asDraft) {
+        notifySuccess(
+          'Draft Saved',
+          'The draft is kept for your hospital only. Upload it when it is complete.',
+        );
+      } else {
+        notifySuccess(
+          'Record Uploaded Successfully',
+          `"${saved.title}" was uploaded and entered in the ledger.`,
+        );
+      }
+      await Promise.all([
+        client.invalidateQueries({ queryKey: [RECORDS_KEY] }),
+        client.invalidateQueries({ queryKey: DRAFTS_KEY }),
+        client.invalidateQueries({ queryKey: [AUDIT_KEY] }),
+      ]);
+      onSaved?.(saved);
+    } catch (error) {
+      const status = errorStatus(error);
+      const known = status !== undefined && status >= 400 && status < 500;
+      notifyError(
+        'Upload Failed',
+        known
+          ? errorMessage(error, 'There was an error uploading the record. Please try again.')
+          : 'There was an error uploading the record. Please try again.',
+      );
+    } finally {
+      setProgress(null);
+    }
+  }
+
+  const busy = progress !== null;
+  return (
+    <form
+      noValidate
+      aria-label="Upload medical record"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void submit(false);
+      }}
+    >
+      <Stack>
+        <SimpleGrid cols={{ base: 1, sm: 2 }}>
+          {fixedPatient ? (
+            <TextInput label="Patient" value={fixedPatient.label} readOnly />
+          ) : (
+            <PatientPicker
+              value={patientId}
+              selectedLabel={patientLabel}
+              error={tried && missing.patient ? 'Choose a patient' : undefined}
+              onChange={(id, label) => {
+                setPatientId(id);
+                setPatientLabel(label);
+              }}
+            />
+          )}
+          <Select
+            label="Record Type"
+            placeholder="Select record type"
+            required
+            data={RECORD_TYPE_OPTIONS}
+            value={recordType}
+            onChange={setRecordType}
+            error={tried && missing.recordType ? 'Choose a record type' : undefined}
+          />
+          <TextInput
+            label="Title"
+            placeholder="e.g. Blood test results"
+            required
+            value={title}
+            maxLength={200}
+            onChange={(e) => setTitle(e.currentTarget.value)}
+            error={tried && missing.title ? 'Enter a title' : undefined}
+          />
+          <TextInput
+            label="Doctor Name"
+            value={doctorName}
+            maxLength={200}
+            onChange={(e) => setDoctorName(e.currentTarget.value)}
+          />
+          <Select
+            label="Department"
+            placeholder="Select department"
+            clearable
+            data={DEPARTMENT_OPTIONS}
+            value={department}
+            onChange={setDepartment}
+          />
+        </SimpleGrid>
+        <Textarea
+          label="Description"
+          autosize
+          minRows={3}
+          maxLength={5000}
+          value={description}
+          onChange={(e) => setDescription(e.currentTarget.value)}
+        />
+
+        <FilePicker files={files} onChange={setFiles} existing={draft?.attachments ?? []} disabled={busy} />
+
+        <Stack gap="xs">
+          <Text fw={500} size="sm">
+            Privacy and consent
+          </Text>
+          <Checkbox
+            label="Patient consent provided"
+            checked={consentProvided}
+            onChange={(e) => setConsentProvided(e.currentTarget.checked)}
+          />
+          <Checkbox
+            label="Share with specialists"
+            checked={shareWithSpecialists}
+            onChange={(e) => setShareWithSpecialists(e.currentTarget.checked)}
+          />
+          <Checkbox
+            label="Share with family members"
+            checked={shareWithFamily}
+            onChange={(e) => setShareWithFamily(e.currentTarget.checked)}
+          />
+          <Checkbox
+            label="Blockchain verification (required)"
+            description="Every uploaded record is entered in the tamper-evident ledger."
+            checked
+            disabled
+            readOnly
+          />
+        </Stack>
+
+        {busy && (
+          <Progress.Root size="xl">
+            <Progress.Section value={progress} animated striped aria-label="Upload progress">
+              <Progress.Label>{progress}%</Progress.Label>
+            </Progress.Section>
+          </Progress.Root>
+        )}
+
+        <Group justify="flex-end">
+          <Button variant="default" disabled={busy} onClick={() => void submit(true)}>
+            Save as Draft
+          </Button>
+          <Button type="submit" loading={busy}>
+            Upload Record
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}

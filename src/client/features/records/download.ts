@@ -1,0 +1,49 @@
+// Downloading attachments: fetched with the session cookie, saved under the original file name.
+import type { Attachment, MedicalRecord } from '../../../shared/records';
+import { ApiError, errorStatus } from '../../api/request';
+import { notifyError, notifySuccess } from '../../notify';
+
+async function saveAttachment(attachment: Pick<Attachment, 'url' | 'fileName'>) {
+  const res = await fetch(attachment.url, { credentials: 'include' });
+  if (!res.ok) throw new ApiError(res.status, res.statusText, await res.text().catch(() => ''));
+  const blob = await res.blob();
+  const href = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = href;
+  link.download = attachment.fileName;
+  document.body.appendChild(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(href), 60_000);
+}
+
+function reportFailure(error: unknown) {
+  if (errorStatus(error) === 404) notifyError('Download Failed', 'File not available');
+  else notifyError('Download Failed', 'Unable to download the file. Please try again.');
+}
+
+/** One attachment (the attachment list's download buttons). */
+export async function downloadAttachment(attachment: Pick<Attachment, 'url' | 'fileName'>) {
+  try {
+    await saveAttachment(attachment);
+    notifySuccess('Download Started', 'Your medical record is being downloaded.');
+  } catch (error) {
+    reportFailure(error);
+  }
+}
+
+/** Every attachment of a record ("Download Record", "Download" in lists). */
+export async function downloadRecord(record: Pick<MedicalRecord, 'attachments' | 'title'>) {
+  if (record.attachments.length === 0) {
+    notifyError('Download Unavailable', "This record doesn't have an associated file to download.");
+    return;
+  }
+  try {
+    for (const attachment of record.attachments) {
+      await saveAttachment({ url: attachment.url, fileName: attachment.fileName || `${record.title}.pdf` });
+    }
+    notifySuccess('Download Started', 'Your medical record is being downloaded.');
+  } catch (error) {
+    reportFailure(error);
+  }
+}

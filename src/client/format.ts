@@ -1,0 +1,51 @@
+// Display helpers of the hospital dashboard: dates in the browser's time zone, sizes, labels.
+import { DEPARTMENT_LABELS, DEPARTMENTS, HASH_DISPLAY_LENGTH } from '../shared/constants';
+import { RECORD_TYPE_LABELS, type RecordType } from '../shared/records';
+
+export function formatDate(value: string | null | undefined, fallback = '—'): string {
+  if (!value) return fallback;
+  // A plain date (date of birth) is a calendar day, not an instant: never shift it by time zone.
+  const plain = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+  const date = plain ? new Date(Number(plain[1]), Number(plain[2]) - 1, Number(plain[3])) : new Date(value);
+  return Number.isNaN(date.getTime()) ? fallback : date.toLocaleDateString();
+}
+
+export function formatDateTime(value: string | null | undefined, fallback = 'Unknown'): string {
+  if (!value) return fallback;
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? fallback : date.toLocaleString();
+}
+
+export function formatSize(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}
+
+export const departmentLabel = (value: string | null | undefined) =>
+  value ? (DEPARTMENT_LABELS[value as (typeof DEPARTMENTS)[number]] ?? value) : '—';
+
+export const recordTypeLabel = (value: string | null | undefined) =>
+  value ? (RECORD_TYPE_LABELS[value as RecordType] ?? value) : '—';
+
+export const truncateHash = (hash: string | null | undefined) =>
+  hash ? hash.slice(0, HASH_DISPLAY_LENGTH) : '';
+
+export const DEPARTMENT_OPTIONS = DEPARTMENTS.map((d) => ({ value: d, label: DEPARTMENT_LABELS[d] }));
+export const RECORD_TYPE_OPTIONS = Object.entries(RECORD_TYPE_LABELS).map(([value, label]) => ({
+  value,
+  label,
+}));
+
+/** The local day of `day` (YYYY-MM-DD) as [start, end) instants, for the server's period filter. */
+export function localDayBounds(day: string): { from: string; to: string } {
+  const [y, m, d] = day.split('-').map(Number);
+  return { from: new Date(y, m - 1, d).toISOString(), to: new Date(y, m - 1, d + 1).toISOString() };
+}
+
+/** Today as YYYY-MM-DD in the browser's time zone. */
+export function todayLocal(): string {
+  const now = new Date();
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
+}

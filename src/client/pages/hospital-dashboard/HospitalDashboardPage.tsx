@@ -1,0 +1,72 @@
+// /hospital-dashboard (spec section 2): a sidebar with five tabs (Patients by default), a slide-in
+// menu on small screens, and the trial banner. The route guard lets only role hospital in.
+import { NavLink, Stack, Title, VisuallyHidden } from '@mantine/core';
+import {
+  IconCalendarEvent,
+  IconCloudUpload,
+  IconSettings,
+  IconShieldCheck,
+  IconUsers,
+  type Icon,
+} from '@tabler/icons-react';
+import { useSearchParams } from 'react-router';
+import { AppLayout } from '../../components/layout/AppLayout';
+import { useMobileNav } from '../../components/layout/MobileNav';
+import { TrialBanner } from '../../features/billing/TrialBanner';
+import { AppointmentsTab } from '../../features/appointments/AppointmentsTab';
+import { AuditTrailTab } from '../../features/audit/AuditTrailTab';
+import { PatientsTab } from '../../features/patients/PatientsTab';
+import { UploadRecordsTab } from '../../features/records/UploadRecordsTab';
+import { SettingsTab } from '../../features/hospital/SettingsTab';
+
+export const TABS = [
+  { id: 'patients', label: 'Patients', icon: IconUsers },
+  { id: 'upload', label: 'Upload Records', icon: IconCloudUpload },
+  { id: 'appointments', label: 'Appointments', icon: IconCalendarEvent },
+  { id: 'audit', label: 'Audit Trail', icon: IconShieldCheck },
+  { id: 'settings', label: 'Settings', icon: IconSettings },
+] as const satisfies readonly { id: string; label: string; icon: Icon }[];
+export type TabId = (typeof TABS)[number]['id'];
+
+function Sidebar({ active, onSelect }: { active: TabId; onSelect: (tab: TabId) => void }) {
+  const { close } = useMobileNav();
+  return (
+    <Stack gap={4} component="nav" aria-label="Hospital dashboard">
+      {TABS.map((tab) => (
+        <NavLink
+          key={tab.id}
+          label={tab.label}
+          leftSection={<tab.icon size={18} aria-hidden />}
+          active={tab.id === active}
+          aria-current={tab.id === active ? 'page' : undefined}
+          component="button"
+          onClick={() => {
+            onSelect(tab.id);
+            close();
+          }}
+        />
+      ))}
+    </Stack>
+  );
+}
+
+export default function HospitalDashboardPage() {
+  const [params, setParams] = useSearchParams();
+  const requested = params.get('tab');
+  const active: TabId = TABS.some((t) => t.id === requested) ? (requested as TabId) : 'patients';
+  const select = (tab: TabId) => setParams(tab === 'patients' ? {} : { tab }, { replace: false });
+
+  return (
+    <AppLayout navbar={<Sidebar active={active} onSelect={select} />}>
+      <VisuallyHidden>
+        <Title order={1}>Hospital Dashboard</Title>
+      </VisuallyHidden>
+      <TrialBanner />
+      {active === 'patients' && <PatientsTab />}
+      {active === 'upload' && <UploadRecordsTab />}
+      {active === 'appointments' && <AppointmentsTab />}
+      {active === 'audit' && <AuditTrailTab />}
+      {active === 'settings' && <SettingsTab />}
+    </AppLayout>
+  );
+}

@@ -1,0 +1,76 @@
+// Patient dashboard (spec section 2, /patient-dashboard; the route guard lets only patients in):
+// greeting, stat cards, recent records with the record detail view, upcoming appointments,
+// activity trail, profile summary with the Edit Profile modal, and the consent card.
+import { Grid, Stack, Text, Title } from '@mantine/core';
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useAuth } from '../../auth/context';
+import { AppLayout } from '../../components/layout/AppLayout';
+import { RecordDetailDialog } from '../../features/records/RecordDetailDialog';
+import { ActivityTrail } from '../../features/audit/ActivityTrail';
+import { OWN_RECORDS_KEY, useOwnRecords, useProfile, useRefreshActivity } from '../../features/patient/api';
+import { ConsentCard } from '../../features/consent/ConsentCard';
+import { newNotificationCount, verifiedCount } from './dashboard';
+import { EditProfileModal } from '../../features/patients/EditProfileModal';
+import { ProfileSummary } from '../../features/patients/ProfileSummary';
+import { RecentRecords } from '../../features/records/RecentRecords';
+import { StatCards } from './StatCards';
+import { UpcomingAppointments, useUpcomingAppointments } from '../../features/appointments/UpcomingAppointments';
+
+export default function PatientDashboardPage() {
+  const { user } = useAuth();
+  const client = useQueryClient();
+  const refreshActivity = useRefreshActivity();
+  const records = useOwnRecords();
+  const profile = useProfile(user?.id);
+  const upcoming = useUpcomingAppointments();
+  const [openRecordId, setOpenRecordId] = useState<string | null>(null);
+  const [editing, setEditing] = useState(false);
+  const list = records.data ?? [];
+
+  return (
+    <AppLayout>
+      <Stack gap="lg">
+        <div>
+          <Title order={1}>Welcome back, {user?.firstName?.trim() || 'Patient'}!</Title>
+          <Text c="dimmed">Your medical records, secured and verified on the blockchain.</Text>
+        </div>
+        <StatCards
+          records={list.length}
+          upcoming={upcoming.length}
+          notifications={newNotificationCount(list, user?.lastLoginAt ?? null)}
+          verified={verifiedCount(list)}
+        />
+        <Grid>
+          <Grid.Col span={{ base: 12, lg: 8 }}>
+            <Stack>
+              <RecentRecords records={list} isLoading={records.isLoading} onOpen={setOpenRecordId} />
+              <UpcomingAppointments appointments={upcoming} />
+              <ActivityTrail />
+            </Stack>
+          </Grid.Col>
+          <Grid.Col span={{ base: 12, lg: 4 }}>
+            <Stack>
+              <ProfileSummary
+                profile={profile.data ?? null}
+                isLoading={profile.isLoading}
+                onEdit={() => setEditing(true)}
+              />
+              {user && <ConsentCard userId={user.id} />}
+            </Stack>
+          </Grid.Col>
+        </Grid>
+      </Stack>
+      <RecordDetailDialog
+        recordId={openRecordId}
+        onClose={() => {
+          setOpenRecordId(null);
+          // Viewing marks the record as viewed and adds to the trail.
+          void client.invalidateQueries({ queryKey: OWN_RECORDS_KEY });
+          void refreshActivity();
+        }}
+      />
+      {editing && <EditProfileModal opened onClose={() => setEditing(false)} />}
+    </AppLayout>
+  );
+}

@@ -50,7 +50,11 @@ async function seedHospital(url: string): Promise<string> {
     await fetch(`${url}/api/patients`, {
       method: 'POST',
       headers: { ...headers, cookie },
-      body: JSON.stringify({ firstName: `Pat${i}`, lastName: 'Bench', email: `p${i}-${Date.now()}@patient.test` }),
+      body: JSON.stringify({
+        firstName: `Pat${i}`,
+        lastName: 'Bench',
+        email: `p${i}-${Date.now()}@patient.test`,
+      }),
     });
   }
   return cookie;
@@ -99,9 +103,16 @@ async function main() {
       const { categories, audits } = runner.lhr;
       // The whole report, for a closer look at what fell short (bench/.out is not committed).
       fs.mkdirSync('bench/.out', { recursive: true });
-      fs.writeFileSync(`bench/.out/lighthouse${page.replaceAll('/', '_') || '_'}.json`, JSON.stringify(runner.lhr));
-      const requests = (audits['network-requests']?.details as { items?: { resourceType?: string; transferSize?: number }[] })
-        ?.items ?? [];
+      fs.writeFileSync(
+        `bench/.out/lighthouse${page.replaceAll('/', '_') || '_'}.json`,
+        JSON.stringify(runner.lhr),
+      );
+      const requests =
+        (
+          audits['network-requests']?.details as {
+            items?: { resourceType?: string; transferSize?: number }[];
+          }
+        )?.items ?? [];
       const jsBytes = requests
         .filter((r) => r.resourceType === 'Script')
         .reduce((sum, r) => sum + (r.transferSize ?? 0), 0);

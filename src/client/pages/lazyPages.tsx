@@ -4,29 +4,31 @@ import { lazy, type ComponentType } from 'react';
 
 type PageModule = { default: ComponentType };
 
-/** A page whose screen uses date pickers or calendars: it brings their setup along. */
-function withDates(load: () => Promise<PageModule>) {
+/** A signed-in workspace page: it brings the date and modal providers along. */
+function workspacePage(load: () => Promise<PageModule>) {
   return lazy(async () => {
-    const [{ default: Page }, { DatesSetup }] = await Promise.all([
+    const [{ default: Page }, { WorkspaceProviders }] = await Promise.all([
       load(),
-      import('../components/DatesSetup'),
+      import('../components/WorkspaceProviders'),
     ]);
     return {
-      default: function DatedPage() {
+      default: function WorkspacePage() {
         return (
-          <DatesSetup>
+          <WorkspaceProviders>
             <Page />
-          </DatesSetup>
+          </WorkspaceProviders>
         );
       },
     };
   });
 }
 
-export const HospitalDashboardPage = withDates(() => import('./hospital-dashboard/HospitalDashboardPage'));
-export const PatientDashboardPage = withDates(() => import('./patient-dashboard/PatientDashboardPage'));
-export const ApplicationsPage = withDates(() => import('../features/admin/ApplicationsPage'));
-export const ProfilePage = withDates(() => import('../features/profile/ProfilePage'));
+export const HospitalDashboardPage = workspacePage(
+  () => import('./hospital-dashboard/HospitalDashboardPage'),
+);
+export const PatientDashboardPage = workspacePage(() => import('./patient-dashboard/PatientDashboardPage'));
+export const ApplicationsPage = workspacePage(() => import('../features/admin/ApplicationsPage'));
+export const ProfilePage = workspacePage(() => import('../features/profile/ProfilePage'));
 export const VerifyPage = lazy(() => import('../features/ledger/VerifyPage'));
 export const SignupPage = lazy(() => import('../features/auth/SignupPage'));
 export const HospitalLoginPage = lazy(() => import('../features/auth/HospitalLoginPage'));

@@ -1,7 +1,17 @@
 // Shared header (spec section 2): logo -> /, portal label by role, hospital name (hospital users,
 // large screens), user name and avatar -> /profile/edit, Back (history), Logout, and the mobile
 // menu toggle for hospital users.
-import { ActionIcon, Avatar, Badge, Burger, Button, Group, Text, UnstyledButton, VisuallyHidden } from '@mantine/core';
+import {
+  ActionIcon,
+  Avatar,
+  Badge,
+  Burger,
+  Button,
+  Group,
+  Text,
+  UnstyledButton,
+  VisuallyHidden,
+} from '@mantine/core';
 import { IconArrowLeft, IconLogout } from '@tabler/icons-react';
 import { Link, useNavigate } from 'react-router';
 import type { Role } from '../../../shared/constants';

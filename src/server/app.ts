@@ -46,11 +46,13 @@ export interface BuildOptions {
   /** A fixed or movable clock for tests (token expiry, trials). */
   now?: () => Date;
   logger?: boolean;
+  /** The built client's folder (default dist/client); tests point it at a folder of their own. */
+  clientDir?: string;
   /** Told of every route as it is added (the route-wide guard tests list them this way). */
   onRoute?: (route: { method: string | string[]; url: string }) => void;
 }
 
-const clientDir = path.resolve('dist/client');
+const defaultClientDir = path.resolve('dist/client');
 
 /** Content-hashed assets never change under their name; index.html must be asked for each time. */
 export function clientCacheControl(filePath: string): string {
@@ -129,6 +131,7 @@ export async function buildApp(
     await appointmentRoutes(scope, ctx);
   });
 
+  const clientDir = options.clientDir ?? defaultClientDir;
   const serveClient = config.serveClient && fs.existsSync(path.join(clientDir, 'index.html'));
   if (serveClient) {
     await app.register(fastifyStatic, {

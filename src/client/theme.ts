@@ -12,6 +12,10 @@ export const theme = createTheme({
   components: {
     // Spec section 9: tooltip open delay 700 ms.
     Tooltip: { defaultProps: { openDelay: 700 } },
+    // Every clear (x) button of a clearable field has a name a screen reader can say.
+    Select: { defaultProps: { clearButtonProps: { 'aria-label': 'Clear selection' } } },
+    DatePickerInput: { defaultProps: { clearButtonProps: { 'aria-label': 'Clear date' } } },
+    DateInput: { defaultProps: { clearButtonProps: { 'aria-label': 'Clear date' } } },
   },
 });
 

@@ -2,6 +2,7 @@
 import { Suspense } from 'react';
 import { Route, Routes } from 'react-router';
 import { useAuth } from './auth/context';
+import { DocumentTitle } from './components/DocumentTitle';
 import { LoadingScreen } from './components/LoadingScreen';
 import { RequireRole } from './components/RequireRole';
 import LoginOptionsPage from './features/auth/LoginOptionsPage';
@@ -35,6 +36,7 @@ export function App() {
   return (
     // A page's chunk loads on its first visit; the session spinner covers the wait.
     <Suspense fallback={<LoadingScreen />}>
+      <DocumentTitle />
       <Routes>
         <Route path="/" element={<HomeRoute />} />
         <Route path="/hospital-login" element={<HospitalLoginPage />} />

@@ -4,6 +4,7 @@ import { Box, Button, Group, Paper, Text, Title, UnstyledButton } from '@mantine
 import { IconChevronLeft, IconChevronRight } from '@tabler/icons-react';
 import type { Appointment } from '../../../shared/appointments';
 import { dayKey, monthGrid, timeOf, WEEKDAYS } from './calendar';
+import { plural } from '../../format';
 
 const MAX_MARKERS = 3;
 
@@ -73,7 +74,7 @@ export function MonthCalendar({ month, selected, today, days, onMonth, onSelect,
                   key={key}
                   role="gridcell"
                   aria-selected={isSelected}
-                  aria-label={`${day.toDateString()}${list.length ? `, ${list.length} appointments` : ''}`}
+                  aria-label={`${day.toDateString()}${list.length ? `, ${plural(list.length, 'appointment', 'appointments')}` : ''}`}
                   data-day={key}
                   onClick={() => onSelect(key)}
                   style={{

@@ -19,7 +19,7 @@ import { useState } from 'react';
 import { DEFAULT_PAGE_SIZE } from '../../../shared/constants';
 import { pageRange, patientDisplayName, type Patient } from '../../../shared/patients';
 import { usePatients } from '../hospital/api';
-import { DEPARTMENT_OPTIONS, formatDate } from '../../format';
+import { DEPARTMENT_OPTIONS, formatDate, showingRange } from '../../format';
 import { confirmDeletePatient } from './confirmDeletePatient';
 import { PatientDetailsDialog } from './PatientDetailsDialog';
 import { PatientFormDialog } from './PatientFormDialog';
@@ -184,7 +184,7 @@ export function PatientsTab() {
         )}
         <Group justify="space-between" p="md">
           <Text size="sm" c="dimmed" aria-live="polite">
-            Showing {range.from}-{range.to} of {range.total} patients
+            {showingRange(range, 'patient', 'patients')}
           </Text>
           <PagerButtons page={page} hasNext={range.to < total} setPage={setPage} />
         </Group>

@@ -223,7 +223,7 @@ describe('hospital dashboard', () => {
 
     // Reading the patient's records is audited.
     await nav(page, 'Patients').click();
-    await page.getByRole('button', { name: 'View Trail Walker' }).click();
+    await page.getByRole('button', { name: 'Open patient file of Trail Walker' }).click();
     await page.getByRole('dialog', { name: 'Trail Walker' }).getByText('Lipids').waitFor();
     await page.keyboard.press('Escape');
     await nav(page, 'Audit Trail').click();

@@ -1,6 +1,6 @@
 // The route table of spec section 2, with each screen's guard and redirect rules.
 import { Suspense } from 'react';
-import { Route, Routes } from 'react-router';
+import { Route, Routes, useLocation } from 'react-router';
 import { useAuth } from './auth/context';
 import { DocumentTitle } from './components/DocumentTitle';
 import { LoadingScreen } from './components/LoadingScreen';
@@ -33,9 +33,11 @@ function HomeRoute() {
 }
 
 export function App() {
+  const { pathname } = useLocation();
   return (
-    // A page's chunk loads on its first visit; the session spinner covers the wait.
-    <Suspense fallback={<LoadingScreen />}>
+    // A page's chunk loads on its first visit; the spinner covers the wait. One boundary per path,
+    // so the previous page never stays on screen (and clickable) while the next one loads.
+    <Suspense key={pathname} fallback={<LoadingScreen />}>
       <DocumentTitle />
       <Routes>
         <Route path="/" element={<HomeRoute />} />

@@ -148,6 +148,6 @@ export async function migrationsApplied(db: Db): Promise<boolean> {
   const result = await db.execute<{ applied: number }>(
     sql`select count(*)::int as applied from drizzle.__drizzle_migrations`,
   );
-  const rows = (result as unknown as { rows: { applied: number }[] }).rows;
+  const rows = (result as { rows: { applied: number }[] }).rows;
   return (rows[0]?.applied ?? 0) >= shippedMigrationCount();
 }

@@ -35,7 +35,7 @@ interface ErrorLike {
 function* chain(err: unknown): Generator<ErrorLike> {
   let current: unknown = err;
   for (let depth = 0; depth < 5 && current && typeof current === 'object'; depth++) {
-    yield current as ErrorLike;
+    yield current;
     current = (current as ErrorLike).cause;
   }
 }

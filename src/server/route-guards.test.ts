@@ -16,6 +16,8 @@ const PUBLIC_ROUTES = new Set([
   'POST /api/auth/login',
   'POST /api/auth/logout',
   'GET /api/auth/me',
+  'GET /api/health/live',
+  'GET /api/health/ready',
   'POST /api/provider-applications',
   'POST /api/provider-register',
   'POST /api/password-reset',

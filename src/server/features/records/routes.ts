@@ -6,9 +6,9 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { messageSchema } from '../../../shared/auth.js';
-import { recordFieldsSchema, recordSchema, sharingSchema } from '../../../shared/records.js';
+import { recordSchema, sharingSchema } from '../../../shared/records.js';
 import type { AppContext } from '../../app.js';
-import { badRequest, notFound } from '../../errors.js';
+import { notFound } from '../../errors.js';
 import { requireRole } from '../../plugins/session.js';
 import { requireWriteAccess } from '../billing/service.js';
 import { actorOf } from '../patients/actor.js';
@@ -20,8 +20,8 @@ import {
   updateSharing,
   viewRecord,
 } from './read.js';
-import { discardDraft, finaliseDraft, prepareUpload, saveUpload } from './service.js';
-import { MULTIPART_LIMITS, readUploadForm } from './upload.js';
+import { discardDraft, finaliseDraft, uploadRecord } from './service.js';
+import { MULTIPART_LIMITS } from './upload.js';
 
 const tags = ['medical records'];
 const idParams = z.object({ id: z.string().max(100) });
@@ -65,14 +65,7 @@ export async function recordRoutes(app: FastifyInstance, ctx: AppContext) {
       },
       async (request, reply) => {
         const actor = actorOf(request);
-        const form = await readUploadForm(request, ctx.files, async (raw) => {
-          const parsed = recordFieldsSchema.safeParse(raw);
-          if (!parsed.success) throw badRequest(parsed.error.issues[0]?.message ?? 'Invalid form');
-          const target = await prepareUpload(ctx.db, actor, parsed.data);
-          return { value: { fields: parsed.data, target }, existingFiles: target.existingFiles };
-        });
-        const { fields, target } = form.fields;
-        const record = await saveUpload(ctx.db, actor, fields, target, form.files, ctx.now());
+        const record = await uploadRecord(ctx.db, ctx.files, actor, request, ctx.now());
         return reply.status(201).send(record);
       },
     );

@@ -5,23 +5,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BrowserContext, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { addPatient, signedInHospital, signedInPatient, uniqueEmail } from './auth-helpers';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, launchBrowser, startApp, type RunningApp } from './harness';
+import { ADMIN_EMAIL, ADMIN_PASSWORD } from './harness';
+import { startJourney } from './journey';
 
-let app: RunningApp;
-let browser: Browser;
-
-beforeAll(async () => {
-  app = await startApp();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await app?.stop();
-});
+const journey = startJourney();
 
 const SCREENSHOTS = path.resolve('test-results/screenshots');
 
@@ -77,7 +67,7 @@ async function check(
     const page = await context.newPage();
     await page.setViewportSize({ width: viewport.width, height: viewport.height });
     for (const { path: pagePath, ready } of paths) {
-      await page.goto(`${app.url}${pagePath}`);
+      await page.goto(`${journey.app.url}${pagePath}`);
       await page.getByText(ready, { exact: false }).first().waitFor();
       for (const line of await seriousViolations(page)) found.push(`${viewport.name} ${pagePath}: ${line}`);
       for (const what of await sidewaysScrolling(page))
@@ -94,7 +84,7 @@ async function check(
 
 describe('accessibility (axe-core)', () => {
   it('finds nothing serious on the public pages', async () => {
-    const context = await browser.newContext();
+    const context = await journey.browser.newContext();
     const found = await check('visitor', context, [
       { path: '/', ready: 'Healthcare Provider Login' },
       { path: '/hospital-login', ready: 'Remember me' },
@@ -110,9 +100,9 @@ describe('accessibility (axe-core)', () => {
   });
 
   it('finds nothing serious on every tab of the hospital dashboard', async () => {
-    const context = await browser.newContext();
-    await signedInHospital(context, app.url);
-    await addPatient(context, app.url, { firstName: 'Ada', lastName: 'Lovelace' });
+    const context = await journey.browser.newContext();
+    await signedInHospital(context, journey.app.url);
+    await addPatient(context, journey.app.url, { firstName: 'Ada', lastName: 'Lovelace' });
     const found = await check('hospital', context, [
       { path: '/hospital-dashboard', ready: 'Lovelace' },
       { path: '/hospital-dashboard?tab=upload', ready: 'Upload' },
@@ -126,12 +116,12 @@ describe('accessibility (axe-core)', () => {
   });
 
   it('finds nothing serious on the patient dashboard and profile', async () => {
-    const hospital = await browser.newContext();
-    await signedInHospital(hospital, app.url);
+    const hospital = await journey.browser.newContext();
+    await signedInHospital(hospital, journey.app.url);
     const email = uniqueEmail('a11y-patient');
-    const mrn = await addPatient(hospital, app.url, { firstName: 'Ada', lastName: 'Lovelace', email });
-    const context = await browser.newContext();
-    await signedInPatient(context, app.url, mrn, email);
+    const mrn = await addPatient(hospital, journey.app.url, { firstName: 'Ada', lastName: 'Lovelace', email });
+    const context = await journey.browser.newContext();
+    await signedInPatient(context, journey.app.url, mrn, email);
     const found = await check('patient', context, [
       { path: '/patient-dashboard', ready: 'Ada' },
       { path: '/profile/edit', ready: 'Profile' },
@@ -141,8 +131,8 @@ describe('accessibility (axe-core)', () => {
   });
 
   it('finds nothing serious on the administrator pages', async () => {
-    const context = await browser.newContext();
-    const res = await context.request.post(`${app.url}/api/auth/login`, {
+    const context = await journey.browser.newContext();
+    const res = await context.request.post(`${journey.app.url}/api/auth/login`, {
       data: { email: ADMIN_EMAIL, password: ADMIN_PASSWORD },
     });
     expect(res.ok()).toBe(true);

@@ -1,33 +1,23 @@
 // The administrator sees every hospital account, including one that signed up directly (not
 // through an application), and can mark its subscription active.
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { logIn, signedInHospital, toast } from './auth-helpers';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, launchBrowser, startApp, type RunningApp } from './harness';
+import { ADMIN_EMAIL, ADMIN_PASSWORD } from './harness';
+import { startJourney } from './journey';
 
-let app: RunningApp;
-let browser: Browser;
-
-beforeAll(async () => {
-  app = await startApp();
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await app?.stop();
-});
+const journey = startJourney();
 
 describe('hospital accounts on the administrator page', () => {
   it('lists a directly signed-up hospital in its trial and marks its subscription active', async () => {
-    const hospitalContext = await browser.newContext();
-    const hospital = await signedInHospital(hospitalContext, app.url, 'Lakeside Clinic');
-    const before = await hospitalContext.request.get(`${app.url}/api/billing/status`);
+    const hospitalContext = await journey.browser.newContext();
+    const hospital = await signedInHospital(hospitalContext, journey.app.url, 'Lakeside Clinic');
+    const before = await hospitalContext.request.get(`${journey.app.url}/api/billing/status`);
     expect((await before.json()).status).toBe('trialing');
 
-    const page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
-    await page.goto(`${app.url}/medledger-login`);
+    const page = await (await journey.browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
+    await page.goto(`${journey.app.url}/medledger-login`);
     await logIn(page, ADMIN_EMAIL, ADMIN_PASSWORD);
-    await page.waitForURL(`${app.url}/medledger/applications`);
+    await page.waitForURL(`${journey.app.url}/medledger/applications`);
     await page.getByRole('heading', { name: 'Hospital Accounts (1)' }).waitFor();
     const row = page.getByRole('row').filter({ hasText: hospital.email });
     await row.getByText(/Trial until/).waitFor();
@@ -35,7 +25,7 @@ describe('hospital accounts on the administrator page', () => {
     await row.getByRole('button', { name: 'Mark the subscription of Lakeside Clinic active' }).click();
     await toast(page, 'Subscription Active').waitFor();
     await row.getByText('Active', { exact: true }).waitFor();
-    const after = await hospitalContext.request.get(`${app.url}/api/billing/status`);
+    const after = await hospitalContext.request.get(`${journey.app.url}/api/billing/status`);
     expect(await after.json()).toMatchObject({ status: 'active', writeAllowed: true });
   });
 });

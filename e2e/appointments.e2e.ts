@@ -2,23 +2,12 @@
 // appointment in the dialog, sees the calendar marker and the card, finds the slot "Booked" for
 // the same doctor when scheduling again, changes the status, and cancels through the
 // confirmation (ledgered). The patient sees the upcoming appointment on their dashboard.
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BrowserContext, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { signedInHospital, signedInPatient, toast, uniqueEmail } from './auth-helpers';
-import { launchBrowser, startApp, type RunningApp } from './harness';
+import { startJourney } from './journey';
 
-let app: RunningApp;
-let browser: Browser;
-
-beforeAll(async () => {
-  app = await startApp();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await app?.stop();
-});
+const journey = startJourney();
 
 const nav = (page: Page, tab: string) =>
   page.getByRole('navigation', { name: 'Hospital dashboard' }).getByRole('button', { name: tab });
@@ -30,16 +19,16 @@ async function pick(page: Page, label: string, option: string | RegExp) {
 
 describe('appointments', () => {
   it('schedules, refuses the same doctor’s booked slot, changes status and cancels on chain; the patient sees it', async () => {
-    const hospital: BrowserContext = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
-    await signedInHospital(hospital, app.url);
+    const hospital: BrowserContext = await journey.browser.newContext({ viewport: { width: 1400, height: 1000 } });
+    await signedInHospital(hospital, journey.app.url);
     const email = uniqueEmail('appointment-patient');
-    const added = await hospital.request.post(`${app.url}/api/patients`, {
+    const added = await hospital.request.post(`${journey.app.url}/api/patients`, {
       data: { firstName: 'Ada', lastName: 'Lovelace', email },
     });
     const { patientId: mrn } = (await added.json()) as { patientId: string };
 
     const page = await hospital.newPage();
-    await page.goto(`${app.url}/hospital-dashboard`);
+    await page.goto(`${journey.app.url}/hospital-dashboard`);
     await nav(page, 'Appointments').click();
     await page.getByRole('heading', { name: 'Appointment Management' }).waitFor();
     await page.getByRole('heading', { name: "Today's Schedule" }).waitFor();
@@ -109,10 +98,10 @@ describe('appointments', () => {
     await card.waitFor();
 
     // The patient sees it on their dashboard.
-    const patientContext = await browser.newContext();
-    await signedInPatient(patientContext, app.url, mrn, email);
+    const patientContext = await journey.browser.newContext();
+    await signedInPatient(patientContext, journey.app.url, mrn, email);
     const patientPage = await patientContext.newPage();
-    await patientPage.goto(`${app.url}/patient-dashboard`);
+    await patientPage.goto(`${journey.app.url}/patient-dashboard`);
     const upcoming = patientPage.getByTestId('upcoming-appointment').filter({ hasText: 'Dr. House' });
     await upcoming.getByText('Consultation').waitFor();
     await upcoming.getByText(/Room 12/).waitFor();
@@ -132,7 +121,7 @@ describe('appointments', () => {
     await card.getByText('Cancelled', { exact: true }).waitFor();
     expect(await page.getByTestId('stat-Today').textContent()).toContain('0');
 
-    const res = await patientContext.request.get(`${app.url}/api/appointments/patient`);
+    const res = await patientContext.request.get(`${journey.app.url}/api/appointments/patient`);
     const [cancelled] = (await res.json()) as { status: string; blockchainHash: string | null }[];
     expect(cancelled?.status).toBe('cancelled');
     expect(cancelled?.blockchainHash).toMatch(/^[0-9a-f]{64}$/);

@@ -1,7 +1,7 @@
 // Browser journeys of signing up and signing in (spec sections 2, 6 and 8).
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, launchBrowser, startApp, type RunningApp } from './harness';
+import { describe, expect, it } from 'vitest';
+import { ADMIN_EMAIL, ADMIN_PASSWORD } from './harness';
+import { startJourney } from './journey';
 import {
   addPatient,
   logIn,
@@ -12,29 +12,18 @@ import {
   uniqueEmail,
 } from './auth-helpers';
 
-let app: RunningApp;
-let browser: Browser;
-
-beforeAll(async () => {
-  app = await startApp();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await app?.stop();
-});
+const journey = startJourney();
 
 const STORED_USER_KEY = 'medledger.user';
 
 describe('signing up and signing in', () => {
   it('lets a hospital sign up at /signup?role=hospital and reach its dashboard from the hospital login', async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: app.url });
+    const context = await journey.browser.newContext({ viewport: { width: 1280, height: 900 } });
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: journey.app.url });
     const page = await context.newPage();
     const email = uniqueEmail('signup-hospital');
 
-    await page.goto(`${app.url}/signup?role=hospital&email=${encodeURIComponent(email)}`);
+    await page.goto(`${journey.app.url}/signup?role=hospital&email=${encodeURIComponent(email)}`);
     await page.getByRole('heading', { name: 'Create Account' }).waitFor();
     // The role came with the link: no Account Type choice, no MRN, a Hospital/Clinic Name.
     expect(await page.getByText('Account Type').count()).toBe(0);
@@ -60,7 +49,7 @@ describe('signing up and signing in', () => {
 
     await page.getByRole('button', { name: 'Create Account' }).click();
     await toast(page, 'Account Created Successfully!').waitFor();
-    await page.waitForURL(`${app.url}/hospital-login`);
+    await page.waitForURL(`${journey.app.url}/hospital-login`);
 
     await page.getByRole('heading', { name: 'Hospital Login' }).waitFor();
     await page.getByText('Enterprise Medical Records Access').waitFor();
@@ -70,7 +59,7 @@ describe('signing up and signing in', () => {
     await page.getByLabel('Remember me').check();
     await page.getByRole('button', { name: 'Sign In' }).click();
 
-    await page.waitForURL(`${app.url}/hospital-dashboard`);
+    await page.waitForURL(`${journey.app.url}/hospital-dashboard`);
     await page.getByText('Healthcare Portal').waitFor();
     await page.getByTestId('header-hospital-name').filter({ hasText: 'Riverside Clinic' }).waitFor();
     await page.getByTestId('header-user-name').filter({ hasText: 'Grace Hopper' }).waitFor();
@@ -80,15 +69,15 @@ describe('signing up and signing in', () => {
   });
 
   it('lets a patient sign up with the MRN a hospital gave and reach the patient dashboard', async () => {
-    const hospital = await browser.newContext();
-    await signedInHospital(hospital, app.url);
+    const hospital = await journey.browser.newContext();
+    await signedInHospital(hospital, journey.app.url);
     const email = uniqueEmail('signup-patient');
-    const mrn = await addPatient(hospital, app.url, { firstName: 'Ada', lastName: 'Lovelace', email });
+    const mrn = await addPatient(hospital, journey.app.url, { firstName: 'Ada', lastName: 'Lovelace', email });
     await hospital.close();
 
-    const context = await browser.newContext();
+    const context = await journey.browser.newContext();
     const page = await context.newPage();
-    await page.goto(`${app.url}/signup?role=patient`);
+    await page.goto(`${journey.app.url}/signup?role=patient`);
     const mrnField = page.getByLabel('Medical Record Number (MRN)');
     expect(await mrnField.getAttribute('placeholder')).toMatch(/^MRN\d{4}\d+$/);
     await page.getByText('Enter the MRN provided by your healthcare provider').waitFor();
@@ -104,23 +93,23 @@ describe('signing up and signing in', () => {
     await page.getByLabel(/^Confirm Password/).fill(PASSWORD);
     await page.getByRole('button', { name: 'Create Account' }).click();
 
-    await page.waitForURL(`${app.url}/patient-login`);
+    await page.waitForURL(`${journey.app.url}/patient-login`);
     await page.getByRole('heading', { name: 'Patient Login' }).waitFor();
     await page.screenshot({ path: '/tmp/medledger-patient-login.png', fullPage: true });
     await page.getByLabel('Email Address').fill(email);
     await page.getByLabel(/^Password/).fill(PASSWORD);
     await page.getByRole('button', { name: 'Sign In' }).click();
 
-    await page.waitForURL(`${app.url}/patient-dashboard`);
+    await page.waitForURL(`${journey.app.url}/patient-dashboard`);
     await page.getByRole('heading', { name: 'Welcome back, Ada!' }).waitFor();
     await page.getByText('Patient Portal').waitFor();
     await context.close();
   });
 
   it('refuses a signup whose MRN no hospital gave, with the server message', async () => {
-    const context = await browser.newContext();
+    const context = await journey.browser.newContext();
     const page = await context.newPage();
-    await page.goto(`${app.url}/signup`);
+    await page.goto(`${journey.app.url}/signup`);
     // No role in the link: the Account Type radios are offered, Patient first.
     expect(await page.getByLabel('Patient', { exact: true }).isChecked()).toBe(true);
     await page.getByLabel('Medical Record Number (MRN)').fill('MRN2020000000');
@@ -133,18 +122,18 @@ describe('signing up and signing in', () => {
     const failure = toast(page, 'Registration Failed');
     await failure.waitFor();
     expect(await failure.textContent()).not.toContain('Something went wrong');
-    expect(page.url()).toBe(`${app.url}/signup`);
+    expect(page.url()).toBe(`${journey.app.url}/signup`);
     await context.close();
   });
 
   it('stops a signup with mismatched or short passwords before calling the server', async () => {
-    const context = await browser.newContext();
+    const context = await journey.browser.newContext();
     const page = await context.newPage();
     let registerCalls = 0;
     page.on('request', (req) => {
       if (req.url().endsWith('/api/auth/register')) registerCalls += 1;
     });
-    await page.goto(`${app.url}/signup?role=hospital`);
+    await page.goto(`${journey.app.url}/signup?role=hospital`);
     await page.getByLabel('First Name').fill('Grace');
     await page.getByLabel('Last Name').fill('Hopper');
     await page.getByLabel('Hospital/Clinic Name').fill('Riverside Clinic');
@@ -163,84 +152,84 @@ describe('signing up and signing in', () => {
   });
 
   it('tells a patient using the hospital login "Access Denied"', async () => {
-    const hospital = await browser.newContext();
-    await signedInHospital(hospital, app.url);
+    const hospital = await journey.browser.newContext();
+    await signedInHospital(hospital, journey.app.url);
     const email = uniqueEmail('wrong-door');
-    const mrn = await addPatient(hospital, app.url, { firstName: 'Ada', lastName: 'Lovelace' });
+    const mrn = await addPatient(hospital, journey.app.url, { firstName: 'Ada', lastName: 'Lovelace' });
     await hospital.close();
-    const setup = await browser.newContext();
-    await signedInPatient(setup, app.url, mrn, email);
+    const setup = await journey.browser.newContext();
+    await signedInPatient(setup, journey.app.url, mrn, email);
     await setup.close();
 
-    const context = await browser.newContext();
+    const context = await journey.browser.newContext();
     const page = await context.newPage();
-    await page.goto(`${app.url}/hospital-login`);
+    await page.goto(`${journey.app.url}/hospital-login`);
     await logIn(page, email, PASSWORD);
     const denied = toast(page, 'Access Denied');
     await denied.waitFor();
     expect(await denied.textContent()).toContain('This login is for healthcare providers only.');
-    expect(page.url()).toBe(`${app.url}/hospital-login`);
+    expect(page.url()).toBe(`${journey.app.url}/hospital-login`);
     await context.close();
   });
 
   it('says "Login Failed" for a wrong password', async () => {
-    const setup = await browser.newContext();
-    const hospital = await signedInHospital(setup, app.url);
+    const setup = await journey.browser.newContext();
+    const hospital = await signedInHospital(setup, journey.app.url);
     await setup.close();
 
-    const context = await browser.newContext();
+    const context = await journey.browser.newContext();
     const page = await context.newPage();
-    await page.goto(`${app.url}/hospital-login`);
+    await page.goto(`${journey.app.url}/hospital-login`);
     await logIn(page, hospital.email, 'not-the-password');
     const failed = toast(page, 'Login Failed');
     await failed.waitFor();
     expect(await failed.textContent()).toContain('Invalid credentials. Please try again.');
     await page.getByRole('button', { name: 'Sign In' }).waitFor();
-    expect(page.url()).toBe(`${app.url}/hospital-login`);
+    expect(page.url()).toBe(`${journey.app.url}/hospital-login`);
     await context.close();
   });
 
   it('lets the administrator in at /medledger-login and refuses a hospital there', async () => {
-    const context = await browser.newContext();
+    const context = await journey.browser.newContext();
     const page = await context.newPage();
-    await page.goto(`${app.url}/medledger-login`);
+    await page.goto(`${journey.app.url}/medledger-login`);
     await logIn(page, ADMIN_EMAIL, ADMIN_PASSWORD);
-    await page.waitForURL(`${app.url}/medledger/applications`);
+    await page.waitForURL(`${journey.app.url}/medledger/applications`);
     await page.getByText('MedLedger Admin').first().waitFor();
     await context.close();
 
-    const setup = await browser.newContext();
-    const hospital = await signedInHospital(setup, app.url);
+    const setup = await journey.browser.newContext();
+    const hospital = await signedInHospital(setup, journey.app.url);
     await setup.close();
-    const other = await browser.newContext();
+    const other = await journey.browser.newContext();
     const otherPage = await other.newPage();
-    await otherPage.goto(`${app.url}/medledger-login`);
+    await otherPage.goto(`${journey.app.url}/medledger-login`);
     await logIn(otherPage, hospital.email, hospital.password);
     await toast(otherPage, 'Access Denied: This login is for MedLedger team administrators only.').waitFor();
     await other.close();
   });
 
   it('opens the forgot-password dialog from the login screen', async () => {
-    const context = await browser.newContext();
+    const context = await journey.browser.newContext();
     const page = await context.newPage();
-    await page.goto(`${app.url}/patient-login`);
+    await page.goto(`${journey.app.url}/patient-login`);
     await page.getByRole('button', { name: 'Forgot password?' }).click();
     await page.getByRole('dialog').waitFor();
     await context.close();
   });
 
   it('signs out: clears the stored user, ends the session and returns to the login options', async () => {
-    const context = await browser.newContext();
-    await signedInHospital(context, app.url);
+    const context = await journey.browser.newContext();
+    await signedInHospital(context, journey.app.url);
     const page = await context.newPage();
-    await page.goto(`${app.url}/hospital-dashboard`);
+    await page.goto(`${journey.app.url}/hospital-dashboard`);
     await page.getByText('Healthcare Portal').waitFor();
     await page.getByRole('button', { name: 'Logout' }).click();
 
     await page.getByText('Healthcare Provider Login').waitFor();
     expect(new URL(page.url()).pathname).toBe('/');
     expect(await page.evaluate((key) => localStorage.getItem(key), STORED_USER_KEY)).toBeNull();
-    const me = await context.request.get(`${app.url}/api/auth/me`);
+    const me = await context.request.get(`${journey.app.url}/api/auth/me`);
     expect([me.status(), await me.json()]).toEqual([200, { user: null }]);
     await context.close();
   });

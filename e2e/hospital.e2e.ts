@@ -4,14 +4,13 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, describe, expect, it } from 'vitest';
 import { samplePdf, samplePng } from '../src/server/features/records/testing';
-import { launchBrowser, startApp, type RunningApp } from './harness';
+import { startJourney } from './journey';
 import { signedInHospital, toast } from './auth-helpers';
 
-let app: RunningApp;
-let browser: Browser;
+const journey = startJourney();
 const fixtures = fs.mkdtempSync(path.join(os.tmpdir(), 'medledger-hospital-e2e-'));
 const pdfBytes = samplePdf('Knee MRI report');
 const pngBytes = samplePng();
@@ -20,25 +19,18 @@ const pngPath = path.join(fixtures, 'knee-scan.png');
 fs.writeFileSync(pdfPath, pdfBytes);
 fs.writeFileSync(pngPath, pngBytes);
 
-beforeAll(async () => {
-  app = await startApp();
-  browser = await launchBrowser();
-});
-
 afterAll(async () => {
-  await browser?.close();
-  await app?.stop();
   fs.rmSync(fixtures, { recursive: true, force: true });
 });
 
 async function hospitalPage(
   viewport = { width: 1280, height: 900 },
 ): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ viewport, acceptDownloads: true });
-  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: app.url });
-  await signedInHospital(context, app.url);
+  const context = await journey.browser.newContext({ viewport, acceptDownloads: true });
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: journey.app.url });
+  await signedInHospital(context, journey.app.url);
   const page = await context.newPage();
-  await page.goto(`${app.url}/hospital-dashboard`);
+  await page.goto(`${journey.app.url}/hospital-dashboard`);
   await page.getByRole('heading', { name: 'Patient Management' }).waitFor();
   return { context, page };
 }
@@ -126,7 +118,7 @@ describe('hospital dashboard', () => {
   it('searches and filters the patient list on the server and pages with Previous and Next', async () => {
     const { context, page } = await hospitalPage();
     const post = async (p: string, data: unknown) =>
-      (await context.request.post(`${app.url}${p}`, { data })).json();
+      (await context.request.post(`${journey.app.url}${p}`, { data })).json();
     const heart = await post('/api/patients', {
       firstName: 'Hearty',
       lastName: 'Cardio',
@@ -136,7 +128,7 @@ describe('hospital dashboard', () => {
     for (let i = 0; i < 50; i++)
       await post('/api/patients', { firstName: `Filler${i}`, lastName: 'Patient' });
     // A cardiology record puts Hearty in the cardiology department.
-    const res = await context.request.post(`${app.url}/api/medical-records`, {
+    const res = await context.request.post(`${journey.app.url}/api/medical-records`, {
       multipart: { patientId: heart.id, recordType: 'lab-results', title: 'ECG', department: 'cardiology' },
     });
     expect(res.status()).toBe(201);
@@ -197,11 +189,11 @@ describe('hospital dashboard', () => {
   it('shows its audit trail and sees it grow with every read', async () => {
     const { context, page } = await hospitalPage();
     const patient = await (
-      await context.request.post(`${app.url}/api/patients`, {
+      await context.request.post(`${journey.app.url}/api/patients`, {
         data: { firstName: 'Trail', lastName: 'Walker' },
       })
     ).json();
-    const upload = await context.request.post(`${app.url}/api/medical-records`, {
+    const upload = await context.request.post(`${journey.app.url}/api/medical-records`, {
       multipart: {
         patientId: patient.id,
         recordType: 'lab-results',

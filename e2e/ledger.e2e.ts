@@ -4,14 +4,13 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { samplePdf } from '../src/server/features/records/testing';
 import { signedInHospital } from './auth-helpers';
-import { launchBrowser, startApp, type RunningApp } from './harness';
+import { startJourney } from './journey';
 
-let app: RunningApp;
-let browser: Browser;
+const journey = startJourney();
 const fixtures = fs.mkdtempSync(path.join(os.tmpdir(), 'medledger-ledger-e2e-'));
 const recordFile = path.join(fixtures, 'discharge-summary.pdf');
 const strangerFile = path.join(fixtures, 'never-uploaded.pdf');
@@ -21,17 +20,15 @@ let blockchainHash = '';
 let hospital: BrowserContext;
 
 beforeAll(async () => {
-  app = await startApp();
-  browser = await launchBrowser();
   // A hospital uploads one record through the API.
-  hospital = await browser.newContext();
+  hospital = await journey.browser.newContext();
   const context = hospital;
-  await signedInHospital(context, app.url);
-  const added = await context.request.post(`${app.url}/api/patients`, {
+  await signedInHospital(context, journey.app.url);
+  const added = await context.request.post(`${journey.app.url}/api/patients`, {
     data: { firstName: 'Ada', lastName: 'Lovelace' },
   });
   const patientId = (await added.json()).id as string;
-  const upload = await context.request.post(`${app.url}/api/medical-records`, {
+  const upload = await context.request.post(`${journey.app.url}/api/medical-records`, {
     multipart: {
       patientId,
       recordType: 'lab-results',
@@ -48,19 +45,17 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await browser?.close();
-  await app?.stop();
   fs.rmSync(fixtures, { recursive: true, force: true });
 });
 
 async function verifyPage(): Promise<Page> {
-  const context = await browser.newContext();
+  const context = await journey.browser.newContext();
   const page = await context.newPage();
   const uploads: string[] = [];
   page.on('request', (request) => {
     if (request.method() === 'POST') uploads.push(request.url());
   });
-  await page.goto(`${app.url}/verify`);
+  await page.goto(`${journey.app.url}/verify`);
   await page.getByRole('heading', { name: 'Verify a Record' }).waitFor();
   (page as Page & { posts?: string[] }).posts = uploads;
   return page;
@@ -111,7 +106,7 @@ describe('public ledger verification (/verify)', () => {
 describe("the record dialog's verification banner", () => {
   it('shows the record verified with its entry and proof, then failed once its file is replaced on disk', async () => {
     const page = await hospital.newPage();
-    await page.goto(`${app.url}/hospital-dashboard`);
+    await page.goto(`${journey.app.url}/hospital-dashboard`);
     await page
       .getByRole('navigation', { name: 'Hospital dashboard' })
       .getByRole('button', { name: 'Patients' })
@@ -131,7 +126,7 @@ describe("the record dialog's verification banner", () => {
     expect(text).toContain(blockchainHash);
 
     // Replace the stored (encrypted) attachment behind the application's back.
-    const dir = path.join(app.dataDir, 'attachments');
+    const dir = path.join(journey.app.dataDir, 'attachments');
     const [stored] = fs.readdirSync(dir).filter((name) => name !== '.tmp');
     fs.writeFileSync(path.join(dir, stored), Buffer.from('replaced on disk'));
     await dialog.getByRole('button', { name: 'Check again' }).click();

@@ -2,40 +2,29 @@
 // the patient signs up with the MRN, sees the record, opens it verified, downloads the same bytes,
 // edits the profile, adds a family contact, changes consent and finds the change in the activity
 // trail. And: a hospital is kept out of /patient-dashboard.
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import fs from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { samplePdf } from '../src/server/features/records/testing';
 import { PASSWORD, signedInHospital, toast, uniqueEmail } from './auth-helpers';
-import { launchBrowser, startApp, type RunningApp } from './harness';
+import { startJourney } from './journey';
 
-let app: RunningApp;
-let browser: Browser;
+const journey = startJourney();
 const pdfBytes = samplePdf('Patient journey blood panel');
-
-beforeAll(async () => {
-  app = await startApp();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await app?.stop();
-});
 
 const statValue = (page: Page, label: string) => page.getByTestId(`stat-${label}`).textContent();
 
 describe('patient dashboard', () => {
   it('shows, verifies and downloads a record; edits profile, family contacts and consent; the trail records it', async () => {
     // A hospital adds the patient and uploads a record.
-    const hospital = await browser.newContext();
-    await signedInHospital(hospital, app.url);
+    const hospital = await journey.browser.newContext();
+    await signedInHospital(hospital, journey.app.url);
     const email = uniqueEmail('patient-journey');
-    const added = await hospital.request.post(`${app.url}/api/patients`, {
+    const added = await hospital.request.post(`${journey.app.url}/api/patients`, {
       data: { firstName: 'Ada', lastName: 'Lovelace', email, dateOfBirth: '1990-12-10', gender: 'female' },
     });
     const { id: patientRowId, patientId: mrn } = (await added.json()) as { id: string; patientId: string };
-    const upload = await hospital.request.post(`${app.url}/api/medical-records`, {
+    const upload = await hospital.request.post(`${journey.app.url}/api/medical-records`, {
       multipart: {
         patientId: patientRowId,
         recordType: 'lab-results',
@@ -53,10 +42,10 @@ describe('patient dashboard', () => {
     await hospital.close();
 
     // The patient signs up with the MRN and signs in.
-    const context = await browser.newContext();
-    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: app.url });
+    const context = await journey.browser.newContext();
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: journey.app.url });
     const page = await context.newPage();
-    await page.goto(`${app.url}/signup?role=patient`);
+    await page.goto(`${journey.app.url}/signup?role=patient`);
     await page.getByLabel('Medical Record Number (MRN)').fill(mrn);
     await page.getByLabel('First Name').fill('Ada');
     await page.getByLabel('Last Name').fill('Lovelace');
@@ -64,11 +53,11 @@ describe('patient dashboard', () => {
     await page.getByLabel(/^Password/).fill(PASSWORD);
     await page.getByLabel(/^Confirm Password/).fill(PASSWORD);
     await page.getByRole('button', { name: 'Create Account' }).click();
-    await page.waitForURL(`${app.url}/patient-login`);
+    await page.waitForURL(`${journey.app.url}/patient-login`);
     await page.getByLabel('Email Address').fill(email);
     await page.getByLabel(/^Password/).fill(PASSWORD);
     await page.getByRole('button', { name: 'Sign In' }).click();
-    await page.waitForURL(`${app.url}/patient-dashboard`);
+    await page.waitForURL(`${journey.app.url}/patient-dashboard`);
     await page.getByRole('heading', { name: 'Welcome back, Ada!' }).waitFor();
 
     // The record, counted in the stat cards (first sign-in: every record is new).
@@ -186,10 +175,10 @@ describe('patient dashboard', () => {
 
 describe('kept out of the patient dashboard', () => {
   it('sends a hospital user from /patient-dashboard to /', async () => {
-    const context = await browser.newContext();
-    await signedInHospital(context, app.url);
+    const context = await journey.browser.newContext();
+    await signedInHospital(context, journey.app.url);
     const page = await context.newPage();
-    await page.goto(`${app.url}/patient-dashboard`);
+    await page.goto(`${journey.app.url}/patient-dashboard`);
     await page.waitForURL((url) => url.pathname === '/');
     await page.getByText('Patient Management').first().waitFor();
     expect(await page.getByText('Welcome back').count()).toBe(0);
@@ -197,9 +186,9 @@ describe('kept out of the patient dashboard', () => {
   });
 
   it('sends a signed-out visitor from /patient-dashboard to the login options', async () => {
-    const context = await browser.newContext();
+    const context = await journey.browser.newContext();
     const page = await context.newPage();
-    await page.goto(`${app.url}/patient-dashboard`);
+    await page.goto(`${journey.app.url}/patient-dashboard`);
     await page.waitForURL((url) => url.pathname === '/');
     await page.getByText('Patient Login').first().waitFor();
     expect(await page.getByText('Welcome back').count()).toBe(0);

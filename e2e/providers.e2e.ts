@@ -2,26 +2,16 @@
 // approves, the registration link is followed from the outbox, the hospital registers and signs
 // in; and a forgotten password is reset through the e-mailed link.
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { linkTo, outboxMessages } from '../src/server/mail/read-message';
 import { PASSWORD, logIn, toast, uniqueEmail } from './auth-helpers';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, launchBrowser, startApp, type RunningApp } from './harness';
+import { ADMIN_EMAIL, ADMIN_PASSWORD } from './harness';
+import { startJourney } from './journey';
 
-let app: RunningApp;
-let browser: Browser;
+const journey = startJourney();
 
-beforeAll(async () => {
-  app = await startApp();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await app?.stop();
-});
-
-const outbox = () => outboxMessages(path.join(app.dataDir, 'outbox'));
+const outbox = () => outboxMessages(path.join(journey.app.dataDir, 'outbox'));
 
 /** The newest e-mailed link to `pathname` sent to `email`, waiting briefly for it to arrive. */
 async function mailedLink(email: string, pathname: string): Promise<string> {
@@ -36,10 +26,7 @@ async function mailedLink(email: string, pathname: string): Promise<string> {
   throw new Error(`no ${pathname} link was mailed to ${email}`);
 }
 
-async function newPage(): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  return context.newPage();
-}
+const newPage = () => journey.newPage({ viewport: { width: 1280, height: 900 } });
 
 describe('provider onboarding', () => {
   const contactEmail = uniqueEmail('provider');
@@ -47,19 +34,19 @@ describe('provider onboarding', () => {
 
   it('shows the administrator the empty state before any application', async () => {
     admin = await newPage();
-    await admin.goto(`${app.url}/medledger/applications`);
+    await admin.goto(`${journey.app.url}/medledger/applications`);
     // Signed out: sent to the administrator login.
-    await admin.waitForURL(`${app.url}/medledger-login`);
+    await admin.waitForURL(`${journey.app.url}/medledger-login`);
     await logIn(admin, ADMIN_EMAIL, ADMIN_PASSWORD);
-    await admin.waitForURL(`${app.url}/medledger/applications`);
+    await admin.waitForURL(`${journey.app.url}/medledger/applications`);
     await admin.getByText('No provider applications yet').waitFor();
   });
 
   it('lets a provider apply, with the spec messages for bad input, then returns home after 3 s', async () => {
     const page = await newPage();
-    await page.goto(`${app.url}/`);
+    await page.goto(`${journey.app.url}/`);
     await page.getByRole('link', { name: 'Join MedLedger as a Healthcare Provider' }).click();
-    await page.waitForURL(`${app.url}/provider-apply`);
+    await page.waitForURL(`${journey.app.url}/provider-apply`);
     await page.getByText('Hospital/Organization Information').waitFor();
     await page.getByText('Credentials (Optional)').waitFor();
 
@@ -85,11 +72,11 @@ describe('provider onboarding', () => {
     await page.getByText('Application submitted', { exact: true }).waitFor();
     await page.screenshot({ path: '/tmp/medledger-provider-apply.png', fullPage: true });
     const submittedAt = Date.now();
-    await page.waitForURL(`${app.url}/`, { timeout: 10_000 });
+    await page.waitForURL(`${journey.app.url}/`, { timeout: 10_000 });
     expect(Date.now() - submittedAt).toBeGreaterThanOrEqual(2500);
 
     // A second application for the same contact e-mail is refused with the server's message.
-    await page.goto(`${app.url}/provider-apply`);
+    await page.goto(`${journey.app.url}/provider-apply`);
     await page.getByLabel('Hospital/Organization Name').fill('Harbour General Hospital');
     await page.getByLabel('Contact Name').fill('Hana Harbour');
     await page.getByLabel('Contact Email').fill(contactEmail);
@@ -118,15 +105,15 @@ describe('provider onboarding', () => {
 
   it('sends a link without a token back home with "Invalid Link"', async () => {
     const page = await newPage();
-    await page.goto(`${app.url}/provider-register`);
+    await page.goto(`${journey.app.url}/provider-register`);
     await toast(page, 'Invalid Link').waitFor();
-    await page.waitForURL(`${app.url}/`, { timeout: 10_000 });
+    await page.waitForURL(`${journey.app.url}/`, { timeout: 10_000 });
     await page.context().close();
   });
 
   it('registers the hospital from the e-mailed link and lets it sign in', async () => {
     const link = await mailedLink(contactEmail, '/provider-register');
-    expect(link.startsWith(`${app.url}/provider-register?token=`)).toBe(true);
+    expect(link.startsWith(`${journey.app.url}/provider-register?token=`)).toBe(true);
     const page = await newPage();
     await page.goto(link);
     await page.getByRole('heading', { name: 'Complete Your Registration' }).waitFor();
@@ -139,10 +126,10 @@ describe('provider onboarding', () => {
     await page.getByRole('textbox', { name: 'Confirm Password', exact: true }).fill(PASSWORD);
     await page.getByRole('button', { name: 'Complete Registration' }).click();
     await toast(page, 'Account Created Successfully!').waitFor();
-    await page.waitForURL(`${app.url}/hospital-login`, { timeout: 10_000 });
+    await page.waitForURL(`${journey.app.url}/hospital-login`, { timeout: 10_000 });
 
     await logIn(page, contactEmail, PASSWORD);
-    await page.waitForURL(`${app.url}/hospital-dashboard`);
+    await page.waitForURL(`${journey.app.url}/hospital-dashboard`);
     await page.getByText('Harbour General Hospital').first().waitFor();
     await page.getByText('Free trial: 7 days left').waitFor();
 
@@ -168,8 +155,8 @@ describe('provider onboarding', () => {
   });
 
   it('lets the administrator reject an application after confirming', async () => {
-    const applicant = await browser.newContext();
-    const res = await applicant.request.post(`${app.url}/api/provider-applications`, {
+    const applicant = await journey.browser.newContext();
+    const res = await applicant.request.post(`${journey.app.url}/api/provider-applications`, {
       data: { hospitalName: 'Doubtful Clinic', contactName: 'Dee Doubt', contactEmail: uniqueEmail('doubt') },
     });
     expect(res.status()).toBe(201);
@@ -189,7 +176,7 @@ describe('provider onboarding', () => {
 
   it('resets a forgotten password through the e-mailed link', async () => {
     const page = await newPage();
-    await page.goto(`${app.url}/hospital-login`);
+    await page.goto(`${journey.app.url}/hospital-login`);
     await page.getByRole('button', { name: 'Forgot password?' }).click();
     const dialog = page.getByRole('dialog', { name: 'Reset your password' });
     await dialog.getByLabel('Email Address').fill(contactEmail);
@@ -205,11 +192,11 @@ describe('provider onboarding', () => {
     await page.getByRole('button', { name: 'Set New Password' }).click();
     await page.getByText('Password changed').waitFor();
 
-    await page.goto(`${app.url}/hospital-login`);
+    await page.goto(`${journey.app.url}/hospital-login`);
     await logIn(page, contactEmail, PASSWORD);
     await toast(page, 'Login Failed').waitFor();
     await logIn(page, contactEmail, newPassword);
-    await page.waitForURL(`${app.url}/hospital-dashboard`);
+    await page.waitForURL(`${journey.app.url}/hospital-dashboard`);
     await page.context().close();
     await admin.context().close();
   });

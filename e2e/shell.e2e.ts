@@ -1,30 +1,18 @@
 // Browser journeys of the client shell: route guards and redirects, the 404 page, the session
 // check at start, the shared header and footer, the profile page, keyboard access.
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, startApp, type RunningApp } from './harness';
+import { describe, expect, it } from 'vitest';
+import { startJourney } from './journey';
 import { addPatient, signedInHospital, signedInPatient, toast, uniqueEmail } from './auth-helpers';
 
-let app: RunningApp;
-let browser: Browser;
-
-beforeAll(async () => {
-  app = await startApp();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await app?.stop();
-});
+const journey = startJourney();
 
 const path = (url: string) => new URL(url).pathname;
 
 describe('signed-out visitors', () => {
   it('see the 404 page on an unknown path, and its Back button leads to /', async () => {
-    const context = await browser.newContext();
+    const context = await journey.browser.newContext();
     const page = await context.newPage();
-    await page.goto(`${app.url}/no/such/page`);
+    await page.goto(`${journey.app.url}/no/such/page`);
     await page.getByText('Did you forget to add the page to the router?').waitFor();
     await page.getByRole('link', { name: 'Back' }).click();
     await page.getByText('Healthcare Provider Login').waitFor();
@@ -33,20 +21,20 @@ describe('signed-out visitors', () => {
   });
 
   it('are sent from the dashboards and the profile page to /, and from the admin page to its login', async () => {
-    const context = await browser.newContext();
+    const context = await journey.browser.newContext();
     const page = await context.newPage();
     for (const guarded of ['/hospital-dashboard', '/patient-dashboard', '/profile/edit']) {
-      await page.goto(`${app.url}${guarded}`);
+      await page.goto(`${journey.app.url}${guarded}`);
       await page.getByText('Patient Login').first().waitFor();
       expect(path(page.url())).toBe('/');
     }
-    await page.goto(`${app.url}/medledger/applications`);
-    await page.waitForURL(`${app.url}/medledger-login`);
+    await page.goto(`${journey.app.url}/medledger/applications`);
+    await page.waitForURL(`${journey.app.url}/medledger-login`);
     await context.close();
   });
 
   it('see "Loading..." while the session is checked, then the login options', async () => {
-    const context = await browser.newContext();
+    const context = await journey.browser.newContext();
     const page = await context.newPage();
     let release: () => void = () => {};
     const held = new Promise<void>((resolve) => (release = resolve));
@@ -54,7 +42,7 @@ describe('signed-out visitors', () => {
       await held;
       await route.continue();
     });
-    await page.goto(`${app.url}/hospital-dashboard`);
+    await page.goto(`${journey.app.url}/hospital-dashboard`);
     await page.getByText('Loading...').waitFor();
     release();
     await page.getByText('Healthcare Provider Login').waitFor();
@@ -63,7 +51,7 @@ describe('signed-out visitors', () => {
   });
 
   it('lose a stale stored user the server no longer knows', async () => {
-    const context = await browser.newContext();
+    const context = await journey.browser.newContext();
     await context.addInitScript(() => {
       if (!sessionStorage.getItem('seeded')) {
         sessionStorage.setItem('seeded', '1');
@@ -82,7 +70,7 @@ describe('signed-out visitors', () => {
       }
     });
     const page = await context.newPage();
-    await page.goto(`${app.url}/patient-dashboard`);
+    await page.goto(`${journey.app.url}/patient-dashboard`);
     await page.getByText('Healthcare Provider Login').waitFor();
     expect(path(page.url())).toBe('/');
     expect(await page.evaluate(() => localStorage.getItem('medledger.user'))).toBeNull();
@@ -90,9 +78,9 @@ describe('signed-out visitors', () => {
   });
 
   it('can reach the login choices by keyboard', async () => {
-    const context = await browser.newContext();
+    const context = await journey.browser.newContext();
     const page = await context.newPage();
-    await page.goto(`${app.url}/`);
+    await page.goto(`${journey.app.url}/`);
     await page.getByText('Healthcare Provider Login').waitFor();
     await page.screenshot({ path: '/tmp/medledger-landing.png', fullPage: true });
     await page.keyboard.press('Tab');
@@ -102,14 +90,14 @@ describe('signed-out visitors', () => {
       'Healthcare Provider Login',
     );
     await page.keyboard.press('Enter');
-    await page.waitForURL(`${app.url}/hospital-login`);
+    await page.waitForURL(`${journey.app.url}/hospital-login`);
     await context.close();
   });
 
   it('find the support address and two social links in the footer', async () => {
-    const context = await browser.newContext();
+    const context = await journey.browser.newContext();
     const page = await context.newPage();
-    await page.goto(`${app.url}/patient-login`);
+    await page.goto(`${journey.app.url}/patient-login`);
     const mail = page.getByRole('link', { name: 'support@medledger.example' });
     expect(await mail.getAttribute('href')).toBe('mailto:support@medledger.example');
     expect(await page.locator('footer a[target="_blank"]').count()).toBe(2);
@@ -119,21 +107,21 @@ describe('signed-out visitors', () => {
 
 describe('signed-in users', () => {
   it('a hospital gets its dashboard at /, is kept off the patient dashboard, and sees the header', async () => {
-    const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
-    await signedInHospital(context, app.url, 'Lakeside Hospital');
+    const context = await journey.browser.newContext({ viewport: { width: 1400, height: 900 } });
+    await signedInHospital(context, journey.app.url, 'Lakeside Hospital');
     const page = await context.newPage();
-    await page.goto(`${app.url}/`);
+    await page.goto(`${journey.app.url}/`);
     await page.getByText('Healthcare Portal').waitFor();
     await page.getByTestId('header-hospital-name').filter({ hasText: 'Lakeside Hospital' }).waitFor();
     await page.screenshot({ path: '/tmp/medledger-hospital-home.png' });
 
-    await page.goto(`${app.url}/patient-dashboard`);
+    await page.goto(`${journey.app.url}/patient-dashboard`);
     await page.getByText('Healthcare Portal').waitFor();
     expect(path(page.url())).toBe('/');
 
     // Name and avatar open the profile: read-only details for hospital users.
     await page.getByRole('link', { name: 'Profile of Grace Hopper' }).click();
-    await page.waitForURL(`${app.url}/profile/edit`);
+    await page.waitForURL(`${journey.app.url}/profile/edit`);
     await page.getByText('Healthcare Administration').waitFor();
     await page.getByText('Full Hospital Access').waitFor();
     await page.getByText('Hospital details are managed by a system administrator.').waitFor();
@@ -142,18 +130,18 @@ describe('signed-in users', () => {
 
     // Back follows the browser history.
     await page.getByRole('button', { name: 'Back', exact: true }).click();
-    await page.waitForURL(`${app.url}/`);
-    await page.goto(`${app.url}/profile/edit`);
+    await page.waitForURL(`${journey.app.url}/`);
+    await page.goto(`${journey.app.url}/profile/edit`);
     await page.getByRole('link', { name: 'Back to Dashboard' }).click();
-    await page.waitForURL(`${app.url}/hospital-dashboard`);
+    await page.waitForURL(`${journey.app.url}/hospital-dashboard`);
     await context.close();
   });
 
   it('a hospital on a phone opens the sidebar from the header menu toggle', async () => {
-    const context = await browser.newContext({ viewport: { width: 390, height: 800 } });
-    await signedInHospital(context, app.url);
+    const context = await journey.browser.newContext({ viewport: { width: 390, height: 800 } });
+    await signedInHospital(context, journey.app.url);
     const page = await context.newPage();
-    await page.goto(`${app.url}/hospital-dashboard`);
+    await page.goto(`${journey.app.url}/hospital-dashboard`);
     const toggle = page.getByRole('button', { name: 'Open navigation menu' });
     await toggle.waitFor();
     // Collapsed, the slide-in sits off-screen to the left.
@@ -172,36 +160,36 @@ describe('signed-in users', () => {
   });
 
   it('a patient gets the patient dashboard at / and is kept off the hospital dashboard', async () => {
-    const hospital = await browser.newContext();
-    await signedInHospital(hospital, app.url);
-    const mrn = await addPatient(hospital, app.url, { firstName: 'Ada', lastName: 'Lovelace' });
+    const hospital = await journey.browser.newContext();
+    await signedInHospital(hospital, journey.app.url);
+    const mrn = await addPatient(hospital, journey.app.url, { firstName: 'Ada', lastName: 'Lovelace' });
     await hospital.close();
 
-    const context = await browser.newContext();
-    await signedInPatient(context, app.url, mrn, uniqueEmail('shell-patient'));
+    const context = await journey.browser.newContext();
+    await signedInPatient(context, journey.app.url, mrn, uniqueEmail('shell-patient'));
     const page = await context.newPage();
-    await page.goto(`${app.url}/hospital-dashboard`);
+    await page.goto(`${journey.app.url}/hospital-dashboard`);
     await page.getByRole('heading', { name: 'Welcome back, Ada!' }).waitFor();
     expect(path(page.url())).toBe('/');
     await page.getByText('Patient Portal').waitFor();
     // No menu toggle for patients, on any screen size.
     expect(await page.getByRole('button', { name: /navigation menu/ }).count()).toBe(0);
 
-    await page.goto(`${app.url}/medledger/applications`);
+    await page.goto(`${journey.app.url}/medledger/applications`);
     await page.getByRole('heading', { name: 'Welcome back, Ada!' }).waitFor();
     expect(path(page.url())).toBe('/');
 
-    await page.goto(`${app.url}/profile/edit`);
+    await page.goto(`${journey.app.url}/profile/edit`);
     await page.getByRole('button', { name: 'Edit Profile' }).waitFor();
     await page.getByRole('link', { name: 'Back to Dashboard' }).click();
-    await page.waitForURL(`${app.url}/patient-dashboard`);
+    await page.waitForURL(`${journey.app.url}/patient-dashboard`);
     await context.close();
   });
 
   it('F8 moves the focus to the notification area', async () => {
-    const context = await browser.newContext();
+    const context = await journey.browser.newContext();
     const page = await context.newPage();
-    await page.goto(`${app.url}/signup?role=hospital`);
+    await page.goto(`${journey.app.url}/signup?role=hospital`);
     await page.getByLabel(/^Password/).fill('short');
     await page.getByLabel(/^Confirm Password/).fill('other');
     await page.getByLabel('First Name').fill('A');

@@ -1,0 +1,41 @@
+// The start every browser-journey file shares: one app (fresh data folder) and one Chromium for the
+// file, both stopped after its last test, and new pages in their own signed-out context.
+import { afterAll, beforeAll } from 'vitest';
+import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
+import { launchBrowser, startApp, type RunningApp } from './harness';
+
+export interface Journey {
+  /** The running app; available inside tests and hooks (set in beforeAll). */
+  readonly app: RunningApp;
+  readonly browser: Browser;
+  /** A page in a new context (own cookies) of the given options. */
+  newPage(options?: BrowserContextOptions): Promise<Page>;
+}
+
+/** Registers the file's beforeAll/afterAll that start and stop the app and the browser. */
+export function startJourney(env: Record<string, string> = {}): Journey {
+  let app: RunningApp | undefined;
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    app = await startApp(env);
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await app?.stop();
+  });
+  const journey: Journey = {
+    get app() {
+      if (!app) throw new Error('the journey app is used before beforeAll started it');
+      return app;
+    },
+    get browser() {
+      if (!browser) throw new Error('the journey browser is used before beforeAll launched it');
+      return browser;
+    },
+    async newPage(options) {
+      return (await journey.browser.newContext(options)).newPage();
+    },
+  };
+  return journey;
+}

@@ -11,6 +11,7 @@ import {
   SLOT_START,
   SLOT_STEP_MINUTES,
 } from './constants.js';
+import { isWithinYearBounds, yearBoundsMessage } from './dates.js';
 
 export const APPOINTMENT_MESSAGES = {
   required: 'Please fill in all required fields',
@@ -59,7 +60,8 @@ export const appointmentInputSchema = z.object({
     .string({ error: APPOINTMENT_MESSAGES.required })
     .trim()
     .min(1, APPOINTMENT_MESSAGES.required)
-    .pipe(z.iso.datetime({ offset: true, error: APPOINTMENT_MESSAGES.date })),
+    .pipe(z.iso.datetime({ offset: true, error: APPOINTMENT_MESSAGES.date }))
+    .refine(isWithinYearBounds, yearBoundsMessage('The appointment date')),
   location: optionalText('Location', 300),
   notes: optionalText('Notes', 2000),
   /** Sent by the spec's client; ignored (the hospital is the signed-in one, status starts scheduled). */
@@ -93,8 +95,14 @@ export const appointmentSchema = z.object({
 export type Appointment = z.infer<typeof appointmentSchema>;
 
 export const appointmentRangeQuerySchema = z.object({
-  from: z.iso.datetime({ offset: true, error: 'from must be an ISO date and time' }).optional(),
-  to: z.iso.datetime({ offset: true, error: 'to must be an ISO date and time' }).optional(),
+  from: z.iso
+    .datetime({ offset: true, error: 'from must be an ISO date and time' })
+    .refine(isWithinYearBounds, yearBoundsMessage('from'))
+    .optional(),
+  to: z.iso
+    .datetime({ offset: true, error: 'to must be an ISO date and time' })
+    .refine(isWithinYearBounds, yearBoundsMessage('to'))
+    .optional(),
 });
 
 const toMinutes = (hhmm: string) => {

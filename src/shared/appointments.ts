@@ -2,6 +2,7 @@
 // API's schemas, the bookable slots and the one conflict rule used by both the slot grid and the
 // server. Slot times are the browser's local times; the API carries ISO instants.
 import { z } from 'zod';
+import { instantInRange, yearRangeMessage } from './dates.js';
 import {
   APPOINTMENT_LENGTH_MINUTES,
   APPOINTMENT_STATUSES,
@@ -11,7 +12,6 @@ import {
   SLOT_START,
   SLOT_STEP_MINUTES,
 } from './constants.js';
-import { isWithinYearBounds, yearBoundsMessage } from './dates.js';
 
 export const APPOINTMENT_MESSAGES = {
   required: 'Please fill in all required fields',
@@ -61,7 +61,7 @@ export const appointmentInputSchema = z.object({
     .trim()
     .min(1, APPOINTMENT_MESSAGES.required)
     .pipe(z.iso.datetime({ offset: true, error: APPOINTMENT_MESSAGES.date }))
-    .refine(isWithinYearBounds, yearBoundsMessage('The appointment date')),
+    .refine((v) => instantInRange(v) !== null, yearRangeMessage('Appointment date')),
   location: optionalText('Location', 300),
   notes: optionalText('Notes', 2000),
   /** Sent by the spec's client; ignored (the hospital is the signed-in one, status starts scheduled). */
@@ -97,11 +97,11 @@ export type Appointment = z.infer<typeof appointmentSchema>;
 export const appointmentRangeQuerySchema = z.object({
   from: z.iso
     .datetime({ offset: true, error: 'from must be an ISO date and time' })
-    .refine(isWithinYearBounds, yearBoundsMessage('from'))
+    .refine((v) => instantInRange(v) !== null, yearRangeMessage('from'))
     .optional(),
   to: z.iso
     .datetime({ offset: true, error: 'to must be an ISO date and time' })
-    .refine(isWithinYearBounds, yearBoundsMessage('to'))
+    .refine((v) => instantInRange(v) !== null, yearRangeMessage('to'))
     .optional(),
 });
 

@@ -1,16 +1,17 @@
-// Dates the server and the database can hold (issue 16 item 4): years outside 1900-2200 are
-// refused by the schemas with a 400 instead of overflowing into a 500 (e.g. year 0000, +275760,
-// or 9999-12-31T23:59 whose one-hour slot ends in year 10000).
-export const MIN_YEAR = 1900;
-export const MAX_YEAR = 2200;
+// Instants a person can mean: the database stores years up to 294276 and JavaScript to 275760, but
+// an appointment or a filter outside 1900-2200 is a typing slip, and must get a clear 400 rather
+// than reach PostgreSQL and fail there.
+export const EARLIEST_YEAR = 1900;
+export const LATEST_YEAR = 2200;
 
-/** True when the ISO date or instant parses and its UTC year lies within MIN_YEAR..MAX_YEAR. */
-export function isWithinYearBounds(value: string): boolean {
-  const ms = Date.parse(value);
-  if (Number.isNaN(ms)) return false;
-  const year = new Date(ms).getUTCFullYear();
-  return year >= MIN_YEAR && year <= MAX_YEAR;
+/** The instant `value` names, when it lies in the years people can mean; otherwise null. */
+export function instantInRange(value: string): Date | null {
+  const time = Date.parse(value);
+  if (Number.isNaN(time)) return null;
+  const date = new Date(time);
+  const year = date.getUTCFullYear();
+  return year >= EARLIEST_YEAR && year <= LATEST_YEAR ? date : null;
 }
 
-export const yearBoundsMessage = (name: string) =>
-  `${name} must be between the years ${MIN_YEAR} and ${MAX_YEAR}`;
+export const yearRangeMessage = (name: string) =>
+  `${name} must be a date between ${EARLIEST_YEAR} and ${LATEST_YEAR}`;

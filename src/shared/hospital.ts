@@ -1,7 +1,7 @@
 // Hospital settings and the audit trail (spec section 2 "Audit Trail tab" and "Settings tab").
 import { z } from 'zod';
+import { instantInRange, yearRangeMessage } from './dates.js';
 import { MIN_NAME_LENGTH } from './constants.js';
-import { isWithinYearBounds, yearBoundsMessage } from './dates.js';
 import { pagedSchema, pagingQuerySchema } from './patients.js';
 
 export const AUDIT_ACTION_LABELS: Record<string, string> = {
@@ -20,7 +20,7 @@ const instant = (name: string) =>
     .string()
     .trim()
     .refine((v) => !Number.isNaN(Date.parse(v)), `${name} must be a date and time (ISO 8601)`)
-    .refine((v) => Number.isNaN(Date.parse(v)) || isWithinYearBounds(v), yearBoundsMessage(name))
+    .refine((v) => instantInRange(v) !== null, yearRangeMessage(name))
     .transform((v) => new Date(v))
     .optional();
 

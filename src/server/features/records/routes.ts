@@ -10,7 +10,7 @@ import { recordFieldsSchema, recordSchema, sharingSchema } from '../../../shared
 import type { AppContext } from '../../app.js';
 import { badRequest, notFound } from '../../errors.js';
 import { requireRole } from '../../plugins/session.js';
-import { assertHospitalCanWrite } from '../billing/service.js';
+import { requireWriteAccess } from '../billing/service.js';
 import { actorOf } from '../patients/actor.js';
 import {
   findDownload,
@@ -40,6 +40,7 @@ export function contentDisposition(fileName: string): string {
 export async function recordRoutes(app: FastifyInstance, ctx: AppContext) {
   const hospitalOnly = requireRole('hospital');
   const readers = requireRole('hospital', 'patient');
+  const writeGuard = requireWriteAccess(ctx);
 
   // Multipart parsing only for the routes of this scope.
   await app.register(async (scope) => {
@@ -48,7 +49,7 @@ export async function recordRoutes(app: FastifyInstance, ctx: AppContext) {
     r.post(
       '/api/medical-records',
       {
-        onRequest: hospitalOnly,
+        onRequest: [hospitalOnly, writeGuard],
         schema: {
           tags,
           summary: 'Upload a record (multipart/form-data), or save it as a draft',
@@ -64,7 +65,6 @@ export async function recordRoutes(app: FastifyInstance, ctx: AppContext) {
       },
       async (request, reply) => {
         const actor = actorOf(request);
-        await assertHospitalCanWrite(ctx.db, actor.id, ctx.now());
         const form = await readUploadForm(request, ctx.files, async (raw) => {
           const parsed = recordFieldsSchema.safeParse(raw);
           if (!parsed.success) throw badRequest(parsed.error.issues[0]?.message ?? 'Invalid form');
@@ -138,7 +138,7 @@ export async function recordRoutes(app: FastifyInstance, ctx: AppContext) {
   r.post(
     '/api/medical-records/:id/finalize',
     {
-      onRequest: hospitalOnly,
+      onRequest: [hospitalOnly, writeGuard],
       schema: {
         tags,
         summary: 'Upload a saved draft: it enters the ledger now',
@@ -148,7 +148,6 @@ export async function recordRoutes(app: FastifyInstance, ctx: AppContext) {
     },
     async (request) => {
       const actor = actorOf(request);
-      await assertHospitalCanWrite(ctx.db, actor.id, ctx.now());
       return finaliseDraft(ctx.db, actor, request.params.id, ctx.now());
     },
   );
@@ -156,7 +155,7 @@ export async function recordRoutes(app: FastifyInstance, ctx: AppContext) {
   r.delete(
     '/api/medical-records/:id',
     {
-      onRequest: hospitalOnly,
+      onRequest: [hospitalOnly, writeGuard],
       schema: {
         tags,
         summary: 'Discard a draft (uploaded records are never deleted: 409)',
@@ -166,7 +165,6 @@ export async function recordRoutes(app: FastifyInstance, ctx: AppContext) {
     },
     async (request) => {
       const actor = actorOf(request);
-      await assertHospitalCanWrite(ctx.db, actor.id, ctx.now());
       await discardDraft(ctx.db, ctx.files, actor, request.params.id);
       return { message: 'Draft discarded.' };
     },
@@ -175,7 +173,7 @@ export async function recordRoutes(app: FastifyInstance, ctx: AppContext) {
   r.put(
     '/api/medical-records/:id/sharing',
     {
-      onRequest: readers,
+      onRequest: [readers, writeGuard],
       schema: {
         tags,
         summary: 'Sharing switches of a record (Specialists, Family): a consent change, ledgered and audited',
@@ -186,7 +184,6 @@ export async function recordRoutes(app: FastifyInstance, ctx: AppContext) {
     },
     async (request) => {
       const actor = actorOf(request);
-      if (actor.role === 'hospital') await assertHospitalCanWrite(ctx.db, actor.id, ctx.now());
       return updateSharing(ctx.db, actor, request.params.id, request.body, ctx.now());
     },
   );

@@ -22,6 +22,7 @@ import { consentRoutes } from './features/consent/routes.js';
 import { familyContactRoutes } from './features/family-contacts/routes.js';
 import { patientProfileRoutes } from './features/patient-profile/routes.js';
 import { appointmentRoutes } from './features/appointments/routes.js';
+import { fhirRoutes } from './features/fhir/routes.js';
 import { FileStore } from './files/store.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
 import { registerErrorHandling } from './plugins/errors.js';
@@ -112,6 +113,7 @@ export async function buildApp(
     await consentRoutes(scope, ctx);
     await familyContactRoutes(scope, ctx);
     await appointmentRoutes(scope, ctx);
+    await fhirRoutes(scope, ctx);
   });
 
   const serveClient = config.serveClient && fs.existsSync(path.join(clientDir, 'index.html'));

@@ -23,6 +23,7 @@ import { familyContactRoutes } from './features/family-contacts/routes.js';
 import { patientProfileRoutes } from './features/patient-profile/routes.js';
 import { appointmentRoutes } from './features/appointments/routes.js';
 import { fhirRoutes } from './features/fhir/routes.js';
+import { calendarRoutes } from './features/calendar/routes.js';
 import { FileStore } from './files/store.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
 import { registerErrorHandling } from './plugins/errors.js';
@@ -113,6 +114,7 @@ export async function buildApp(
     await consentRoutes(scope, ctx);
     await familyContactRoutes(scope, ctx);
     await appointmentRoutes(scope, ctx);
+    await calendarRoutes(scope, ctx);
     await fhirRoutes(scope, ctx);
   });
 

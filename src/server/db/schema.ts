@@ -293,6 +293,18 @@ export const subscriptions = pgTable('subscriptions', {
   updatedAt: updatedAt(),
 });
 
+/**
+ * A patient's private calendar subscription (GET /api/calendar/{token}.ics, polled without a
+ * session). Only the SHA-256 of the token is kept; renewing replaces it, revoking deletes the row.
+ */
+export const calendarFeeds = pgTable('calendar_feeds', {
+  userId: uuid('user_id')
+    .primaryKey()
+    .references(() => users.id),
+  tokenHash: text('token_hash').notNull().unique(),
+  createdAt: createdAt(),
+});
+
 export const sessions = pgTable(
   'sessions',
   {

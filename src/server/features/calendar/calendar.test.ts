@@ -2,6 +2,7 @@
 // one-hour DURATION, LOCATION, STATUS and a SEQUENCE that grows with each change; METHOD:CANCEL
 // once cancelled; only the booking hospital and the patient get them.
 import ICAL from 'ical.js';
+import { calendarFeeds } from '../../db/schema.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   addPatient,
@@ -121,5 +122,42 @@ describe('GET /api/appointments/patient/{userId}/ics', () => {
     expect(
       (await call('GET', `/api/appointments/patient/${patient.userId}/ics`, hospital.cookie)).statusCode,
     ).toBe(403);
+  });
+});
+
+describe('private subscription feed', () => {
+  it('is off until created; the URL works without a session; renewing and revoking end old URLs', async () => {
+    expect((await call('GET', '/api/calendar/feed', patient.cookie)).json()).toEqual({
+      active: false,
+      createdAt: null,
+    });
+    const created = await call('POST', '/api/calendar/feed', patient.cookie);
+    expect(created.statusCode, created.body).toBe(200);
+    const { url } = created.json<{ url: string }>();
+    expect(url).toMatch(/\/api\/calendar\/[A-Za-z0-9_-]{43}\.ics$/);
+    const path = new URL(url).pathname;
+    const feed = await call('GET', path);
+    expect(feed.statusCode, feed.body).toBe(200);
+    expect(feed.headers['content-type']).toMatch(/^text\/calendar/);
+    expect(parse(feed.body).events.length).toBeGreaterThanOrEqual(2);
+    expect((await call('GET', '/api/calendar/feed', patient.cookie)).json()).toMatchObject({ active: true });
+    // The token itself is never stored.
+    const stored = await t.ctx.db.select().from(calendarFeeds);
+    expect(JSON.stringify(stored)).not.toContain(path.slice('/api/calendar/'.length, -4));
+
+    const renewed = (await call('POST', '/api/calendar/feed', patient.cookie)).json<{ url: string }>().url;
+    expect(renewed).not.toBe(url);
+    expect((await call('GET', path)).statusCode).toBe(404);
+    expect((await call('GET', new URL(renewed).pathname)).statusCode).toBe(200);
+
+    expect((await call('DELETE', '/api/calendar/feed', patient.cookie)).statusCode).toBe(200);
+    expect((await call('GET', new URL(renewed).pathname)).statusCode).toBe(404);
+  });
+
+  it('answers 404 to made-up and malformed tokens, and is for patients only', async () => {
+    expect((await call('GET', `/api/calendar/${'A'.repeat(43)}.ics`)).statusCode).toBe(404);
+    expect((await call('GET', '/api/calendar/short.ics')).statusCode).toBe(404);
+    expect((await call('GET', `/api/calendar/${'A'.repeat(43)}`)).statusCode).toBe(404);
+    expect((await call('POST', '/api/calendar/feed', hospital.cookie)).statusCode).toBe(403);
   });
 });

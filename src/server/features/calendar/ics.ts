@@ -50,10 +50,10 @@ export function appointmentsCalendar(items: CalendarAppointment[], options: Cale
       summary: `Appointment with ${a.doctorName}`,
       description:
         `${a.appointmentType} (${a.department})${hospitalName ? ` at ${hospitalName}` : ''}.\n` +
-        `Details in ${BRAND}: ${options.publicUrl}/login`,
+        `Details in ${BRAND}: ${options.publicUrl}/`,
       location: [a.location, hospitalName].filter(Boolean).join(', ') || null,
       status: STATUS[a.status],
-      url: `${options.publicUrl}/login`,
+      url: `${options.publicUrl}/`,
     });
   }
   return withDuration(cal.toString());

@@ -24,6 +24,7 @@ import { patientProfileRoutes } from './features/patient-profile/routes.js';
 import { appointmentRoutes } from './features/appointments/routes.js';
 import { fhirRoutes } from './features/fhir/routes.js';
 import { calendarRoutes } from './features/calendar/routes.js';
+import { notificationRoutes } from './features/notifications/routes.js';
 import { FileStore } from './files/store.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
 import { registerErrorHandling } from './plugins/errors.js';
@@ -116,6 +117,7 @@ export async function buildApp(
     await appointmentRoutes(scope, ctx);
     await calendarRoutes(scope, ctx);
     await fhirRoutes(scope, ctx);
+    await notificationRoutes(scope, ctx);
   });
 
   const serveClient = config.serveClient && fs.existsSync(path.join(clientDir, 'index.html'));

@@ -5,6 +5,7 @@ import { openDatabaseForCli } from './cli/open-database.js';
 import { attachments } from './db/schema.js';
 import { buildApp } from './app.js';
 import { createAdmin } from './features/auth/service.js';
+import { startNotificationWorker } from './features/notifications/worker.js';
 
 async function main() {
   const config = loadConfig();
@@ -26,11 +27,17 @@ async function main() {
     if (created) app.log.info(`Administrator ${config.adminEmail} created from ADMIN_EMAIL.`);
   }
 
+  // Notification mails (reminders included) wait in the database; this loop sends what is due.
+  const stopNotifications = startNotificationWorker(ctx, (err) =>
+    app.log.error({ err }, 'notification run failed'),
+  );
+
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
     app.log.info(`${signal} received, shutting down`);
+    stopNotifications();
     await app.close();
     await database.close();
     process.exit(0);

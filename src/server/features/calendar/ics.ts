@@ -31,6 +31,8 @@ export interface CalendarOptions {
   method: ICalCalendarMethod;
   publicUrl: string;
   now: Date;
+  /** For METHOD:REQUEST / CANCEL invitations (RFC 5546 asks for an organizer and attendee). */
+  invitation?: { organizer: { name: string; email: string }; attendee: { name: string; email: string } };
 }
 
 export function appointmentsCalendar(items: CalendarAppointment[], options: CalendarOptions): string {
@@ -54,6 +56,9 @@ export function appointmentsCalendar(items: CalendarAppointment[], options: Cale
       location: [a.location, hospitalName].filter(Boolean).join(', ') || null,
       status: STATUS[a.status],
       url: `${options.publicUrl}/`,
+      ...(options.invitation
+        ? { organizer: options.invitation.organizer, attendees: [options.invitation.attendee] }
+        : {}),
     });
   }
   return withDuration(cal.toString());

@@ -17,7 +17,7 @@ export interface CalendarDeps {
   now: Date;
 }
 
-async function withDetails(
+export async function calendarItems(
   db: Db,
   rows: (typeof appointments.$inferSelect)[],
 ): Promise<CalendarAppointment[]> {
@@ -46,7 +46,7 @@ export async function appointmentIcs(
   appointmentId: string,
 ): Promise<string> {
   const { appointment } = await findAppointmentForUser(deps.db, actor, appointmentId);
-  const [item] = await withDetails(deps.db, [appointment]);
+  const [item] = await calendarItems(deps.db, [appointment]);
   return appointmentsCalendar(item ? [item] : [], {
     name: 'Appointment',
     method: appointment.status === 'cancelled' ? ICalCalendarMethod.CANCEL : ICalCalendarMethod.PUBLISH,
@@ -59,7 +59,7 @@ export async function appointmentIcs(
 export async function patientCalendarForUser(deps: CalendarDeps, patientUserId: string): Promise<string> {
   const patient = await findOwnPatient(deps.db, { id: patientUserId, role: 'patient' });
   const rows = await deps.db.select().from(appointments).where(eq(appointments.patientId, patient.id));
-  return appointmentsCalendar(await withDetails(deps.db, rows), {
+  return appointmentsCalendar(await calendarItems(deps.db, rows), {
     name: 'MedLedger appointments',
     method: ICalCalendarMethod.PUBLISH,
     publicUrl: deps.publicUrl,

@@ -14,6 +14,7 @@ import { recordLedgerContent } from '../ledger/content.js';
 import { appendLedgerEntry } from '../ledger/service.js';
 import type { Actor } from '../patients/actor.js';
 import { downloadUrl, loadRecord } from './load.js';
+import { notifyRecordAvailable } from '../notifications/events.js';
 import type { UploadedFile } from './upload.js';
 
 type Tx = Db;
@@ -59,6 +60,7 @@ async function ledgerRecord(tx: Tx, actor: Actor, recordId: string, now: Date) {
     .update(medicalRecords)
     .set({ blockchainHash: entry.hash, isBlockchainVerified: true })
     .where(eq(medicalRecords.id, record.id));
+  await notifyRecordAvailable(tx, record, now);
   await writeAudit(tx, {
     userId: actor.id,
     action: 'record_upload',

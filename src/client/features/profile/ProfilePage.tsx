@@ -10,6 +10,7 @@ import { useAuth } from '../../auth/context';
 import { AppLayout } from '../../components/layout/AppLayout';
 import { EditProfileModal } from '../patients/EditProfileModal';
 import { CalendarSubscription } from '../calendar/CalendarSubscription';
+import { EmailPreferences } from '../notifications/EmailPreferences';
 
 const ROLE_LABELS: Record<Role, string> = {
   hospital: 'Hospital',
@@ -115,6 +116,7 @@ export default function ProfilePage() {
         {user.role === 'hospital' && <HospitalInfo user={user} />}
         {user.role === 'patient' && <PatientProfile />}
         {user.role === 'patient' && <CalendarSubscription />}
+        <EmailPreferences />
       </Stack>
     </AppLayout>
   );

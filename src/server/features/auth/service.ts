@@ -9,6 +9,7 @@ import { writeAudit } from '../audit/service.js';
 import { startTrial } from '../billing/service.js';
 import { toPublicUser } from '../../plugins/session.js';
 import { hashPassword, verifyAgainstDummy, verifyPassword } from './passwords.js';
+import { notifyPatientClaimed, notifyTrialEnding } from '../notifications/events.js';
 import { assertNotThrottled, clearFailures, recordFailure } from './throttle.js';
 
 export const EMAIL_TAKEN = 'An account with this email already exists.';
@@ -64,8 +65,10 @@ export async function registerUser(db: Db, input: RegisterInput, now = new Date(
           .where(and(eq(patients.id, patientRowId), isNull(patients.userId)))
           .returning({ id: patients.id });
         if (claimed.length === 0) throw badRequest(MRN_NOT_MATCHED);
+        await notifyPatientClaimed(tx, patientRowId, now);
       }
       if (input.role === 'hospital') await startTrial(tx, user.id, now);
+      if (input.role === 'hospital') await notifyTrialEnding(tx, user.id, now);
       return toPublicUser(user, null);
     });
   } catch (err) {

@@ -2,10 +2,11 @@
 // the change does. Each call is one line at the hook; recipients without an account get nothing.
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/connect.js';
-import { patients, type appointments } from '../../db/schema.js';
+import { patients, subscriptions, type appointments } from '../../db/schema.js';
 import { enqueueJob } from './jobs.js';
 
 export const REMINDER_BEFORE_MS = 24 * 60 * 60 * 1000;
+export const TRIAL_WARNING_MS = 2 * 24 * 60 * 60 * 1000;
 export type AppointmentEvent = 'booked' | 'changed' | 'cancelled';
 
 async function accountOfPatient(tx: Db, patientRowId: string): Promise<string | null> {
@@ -38,4 +39,21 @@ export async function notifyRecordAvailable(tx: Db, record: { id: string; patien
   const userId = await accountOfPatient(tx, record.patientId);
   if (userId)
     await enqueueJob(tx, { kind: 'record_available', userId, payload: { recordId: record.id }, dueAt: now });
+}
+
+/** The hospital that created the patient: the patient has claimed their account. */
+export async function notifyPatientClaimed(tx: Db, patientRowId: string, now: Date) {
+  const [row] = await tx.select().from(patients).where(eq(patients.id, patientRowId));
+  if (row) {
+    const payload = { patientId: row.id };
+    await enqueueJob(tx, { kind: 'patient_claimed', userId: row.createdByHospitalId, payload, dueAt: now });
+  }
+}
+
+/** "Your trial ends in 2 days", due then; dropped when the hospital has subscribed by that time. */
+export async function notifyTrialEnding(tx: Db, hospitalUserId: string, now: Date) {
+  const [sub] = await tx.select().from(subscriptions).where(eq(subscriptions.userId, hospitalUserId));
+  if (!sub?.trialEndsAt) return;
+  const dueAt = new Date(Math.max(now.getTime(), sub.trialEndsAt.getTime() - TRIAL_WARNING_MS));
+  await enqueueJob(tx, { kind: 'trial_ending', userId: hospitalUserId, payload: {}, dueAt });
 }

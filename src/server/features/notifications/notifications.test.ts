@@ -21,7 +21,7 @@ import { runNotificationsOnce } from './worker.js';
 
 let clock = new Date('2031-05-01T08:00:00.000Z');
 let t: TestApp;
-let hospital: { cookie: string; userId: string };
+let hospital: { cookie: string; userId: string; email: string };
 let patientRow: { id: string; patientId: string };
 let patient: { cookie: string; userId: string; email: string };
 
@@ -67,6 +67,15 @@ function calendarOf(raw: string) {
 }
 
 describe('appointment notifications', () => {
+  it('tells the hospital that a patient claimed their account (sent by the worker only)', async () => {
+    expect(newMails()).toHaveLength(0);
+    expect(await runNotificationsOnce(t.ctx)).toMatchObject({ sent: 1 });
+    const [mail] = newMails();
+    expect(headerOf(mail, 'To')).toContain(hospital.email);
+    expect(headerOf(mail, 'Subject')).toBe('MedLedger: a patient activated their account');
+    expect(partText(mail, 'text/plain')).toContain(patientRow.patientId);
+  });
+
   it('mails booked, changed and cancelled with an .ics; reminder only for the current time', async () => {
     const created = await call(
       'POST',
@@ -164,6 +173,21 @@ describe('appointment notifications', () => {
   });
 });
 
+describe('trial ending', () => {
+  it('tells the hospital two days before its trial ends, not earlier', async () => {
+    clock = new Date('2031-05-05T12:00:00.000Z');
+    await runNotificationsOnce(t.ctx); // the earlier tests' reminders
+    expect(newMails().every((m) => /reminder/.test(headerOf(m, 'Subject') ?? ''))).toBe(true);
+    clock = new Date('2031-05-06T07:59:00.000Z');
+    expect(await runNotificationsOnce(t.ctx)).toMatchObject({ sent: 0 });
+    clock = new Date('2031-05-06T08:00:00.000Z');
+    expect(await runNotificationsOnce(t.ctx)).toMatchObject({ sent: 1 });
+    const [mail] = newMails();
+    expect(headerOf(mail, 'To')).toContain(hospital.email);
+    expect(headerOf(mail, 'Subject')).toBe('MedLedger: your free trial ends in 2 days');
+  });
+});
+
 describe('retry with back-off', () => {
   it('keeps the job with attempts, last error and a later due time when SMTP refuses', async () => {
     const down = await createTestApp({ smtpUrl: 'smtp://127.0.0.1:9', publicUrl: 'http://medledger.test' });
@@ -179,7 +203,7 @@ describe('retry with back-off', () => {
         createRenderer('http://medledger.test'),
         now,
       );
-      expect(result).toMatchObject({ sent: 0, failed: 1 });
+      expect(result).toMatchObject({ sent: 0, failed: 2 }); // the claim and the record
       const [job] = await down.ctx.db
         .select()
         .from(notificationJobs)

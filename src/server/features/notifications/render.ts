@@ -2,7 +2,14 @@
 // cancelled or moved since (its time differs from the one the job was made for) is not sent.
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/connect.js';
-import { appointments, medicalRecords, users, type notificationJobs } from '../../db/schema.js';
+import {
+  appointments,
+  medicalRecords,
+  patients,
+  subscriptions,
+  users,
+  type notificationJobs,
+} from '../../db/schema.js';
 import { notificationMail } from '../../mail/templates.js';
 import type { OutgoingMail } from '../../mail/mailer.js';
 import { calendarItems } from '../calendar/service.js';
@@ -102,6 +109,33 @@ export function createRenderer(publicUrl: string) {
           'Your healthcare provider has added a new record to your account. Sign in to see it.',
         ],
         link,
+      );
+    }
+    if (job.kind === 'patient_claimed') {
+      const { patientId } = job.payload as { patientId: string };
+      const [p] = await db.select().from(patients).where(eq(patients.id, patientId));
+      if (!p) return null;
+      const name = [p.firstName, p.lastName].filter(Boolean).join(' ') || 'A patient';
+      return notificationMail(
+        to.hospitalAdminEmail ?? to.email,
+        job.kind,
+        'a patient activated their account',
+        [`${name} (MRN ${p.patientId}) has created their patient account and can now see their records.`],
+        { href: `${publicUrl}/hospital-dashboard`, label: 'Open MedLedger' },
+      );
+    }
+    if (job.kind === 'trial_ending') {
+      const [sub] = await db.select().from(subscriptions).where(eq(subscriptions.userId, to.id));
+      if (sub?.status !== 'trialing' || !sub.trialEndsAt) return null;
+      return notificationMail(
+        to.hospitalAdminEmail ?? to.email,
+        job.kind,
+        'your free trial ends in 2 days',
+        [
+          `The free trial of ${to.hospitalName ?? 'your hospital'} ends on ${whenText(sub.trialEndsAt)}.`,
+          'Add a payment method to keep adding and changing records; reading stays possible after the trial.',
+        ],
+        { href: `${publicUrl}/hospital-dashboard`, label: 'Open MedLedger' },
       );
     }
     return null;

@@ -2,13 +2,14 @@
 // through it. Another party's resource is answered as 404, so its existence does not leak.
 import { and, eq, isNull } from 'drizzle-orm';
 import type { Db } from './db/connect.js';
-import { medicalRecords, patients } from './db/schema.js';
+import { appointments, medicalRecords, patients } from './db/schema.js';
 import { notFound } from './errors.js';
 import type { SessionUser } from './plugins/session.js';
 
 type Actor = Pick<SessionUser, 'id' | 'role'>;
 export type PatientRow = typeof patients.$inferSelect;
 export type RecordRow = typeof medicalRecords.$inferSelect;
+export type AppointmentRow = typeof appointments.$inferSelect;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Ids reach SQL only when well-formed; anything else is simply "not found". */
@@ -26,7 +27,8 @@ export async function findPatientForUser(db: Db, actor: Actor, patientRowId: str
 }
 
 export function mayReachPatient(actor: Actor, patient: PatientRow): boolean {
-  if (actor.role === 'hospital') return patient.createdByHospitalId === actor.id && patient.archivedAt === null;
+  if (actor.role === 'hospital')
+    return patient.createdByHospitalId === actor.id && patient.archivedAt === null;
   if (actor.role === 'patient') return patient.userId === actor.id;
   return false;
 }
@@ -62,6 +64,29 @@ export function mayReachRecord(actor: Actor, record: RecordRow, patient: Patient
   if (!mayReachPatient(actor, patient)) return false;
   if (actor.role === 'hospital') return record.hospitalId === actor.id;
   return record.status === 'final';
+}
+
+/**
+ * An appointment for reading (its calendar file): the hospital that booked it, for a patient it
+ * still reaches, or the patient it is for.
+ */
+export async function findAppointmentForUser(
+  db: Db,
+  actor: Actor,
+  appointmentId: string,
+): Promise<{ appointment: AppointmentRow; patient: PatientRow }> {
+  if (!isUuid(appointmentId)) throw notFound('Appointment not found.');
+  const [row] = await db
+    .select({ appointment: appointments, patient: patients })
+    .from(appointments)
+    .innerJoin(patients, eq(patients.id, appointments.patientId))
+    .where(eq(appointments.id, appointmentId));
+  const reaches =
+    row &&
+    mayReachPatient(actor, row.patient) &&
+    (actor.role === 'patient' || row.appointment.hospitalId === actor.id);
+  if (!reaches) throw notFound('Appointment not found.');
+  return row;
 }
 
 /** Patients a hospital may list (its own, not archived). */

@@ -26,6 +26,9 @@ import { familyContactRoutes } from './features/family-contacts/routes.js';
 import { patientProfileRoutes } from './features/patient-profile/routes.js';
 import { appointmentRoutes } from './features/appointments/routes.js';
 import { healthRoutes } from './features/health/routes.js';
+import { fhirRoutes } from './features/fhir/routes.js';
+import { calendarRoutes } from './features/calendar/routes.js';
+import { notificationRoutes } from './features/notifications/routes.js';
 import { FileStore } from './files/store.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
 import { loggableError } from './db/outage.js';
@@ -155,6 +158,9 @@ export async function buildApp(
     await familyContactRoutes(scope, ctx);
     await appointmentRoutes(scope, ctx);
     await healthRoutes(scope, ctx);
+    await calendarRoutes(scope, ctx);
+    await fhirRoutes(scope, ctx);
+    await notificationRoutes(scope, ctx);
   });
 
   const clientDir = options.clientDir ?? defaultClientDir;

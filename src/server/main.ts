@@ -5,6 +5,7 @@ import { openDatabaseForCli } from './cli/open-database.js';
 import { attachments } from './db/schema.js';
 import { buildApp } from './app.js';
 import { createAdmin } from './features/auth/service.js';
+import { startNotificationWorker } from './features/notifications/worker.js';
 import { loggableError } from './db/outage.js';
 
 const SHUTDOWN_TIMEOUT_MS = 15_000;
@@ -29,6 +30,11 @@ async function main() {
     if (created) app.log.info(`Administrator ${config.adminEmail} created from ADMIN_EMAIL.`);
   }
 
+  // Notification mails (reminders included) wait in the database; this loop sends what is due.
+  const stopNotifications = startNotificationWorker(ctx, (err) =>
+    app.log.error({ err }, 'notification run failed'),
+  );
+
   // Graceful shutdown: stop accepting (new requests get 503), let requests in flight finish, close
   // the pool. A request that will not finish does not hold the process beyond the timeout.
   let closing = false;
@@ -41,6 +47,7 @@ async function main() {
       process.exit(1);
     }, SHUTDOWN_TIMEOUT_MS);
     force.unref();
+    stopNotifications();
     try {
       await app.close();
       await database.close();

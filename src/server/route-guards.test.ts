@@ -30,6 +30,8 @@ const PUBLIC_ROUTES = new Set([
   'GET /api/ledger/files/:sha256',
   'GET /api/ledger/consistency',
   'POST /api/ledger/verify-file',
+  // Calendar apps poll it without a session; the long random token in the path is the credential.
+  'GET /api/calendar/:feed',
 ]);
 
 /**

@@ -293,6 +293,56 @@ export const subscriptions = pgTable('subscriptions', {
   updatedAt: updatedAt(),
 });
 
+/**
+ * A patient's private calendar subscription (GET /api/calendar/{token}.ics, polled without a
+ * session). Only the SHA-256 of the token is kept; renewing replaces it, revoking deletes the row.
+ */
+export const calendarFeeds = pgTable('calendar_feeds', {
+  userId: uuid('user_id')
+    .primaryKey()
+    .references(() => users.id),
+  tokenHash: text('token_hash').notNull().unique(),
+  createdAt: createdAt(),
+});
+
+/** E-mail preferences (issue 13); no row means the defaults: every notification on. */
+export const notificationPreferences = pgTable('notification_preferences', {
+  userId: uuid('user_id')
+    .primaryKey()
+    .references(() => users.id),
+  emailEnabled: boolean('email_enabled').notNull().default(true),
+  updatedAt: updatedAt(),
+});
+
+/**
+ * Outgoing notification mails, sent by the worker (features/notifications/jobs.ts): due time,
+ * attempts and last error; workers claim rows with FOR UPDATE SKIP LOCKED. The mail is rendered
+ * when sent, from the rows the payload names, so no health detail is stored here.
+ */
+export const notificationJobs = pgTable(
+  'notification_jobs',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    kind: text('kind').notNull(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id),
+    payload: jsonb('payload').notNull(),
+    dueAt: ts('due_at').notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    lastError: text('last_error'),
+    sentAt: ts('sent_at'),
+    /** Set when the job will not be sent (preference off, appointment moved, attempts used up). */
+    skippedAt: ts('skipped_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('notification_jobs_due_idx')
+      .on(t.dueAt)
+      .where(sql`${t.sentAt} is null and ${t.skippedAt} is null`),
+  ],
+);
+
 export const sessions = pgTable(
   'sessions',
   {

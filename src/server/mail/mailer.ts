@@ -17,6 +17,8 @@ export interface OutgoingMail {
   links: string[];
   /** A short word for file names and logs: registration, rejection, password-reset. */
   kind: string;
+  /** Files sent along (an appointment's .ics invitation). */
+  attachments?: { filename: string; content: string; contentType: string }[];
 }
 
 export interface Mailer {
@@ -46,6 +48,7 @@ export function createMailer(config: Config, log: FastifyBaseLogger): Mailer {
       subject: mail.subject,
       text: mail.text,
       html: mail.html,
+      ...(mail.attachments ? { attachments: mail.attachments } : {}),
     })) as { message?: unknown; messageId?: string };
     if (config.smtpUrl) {
       // Links are secrets: with real mail they are never written to the log.

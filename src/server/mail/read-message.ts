@@ -37,3 +37,29 @@ export function outboxMessages(outboxDir: string): string[] {
     .sort()
     .map((f) => fs.readFileSync(path.join(outboxDir, f), 'utf8'));
 }
+
+/** A header's value (folded lines joined), e.g. the Subject. */
+export function headerOf(raw: string, name: string): string | undefined {
+  const head = raw.split(/\r?\n\r?\n/)[0] ?? '';
+  const unfolded = head.replace(/\r?\n[ \t]+/g, ' ');
+  const line = unfolded.split(/\r?\n/).find((l) => l.toLowerCase().startsWith(`${name.toLowerCase()}:`));
+  return line?.slice(name.length + 1).trim();
+}
+
+/** The decoded body of the first MIME part whose Content-Type starts with `contentType`. */
+export function partText(raw: string, contentType: string): string | undefined {
+  const boundaries = [...raw.matchAll(/boundary="?([^";\r\n]+)"?/gi)].map((m) => m[1]);
+  for (const boundary of boundaries) {
+    for (const part of raw.split(`--${boundary}`)) {
+      const [head = '', ...rest] = part.replace(/^\r?\n/, '').split(/\r?\n\r?\n/);
+      const headers = head.replace(/\r?\n[ \t]+/g, ' ');
+      if (!new RegExp(`^content-type:\\s*${contentType}`, 'im').test(headers)) continue;
+      const body = rest.join('\n\n');
+      const encoding = /^content-transfer-encoding:\s*(\S+)/im.exec(headers)?.[1]?.toLowerCase();
+      if (encoding === 'base64') return Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8');
+      if (encoding === 'quoted-printable') return decodeQuotedPrintable(body);
+      return body;
+    }
+  }
+  return undefined;
+}

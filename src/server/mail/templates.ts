@@ -77,3 +77,30 @@ export function passwordReset(to: string, name: string, link: string): OutgoingM
     links: [link],
   };
 }
+
+/**
+ * A notification (issue 13): what happened, in a subject without health details, and a link into
+ * the app; the details stay in the body, which only the account holder receives.
+ */
+export function notificationMail(
+  to: string,
+  kind: string,
+  subject: string,
+  lines: string[],
+  link: { href: string; label: string },
+  attachments?: OutgoingMail['attachments'],
+): OutgoingMail {
+  const footer = `You receive this because e-mail notifications are on in your ${BRAND} profile.`;
+  return {
+    to,
+    kind,
+    subject: `${BRAND}: ${subject}`,
+    text: `${lines.join('\n\n')}\n\n${link.label}: ${link.href}\n\n${footer}\n${BRAND}\n`,
+    html: html([...lines], link).replace(
+      '</body>',
+      `<p style="color:#868e96">${escapeHtml(footer)}</p></body>`,
+    ),
+    links: [link.href],
+    ...(attachments ? { attachments } : {}),
+  };
+}

@@ -4,6 +4,7 @@ import { ActionIcon, Badge, Group, Paper, Select, Stack, Text, Tooltip } from '@
 import { IconClock, IconEdit, IconMapPin, IconTrash } from '@tabler/icons-react';
 import { SETTABLE_STATUSES, type Appointment } from '../../../shared/appointments';
 import { timeOf } from './calendar';
+import { AddToCalendarButton } from '../calendar/AddToCalendarButton';
 import { departmentLabel, typeLabel } from './confirmCancelAppointment';
 
 export const STATUS_COLORS: Record<Appointment['status'], string> = {
@@ -73,6 +74,11 @@ export function AppointmentCard({ appointment: a, onEdit, onCancel, onStatus }: 
           <Group gap={4}>
             <IconMapPin size={14} aria-hidden />
             <Text size="sm">{a.location}</Text>
+          </Group>
+        )}
+        {!cancelled && (
+          <Group>
+            <AddToCalendarButton appointmentId={a.id} />
           </Group>
         )}
         {a.notes && (

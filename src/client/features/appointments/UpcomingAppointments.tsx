@@ -4,6 +4,7 @@
 import { Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { IconCalendarPlus } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
+import { Link } from 'react-router';
 import {
   APPOINTMENT_TYPE_LABELS,
   upcomingAppointments,
@@ -11,6 +12,7 @@ import {
 } from '../../../shared/appointments';
 import { DEPARTMENT_LABELS } from '../../../shared/constants';
 import { notifyInfo } from '../../notify';
+import { AddToCalendarButton } from '../calendar/AddToCalendarButton';
 
 /** Failed fetches are only logged (spec section 8): the list stays empty. */
 export function useUpcomingAppointments(): Appointment[] {
@@ -29,14 +31,19 @@ export function UpcomingAppointments({ appointments }: { appointments: Appointme
         <Title order={2} size="h4" id="upcoming-title">
           Upcoming Appointments
         </Title>
-        <Button
-          size="xs"
-          variant="light"
-          leftSection={<IconCalendarPlus size={14} aria-hidden />}
-          onClick={() => contactProvider('Book Appointment')}
-        >
-          Book Appointment
-        </Button>
+        <Group gap="xs">
+          <Button size="xs" variant="default" component={Link} to="/profile/edit#calendar">
+            Subscribe
+          </Button>
+          <Button
+            size="xs"
+            variant="light"
+            leftSection={<IconCalendarPlus size={14} aria-hidden />}
+            onClick={() => contactProvider('Book Appointment')}
+          >
+            Book Appointment
+          </Button>
+        </Group>
       </Group>
       {appointments.length === 0 ? (
         <Text c="dimmed">
@@ -65,6 +72,7 @@ export function UpcomingAppointments({ appointments }: { appointments: Appointme
                     </Text>
                   </div>
                   <Group gap="xs">
+                    <AddToCalendarButton appointmentId={a.id} />
                     <Button size="xs" variant="default" onClick={() => contactProvider('Reschedule')}>
                       Reschedule
                     </Button>

@@ -3,6 +3,7 @@
 // button reloads the list.
 import { Badge, Button, Group, Modal, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { IconDownload, IconEye, IconUpload } from '@tabler/icons-react';
+import { FhirExportButton } from '../fhir/FhirExportButton';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { patientDisplayName, type Patient } from '../../../shared/patients';
@@ -99,13 +100,16 @@ function PatientDetails({ patient }: { patient: Patient }) {
         <Title order={3} size="h4">
           Medical Records
         </Title>
-        <Button
-          size="xs"
-          leftSection={<IconUpload size={14} aria-hidden />}
-          onClick={() => setUploading(true)}
-        >
-          Upload Record
-        </Button>
+        <Group gap="xs">
+          <FhirExportButton size="xs" patientRowId={patient.id} label="Export (FHIR)" />
+          <Button
+            size="xs"
+            leftSection={<IconUpload size={14} aria-hidden />}
+            onClick={() => setUploading(true)}
+          >
+            Upload Record
+          </Button>
+        </Group>
       </Group>
       {records.isLoading && <Text c="dimmed">Loading records...</Text>}
       {records.data?.length === 0 && <Text c="dimmed">No medical records yet.</Text>}

@@ -9,6 +9,8 @@ import { displayName, type PublicUser } from '../../../shared/users';
 import { useAuth } from '../../auth/context';
 import { AppLayout } from '../../components/layout/AppLayout';
 import { EditProfileModal } from '../patients/EditProfileModal';
+import { CalendarSubscription } from '../calendar/CalendarSubscription';
+import { EmailPreferences } from '../notifications/EmailPreferences';
 
 const ROLE_LABELS: Record<Role, string> = {
   hospital: 'Hospital',
@@ -113,6 +115,8 @@ export default function ProfilePage() {
         <AccountInfo user={user} />
         {user.role === 'hospital' && <HospitalInfo user={user} />}
         {user.role === 'patient' && <PatientProfile />}
+        {user.role === 'patient' && <CalendarSubscription />}
+        <EmailPreferences />
       </Stack>
     </AppLayout>
   );

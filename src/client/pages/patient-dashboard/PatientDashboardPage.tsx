@@ -8,6 +8,7 @@ import { useAuth } from '../../auth/context';
 import { AppLayout } from '../../components/layout/AppLayout';
 import { RecordDetailDialog } from '../../features/records/RecordDetailDialog';
 import { ActivityTrail } from '../../features/audit/ActivityTrail';
+import { FhirExportButton } from '../../features/fhir/FhirExportButton';
 import { OWN_RECORDS_KEY, useOwnRecords, useProfile, useRefreshActivity } from '../../features/patient/api';
 import { ConsentCard } from '../../features/consent/ConsentCard';
 import { newNotificationCount, verifiedCount } from './dashboard';
@@ -15,7 +16,10 @@ import { EditProfileModal } from '../../features/patients/EditProfileModal';
 import { ProfileSummary } from '../../features/patients/ProfileSummary';
 import { RecentRecords } from '../../features/records/RecentRecords';
 import { StatCards } from './StatCards';
-import { UpcomingAppointments, useUpcomingAppointments } from '../../features/appointments/UpcomingAppointments';
+import {
+  UpcomingAppointments,
+  useUpcomingAppointments,
+} from '../../features/appointments/UpcomingAppointments';
 
 export default function PatientDashboardPage() {
   const { user } = useAuth();
@@ -56,6 +60,9 @@ export default function PatientDashboardPage() {
                 isLoading={profile.isLoading}
                 onEdit={() => setEditing(true)}
               />
+              {profile.data && (
+                <FhirExportButton patientRowId={profile.data.id} label="Download my data (FHIR)" fullWidth />
+              )}
               {user && <ConsentCard userId={user.id} />}
             </Stack>
           </Grid.Col>

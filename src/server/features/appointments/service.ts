@@ -26,6 +26,7 @@ import { appointments, patients } from '../../db/schema.js';
 import { badRequest, conflict, notFound } from '../../errors.js';
 import { writeAudit } from '../audit/service.js';
 import { appendLedgerEntry } from '../ledger/service.js';
+import { notifyAppointment } from '../notifications/events.js';
 import type { Actor } from '../patients/actor.js';
 
 type AppointmentRow = typeof appointments.$inferSelect;
@@ -188,6 +189,7 @@ export async function createAppointment(
       })
       .returning();
     if (!created) throw new Error('insert returned no row');
+    await notifyAppointment(tx, created, 'booked', now);
     await writeAudit(tx, {
       userId: actor.id,
       action: 'appointment_create',
@@ -233,6 +235,7 @@ export async function updateAppointment(
       .where(and(eq(appointments.id, id), ne(appointments.status, 'cancelled')))
       .returning();
     if (!updated) throw conflict('A cancelled appointment cannot be changed.');
+    await notifyAppointment(tx, updated, 'changed', now);
     await writeAudit(tx, {
       userId: actor.id,
       action: 'appointment_update',
@@ -288,6 +291,7 @@ export async function cancelAppointment(db: Db, actor: Actor, id: string, now: D
       .where(and(eq(appointments.id, id), ne(appointments.status, 'cancelled')))
       .returning();
     if (!cancelled) throw conflict('The appointment is already cancelled.');
+    await notifyAppointment(tx, cancelled, 'cancelled', now);
     const entry = await appendLedgerEntry(
       tx,
       {

@@ -10,6 +10,7 @@ import { startTrial } from '../billing/service.js';
 import { toPublicUser } from '../../plugins/session.js';
 import { hashPassword, verifyAgainstDummy, verifyPassword } from './passwords.js';
 import { reserveSignInAttempt, signInSucceeded } from './throttle.js';
+import { notifyPatientClaimed, notifyTrialEnding } from '../notifications/events.js';
 
 export const EMAIL_TAKEN = 'An account with this email already exists.';
 /** One message for every MRN failure, so that signup does not reveal which check failed. */
@@ -64,8 +65,10 @@ export async function registerUser(db: Db, input: RegisterInput, now = new Date(
           .where(and(eq(patients.id, patientRowId), isNull(patients.userId)))
           .returning({ id: patients.id });
         if (claimed.length === 0) throw badRequest(MRN_NOT_MATCHED);
+        await notifyPatientClaimed(tx, patientRowId, now);
       }
       if (input.role === 'hospital') await startTrial(tx, user.id, now);
+      if (input.role === 'hospital') await notifyTrialEnding(tx, user.id, now);
       return toPublicUser(user, null);
     });
   } catch (err) {

@@ -17,6 +17,7 @@ import { recordLedgerContent } from '../ledger/content.js';
 import { appendLedgerEntry } from '../ledger/service.js';
 import type { Actor } from '../patients/actor.js';
 import { downloadUrl, loadRecord } from './load.js';
+import { notifyRecordAvailable } from '../notifications/events.js';
 import { readUploadForm, type UploadedFile } from './upload.js';
 
 type AttachmentRow = typeof attachments.$inferSelect;
@@ -147,6 +148,7 @@ export async function saveUpload(
         await tx.insert(medicalRecords).values({ id, ...values, ...stamp });
       }
       if (newFiles.length > 0) await tx.insert(attachments).values(newFiles);
+      if (finalise) await notifyRecordAvailable(tx, { id, patientId: values.patientId }, now);
       const count = `${all.length} file${all.length === 1 ? '' : 's'}`;
       await writeAudit(tx, {
         userId: actor.id,
@@ -213,6 +215,7 @@ export async function finaliseDraft(
       )
       .returning({ id: medicalRecords.id });
     if (updated.length === 0) throw conflict('This record was already uploaded.');
+    await notifyRecordAvailable(tx, record, now);
     await writeAudit(tx, {
       userId: actor.id,
       action: 'record_upload',

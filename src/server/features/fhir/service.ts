@@ -1,0 +1,113 @@
+// GET /api/fhir/Patient/{id}/$everything: the patient themself or the hospital that created them
+// (access.ts; anyone else 404). Loads the rows, the SHA-1 FHIR asks for of each attachment (read
+// back through the store, so a damaged file has no hash rather than a wrong one) and audits the export.
+import crypto from 'node:crypto';
+import type { Bundle } from '@medplum/fhirtypes';
+import { and, asc, eq, inArray, isNull } from 'drizzle-orm';
+import { CONSENT_TYPES, DEFAULT_CONSENT } from '../../../shared/consent.js';
+import { findPatientForUser } from '../../access.js';
+import type { Db } from '../../db/connect.js';
+import {
+  appointments,
+  attachments,
+  consentSettings,
+  familyContacts,
+  medicalRecords,
+  users,
+} from '../../db/schema.js';
+import type { FileStore } from '../../files/store.js';
+import { writeAudit } from '../audit/service.js';
+import type { Actor } from '../patients/actor.js';
+import { buildPatientBundle, type PatientExport } from './bundle.js';
+
+async function sha1Base64(files: FileStore, meta: { storageKey: string; iv: string; authTag: string }) {
+  const hash = crypto.createHash('sha1');
+  try {
+    for await (const chunk of files.openDecrypted(meta)) hash.update(chunk as Buffer);
+    return hash.digest('base64');
+  } catch {
+    return null;
+  }
+}
+
+export async function exportPatient(
+  deps: { db: Db; files: FileStore; publicUrl: string; now: Date },
+  actor: Actor,
+  patientRowId: string,
+): Promise<Bundle> {
+  const { db } = deps;
+  const patient = await findPatientForUser(db, actor, patientRowId);
+  const [hospital] = await db
+    .select({
+      id: users.id,
+      hospitalName: users.hospitalName,
+      hospitalAdminEmail: users.hospitalAdminEmail,
+      email: users.email,
+    })
+    .from(users)
+    .where(eq(users.id, patient.createdByHospitalId));
+  // Drafts are the hospital's work in progress, not part of the patient's record.
+  const recordRows = await db
+    .select()
+    .from(medicalRecords)
+    .where(and(eq(medicalRecords.patientId, patient.id), eq(medicalRecords.status, 'final')))
+    .orderBy(asc(medicalRecords.createdAt));
+  const fileRows = recordRows.length
+    ? await db
+        .select()
+        .from(attachments)
+        .where(
+          inArray(
+            attachments.recordId,
+            recordRows.map((r) => r.id),
+          ),
+        )
+        .orderBy(asc(attachments.position))
+    : [];
+  const withHashes: PatientExport['records'][number]['files'] = [];
+  for (const f of fileRows) withHashes.push({ ...f, sha1Base64: await sha1Base64(deps.files, f) });
+  const consentRows = await db
+    .select()
+    .from(consentSettings)
+    .where(and(eq(consentSettings.patientId, patient.id), isNull(consentSettings.recordId)));
+  const saved = (type: string) => consentRows.find((r) => r.consentType === type);
+  const updated = consentRows.map((r) => r.updatedAt).sort((a, b) => b.getTime() - a.getTime())[0] ?? null;
+
+  const data: PatientExport = {
+    patient,
+    hospital, // patients.created_by_hospital_id is a foreign key to users, so it exists
+    records: recordRows.map((record) => ({
+      record,
+      files: withHashes.filter((f) => f.recordId === record.id),
+    })),
+    appointments: await db
+      .select()
+      .from(appointments)
+      .where(eq(appointments.patientId, patient.id))
+      .orderBy(asc(appointments.appointmentDate)),
+    contacts: await db
+      .select()
+      .from(familyContacts)
+      .where(eq(familyContacts.patientId, patient.id))
+      .orderBy(asc(familyContacts.createdAt)),
+    consent: {
+      shareWithSpecialists:
+        saved(CONSENT_TYPES.shareWithSpecialists)?.isGranted ?? DEFAULT_CONSENT.shareWithSpecialists,
+      shareWithFamily: saved(CONSENT_TYPES.shareWithFamily)?.isGranted ?? DEFAULT_CONSENT.shareWithFamily,
+      updatedAt: updated,
+    },
+    publicUrl: deps.publicUrl,
+    now: deps.now,
+  };
+  await writeAudit(db, {
+    userId: actor.id,
+    action: 'record_access',
+    entityId: patient.id,
+    entityType: 'patient',
+    details: `FHIR export of the patient's data (${recordRows.length} records)`,
+    ipAddress: actor.ip,
+    hospitalId: patient.createdByHospitalId,
+    patientId: patient.id,
+  });
+  return buildPatientBundle(data);
+}

@@ -1,0 +1,222 @@
+// Notification mails from the job table, read back from the outbox: appointment booked / changed /
+// cancelled with an .ics (REQUEST / CANCEL) that ical.js parses, the 24-hour reminder sent when due
+// and dropped once the appointment moved, a new record, the preference switch, retries with
+// back-off on a real SMTP failure, and no double sending when two runs race.
+import { eq } from 'drizzle-orm';
+import ICAL from 'ical.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { notificationJobs } from '../../db/schema.js';
+import { headerOf, outboxMessages, partText } from '../../mail/read-message.js';
+import { uploadRecord } from '../records/testing.js';
+import {
+  addPatient,
+  createTestApp,
+  signedInHospital,
+  signedInPatient,
+  type TestApp,
+} from '../../test/helpers.js';
+import { retryDelayMs, runDueJobs } from './jobs.js';
+import { createRenderer } from './render.js';
+import { runNotificationsOnce } from './worker.js';
+
+let clock = new Date('2031-05-01T08:00:00.000Z');
+let t: TestApp;
+let hospital: { cookie: string; userId: string; email: string };
+let patientRow: { id: string; patientId: string };
+let patient: { cookie: string; userId: string; email: string };
+
+beforeAll(async () => {
+  t = await createTestApp({ publicUrl: 'http://medledger.test' }, { now: () => clock });
+  hospital = await signedInHospital(t.app, 'Saint Mary');
+  patientRow = await addPatient(t.app, hospital.cookie, { firstName: 'Ada', lastName: 'Lovelace' });
+  patient = await signedInPatient(t.app, patientRow.patientId);
+});
+afterAll(async () => t?.close());
+
+const call = (method: string, url: string, cookie?: string, payload?: object) =>
+  t.app.inject({
+    method: method as 'GET',
+    url,
+    headers: cookie ? { cookie } : {},
+    ...(payload ? { payload } : {}),
+  });
+const body = (date: string) => ({
+  patientId: patientRow.id,
+  appointmentType: 'consultation',
+  doctorName: 'Dr. Smith',
+  department: 'oncology',
+  appointmentDate: date,
+  location: 'Room 4',
+});
+let seen = 0;
+/** Mails written to the outbox since the last call. */
+function newMails() {
+  const all = outboxMessages(t.ctx.mail.outboxDir);
+  const fresh = all.slice(seen);
+  seen = all.length;
+  return fresh;
+}
+function calendarOf(raw: string) {
+  const text = partText(raw, 'text/calendar');
+  expect(text, 'an .ics part').toBeDefined();
+  const cal = new ICAL.Component(ICAL.parse(text!) as unknown[]);
+  return {
+    method: cal.getFirstPropertyValue('method'),
+    event: new ICAL.Event(cal.getFirstSubcomponent('vevent')!),
+  };
+}
+
+describe('appointment notifications', () => {
+  it('tells the hospital that a patient claimed their account (sent by the worker only)', async () => {
+    expect(newMails()).toHaveLength(0);
+    expect(await runNotificationsOnce(t.ctx)).toMatchObject({ sent: 1 });
+    const [mail] = newMails();
+    expect(headerOf(mail, 'To')).toContain(hospital.email);
+    expect(headerOf(mail, 'Subject')).toBe('MedLedger: a patient activated their account');
+    expect(partText(mail, 'text/plain')).toContain(patientRow.patientId);
+  });
+
+  it('mails booked, changed and cancelled with an .ics; reminder only for the current time', async () => {
+    const created = await call(
+      'POST',
+      '/api/appointments',
+      hospital.cookie,
+      body('2031-05-03T10:00:00.000Z'),
+    );
+    expect(created.statusCode, created.body).toBe(201);
+    const id = created.json<{ id: string }>().id;
+    expect(await runNotificationsOnce(t.ctx)).toMatchObject({ sent: 1 });
+    const [booked] = newMails();
+    expect(booked).toBeDefined();
+    expect(headerOf(booked, 'To')).toContain(patient.email);
+    const subject = headerOf(booked, 'Subject') ?? '';
+    expect(subject).toMatch(/^MedLedger: an appointment was booked/);
+    expect(subject).not.toMatch(/oncology|Smith|consultation/i);
+    expect(partText(booked, 'text/plain')).toContain('http://medledger.test/patient-dashboard');
+    expect(partText(booked, 'text/html')).toContain('http://medledger.test/patient-dashboard');
+    const invite = calendarOf(booked);
+    expect(invite.method).toBe('REQUEST');
+    expect(invite.event.uid).toBe(`${id}@medledger`);
+    expect(invite.event.startDate.toJSDate().toISOString()).toBe('2031-05-03T10:00:00.000Z');
+
+    const moved = await call(
+      'PUT',
+      `/api/appointments/${id}`,
+      hospital.cookie,
+      body('2031-05-03T14:00:00.000Z'),
+    );
+    expect(moved.statusCode, moved.body).toBe(200);
+    await runNotificationsOnce(t.ctx);
+    const [changed] = newMails();
+    expect(headerOf(changed, 'Subject')).toMatch(/changed/);
+    expect(calendarOf(changed).event.sequence).toBe(1);
+
+    // 24 hours before the old time: that reminder is dropped; before the new time: sent.
+    clock = new Date('2031-05-02T10:00:00.000Z');
+    expect(await runNotificationsOnce(t.ctx)).toMatchObject({ sent: 0, skipped: 1 });
+    clock = new Date('2031-05-02T14:00:00.000Z');
+    expect(await runNotificationsOnce(t.ctx)).toMatchObject({ sent: 1 });
+    const [reminder] = newMails();
+    expect(headerOf(reminder, 'Subject')).toMatch(/reminder/);
+    expect(partText(reminder, 'text/plain')).toContain('Dr. Smith');
+
+    clock = new Date('2031-05-02T15:00:00.000Z');
+    expect((await call('DELETE', `/api/appointments/${id}`, hospital.cookie)).statusCode).toBe(200);
+    await runNotificationsOnce(t.ctx);
+    const [cancelled] = newMails();
+    const cancel = calendarOf(cancelled);
+    expect(cancel.method).toBe('CANCEL');
+    expect(cancel.event.uid).toBe(`${id}@medledger`);
+    expect(cancel.event.sequence).toBe(2);
+  });
+
+  it('mails that a new record is available, without its title in the mail', async () => {
+    const up = await uploadRecord(t.app, hospital.cookie, patientRow.id, {
+      fields: { title: 'HIV test result' },
+    });
+    expect(up.statusCode, up.body).toBe(201);
+    await runNotificationsOnce(t.ctx);
+    const [mail] = newMails();
+    expect(headerOf(mail, 'Subject')).toBe('MedLedger: a new record is available');
+    expect(mail).not.toMatch(/HIV/);
+  });
+
+  it('sends nothing while the patient has turned e-mail off', async () => {
+    expect((await call('GET', '/api/notifications/preferences', patient.cookie)).json()).toEqual({
+      emailEnabled: true,
+    });
+    const off = await call('PUT', '/api/notifications/preferences', patient.cookie, { emailEnabled: false });
+    expect(off.json()).toEqual({ emailEnabled: false });
+    expect(
+      (await call('PUT', '/api/notifications/preferences', patient.cookie, { emailEnabled: 'no' }))
+        .statusCode,
+    ).toBe(400);
+    await uploadRecord(t.app, hospital.cookie, patientRow.id);
+    expect(await runNotificationsOnce(t.ctx)).toMatchObject({ sent: 0, skipped: 1 });
+    expect(newMails()).toHaveLength(0);
+    await call('PUT', '/api/notifications/preferences', patient.cookie, { emailEnabled: true });
+  });
+
+  it('sends each due job once when two runs race', async () => {
+    for (const hh of ['09', '11', '13']) {
+      const res = await call(
+        'POST',
+        '/api/appointments',
+        hospital.cookie,
+        body(`2031-05-04T${hh}:00:00.000Z`),
+      );
+      expect(res.statusCode, res.body).toBe(201);
+    }
+    const runs = await Promise.all([runNotificationsOnce(t.ctx), runNotificationsOnce(t.ctx)]);
+    expect(runs[0].sent + runs[1].sent).toBe(3);
+    expect(newMails()).toHaveLength(3);
+  });
+});
+
+describe('trial ending', () => {
+  it('tells the hospital two days before its trial ends, not earlier', async () => {
+    clock = new Date('2031-05-05T12:00:00.000Z');
+    await runNotificationsOnce(t.ctx); // the earlier tests' reminders
+    expect(newMails().every((m) => /reminder/.test(headerOf(m, 'Subject') ?? ''))).toBe(true);
+    clock = new Date('2031-05-06T07:59:00.000Z');
+    expect(await runNotificationsOnce(t.ctx)).toMatchObject({ sent: 0 });
+    clock = new Date('2031-05-06T08:00:00.000Z');
+    expect(await runNotificationsOnce(t.ctx)).toMatchObject({ sent: 1 });
+    const [mail] = newMails();
+    expect(headerOf(mail, 'To')).toContain(hospital.email);
+    expect(headerOf(mail, 'Subject')).toBe('MedLedger: your free trial ends in 2 days');
+  });
+});
+
+describe('retry with back-off', () => {
+  it('keeps the job with attempts, last error and a later due time when SMTP refuses', async () => {
+    const down = await createTestApp({ smtpUrl: 'smtp://127.0.0.1:9', publicUrl: 'http://medledger.test' });
+    try {
+      const h = await signedInHospital(down.app);
+      const p = await addPatient(down.app, h.cookie);
+      await signedInPatient(down.app, p.patientId);
+      await uploadRecord(down.app, h.cookie, p.id);
+      const now = new Date();
+      const result = await runDueJobs(
+        down.ctx.db,
+        down.ctx.mail,
+        createRenderer('http://medledger.test'),
+        now,
+      );
+      expect(result).toMatchObject({ sent: 0, failed: 2 }); // the claim and the record
+      const [job] = await down.ctx.db
+        .select()
+        .from(notificationJobs)
+        .where(eq(notificationJobs.kind, 'record_available'));
+      expect(job).toMatchObject({ attempts: 1, sentAt: null, skippedAt: null });
+      expect(job.lastError).toBeTruthy();
+      expect(job.dueAt.getTime()).toBe(now.getTime() + retryDelayMs(1));
+      // Not due again before the back-off is over.
+      expect(await runDueJobs(down.ctx.db, down.ctx.mail, createRenderer('x'), now)).toMatchObject({
+        failed: 0,
+      });
+    } finally {
+      await down.close();
+    }
+  });
+});

@@ -1,0 +1,40 @@
+// E-mail notification preferences of the signed-in user (issue 13).
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { notificationPreferencesSchema } from '../../../shared/notifications.js';
+import type { AppContext } from '../../app.js';
+import { requireRole } from '../../plugins/session.js';
+import { actorOf } from '../patients/actor.js';
+import { getPreferences, savePreferences } from './preferences.js';
+
+const tags = ['notifications'];
+
+export async function notificationRoutes(app: FastifyInstance, ctx: AppContext) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const signedIn = requireRole('patient', 'hospital', 'medledger_admin');
+  r.get(
+    '/api/notifications/preferences',
+    {
+      onRequest: signedIn,
+      schema: {
+        tags,
+        summary: 'Whether e-mail notifications are on (default on)',
+        response: { 200: notificationPreferencesSchema },
+      },
+    },
+    async (request) => getPreferences(ctx.db, actorOf(request).id),
+  );
+  r.put(
+    '/api/notifications/preferences',
+    {
+      onRequest: signedIn,
+      schema: {
+        tags,
+        summary: 'Turn e-mail notifications on or off',
+        body: notificationPreferencesSchema,
+        response: { 200: notificationPreferencesSchema },
+      },
+    },
+    async (request) => savePreferences(ctx.db, actorOf(request).id, request.body, ctx.now()),
+  );
+}

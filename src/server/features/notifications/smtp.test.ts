@@ -1,0 +1,91 @@
+// End to end over real SMTP: a loopback smtp-server receives the appointment invitation the job
+// worker sends, and its attached .ics parses with ical.js.
+import type { AddressInfo } from 'node:net';
+import ICAL from 'ical.js';
+import { SMTPServer } from 'smtp-server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { headerOf, partText } from '../../mail/read-message.js';
+import {
+  addPatient,
+  createTestApp,
+  signedInHospital,
+  signedInPatient,
+  type TestApp,
+} from '../../test/helpers.js';
+import { runNotificationsOnce } from './worker.js';
+
+const received: { to: string[]; raw: string }[] = [];
+let smtp: SMTPServer;
+let t: TestApp;
+
+beforeAll(async () => {
+  smtp = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    logger: false,
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (c: Buffer) => chunks.push(c));
+      stream.on('end', () => {
+        received.push({
+          to: session.envelope.rcptTo.map((r) => r.address),
+          raw: Buffer.concat(chunks).toString('utf8'),
+        });
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+  const { port } = smtp.server.address() as AddressInfo;
+  t = await createTestApp({
+    smtpUrl: `smtp://127.0.0.1:${port}`,
+    mailFrom: 'MedLedger <no-reply@medledger.test>',
+    publicUrl: 'http://medledger.test',
+  });
+});
+afterAll(async () => {
+  await t?.close();
+  await new Promise<void>((resolve) => smtp.close(resolve));
+});
+
+describe('appointment invitation over SMTP', () => {
+  it('delivers the booked mail to the patient with a REQUEST .ics ical.js reads', async () => {
+    const hospital = await signedInHospital(t.app, 'Harbour Hospital');
+    const row = await addPatient(t.app, hospital.cookie, { firstName: 'Ada', lastName: 'Lovelace' });
+    const patient = await signedInPatient(t.app, row.patientId);
+    const start = new Date(Date.now() + 3 * 24 * 3600_000);
+    start.setUTCHours(10, 0, 0, 0);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/appointments',
+      headers: { cookie: hospital.cookie },
+      payload: {
+        patientId: row.id,
+        appointmentType: 'consultation',
+        doctorName: 'Dr. Smith',
+        department: 'cardiology',
+        appointmentDate: start.toISOString(),
+        location: 'Room 4',
+      },
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    expect(received).toHaveLength(0); // nothing is sent outside the job worker
+    // The patient's invitation, and the hospital's "a patient activated their account".
+    expect(await runNotificationsOnce(t.ctx)).toMatchObject({ sent: 2, failed: 0 });
+    expect(received.map((m) => m.to)).toEqual(expect.arrayContaining([[patient.email], [hospital.email]]));
+    const mail = received.find((m) => m.to[0] === patient.email);
+    if (!mail) throw new Error('no mail to the patient');
+    expect(headerOf(mail.raw, 'Subject')).toBe('MedLedger: an appointment was booked for you');
+    const ics = partText(mail.raw, 'text/calendar');
+    expect(ics).toBeDefined();
+    const cal = new ICAL.Component(ICAL.parse(ics!) as unknown[]);
+    expect(cal.getFirstPropertyValue('method')).toBe('REQUEST');
+    const event = new ICAL.Event(cal.getFirstSubcomponent('vevent')!);
+    expect(event.uid).toBe(`${res.json<{ id: string }>().id}@medledger`);
+    expect(event.startDate.toJSDate().toISOString()).toBe(start.toISOString());
+    expect(event.organizer).toMatch(/^mailto:/i);
+    expect(event.attendees.map((a) => String(a.getFirstValue()).toLowerCase())).toEqual([
+      `mailto:${patient.email}`,
+    ]);
+  });
+});

@@ -1,0 +1,13 @@
+// One pass over the due notification jobs with the app's mailer (tests call it directly), and the
+// loop main.ts starts.
+import type { AppContext } from '../../app.js';
+import { runDueJobs, startWorker } from './jobs.js';
+import { createRenderer } from './render.js';
+
+export const WORKER_INTERVAL_MS = 30_000;
+
+export const runNotificationsOnce = (ctx: AppContext) =>
+  runDueJobs(ctx.db, ctx.mail, createRenderer(ctx.config.publicUrl), ctx.now());
+
+export const startNotificationWorker = (ctx: AppContext, onError: (err: unknown) => void) =>
+  startWorker(() => runNotificationsOnce(ctx), WORKER_INTERVAL_MS, onError);

@@ -18,7 +18,6 @@ export interface RunningApp {
 export const ADMIN_EMAIL = 'admin@medledger.test';
 export const ADMIN_PASSWORD = 'Adm1n!Passw0rd';
 
-
 /** Starts the app with a first administrator (ADMIN_EMAIL/ADMIN_PASSWORD) on a fresh data folder. */
 export async function startApp(env: Record<string, string> = {}): Promise<RunningApp> {
   if (!fs.existsSync(path.resolve('dist/client/index.html'))) {
@@ -77,7 +76,7 @@ export async function startApp(env: Record<string, string> = {}): Promise<Runnin
 }
 
 export async function launchBrowser(): Promise<Browser> {
-  return chromium.launch({
+  const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
     headless: true,
     args: [
@@ -90,4 +89,31 @@ export async function launchBrowser(): Promise<Browser> {
       '--no-first-run',
     ],
   });
+  return withPageOrigin(browser);
+}
+
+type RequestOptions = { headers?: Record<string, string> } & Record<string, unknown>;
+const WRITES = ['post', 'put', 'patch', 'delete', 'fetch'] as const;
+
+/**
+ * The server refuses state-changing requests without the page's Origin, which Chromium sends from
+ * a page but Playwright's `context.request` does not. Journeys that call the API through
+ * `context.request` stand for the app's own page, so those calls carry the Origin of their URL.
+ */
+function withPageOrigin(browser: Browser): Browser {
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (...args) => {
+    const context = await newContext(...args);
+    const request = context.request as unknown as Record<
+      string,
+      (url: string, options?: RequestOptions) => unknown
+    >;
+    for (const method of WRITES) {
+      const send = request[method].bind(context.request);
+      request[method] = (url, options = {}) =>
+        send(url, { ...options, headers: { origin: new URL(url).origin, ...options.headers } });
+    }
+    return context;
+  };
+  return browser;
 }

@@ -174,4 +174,61 @@ describe('every API route', () => {
       expect(failures).toEqual([]);
     });
   }
+
+  // PostgreSQL cannot store NUL: every text the routes take must refuse it with a 4xx {message}.
+  const NUL = 'a\u0000b';
+  const nulBody = Object.fromEntries(
+    [
+      'email',
+      'password',
+      'firstName',
+      'lastName',
+      'mrn',
+      'hospitalName',
+      'title',
+      'description',
+      'notes',
+      'search',
+      'name',
+      'address',
+      'phone',
+      'relationship',
+      'doctorName',
+      'department',
+      'location',
+      'reviewNotes',
+      'token',
+      'currentPassword',
+      'newPassword',
+      'code',
+      'contactEmail',
+      'organizationName',
+      'appointmentType',
+      'appointmentDate',
+      'recordType',
+      'status',
+      'reason',
+      'patientId',
+    ].map((k) => [k, NUL]),
+  );
+  for (const role of ['signed-out', 'hospital', 'patient', 'admin'] as const) {
+    it(`refuses NUL in ids, queries and bodies without a 5xx (${role})`, async () => {
+      const failures: string[] = [];
+      // Logout reads no input (and would end the session the other routes need).
+      for (const route of routes.filter((r) => r.url !== '/api/auth/logout')) {
+        const res = await t.app.inject({
+          method: route.method as 'GET',
+          url: `${fill(route.url, NUL)}?search=%00&action=%00&from=%00&to=%00&treeSize=%00`,
+          headers: role === 'signed-out' ? {} : { cookie: cookies[role] },
+          ...(route.method === 'GET' ? {} : { payload: nulBody }),
+        });
+        const unconfiguredWebhook = route.url === '/api/billing/webhook' && res.statusCode === 503;
+        if (res.statusCode >= 500 && !unconfiguredWebhook)
+          failures.push(`${route.method} ${route.url} -> ${res.statusCode} ${res.body.slice(0, 200)}`);
+        else if (res.statusCode >= 400 && typeof res.json<{ message?: unknown }>().message !== 'string')
+          failures.push(`${route.method} ${route.url}: answer is not a plain {message}`);
+      }
+      expect(failures).toEqual([]);
+    });
+  }
 });

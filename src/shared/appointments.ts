@@ -3,6 +3,7 @@
 // server. Slot times are the browser's local times; the API carries ISO instants.
 import { z } from 'zod';
 import { instantInRange, yearRangeMessage } from './dates.js';
+import { text } from './text.js';
 import {
   APPOINTMENT_LENGTH_MINUTES,
   APPOINTMENT_STATUSES,
@@ -34,16 +35,12 @@ export const APPOINTMENT_TYPE_LABELS: Record<AppointmentType, string> = {
   vaccination: 'Vaccination',
 };
 
-const required = z
-  .string({ error: APPOINTMENT_MESSAGES.required })
-  .trim()
-  .min(1, APPOINTMENT_MESSAGES.required);
+const required = text({ error: APPOINTMENT_MESSAGES.required }).trim().min(1, APPOINTMENT_MESSAGES.required);
 const blankToNull = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? null : v);
 const optionalText = (label: string, max: number) =>
   z.preprocess(
     blankToNull,
-    z
-      .string({ error: `${label} must be text` })
+    text({ error: `${label} must be text` })
       .trim()
       .max(max, `${label} must be at most ${max} characters`)
       .nullish(),
@@ -56,8 +53,7 @@ export const appointmentInputSchema = z.object({
   doctorName: required.max(200, 'Doctor name must be at most 200 characters'),
   department: z.enum(DEPARTMENTS, { error: APPOINTMENT_MESSAGES.required }),
   /** The slot's start as an ISO instant. */
-  appointmentDate: z
-    .string({ error: APPOINTMENT_MESSAGES.required })
+  appointmentDate: text({ error: APPOINTMENT_MESSAGES.required })
     .trim()
     .min(1, APPOINTMENT_MESSAGES.required)
     .pipe(z.iso.datetime({ offset: true, error: APPOINTMENT_MESSAGES.date }))

@@ -1,5 +1,6 @@
 // Request schemas of the auth calls (spec sections 5 and 7), used by the routes and the forms.
 import { z } from 'zod';
+import { text } from './text.js';
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, ROLES } from './constants.js';
 
 export const MESSAGES = {
@@ -17,9 +18,9 @@ export const MESSAGES = {
 
 /** A string whose "missing" message is `message`; wrong types keep Zod's own wording. */
 const requiredString = (message: string) =>
-  z.string({ error: (issue) => (issue.input === undefined ? message : undefined) });
+  text({ error: (issue) => (issue.input === undefined ? message : undefined) });
 
-const trimmed = (max = 200) => z.string().trim().max(max, `Must be at most ${max} characters`);
+const trimmed = (max = 200) => text().trim().max(max, `Must be at most ${max} characters`);
 
 export const emailSchema = requiredString(MESSAGES.emailRequired)
   .trim()

@@ -2,6 +2,7 @@
 // relationship one of spec section 9's options; e-mail valid when given. Used by the Family
 // Contacts tab's form and by POST/PUT /api/family-contacts.
 import { z } from 'zod';
+import { text } from './text.js';
 import { RELATIONSHIPS } from './constants.js';
 import { phoneSchema } from './patient-profile.js';
 
@@ -25,7 +26,7 @@ export const FAMILY_MESSAGES = {
 export const MAX_FAMILY_CONTACTS = 50;
 
 const requiredName = (message: string) =>
-  z.string({ error: message }).trim().min(1, message).max(100, 'Names must be at most 100 characters');
+  text({ error: message }).trim().min(1, message).max(100, 'Names must be at most 100 characters');
 
 const blankToNull = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? null : v);
 
@@ -41,8 +42,7 @@ export const familyContactInputSchema = z.object({
   phone: phoneSchema,
   email: z.preprocess(
     blankToNull,
-    z
-      .string({ error: FAMILY_MESSAGES.email })
+    text({ error: FAMILY_MESSAGES.email })
       .trim()
       .toLowerCase()
       .max(254, FAMILY_MESSAGES.email)
@@ -51,8 +51,7 @@ export const familyContactInputSchema = z.object({
   ),
   address: z.preprocess(
     blankToNull,
-    z
-      .string({ error: 'Address must be text' })
+    text({ error: 'Address must be text' })
       .trim()
       .max(500, 'Address must be at most 500 characters')
       .nullish(),

@@ -1,6 +1,7 @@
 // Hospital settings and the audit trail (spec section 2 "Audit Trail tab" and "Settings tab").
 import { z } from 'zod';
 import { instantInRange, yearRangeMessage } from './dates.js';
+import { text } from './text.js';
 import { MIN_NAME_LENGTH } from './constants.js';
 import { pagedSchema, pagingQuerySchema } from './patients.js';
 
@@ -16,8 +17,7 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
 export const actionName = (action: string) => action.replace(/_/g, ' ');
 
 const instant = (name: string) =>
-  z
-    .string()
+  text()
     .trim()
     .refine((v) => !Number.isNaN(Date.parse(v)), `${name} must be a date and time (ISO 8601)`)
     .refine((v) => instantInRange(v) !== null, yearRangeMessage(name))
@@ -26,14 +26,12 @@ const instant = (name: string) =>
 
 export const auditQuerySchema = pagingQuerySchema.extend({
   /** One action (e.g. record_upload), or "all". */
-  action: z
-    .string()
+  action: text()
     .trim()
     .regex(/^(all|[a-z_]{1,40})$/, 'action must be an action name such as record_upload, or all')
     .optional(),
   /** One user's entries (their id), or "all". */
-  userId: z
-    .string()
+  userId: text()
     .trim()
     .regex(/^(all|[0-9a-f-]{36})$/i, 'userId must be a user id or all')
     .optional(),
@@ -65,13 +63,11 @@ export const auditUserSchema = z.object({ id: z.string(), name: z.string(), role
 export type AuditUser = z.infer<typeof auditUserSchema>;
 
 export const hospitalSettingsSchema = z.object({
-  hospitalName: z
-    .string({ error: 'Hospital name is required' })
+  hospitalName: text({ error: 'Hospital name is required' })
     .trim()
     .min(MIN_NAME_LENGTH, 'Hospital name must be at least 2 characters')
     .max(200, 'Hospital name must be at most 200 characters'),
-  adminEmail: z
-    .string({ error: 'Please enter a valid email address' })
+  adminEmail: text({ error: 'Please enter a valid email address' })
     .trim()
     .toLowerCase()
     .max(254, 'Please enter a valid email address')

@@ -2,6 +2,7 @@
 // insuranceProvider, insurancePolicy, primaryCarePhysician"). Used by the Edit Profile modal and by
 // the patient branch of PUT /api/patients/{id}.
 import { z } from 'zod';
+import { text } from './text.js';
 
 export const PROFILE_FIELDS = [
   'phone',
@@ -26,8 +27,7 @@ export const PHONE_MESSAGE = 'Please enter a valid phone number';
 const optionalText = (max: number, label: string) =>
   z.preprocess(
     (v) => (typeof v === 'string' && v.trim() === '' ? null : v),
-    z
-      .string({ error: `${label} must be text` })
+    text({ error: `${label} must be text` })
       .trim()
       .max(max, `${label} must be at most ${max} characters`)
       .nullish(),
@@ -35,8 +35,7 @@ const optionalText = (max: number, label: string) =>
 
 export const phoneSchema = z.preprocess(
   (v) => (typeof v === 'string' && v.trim() === '' ? null : v),
-  z
-    .string({ error: PHONE_MESSAGE })
+  text({ error: PHONE_MESSAGE })
     .trim()
     .max(40, PHONE_MESSAGE)
     // Digits with the usual separators, an optional leading + and an extension ("x123", "ext. 4").

@@ -1,6 +1,7 @@
 // Patients (spec sections 3, 5 and 7): the Add / Edit Patient payload, the list query and the
 // shapes the API answers with. Used by the routes and by the hospital dashboard's forms.
 import { z } from 'zod';
+import { text } from './text.js';
 import { DEFAULT_PAGE_SIZE, DEPARTMENTS } from './constants.js';
 
 export const MAX_PAGE_SIZE = 100;
@@ -9,14 +10,13 @@ export const MAX_PAGE_SIZE = 100;
 const optionalText = (max: number) =>
   z.preprocess(
     (v) => (typeof v === 'string' && v.trim() === '' ? null : v),
-    z.string().trim().max(max, `Must be at most ${max} characters`).nullish(),
+    text().trim().max(max, `Must be at most ${max} characters`).nullish(),
   );
 
 /** YYYY-MM-DD (a datetime is cut to its date part); a real calendar date, not in the future. */
 export const dateOfBirthSchema = z.preprocess(
   (v) => (typeof v === 'string' && v.trim() === '' ? null : v),
-  z
-    .string()
+  text()
     .trim()
     .regex(/^\d{4}-\d{2}-\d{2}(T.*)?$/, 'Date of birth must be a date (YYYY-MM-DD)')
     .transform((v) => v.slice(0, 10))
@@ -31,8 +31,7 @@ export const dateOfBirthSchema = z.preprocess(
 
 const optionalEmail = z.preprocess(
   (v) => (typeof v === 'string' && v.trim() === '' ? null : v),
-  z
-    .string()
+  text()
     .trim()
     .toLowerCase()
     .max(254, 'Please enter a valid email address')
@@ -73,7 +72,7 @@ const pageSizeNumber = z.coerce
 export const pagingQuerySchema = z.object({ page: pageNumber, pageSize: pageSizeNumber });
 
 export const patientListQuerySchema = pagingQuerySchema.extend({
-  search: z.string().trim().max(100, 'search must be at most 100 characters').optional(),
+  search: text().trim().max(100, 'search must be at most 100 characters').optional(),
   department: z
     .enum(['all', ...DEPARTMENTS], { error: `department must be one of all, ${DEPARTMENTS.join(', ')}` })
     .optional(),

@@ -1,6 +1,7 @@
 // Provider onboarding, password reset and billing: request schemas with the spec's messages
 // (section 5), shared by the forms and the routes so that both sides say the same thing.
 import { z } from 'zod';
+import { text } from './text.js';
 import { MESSAGES, emailSchema, newPasswordSchema } from './auth.js';
 import { MIN_NAME_LENGTH } from './constants.js';
 
@@ -15,8 +16,7 @@ export const PROVIDER_MESSAGES = {
 } as const;
 
 const optionalText = (max: number) =>
-  z
-    .string()
+  text()
     .trim()
     .max(max, `Must be at most ${max} characters`)
     .nullish()
@@ -36,8 +36,7 @@ export function normaliseWebsite(value: string): string | null {
   }
 }
 
-const websiteSchema = z
-  .string()
+const websiteSchema = text()
   .trim()
   .max(500, PROVIDER_MESSAGES.website)
   .nullish()
@@ -52,19 +51,14 @@ const websiteSchema = z
   });
 
 const nameOfAtLeast2 = (message: string) =>
-  z
-    .string({ error: message })
-    .trim()
-    .min(MIN_NAME_LENGTH, message)
-    .max(200, 'Must be at most 200 characters');
+  text({ error: message }).trim().min(MIN_NAME_LENGTH, message).max(200, 'Must be at most 200 characters');
 
 export const providerApplicationSchema = z.object({
   hospitalName: nameOfAtLeast2(PROVIDER_MESSAGES.hospitalName),
   website: websiteSchema,
   address: optionalText(500),
   contactName: nameOfAtLeast2(PROVIDER_MESSAGES.contactName),
-  contactEmail: z
-    .string({ error: PROVIDER_MESSAGES.contactEmail })
+  contactEmail: text({ error: PROVIDER_MESSAGES.contactEmail })
     .trim()
     .toLowerCase()
     .max(254, PROVIDER_MESSAGES.contactEmail)
@@ -107,8 +101,7 @@ export const applicationSchema = z.object({
 export type Application = z.infer<typeof applicationSchema>;
 
 /** One-time link tokens: `<selector>.<verifier>`, both base64url (16 and 32 random bytes). */
-export const linkTokenSchema = z
-  .string({ error: PROVIDER_MESSAGES.tokenMissing })
+export const linkTokenSchema = text({ error: PROVIDER_MESSAGES.tokenMissing })
   .trim()
   .min(1, PROVIDER_MESSAGES.tokenMissing)
   .max(200, PROVIDER_MESSAGES.tokenMissing);
@@ -116,15 +109,14 @@ export const linkTokenSchema = z
 export const providerRegisterSchema = z.object({
   token: linkTokenSchema,
   password: newPasswordSchema,
-  firstName: z.string({ error: MESSAGES.firstName }).trim().min(1, MESSAGES.firstName).max(100),
-  lastName: z.string({ error: MESSAGES.lastName }).trim().min(1, MESSAGES.lastName).max(100),
+  firstName: text({ error: MESSAGES.firstName }).trim().min(1, MESSAGES.firstName).max(100),
+  lastName: text({ error: MESSAGES.lastName }).trim().min(1, MESSAGES.lastName).max(100),
 });
 export type ProviderRegisterInput = z.infer<typeof providerRegisterSchema>;
 
 export const forgotPasswordSchema = z.object({ email: emailSchema });
 export const resetPasswordSchema = z.object({
-  token: z
-    .string({ error: 'This reset link is invalid. Please request a new one.' })
+  token: text({ error: 'This reset link is invalid. Please request a new one.' })
     .trim()
     .min(1, 'This reset link is invalid. Please request a new one.')
     .max(200),

@@ -1,6 +1,7 @@
 // Medical records (spec sections 2, 3, 5 and 7): the upload form's fields, the accepted files and
 // the shapes the API answers with. Used by the upload route and by the hospital dashboard.
 import { z } from 'zod';
+import { text } from './text.js';
 import { ACCEPTED_FILE_EXTENSIONS, DEPARTMENTS, MAX_UPLOAD_BYTES } from './constants.js';
 
 export const RECORD_TYPES = [
@@ -50,7 +51,7 @@ export function acceptedExtension(fileName: string): AcceptedExtension | null {
 const optionalText = (max: number) =>
   z.preprocess(
     (v) => (typeof v === 'string' && v.trim() === '' ? null : v),
-    z.string().trim().max(max, `Must be at most ${max} characters`).nullish(),
+    text().trim().max(max, `Must be at most ${max} characters`).nullish(),
   );
 /** Multipart sends text: "true"/"false" (also "on"/"1"/"0"); absent keeps the default. */
 const formBoolean = (fallback: boolean) =>
@@ -62,13 +63,12 @@ const formBoolean = (fallback: boolean) =>
 
 /** The upload form's fields. hospitalId, isBlockchainVerified and blockchainHash are ignored. */
 export const recordFieldsSchema = z.object({
-  patientId: z.string({ error: MISSING_INFORMATION }).trim().min(1, MISSING_INFORMATION).max(100),
+  patientId: text({ error: MISSING_INFORMATION }).trim().min(1, MISSING_INFORMATION).max(100),
   recordType: z.enum(RECORD_TYPES, {
     error: (issue) =>
       issue.input === undefined || issue.input === '' ? MISSING_INFORMATION : 'Unknown record type',
   }),
-  title: z
-    .string({ error: MISSING_INFORMATION })
+  title: text({ error: MISSING_INFORMATION })
     .trim()
     .min(1, MISSING_INFORMATION)
     .max(200, 'Title is too long'),

@@ -10,10 +10,19 @@ const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /** Called by other servers (no browser Origin), authenticated by signature instead. */
 const ORIGIN_EXEMPT = new Set(['/api/billing/webhook']);
 
-export function isSameOrigin(origin: string, host: string | undefined, publicUrl: string): boolean {
+/**
+ * A state-changing request is ours only when its Origin is PUBLIC_URL's scheme, host and port, or,
+ * without Origin, when the browser says Sec-Fetch-Site: same-origin. The request's own Host header
+ * proves nothing (an attacker's server sets it), and a missing Origin is not a pass.
+ */
+export function isSameOrigin(
+  headers: { origin?: string; 'sec-fetch-site'?: string | string[] },
+  publicUrl: string,
+): boolean {
+  const { origin } = headers;
+  if (origin === undefined) return headers['sec-fetch-site'] === 'same-origin';
   try {
-    const url = new URL(origin);
-    return url.host === host || url.origin === new URL(publicUrl).origin;
+    return new URL(origin).origin === new URL(publicUrl).origin;
   } catch {
     return false;
   }
@@ -42,9 +51,7 @@ export async function registerSecurity(app: FastifyInstance, config: Config) {
 
   app.addHook('onRequest', async (request) => {
     if (!STATE_CHANGING.has(request.method) || ORIGIN_EXEMPT.has(request.url.split('?')[0])) return;
-    const origin = request.headers.origin;
-    // Browsers send Origin on cross-site requests; a mismatch is a forged request.
-    if (origin && !isSameOrigin(origin, request.headers.host, config.publicUrl)) {
+    if (!isSameOrigin(request.headers, config.publicUrl)) {
       throw forbidden('Cross-site request refused.');
     }
   });

@@ -4,7 +4,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
 import { buildApp, type AppContext, type BuildOptions } from '../app.js';
 import { loadConfig, type Config } from '../config.js';
@@ -64,6 +64,7 @@ export async function createTestAppOn(
     ...overrides,
   };
   const { app, ctx } = await buildApp(config, database, { logger: false, ...options });
+  sendOriginLikeABrowser(app, config.publicUrl);
   await app.ready();
   return {
     app,
@@ -75,6 +76,21 @@ export async function createTestAppOn(
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Browsers send Origin with every state-changing request, and the server refuses those without it.
+ * Tests inject as the app's own page would; a test that sets `origin` itself (even to undefined,
+ * meaning "none") is sent exactly that.
+ */
+function sendOriginLikeABrowser(app: FastifyInstance, publicUrl: string) {
+  const inject = app.inject.bind(app);
+  app.inject = ((options: InjectOptions) => {
+    const headers = { ...(options.headers ?? {}) };
+    if (!('origin' in headers)) headers.origin = new URL(publicUrl).origin;
+    else if (headers.origin === undefined) delete headers.origin;
+    return inject({ ...options, headers });
+  }) as FastifyInstance['inject'];
 }
 
 /** The session cookie from a response, ready to send back as a Cookie header. */

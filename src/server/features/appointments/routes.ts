@@ -3,6 +3,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { text } from '../../../shared/text.js';
 import {
   appointmentInputSchema,
   appointmentRangeQuerySchema,
@@ -23,7 +24,7 @@ import {
 } from './service.js';
 
 const tags = ['appointments'];
-const idParams = z.object({ id: z.string().max(100) });
+const idParams = z.object({ id: text().max(100) });
 const list = z.array(appointmentSchema);
 
 export async function appointmentRoutes(app: FastifyInstance, ctx: AppContext) {
@@ -38,7 +39,7 @@ export async function appointmentRoutes(app: FastifyInstance, ctx: AppContext) {
       schema: {
         tags,
         summary: "The signed-in hospital's appointments (its own id only), optionally from/to ISO instants",
-        params: z.object({ hospitalUserId: z.string().max(100) }),
+        params: z.object({ hospitalUserId: text().max(100) }),
         querystring: appointmentRangeQuerySchema,
         response: { 200: list },
       },
@@ -67,7 +68,7 @@ export async function appointmentRoutes(app: FastifyInstance, ctx: AppContext) {
       schema: {
         tags,
         summary: "The signed-in patient's own appointments by their user id (another id is 404)",
-        params: z.object({ userId: z.string().max(100) }),
+        params: z.object({ userId: text().max(100) }),
         response: { 200: list },
       },
     },

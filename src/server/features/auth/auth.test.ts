@@ -380,19 +380,33 @@ describe('bad input', () => {
     expect(res.json().message).toBeTruthy();
   });
 
-  it('refuses a cross-site state-changing request by its Origin', async () => {
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/api/auth/logout',
-      headers: { origin: 'https://evil.example', host: 'localhost:3000' },
-    });
-    expect(res.statusCode).toBe(403);
-    const same = await t.app.inject({
-      method: 'POST',
-      url: '/api/auth/logout',
-      headers: { origin: 'http://localhost:3000', host: 'localhost:3000' },
-    });
-    expect(same.statusCode).toBe(200);
+  it('accepts a state-changing request only from PUBLIC_URL (scheme, host and port)', async () => {
+    const own = new URL(t.config.publicUrl);
+    const logout = (headers: Record<string, string | undefined>) =>
+      t.app.inject({ method: 'POST', url: '/api/auth/logout', headers });
+    const refused = [
+      { origin: 'https://evil.example', host: own.host },
+      // The attacker controls Host; matching it proves nothing.
+      { origin: 'http://evil.example', host: 'evil.example' },
+      { origin: `${own.protocol === 'http:' ? 'https:' : 'http:'}//${own.host}` },
+      { origin: `${own.protocol}//${own.hostname}:1` },
+      { origin: 'null' },
+      { origin: undefined },
+      { origin: undefined, 'sec-fetch-site': 'cross-site' },
+      { origin: undefined, 'sec-fetch-site': 'same-site' },
+    ];
+    for (const headers of refused) {
+      const res = await logout(headers);
+      expect([headers, res.statusCode]).toEqual([headers, 403]);
+      expect(res.json().message).toBe('Cross-site request refused.');
+    }
+    expect((await logout({ origin: own.origin })).statusCode).toBe(200);
+    expect((await logout({ origin: undefined, 'sec-fetch-site': 'same-origin' })).statusCode).toBe(200);
+    // Reading is not state-changing: no Origin needed.
+    expect(
+      (await t.app.inject({ method: 'GET', url: '/api/ledger/head', headers: { origin: undefined } }))
+        .statusCode,
+    ).toBe(200);
   });
 
   it('answers unknown API paths with a JSON 404 and sets security headers', async () => {

@@ -3,6 +3,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { text } from '../../../shared/text.js';
 import { messageSchema } from '../../../shared/auth.js';
 import { billingStatusSchema, hospitalSubscriptionListSchema } from '../../../shared/providers.js';
 import { isUuid } from '../../access.js';
@@ -78,7 +79,7 @@ export async function billingRoutes(app: FastifyInstance, ctx: AppContext) {
       schema: {
         tags: ['billing'],
         summary: "Mark a hospital's subscription active (administrator; only without Stripe)",
-        params: z.object({ hospitalUserId: z.string().max(100) }),
+        params: z.object({ hospitalUserId: text().max(100) }),
         response: { 200: messageSchema },
       },
     },

@@ -3,6 +3,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { text } from '../../../shared/text.js';
 import { consentInputSchema, consentSchema } from '../../../shared/consent.js';
 import type { AppContext } from '../../app.js';
 import { requireRole } from '../../plugins/session.js';
@@ -10,7 +11,7 @@ import { actorOf } from '../patients/actor.js';
 import { getConsent, saveConsent } from './service.js';
 
 const tags = ['consent'];
-const params = z.object({ userId: z.string().max(100) });
+const params = z.object({ userId: text().max(100) });
 
 export async function consentRoutes(app: FastifyInstance, ctx: AppContext) {
   const r = app.withTypeProvider<ZodTypeProvider>();

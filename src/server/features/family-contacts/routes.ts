@@ -4,6 +4,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { text } from '../../../shared/text.js';
 import { messageSchema } from '../../../shared/auth.js';
 import { familyContactInputSchema, familyContactSchema } from '../../../shared/family-contacts.js';
 import type { AppContext } from '../../app.js';
@@ -12,7 +13,7 @@ import { actorOf } from '../patients/actor.js';
 import { addContact, deleteContact, listContacts, updateContact } from './service.js';
 
 const tags = ['family contacts'];
-const idParams = z.object({ id: z.string().max(100) });
+const idParams = z.object({ id: text().max(100) });
 
 export async function familyContactRoutes(app: FastifyInstance, ctx: AppContext) {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -25,7 +26,7 @@ export async function familyContactRoutes(app: FastifyInstance, ctx: AppContext)
       schema: {
         tags,
         summary: "A patient's family contacts (patients.id): the patient, or the hospital that created them",
-        params: z.object({ patientId: z.string().max(100) }),
+        params: z.object({ patientId: text().max(100) }),
         response: { 200: z.array(familyContactSchema) },
       },
     },

@@ -5,6 +5,7 @@ import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { text } from '../../../shared/text.js';
 import {
   consistencyQuerySchema,
   consistencySchema,
@@ -128,7 +129,7 @@ export async function ledgerRoutes(app: FastifyInstance, ctx: AppContext) {
       schema: {
         tags,
         summary: 'Checks a record against the ledger: content and attachment bytes, chain, inclusion proof',
-        params: z.object({ id: z.string().max(100) }),
+        params: z.object({ id: text().max(100) }),
         response: { 200: recordVerificationSchema },
       },
     },

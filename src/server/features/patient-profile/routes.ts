@@ -4,6 +4,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { text } from '../../../shared/text.js';
 import { patientSchema } from '../../../shared/patients.js';
 import type { AppContext } from '../../app.js';
 import { requireRole } from '../../plugins/session.js';
@@ -20,7 +21,7 @@ export async function patientProfileRoutes(app: FastifyInstance, ctx: AppContext
         tags: ['patient profile'],
         summary:
           "A patient's profile by their account's user id: a patient their own, a hospital a patient it created",
-        params: z.object({ userId: z.string().max(100) }),
+        params: z.object({ userId: text().max(100) }),
         response: { 200: patientSchema },
       },
     },

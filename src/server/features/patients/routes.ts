@@ -3,6 +3,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { text } from '../../../shared/text.js';
 import { messageSchema } from '../../../shared/auth.js';
 import {
   patientInputSchema,
@@ -24,7 +25,7 @@ import {
   updatePatientDemographics,
 } from './service.js';
 
-const idParams = z.object({ id: z.string().max(100) });
+const idParams = z.object({ id: text().max(100) });
 const tags = ['patients'];
 
 export async function patientRoutes(app: FastifyInstance, ctx: AppContext) {

@@ -3,6 +3,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { text } from '../../../shared/text.js';
 import { messageSchema, userResponseSchema } from '../../../shared/auth.js';
 import {
   applicationSchema,
@@ -23,7 +24,7 @@ import {
   type MailDeps,
 } from './service.js';
 
-const idParams = z.object({ id: z.string().max(100) });
+const idParams = z.object({ id: text().max(100) });
 const applicationAnswer = z.object({ application: applicationSchema, message: z.string() });
 
 export async function providerRoutes(app: FastifyInstance, ctx: AppContext) {

@@ -5,6 +5,7 @@ import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { text } from '../../../shared/text.js';
 import { messageSchema } from '../../../shared/auth.js';
 import { recordSchema, sharingSchema } from '../../../shared/records.js';
 import type { AppContext } from '../../app.js';
@@ -24,7 +25,7 @@ import { discardDraft, finaliseDraft, uploadRecord } from './service.js';
 import { MULTIPART_LIMITS } from './upload.js';
 
 const tags = ['medical records'];
-const idParams = z.object({ id: z.string().max(100) });
+const idParams = z.object({ id: text().max(100) });
 const recordList = z.array(recordSchema);
 
 /** RFC 6266 / 5987: an ASCII fallback plus the exact UTF-8 name. */
@@ -189,7 +190,7 @@ export async function recordRoutes(app: FastifyInstance, ctx: AppContext) {
         tags,
         summary: 'An attachment, decrypted, with its original name and type (audited as record_access)',
         description: '{fileName} is the opaque id at the end of the attachment url; it is never a path.',
-        params: z.object({ fileName: z.string().max(200) }),
+        params: z.object({ fileName: text().max(200) }),
       },
     },
     async (request, reply) => {

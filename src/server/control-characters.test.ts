@@ -1,0 +1,109 @@
+// The routes that answered 500 to a NUL character (issue 9, hole 2) now answer 400 with a message,
+// and the rows they would have written are unchanged.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  addPatient,
+  createTestApp,
+  signedInHospital,
+  signedInPatient,
+  STRONG_PASSWORD,
+  type TestApp,
+} from './test/helpers.js';
+
+const NUL = 'Ann\u0000e';
+let t: TestApp;
+let hospital: string;
+let patientCookie: string;
+let patientId: string;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  hospital = (await signedInHospital(t.app)).cookie;
+  const added = await addPatient(t.app, hospital);
+  patientId = added.id;
+  patientCookie = (await signedInPatient(t.app, added.patientId)).cookie;
+});
+afterAll(async () => t?.close());
+
+describe('control characters in text', () => {
+  const cases = () => [
+    { name: 'patient search', method: 'GET', url: '/api/patients?search=%00', cookie: hospital },
+    {
+      name: 'add patient',
+      method: 'POST',
+      url: '/api/patients',
+      cookie: hospital,
+      payload: { firstName: NUL },
+    },
+    {
+      name: 'edit patient',
+      method: 'PUT',
+      url: `/api/patients/${patientId}`,
+      cookie: hospital,
+      payload: { lastName: NUL },
+    },
+    {
+      name: 'hospital settings',
+      method: 'PUT',
+      url: '/api/hospital/settings',
+      cookie: hospital,
+      payload: { hospitalName: NUL, adminEmail: 'a@example.test' },
+    },
+    {
+      name: 'family contact',
+      method: 'POST',
+      url: '/api/family-contacts',
+      cookie: patientCookie,
+      payload: { firstName: NUL, lastName: 'Doe', relationship: 'Spouse' },
+    },
+    {
+      name: 'appointment',
+      method: 'POST',
+      url: '/api/appointments',
+      cookie: hospital,
+      payload: {
+        patientId,
+        appointmentType: 'Consultation',
+        doctorName: `Dr ${NUL}`,
+        department: 'Cardiology',
+        appointmentDate: new Date(Date.now() + 86_400_000).toISOString(),
+      },
+    },
+    {
+      name: 'signup (signed out)',
+      method: 'POST',
+      url: '/api/auth/register',
+      payload: {
+        email: 'n@example.test',
+        password: STRONG_PASSWORD,
+        firstName: NUL,
+        lastName: 'Doe',
+        role: 'hospital',
+        hospitalName: 'X Clinic',
+      },
+    },
+  ];
+
+  it('answers 400 with a plain message, never 500', async () => {
+    for (const c of cases()) {
+      const res = await t.app.inject({
+        method: c.method as 'GET',
+        url: c.url,
+        headers: c.cookie ? { cookie: c.cookie } : {},
+        ...(c.payload ? { payload: c.payload } : {}),
+      });
+      expect([c.name, res.statusCode]).toEqual([c.name, 400]);
+      expect(typeof res.json().message).toBe('string');
+    }
+  });
+
+  it('keeps line breaks and tabs, which notes need', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/patients',
+      headers: { cookie: hospital },
+      payload: { firstName: 'Ann', address: '1 Main St\r\n\tFlat 2' },
+    });
+    expect(res.statusCode).toBe(201);
+  });
+});

@@ -65,6 +65,8 @@ export function toast(page: Page, text: string) {
 
 /** Fills and submits one of the login screens. */
 export async function logIn(page: Page, email: string, password: string) {
+  // Pages load on first visit: until the sign-in form is there, the previous page may still show.
+  await page.getByRole('button', { name: 'Sign In' }).waitFor();
   await page.getByRole('textbox').first().fill(email);
   await page.getByLabel(/^Password/).fill(password);
   await page.getByRole('button', { name: 'Sign In' }).click();

@@ -241,7 +241,7 @@ describe('signing up and signing in', () => {
     expect(new URL(page.url()).pathname).toBe('/');
     expect(await page.evaluate((key) => localStorage.getItem(key), STORED_USER_KEY)).toBeNull();
     const me = await context.request.get(`${app.url}/api/auth/me`);
-    expect(me.status()).toBe(401);
+    expect([me.status(), await me.json()]).toEqual([200, { user: null }]);
     await context.close();
   });
 });

@@ -48,7 +48,7 @@ const nav = (page: Page, tab: string) =>
 
 async function transactionsTotal(page: Page): Promise<number> {
   await page.getByText('Loading audit logs...').waitFor({ state: 'detached' });
-  const footer = page.getByText(/^Showing \d+-\d+ of \d+ transactions$/);
+  const footer = page.getByText(/^Showing \d+–\d+ of \d+ transactions?$/);
   await footer.waitFor();
   const text = (await footer.textContent()) ?? '';
   return Number(/of (\d+) transactions/.exec(text)?.[1]);
@@ -142,17 +142,17 @@ describe('hospital dashboard', () => {
     expect(res.status()).toBe(201);
 
     await page.reload();
-    await page.getByText('Showing 1-50 of 52 patients').waitFor();
+    await page.getByText('Showing 1–50 of 52 patients').waitFor();
     expect(await page.getByRole('button', { name: 'Previous' }).isDisabled()).toBe(true);
     await page.getByRole('button', { name: 'Next' }).click();
-    await page.getByText('Showing 51-52 of 52 patients').waitFor();
+    await page.getByText('Showing 51–52 of 52 patients').waitFor();
     expect(await page.getByRole('button', { name: 'Next' }).isDisabled()).toBe(true);
     await page.getByRole('button', { name: 'Previous' }).click();
-    await page.getByText('Showing 1-50 of 52 patients').waitFor();
+    await page.getByText('Showing 1–50 of 52 patients').waitFor();
 
     await page.getByLabel('Search patients').fill('neuro');
     await page.getByRole('button', { name: 'Filter' }).click();
-    await page.getByText('Showing 1-1 of 1 patients').waitFor();
+    await page.getByText('Showing 1–1 of 1 patient').waitFor();
     await page.getByRole('cell', { name: 'Nora Neuro', exact: true }).waitFor();
 
     await page.getByLabel('Search patients').fill(heart.patientId.toLowerCase());
@@ -163,7 +163,7 @@ describe('hospital dashboard', () => {
     await page.getByRole('button', { name: 'Filter' }).click();
     await page.getByRole('combobox', { name: 'Department' }).click();
     await page.getByRole('option', { name: 'Cardiology' }).click();
-    await page.getByText('Showing 1-1 of 1 patients').waitFor();
+    await page.getByText('Showing 1–1 of 1 patient').waitFor();
     await page.getByRole('cell', { name: /^Hearty Cardio/ }).waitFor();
     await page.getByRole('combobox', { name: 'Department' }).click();
     await page.getByRole('option', { name: 'Neurology' }).click();
@@ -223,7 +223,7 @@ describe('hospital dashboard', () => {
 
     // Reading the patient's records is audited.
     await nav(page, 'Patients').click();
-    await page.getByRole('button', { name: 'View Trail Walker' }).click();
+    await page.getByRole('button', { name: 'Open patient file of Trail Walker' }).click();
     await page.getByRole('dialog', { name: 'Trail Walker' }).getByText('Lipids').waitFor();
     await page.keyboard.press('Escape');
     await nav(page, 'Audit Trail').click();
@@ -234,7 +234,7 @@ describe('hospital dashboard', () => {
     await page.getByRole('combobox', { name: 'Action' }).click();
     await page.getByRole('option', { name: 'Record Upload' }).click();
     await page.getByRole('button', { name: 'Search' }).click();
-    await page.getByText('Showing 1-1 of 1 transactions').waitFor();
+    await page.getByText('Showing 1–1 of 1 transaction').waitFor();
     await context.close();
   });
 

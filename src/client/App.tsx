@@ -1,22 +1,26 @@
 // The route table of spec section 2, with each screen's guard and redirect rules.
-import { Route, Routes } from 'react-router';
+import { Suspense } from 'react';
+import { Route, Routes, useLocation } from 'react-router';
 import { useAuth } from './auth/context';
+import { DocumentTitle } from './components/DocumentTitle';
 import { LoadingScreen } from './components/LoadingScreen';
 import { RequireRole } from './components/RequireRole';
-import ApplicationsPage from './features/admin/ApplicationsPage';
-import AdminLoginPage from './features/auth/AdminLoginPage';
-import HospitalLoginPage from './features/auth/HospitalLoginPage';
 import LoginOptionsPage from './features/auth/LoginOptionsPage';
-import PatientLoginPage from './features/auth/PatientLoginPage';
-import SignupPage from './features/auth/SignupPage';
-import HospitalDashboardPage from './pages/hospital-dashboard/HospitalDashboardPage';
-import VerifyPage from './features/ledger/VerifyPage';
 import NotFoundPage from './features/not-found/NotFoundPage';
-import ResetPasswordPage from './features/password-reset/ResetPasswordPage';
-import PatientDashboardPage from './pages/patient-dashboard/PatientDashboardPage';
-import ProfilePage from './features/profile/ProfilePage';
-import ProviderApplyPage from './features/providers/ProviderApplyPage';
-import ProviderRegisterPage from './features/providers/ProviderRegisterPage';
+import {
+  AdminLoginPage,
+  ApplicationsPage,
+  HospitalDashboardPage,
+  HospitalLoginPage,
+  PatientDashboardPage,
+  PatientLoginPage,
+  ProfilePage,
+  ProviderApplyPage,
+  ProviderRegisterPage,
+  ResetPasswordPage,
+  SignupPage,
+  VerifyPage,
+} from './pages/lazyPages';
 
 /** "/": login options when signed out, else the page of the user's role. */
 function HomeRoute() {
@@ -29,51 +33,57 @@ function HomeRoute() {
 }
 
 export function App() {
+  const { pathname } = useLocation();
   return (
-    <Routes>
-      <Route path="/" element={<HomeRoute />} />
-      <Route path="/hospital-login" element={<HospitalLoginPage />} />
-      <Route path="/patient-login" element={<PatientLoginPage />} />
-      <Route path="/medledger-login" element={<AdminLoginPage />} />
-      <Route path="/signup" element={<SignupPage />} />
-      <Route path="/provider-apply" element={<ProviderApplyPage />} />
-      <Route path="/provider-register" element={<ProviderRegisterPage />} />
-      <Route path="/reset-password" element={<ResetPasswordPage />} />
-      <Route path="/verify" element={<VerifyPage />} />
-      <Route
-        path="/hospital-dashboard"
-        element={
-          <RequireRole roles={['hospital']}>
-            <HospitalDashboardPage />
-          </RequireRole>
-        }
-      />
-      <Route
-        path="/patient-dashboard"
-        element={
-          <RequireRole roles={['patient']}>
-            <PatientDashboardPage />
-          </RequireRole>
-        }
-      />
-      <Route
-        path="/profile/edit"
-        element={
-          // The spec sends signed-out visitors to /login, which does not exist; / is the login page.
-          <RequireRole>
-            <ProfilePage />
-          </RequireRole>
-        }
-      />
-      <Route
-        path="/medledger/applications"
-        element={
-          <RequireRole roles={['medledger_admin']} signedOutTo="/medledger-login">
-            <ApplicationsPage />
-          </RequireRole>
-        }
-      />
-      <Route path="*" element={<NotFoundPage />} />
-    </Routes>
+    // A page's chunk loads on its first visit; the spinner covers the wait. One boundary per path,
+    // so the previous page never stays on screen (and clickable) while the next one loads.
+    <Suspense key={pathname} fallback={<LoadingScreen />}>
+      <DocumentTitle />
+      <Routes>
+        <Route path="/" element={<HomeRoute />} />
+        <Route path="/hospital-login" element={<HospitalLoginPage />} />
+        <Route path="/patient-login" element={<PatientLoginPage />} />
+        <Route path="/medledger-login" element={<AdminLoginPage />} />
+        <Route path="/signup" element={<SignupPage />} />
+        <Route path="/provider-apply" element={<ProviderApplyPage />} />
+        <Route path="/provider-register" element={<ProviderRegisterPage />} />
+        <Route path="/reset-password" element={<ResetPasswordPage />} />
+        <Route path="/verify" element={<VerifyPage />} />
+        <Route
+          path="/hospital-dashboard"
+          element={
+            <RequireRole roles={['hospital']}>
+              <HospitalDashboardPage />
+            </RequireRole>
+          }
+        />
+        <Route
+          path="/patient-dashboard"
+          element={
+            <RequireRole roles={['patient']}>
+              <PatientDashboardPage />
+            </RequireRole>
+          }
+        />
+        <Route
+          path="/profile/edit"
+          element={
+            // The spec sends signed-out visitors to /login, which does not exist; / is the login page.
+            <RequireRole>
+              <ProfilePage />
+            </RequireRole>
+          }
+        />
+        <Route
+          path="/medledger/applications"
+          element={
+            <RequireRole roles={['medledger_admin']} signedOutTo="/medledger-login">
+              <ApplicationsPage />
+            </RequireRole>
+          }
+        />
+        <Route path="*" element={<NotFoundPage />} />
+      </Routes>
+    </Suspense>
   );
 }

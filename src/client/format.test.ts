@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDate, formatDateTime, localDayBounds, truncateHash } from './format';
+import { formatDate, formatDateTime, localDayBounds, plural, showingRange, truncateHash } from './format';
 
 describe('hospital dashboard formatting', () => {
   it("gives a local day's bounds as 24 hours of instants", () => {
@@ -20,5 +20,23 @@ describe('hospital dashboard formatting', () => {
   it('cuts a hash to 16 characters', () => {
     expect(truncateHash('a'.repeat(64))).toBe('a'.repeat(16));
     expect(truncateHash(null)).toBe('');
+  });
+});
+
+describe('counts', () => {
+  it('use the English plural rules', () => {
+    expect(plural(1, 'appointment', 'appointments')).toBe('1 appointment');
+    expect(plural(0, 'appointment', 'appointments')).toBe('0 appointments');
+    expect(plural(2, 'appointment', 'appointments')).toBe('2 appointments');
+  });
+
+  it('say what part of a paged list is shown, and say so plainly when it is empty', () => {
+    expect(showingRange({ from: 1, to: 50, total: 52 }, 'patient', 'patients')).toBe(
+      'Showing 1–50 of 52 patients',
+    );
+    expect(showingRange({ from: 1, to: 1, total: 1 }, 'patient', 'patients')).toBe(
+      'Showing 1–1 of 1 patient',
+    );
+    expect(showingRange({ from: 0, to: 0, total: 0 }, 'patient', 'patients')).toBe('No patients');
   });
 });

@@ -49,3 +49,16 @@ export function todayLocal(): string {
   const pad = (n: number) => String(n).padStart(2, '0');
   return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
 }
+
+const pluralRules = new Intl.PluralRules('en-US');
+
+/** "1 appointment", "2 appointments", "0 appointments" (English plural rules, not `count === 1`). */
+export function plural(count: number, one: string, other: string): string {
+  return `${count} ${pluralRules.select(count) === 'one' ? one : other}`;
+}
+
+/** The line under a paged list: "Showing 1–50 of 52 patients", or "No patients" when empty. */
+export function showingRange(range: { from: number; to: number; total: number }, one: string, other: string) {
+  if (range.total === 0) return `No ${other}`;
+  return `Showing ${range.from}–${range.to} of ${plural(range.total, one, other)}`;
+}

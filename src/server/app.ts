@@ -1,6 +1,9 @@
 // buildApp(config): plugins, then each feature's routes. Used by main.ts and by every API test.
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import zlib from 'node:zlib';
+import compress from '@fastify/compress';
 import cookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
@@ -22,8 +25,10 @@ import { consentRoutes } from './features/consent/routes.js';
 import { familyContactRoutes } from './features/family-contacts/routes.js';
 import { patientProfileRoutes } from './features/patient-profile/routes.js';
 import { appointmentRoutes } from './features/appointments/routes.js';
+import { healthRoutes } from './features/health/routes.js';
 import { FileStore } from './files/store.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
+import { loggableError } from './db/outage.js';
 import { registerErrorHandling } from './plugins/errors.js';
 import { registerSecurity } from './plugins/security.js';
 import { registerSessions } from './plugins/session.js';
@@ -44,11 +49,18 @@ export interface BuildOptions {
   /** A fixed or movable clock for tests (token expiry, trials). */
   now?: () => Date;
   logger?: boolean;
+  /** The built client's folder (default dist/client); tests point it at a folder of their own. */
+  clientDir?: string;
   /** Told of every route as it is added (the route-wide guard tests list them this way). */
   onRoute?: (route: { method: string | string[]; url: string }) => void;
 }
 
-const clientDir = path.resolve('dist/client');
+const defaultClientDir = path.resolve('dist/client');
+
+/** Content-hashed assets never change under their name; index.html must be asked for each time. */
+export function clientCacheControl(filePath: string): string {
+  return filePath.split(path.sep).includes('assets') ? 'public, max-age=31536000, immutable' : 'no-cache';
+}
 
 export async function buildApp(
   config: Config,
@@ -56,7 +68,25 @@ export async function buildApp(
   options: BuildOptions = {},
 ): Promise<{ app: FastifyInstance; ctx: AppContext }> {
   const app = Fastify({
-    logger: options.logger === false ? false : { level: config.logLevel },
+    logger:
+      options.logger === false
+        ? false
+        : {
+            level: config.logLevel,
+            // Health data never reaches the log: no cookies, no bodies, no SQL parameters.
+            redact: {
+              paths: [
+                'req.headers.cookie',
+                'req.headers.authorization',
+                'req.body',
+                'err.params',
+                '*.params',
+              ],
+              censor: '[redacted]',
+            },
+          },
+    // Every log line carries the request id; 5xx answers and the X-Request-Id header show it.
+    genReqId: () => crypto.randomUUID(),
     trustProxy: config.trustProxy,
     // One line per request is noise for someone trying the app; LOG_LEVEL=debug brings it back.
     // Every access to patient data is in the audit trail regardless.
@@ -75,11 +105,23 @@ export async function buildApp(
   };
 
   if (options.onRoute) app.addHook('onRoute', options.onRoute);
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('X-Request-Id', request.id);
+  });
+  database.onPoolError?.((err) => app.log.warn({ err: loggableError(err) }, 'database connection lost'));
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
   await registerSecurity(app, config);
   await app.register(cookie);
+  // API answers (JSON, FHIR, calendars) are compressed above 1 KiB; attachments never are (they
+  // stream with integrity checks and ranges), and the client's files come pre-compressed.
+  await app.register(compress, {
+    threshold: 1024,
+    encodings: ['br', 'gzip'],
+    customTypes: /^(application\/(json|fhir\+json)|text\/calendar)\b/,
+    brotliOptions: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } },
+  });
   registerSessions(app, ctx.db);
   app.addHook('onClose', async () => {
     await ctx.mail.idle();
@@ -112,11 +154,20 @@ export async function buildApp(
     await consentRoutes(scope, ctx);
     await familyContactRoutes(scope, ctx);
     await appointmentRoutes(scope, ctx);
+    await healthRoutes(scope, ctx);
   });
 
+  const clientDir = options.clientDir ?? defaultClientDir;
   const serveClient = config.serveClient && fs.existsSync(path.join(clientDir, 'index.html'));
   if (serveClient) {
-    await app.register(fastifyStatic, { root: clientDir, wildcard: false, index: false });
+    await app.register(fastifyStatic, {
+      root: clientDir,
+      wildcard: false,
+      index: false,
+      // The build writes .br and .gz beside each file; the best one the browser accepts is sent.
+      preCompressed: true,
+      setHeaders: (reply, filePath) => void reply.header('Cache-Control', clientCacheControl(filePath)),
+    });
   }
   app.setNotFoundHandler((request, reply) => {
     const url = request.url.split('?')[0];
@@ -124,7 +175,7 @@ export async function buildApp(
       return reply.status(404).send({ message: 'Not found.' });
     }
     // Every other path belongs to the React app's router (which shows its own 404 page).
-    return reply.type('text/html').sendFile('index.html');
+    return reply.type('text/html').header('Cache-Control', 'no-cache').sendFile('index.html');
   });
 
   return { app, ctx };

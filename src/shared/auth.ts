@@ -74,4 +74,6 @@ export const publicUserSchema = z.object({
 });
 
 export const userResponseSchema = z.object({ user: publicUserSchema });
+/** GET /api/auth/me: the signed-in user, or null for a visitor (200 either way, so public pages log no error). */
+export const meResponseSchema = z.object({ user: publicUserSchema.nullable() });
 export const messageSchema = z.object({ message: z.string() });

@@ -1,5 +1,5 @@
 // Session state (spec section 4): the user is read from local storage at start and confirmed
-// with GET /api/auth/me; a stale local user (401) is dropped. Login stores the user; logout
+// with GET /api/auth/me; a stale local user ({user: null}) is dropped. Login stores the user; logout
 // clears it, tells the server, and reloads at /.
 import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
@@ -10,7 +10,7 @@ import { apiJson, apiRequest } from '../api/request';
 import { AuthContext, ME_QUERY_KEY, type AuthContextValue, type LoginInput } from './context';
 import { readStoredUser, writeStoredUser } from './storage';
 
-/** GET /api/auth/me, with 401 read as "nobody is signed in". */
+/** GET /api/auth/me: {user: null} for a visitor (a 401 from an older server reads the same). */
 type MeAnswer = { user: PublicUser | null };
 const fetchMe = getQueryFn<{ user: PublicUser }>({ on401: 'returnNull' });
 

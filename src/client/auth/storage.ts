@@ -1,6 +1,5 @@
 // The signed-in user kept in the browser (spec section 4) under USER_STORAGE_KEY.
-import { publicUserSchema } from '../../shared/auth';
-import { USER_STORAGE_KEY } from '../../shared/constants';
+import { ROLES, USER_STORAGE_KEY } from '../../shared/constants';
 import type { PublicUser } from '../../shared/users';
 
 /** The stored user, or null when absent, unreadable or not of the expected shape. */
@@ -8,8 +7,8 @@ export function readStoredUser(storage: Pick<Storage, 'getItem'> = window.localS
   try {
     const raw = storage.getItem(USER_STORAGE_KEY);
     if (!raw) return null;
-    const parsed = publicUserSchema.safeParse(JSON.parse(raw));
-    return parsed.success ? parsed.data : null;
+    const value: unknown = JSON.parse(raw);
+    return looksLikeUser(value) ? value : null;
   } catch {
     return null;
   }
@@ -25,4 +24,18 @@ export function writeStoredUser(
   } catch {
     // Storage full or disabled (private mode): the server session still works.
   }
+}
+
+/**
+ * Enough of a check for a cached copy: the server's GET /api/auth/me answer replaces it at once.
+ * (Kept free of Zod so that the first page a visitor loads stays small.)
+ */
+function looksLikeUser(value: unknown): value is PublicUser {
+  if (!value || typeof value !== 'object') return false;
+  const user = value as Record<string, unknown>;
+  return (
+    typeof user.id === 'string' &&
+    typeof user.email === 'string' &&
+    (ROLES as readonly unknown[]).includes(user.role)
+  );
 }

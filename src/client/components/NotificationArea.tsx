@@ -1,8 +1,9 @@
-// Toast area (spec sections 4 and 9): one toast at a time, 5000 ms by default, top right, at most
-// 420px wide; F8 moves focus to it. Each toast is role="alert", so screen readers announce it.
+// Toast area (spec sections 4 and 9): one toast at a time, 5000 ms by default, top right below the
+// header, at most 420px wide; F8 moves focus to it. Each toast is role="alert", so screen readers announce it.
 import { Notifications } from '@mantine/notifications';
 import { useHotkeys } from '@mantine/hooks';
 import { TOAST_DEFAULT_MS } from '../../shared/constants';
+import classes from './NotificationArea.module.css';
 
 export const NOTIFICATION_AREA_ID = 'notification-area';
 
@@ -19,6 +20,7 @@ export function NotificationArea() {
       autoClose={TOAST_DEFAULT_MS}
       position="top-right"
       containerWidth={420}
+      classNames={{ root: classes.root }}
     />
   );
 }

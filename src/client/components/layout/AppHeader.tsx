@@ -1,7 +1,17 @@
 // Shared header (spec section 2): logo -> /, portal label by role, hospital name (hospital users,
 // large screens), user name and avatar -> /profile/edit, Back (history), Logout, and the mobile
 // menu toggle for hospital users.
-import { ActionIcon, Avatar, Badge, Burger, Button, Group, Text, UnstyledButton } from '@mantine/core';
+import {
+  ActionIcon,
+  Avatar,
+  Badge,
+  Burger,
+  Button,
+  Group,
+  Text,
+  UnstyledButton,
+  VisuallyHidden,
+} from '@mantine/core';
 import { IconArrowLeft, IconLogout } from '@tabler/icons-react';
 import { Link, useNavigate } from 'react-router';
 import type { Role } from '../../../shared/constants';
@@ -61,10 +71,11 @@ export function AppHeader() {
           <UnstyledButton
             component={Link}
             to="/profile/edit"
-            aria-label={`Profile of ${displayName(user)}`}
             style={{ borderRadius: 'var(--mantine-radius-md)' }}
           >
-            <Group gap="xs" wrap="nowrap">
+            {/* The link's name comes from its content (the initials and the name are only visual). */}
+            <VisuallyHidden>Profile of {displayName(user)}</VisuallyHidden>
+            <Group gap="xs" wrap="nowrap" aria-hidden>
               <Avatar color="teal" radius="xl" size="md" aria-hidden>
                 {initials(user)}
               </Avatar>

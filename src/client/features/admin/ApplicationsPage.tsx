@@ -26,8 +26,8 @@ export default function ApplicationsPage() {
       {
         onSuccess: () =>
           status === 'approved'
-            ? notifySuccess('✅ Application Approved', 'The provider application has been approved.')
-            : notifySuccess('❌ Application Rejected', 'The provider application has been rejected.'),
+            ? notifySuccess('Application Approved', 'The provider application has been approved.')
+            : notifySuccess('Application Rejected', 'The provider application has been rejected.'),
         // The spec's exact text; the list refreshes either way and shows the real state.
         onError: () => notifyError('Error', 'Failed to update application status.'),
       },

@@ -32,26 +32,32 @@ export function HospitalAccountsTable({
 }: HospitalAccountsTableProps) {
   if (hospitals.length === 0) return <Text c="dimmed">No hospital accounts yet.</Text>;
   return (
-    <Table.ScrollContainer minWidth={640}>
+    <Table.ScrollContainer minWidth={0}>
       <Table striped highlightOnHover>
         <Table.Thead>
           <Table.Tr>
             <Table.Th>Hospital</Table.Th>
-            <Table.Th>Email</Table.Th>
+            {/* On a phone the e-mail goes under the name and the join date is left out. */}
+            <Table.Th visibleFrom="sm">Email</Table.Th>
             <Table.Th>Subscription</Table.Th>
-            <Table.Th>Joined</Table.Th>
+            <Table.Th visibleFrom="sm">Joined</Table.Th>
             <Table.Th>Action</Table.Th>
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
           {hospitals.map((h) => (
             <Table.Tr key={h.hospitalUserId}>
-              <Table.Td>{h.hospitalName ?? '—'}</Table.Td>
-              <Table.Td>{h.email}</Table.Td>
+              <Table.Td>
+                {h.hospitalName ?? '—'}
+                <Text size="xs" c="dimmed" hiddenFrom="sm" style={{ overflowWrap: 'anywhere' }}>
+                  {h.email}
+                </Text>
+              </Table.Td>
+              <Table.Td visibleFrom="sm">{h.email}</Table.Td>
               <Table.Td>
                 <SubscriptionBadge h={h} />
               </Table.Td>
-              <Table.Td>{formatDate(h.createdAt)}</Table.Td>
+              <Table.Td visibleFrom="sm">{formatDate(h.createdAt)}</Table.Td>
               <Table.Td>
                 {h.status === 'active' ? (
                   <Text size="sm" c="dimmed">
@@ -65,6 +71,8 @@ export function HospitalAccountsTable({
                   <Button
                     size="compact-xs"
                     variant="light"
+                    styles={{ label: { whiteSpace: 'normal' } }}
+                    h="auto"
                     disabled={busy}
                     onClick={() => onMarkActive(h)}
                     aria-label={`Mark the subscription of ${h.hospitalName ?? h.email} active`}

@@ -4,6 +4,7 @@ import { Box, Button, Group, Paper, Text, Title, UnstyledButton } from '@mantine
 import { IconChevronLeft, IconChevronRight } from '@tabler/icons-react';
 import type { Appointment } from '../../../shared/appointments';
 import { dayKey, monthGrid, timeOf, WEEKDAYS } from './calendar';
+import { plural } from '../../format';
 
 const MAX_MARKERS = 3;
 
@@ -49,64 +50,72 @@ export function MonthCalendar({ month, selected, today, days, onMonth, onSelect,
         </Group>
       </Group>
       <Box style={{ display: 'grid', gridTemplateColumns: 'repeat(7, minmax(0, 1fr))', gap: 4 }} role="grid">
-        {WEEKDAYS.map((d) => (
-          <Text key={d} size="xs" fw={600} ta="center" c="dimmed" role="columnheader">
-            <abbr title={d} style={{ textDecoration: 'none' }}>
-              {d.slice(0, 3)}
-            </abbr>
-          </Text>
-        ))}
-        {weeks.flat().map((day) => {
-          const key = dayKey(day);
-          const list = days.get(key) ?? [];
-          const inMonth = day.getMonth() === month.getMonth();
-          const isToday = key === today;
-          const isSelected = key === selected;
-          return (
-            <UnstyledButton
-              key={key}
-              role="gridcell"
-              aria-selected={isSelected}
-              aria-label={`${day.toDateString()}${list.length ? `, ${list.length} appointments` : ''}`}
-              data-day={key}
-              onClick={() => onSelect(key)}
-              style={{
-                minHeight: 72,
-                padding: 4,
-                borderRadius: 6,
-                border: `2px solid ${isSelected ? 'var(--mantine-color-blue-6)' : 'var(--mantine-color-gray-2)'}`,
-                background: isToday ? 'var(--mantine-color-blue-0)' : undefined,
-                opacity: inMonth ? 1 : 0.45,
-                overflow: 'hidden',
-              }}
-            >
-              <Text size="xs" fw={isToday ? 700 : 400} c={isToday ? 'blue' : undefined}>
-                {day.getDate()}
-              </Text>
-              {list.slice(0, MAX_MARKERS).map((a) => (
-                <Text
-                  key={a.id}
-                  size="10px"
-                  truncate
-                  data-testid="calendar-marker"
+        {/* Rows are `display: contents`, so the seven columns stay one CSS grid while assistive
+            technology reads a proper grid of rows and cells. */}
+        <div role="row" style={{ display: 'contents' }}>
+          {WEEKDAYS.map((d) => (
+            <Text key={d} size="xs" fw={600} ta="center" c="dimmed" role="columnheader">
+              <abbr title={d} style={{ textDecoration: 'none' }}>
+                {d.slice(0, 3)}
+              </abbr>
+            </Text>
+          ))}
+        </div>
+        {weeks.map((week) => (
+          <div key={dayKey(week[0])} role="row" style={{ display: 'contents' }}>
+            {week.map((day) => {
+              const key = dayKey(day);
+              const list = days.get(key) ?? [];
+              const inMonth = day.getMonth() === month.getMonth();
+              const isToday = key === today;
+              const isSelected = key === selected;
+              return (
+                <UnstyledButton
+                  key={key}
+                  role="gridcell"
+                  aria-selected={isSelected}
+                  aria-label={`${day.toDateString()}${list.length ? `, ${plural(list.length, 'appointment', 'appointments')}` : ''}`}
+                  data-day={key}
+                  onClick={() => onSelect(key)}
                   style={{
-                    background: 'var(--mantine-color-blue-1)',
-                    borderRadius: 3,
-                    padding: '0 3px',
-                    marginTop: 2,
+                    minHeight: 72,
+                    padding: 4,
+                    borderRadius: 6,
+                    border: `2px solid ${isSelected ? 'var(--mantine-color-blue-6)' : 'var(--mantine-color-gray-2)'}`,
+                    background: isToday ? 'var(--mantine-color-blue-0)' : undefined,
+                    opacity: inMonth ? 1 : 0.45,
+                    overflow: 'hidden',
                   }}
                 >
-                  {timeOf(a)} {a.patientName}
-                </Text>
-              ))}
-              {list.length > MAX_MARKERS && (
-                <Text size="10px" c="dimmed">
-                  +{list.length - MAX_MARKERS} more
-                </Text>
-              )}
-            </UnstyledButton>
-          );
-        })}
+                  <Text size="xs" fw={isToday ? 700 : 400} c={isToday ? 'blue' : undefined}>
+                    {day.getDate()}
+                  </Text>
+                  {list.slice(0, MAX_MARKERS).map((a) => (
+                    <Text
+                      key={a.id}
+                      size="10px"
+                      truncate
+                      data-testid="calendar-marker"
+                      style={{
+                        background: 'var(--mantine-color-blue-1)',
+                        borderRadius: 3,
+                        padding: '0 3px',
+                        marginTop: 2,
+                      }}
+                    >
+                      {timeOf(a)} {a.patientName}
+                    </Text>
+                  ))}
+                  {list.length > MAX_MARKERS && (
+                    <Text size="10px" c="dimmed">
+                      +{list.length - MAX_MARKERS} more
+                    </Text>
+                  )}
+                </UnstyledButton>
+              );
+            })}
+          </div>
+        ))}
       </Box>
     </Paper>
   );

@@ -8,7 +8,7 @@ import { HOSPITAL_AUDIT_ACTIONS } from '../../../shared/constants';
 import { AUDIT_ACTION_LABELS } from '../../../shared/hospital';
 import { pageRange } from '../../../shared/patients';
 import { useAuditLogs, useAuditUsers } from '../hospital/api';
-import { localDayBounds, todayLocal } from '../../format';
+import { localDayBounds, showingRange, todayLocal } from '../../format';
 import { AuditEntryRow } from './AuditEntryRow';
 import { PagerButtons } from '../../components/PagerButtons';
 
@@ -108,7 +108,7 @@ export function AuditTrailTab() {
         </Stack>
         <Group justify="space-between" mt="md">
           <Text size="sm" c="dimmed" aria-live="polite">
-            Showing {range.from}-{range.to} of {range.total} transactions
+            {showingRange(range, 'transaction', 'transactions')}
           </Text>
           <PagerButtons page={page} hasNext={range.to < total} setPage={setPage} />
         </Group>

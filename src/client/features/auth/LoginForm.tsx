@@ -16,12 +16,11 @@ import {
   Title,
 } from '@mantine/core';
 import { IconArrowLeft } from '@tabler/icons-react';
-import { useState, type FormEvent, type ReactNode } from 'react';
+import { lazy, Suspense, useState, type FormEvent, type ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { useAuth } from '../../auth/context';
 import { PublicLayout } from '../../components/layout/PublicLayout';
 import { notifyError } from '../../notify';
-import ForgotPasswordDialog from '../password-reset/ForgotPasswordDialog';
 import {
   accessDeniedToast,
   loginFailedToast,
@@ -29,6 +28,9 @@ import {
   SUCCESS_PATH,
   type LoginPortal,
 } from './loginMessages';
+
+// Fetched when "Forgot password?" is first clicked: the sign-in page itself stays light.
+const ForgotPasswordDialog = lazy(() => import('../password-reset/ForgotPasswordDialog'));
 
 interface LoginFormProps {
   portal: LoginPortal;
@@ -135,7 +137,11 @@ export function LoginForm({ portal, title, subtitle, emailLabel, icon, footer }:
           </Anchor>
         </Group>
       </Paper>
-      <ForgotPasswordDialog opened={forgotOpen} onClose={() => setForgotOpen(false)} />
+      {forgotOpen && (
+        <Suspense fallback={null}>
+          <ForgotPasswordDialog opened onClose={() => setForgotOpen(false)} />
+        </Suspense>
+      )}
     </PublicLayout>
   );
 }

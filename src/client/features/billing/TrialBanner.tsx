@@ -8,6 +8,7 @@ import { useState } from 'react';
 import type { BillingStatus } from '../../../shared/providers';
 import { apiJson, errorMessage } from '../../api/request';
 import { notifyError } from '../../notify';
+import { plural } from '../../format';
 
 export const BILLING_STATUS_KEY = ['/api/billing/status'] as const;
 
@@ -57,7 +58,7 @@ export function TrialBanner() {
   }
 
   if (data.status === 'trialing' && data.trialDaysLeft !== null) {
-    const days = data.trialDaysLeft === 1 ? '1 day' : `${data.trialDaysLeft} days`;
+    const days = plural(data.trialDaysLeft, 'day', 'days');
     return (
       <Alert color="blue" variant="light" icon={<IconClockHour4 aria-hidden />} mb="md" role="status">
         <Text size="sm">

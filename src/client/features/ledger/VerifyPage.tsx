@@ -1,6 +1,7 @@
 // /verify (public, no sign-in): drop a file or paste a hash and learn whether and when it was
 // entered in the MedLedger ledger. A file is fingerprinted (SHA-256) in the browser and never
 // uploaded; the entry's inclusion proof is checked here with the shared Merkle functions.
+import '@mantine/dropzone/styles.css';
 import { Button, Divider, Group, Loader, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import { Dropzone } from '@mantine/dropzone';
 import { IconFileSearch, IconShieldCheck } from '@tabler/icons-react';
@@ -87,6 +88,7 @@ export default function VerifyPage() {
             maxSize={MAX_UPLOAD_BYTES}
             multiple={false}
             aria-label="Drop a file to verify"
+            inputProps={{ 'aria-label': 'File to verify' }}
           >
             <Group justify="center" gap="md" mih={120} style={{ pointerEvents: 'none' }}>
               <IconFileSearch size={40} stroke={1.5} aria-hidden />

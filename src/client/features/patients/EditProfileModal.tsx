@@ -5,6 +5,7 @@ import { useAuth } from '../../auth/context';
 import { useFamilyContacts, useProfile } from '../patient/api';
 import { FamilyContactsTab } from '../family-contacts/FamilyContactsTab';
 import { ProfileForm } from './ProfileForm';
+import { plural } from '../../format';
 
 export function EditProfileModal({ opened, onClose }: { opened: boolean; onClose: () => void }) {
   const { user } = useAuth();
@@ -18,7 +19,7 @@ export function EditProfileModal({ opened, onClose }: { opened: boolean; onClose
           <Tabs.Tab
             value="family"
             rightSection={
-              <Badge size="sm" variant="light" aria-label={`${contacts.data?.length ?? 0} contacts`}>
+              <Badge size="sm" variant="light" aria-label={plural(contacts.data?.length ?? 0, 'contact', 'contacts')}>
                 {contacts.data?.length ?? 0}
               </Badge>
             }

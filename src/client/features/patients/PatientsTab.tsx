@@ -14,12 +14,12 @@ import {
   Title,
   Tooltip,
 } from '@mantine/core';
-import { IconEdit, IconEye, IconFolderOpen, IconPlus, IconSearch, IconTrash } from '@tabler/icons-react';
+import { IconEdit, IconFolderOpen, IconPlus, IconSearch, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import { DEFAULT_PAGE_SIZE } from '../../../shared/constants';
 import { pageRange, patientDisplayName, type Patient } from '../../../shared/patients';
 import { usePatients } from '../hospital/api';
-import { DEPARTMENT_OPTIONS, formatDate } from '../../format';
+import { DEPARTMENT_OPTIONS, formatDate, showingRange } from '../../format';
 import { confirmDeletePatient } from './confirmDeletePatient';
 import { PatientDetailsDialog } from './PatientDetailsDialog';
 import { PatientFormDialog } from './PatientFormDialog';
@@ -87,15 +87,16 @@ export function PatientsTab() {
       </Paper>
 
       <Paper withBorder>
-        <Table.ScrollContainer minWidth={760}>
+        <Table.ScrollContainer minWidth={0}>
           <Table striped highlightOnHover verticalSpacing="sm" aria-label="Patients">
             <Table.Thead>
               <Table.Tr>
                 <Table.Th>Patient</Table.Th>
-                <Table.Th>ID</Table.Th>
-                <Table.Th>Primary Care</Table.Th>
-                <Table.Th>Last Visit</Table.Th>
-                <Table.Th>Status</Table.Th>
+                {/* On a phone only the name (with the MRN under it) and the actions: no sideways scrolling. */}
+                <Table.Th visibleFrom="sm">ID</Table.Th>
+                <Table.Th visibleFrom="md">Primary Care</Table.Th>
+                <Table.Th visibleFrom="md">Last Visit</Table.Th>
+                <Table.Th visibleFrom="md">Status</Table.Th>
                 <Table.Th>Actions</Table.Th>
               </Table.Tr>
             </Table.Thead>
@@ -105,19 +106,22 @@ export function PatientsTab() {
                   <Table.Td>
                     <Text fw={500}>{patientDisplayName(p)}</Text>
                     {(p.email ?? p.user?.email) && (
-                      <Text size="xs" c="dimmed">
+                      <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
                         {p.email ?? p.user?.email}
                       </Text>
                     )}
+                    <Text ff="monospace" size="xs" hiddenFrom="sm">
+                      {p.patientId}
+                    </Text>
                   </Table.Td>
-                  <Table.Td>
+                  <Table.Td visibleFrom="sm">
                     <Text ff="monospace" size="sm">
                       {p.patientId}
                     </Text>
                   </Table.Td>
-                  <Table.Td>{p.primaryCarePhysician || '—'}</Table.Td>
-                  <Table.Td>{formatDate(p.lastVisit)}</Table.Td>
-                  <Table.Td>
+                  <Table.Td visibleFrom="md">{p.primaryCarePhysician || '—'}</Table.Td>
+                  <Table.Td visibleFrom="md">{formatDate(p.lastVisit)}</Table.Td>
+                  <Table.Td visibleFrom="md">
                     <Badge color="green" variant="light">
                       Active
                     </Badge>
@@ -131,15 +135,6 @@ export function PatientsTab() {
                           onClick={() => setDetails(p)}
                         >
                           <IconFolderOpen size={18} />
-                        </ActionIcon>
-                      </Tooltip>
-                      <Tooltip label="View">
-                        <ActionIcon
-                          variant="subtle"
-                          aria-label={`View ${patientDisplayName(p)}`}
-                          onClick={() => setDetails(p)}
-                        >
-                          <IconEye size={18} />
                         </ActionIcon>
                       </Tooltip>
                       <Tooltip label="Edit">
@@ -184,7 +179,7 @@ export function PatientsTab() {
         )}
         <Group justify="space-between" p="md">
           <Text size="sm" c="dimmed" aria-live="polite">
-            Showing {range.from}-{range.to} of {range.total} patients
+            {showingRange(range, 'patient', 'patients')}
           </Text>
           <PagerButtons page={page} hasNext={range.to < total} setPage={setPage} />
         </Group>

@@ -62,12 +62,12 @@ export default function ProviderApplyPage() {
       await apiJson('POST', '/api/provider-applications', values);
       setSubmitted(true);
       notifySuccess(
-        '✅ Application Submitted Successfully!',
+        'Application Submitted Successfully!',
         'Your application will be reviewed by the MedLedger team and you will receive an email once it has been processed.',
         { autoClose: 6000 },
       );
     } catch (error) {
-      notifyError('❌ Application Failed', applicationFailureMessage(error));
+      notifyError('Application Failed', applicationFailureMessage(error));
     }
     setSubmitting(false);
   }

@@ -64,7 +64,7 @@ export default function ProviderRegisterPage() {
       });
       setDone(true);
       notifySuccess(
-        '✅ Account Created Successfully!',
+        'Account Created Successfully!',
         `Welcome to MedLedger! Your ${TRIAL_DAYS}-day free trial has started. You can now log in.`,
         { autoClose: 6000 },
       );

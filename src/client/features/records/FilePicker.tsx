@@ -1,5 +1,6 @@
 // Files of the upload form: drag-and-drop or browse, several at once, each removable. The limits
 // shown here (types, 25 MB, 10 files) are the server's, which enforces them again.
+import '@mantine/dropzone/styles.css';
 import { ActionIcon, Button, Group, Paper, Stack, Text } from '@mantine/core';
 import { Dropzone, type FileRejection } from '@mantine/dropzone';
 import { IconCloudUpload, IconFile, IconX } from '@tabler/icons-react';
@@ -63,6 +64,7 @@ export function FilePicker({ files, onChange, existing, disabled }: Props) {
         }
         accept={ACCEPT}
         maxSize={MAX_UPLOAD_BYTES}
+        inputProps={{ 'aria-label': 'Attachments to upload' }}
         multiple
         disabled={disabled || room <= 0}
         aria-label="Drop files here"

@@ -1,14 +1,6 @@
 // /hospital-dashboard (spec section 2): a sidebar with five tabs (Patients by default), a slide-in
 // menu on small screens, and the trial banner. The route guard lets only role hospital in.
 import { NavLink, Stack, Title, VisuallyHidden } from '@mantine/core';
-import {
-  IconCalendarEvent,
-  IconCloudUpload,
-  IconSettings,
-  IconShieldCheck,
-  IconUsers,
-  type Icon,
-} from '@tabler/icons-react';
 import { useSearchParams } from 'react-router';
 import { AppLayout } from '../../components/layout/AppLayout';
 import { useMobileNav } from '../../components/layout/MobileNav';
@@ -18,15 +10,7 @@ import { AuditTrailTab } from '../../features/audit/AuditTrailTab';
 import { PatientsTab } from '../../features/patients/PatientsTab';
 import { UploadRecordsTab } from '../../features/records/UploadRecordsTab';
 import { SettingsTab } from '../../features/hospital/SettingsTab';
-
-export const TABS = [
-  { id: 'patients', label: 'Patients', icon: IconUsers },
-  { id: 'upload', label: 'Upload Records', icon: IconCloudUpload },
-  { id: 'appointments', label: 'Appointments', icon: IconCalendarEvent },
-  { id: 'audit', label: 'Audit Trail', icon: IconShieldCheck },
-  { id: 'settings', label: 'Settings', icon: IconSettings },
-] as const satisfies readonly { id: string; label: string; icon: Icon }[];
-export type TabId = (typeof TABS)[number]['id'];
+import { TABS, tabFromParam, type TabId } from './tabs';
 
 function Sidebar({ active, onSelect }: { active: TabId; onSelect: (tab: TabId) => void }) {
   const { close } = useMobileNav();
@@ -52,8 +36,7 @@ function Sidebar({ active, onSelect }: { active: TabId; onSelect: (tab: TabId) =
 
 export default function HospitalDashboardPage() {
   const [params, setParams] = useSearchParams();
-  const requested = params.get('tab');
-  const active: TabId = TABS.some((t) => t.id === requested) ? (requested as TabId) : 'patients';
+  const active = tabFromParam(params.get('tab'));
   const select = (tab: TabId) => setParams(tab === 'patients' ? {} : { tab }, { replace: false });
 
   return (

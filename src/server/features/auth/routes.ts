@@ -1,9 +1,8 @@
 // POST /api/auth/register, /login, /logout and GET /api/auth/me (spec section 7).
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { loginSchema, messageSchema, registerSchema, userResponseSchema } from '../../../shared/auth.js';
+import { loginSchema, meResponseSchema, messageSchema, registerSchema, userResponseSchema } from '../../../shared/auth.js';
 import type { AppContext } from '../../app.js';
-import { unauthorized } from '../../errors.js';
 import {
   clearSessionCookie,
   createSession,
@@ -71,9 +70,9 @@ export async function authRoutes(app: FastifyInstance, ctx: AppContext) {
 
   r.get(
     '/api/auth/me',
-    { schema: { tags: ['auth'], response: { 200: userResponseSchema } } },
+    { schema: { tags: ['auth'], response: { 200: meResponseSchema } } },
     async (request) => {
-      if (!request.user) throw unauthorized();
+      if (!request.user) return { user: null };
       const { sessionId: _sid, ...user } = request.user;
       return { user };
     },

@@ -111,12 +111,12 @@ describe('setting a new password from the link', () => {
   it('sets the password, ends every session of the user and audits it', async () => {
     const { email, userId, cookie } = await signedInHospital(t.app);
     const second = await login(t.app, email);
-    expect((await me(cookie)).statusCode).toBe(200);
+    expect((await me(cookie)).json().user).not.toBeNull();
     const token = await resetToken(email);
     const res = await confirm(token);
     expect(res.statusCode).toBe(200);
-    expect((await me(cookie)).statusCode).toBe(401);
-    expect((await me(second)).statusCode).toBe(401);
+    expect((await me(cookie)).json()).toEqual({ user: null });
+    expect((await me(second)).json()).toEqual({ user: null });
     const oldLogin = await t.app.inject({
       method: 'POST',
       url: '/api/auth/login',

@@ -1,0 +1,83 @@
+// How the built client and the API answers travel: pre-compressed files chosen by Accept-Encoding,
+// long-lived caching only for content-hashed assets, and JSON compressed above 1 KiB.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from './test/helpers.js';
+
+const script = `export const hello = ${JSON.stringify('MedLedger '.repeat(600))};\n`;
+let t: TestApp;
+let clientDir: string;
+
+beforeAll(async () => {
+  clientDir = fs.mkdtempSync(path.join(os.tmpdir(), 'medledger-client-'));
+  fs.mkdirSync(path.join(clientDir, 'assets'));
+  fs.writeFileSync(
+    path.join(clientDir, 'index.html'),
+    '<!doctype html><title>MedLedger</title><div id="root"></div>',
+  );
+  const asset = path.join(clientDir, 'assets', 'app-3f2a9c1b.js');
+  fs.writeFileSync(asset, script);
+  fs.writeFileSync(`${asset}.br`, zlib.brotliCompressSync(script));
+  fs.writeFileSync(`${asset}.gz`, zlib.gzipSync(script));
+  t = await createTestApp({ serveClient: true }, { clientDir });
+});
+
+afterAll(async () => {
+  await t.close();
+  fs.rmSync(clientDir, { recursive: true, force: true });
+});
+
+const get = (url: string, acceptEncoding?: string) =>
+  t.app.inject({ method: 'GET', url, headers: acceptEncoding ? { 'accept-encoding': acceptEncoding } : {} });
+
+describe('the built client', () => {
+  it('sends the brotli file to a browser that accepts it, cached for a year as immutable', async () => {
+    const res = await get('/assets/app-3f2a9c1b.js', 'gzip, deflate, br');
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-encoding']).toBe('br');
+    expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(zlib.brotliDecompressSync(res.rawPayload).toString()).toBe(script);
+    expect(res.rawPayload.length).toBeLessThan(script.length / 5);
+  });
+
+  it('sends gzip to a browser without brotli, and the plain file to one without either', async () => {
+    const gz = await get('/assets/app-3f2a9c1b.js', 'gzip');
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(zlib.gunzipSync(gz.rawPayload).toString()).toBe(script);
+    const plain = await get('/assets/app-3f2a9c1b.js');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe(script);
+  });
+
+  it('serves index.html for the app routes and asks the browser to check it each time', async () => {
+    for (const url of ['/', '/hospital-dashboard', '/verify?hash=abc']) {
+      const res = await get(url, 'br');
+      expect(res.statusCode, url).toBe(200);
+      expect(res.headers['content-type']).toMatch(/^text\/html/);
+      expect(res.headers['cache-control'], url).toBe('no-cache');
+      expect(res.body).toContain('<div id="root">');
+    }
+  });
+});
+
+describe('API answers', () => {
+  it('compresses JSON above 1 KiB for a client that accepts it', async () => {
+    const res = await get('/api/docs/json', 'br');
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-encoding']).toBe('br');
+    const document = JSON.parse(zlib.brotliDecompressSync(res.rawPayload).toString());
+    expect(document.openapi).toMatch(/^3\./);
+  });
+
+  it('leaves small answers and clients without Accept-Encoding alone', async () => {
+    const small = await get('/api/auth/me', 'br');
+    expect(small.headers['content-encoding']).toBeUndefined();
+    expect(small.json()).toEqual({ user: null });
+    const plain = await get('/api/docs/json');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.json().openapi).toMatch(/^3\./);
+  });
+});

@@ -15,7 +15,7 @@ import { sql } from 'drizzle-orm';
 import { connect, type Database } from '../src/server/db/connect.js';
 import { attachments, ledgerEntries, medicalRecords, patients, users } from '../src/server/db/schema.js';
 import { FileStore } from '../src/server/files/store.js';
-import { auditLedger } from '../src/server/features/ledger/audit.js';
+import { auditLedger } from '../src/server/features/ledger/integrity.js';
 import { recordLedgerContent } from '../src/server/features/ledger/content.js';
 import { entryProofByHash, treeHead } from '../src/server/features/ledger/lookup.js';
 import { appendLedgerEntry } from '../src/server/features/ledger/service.js';

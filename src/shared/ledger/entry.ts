@@ -3,6 +3,8 @@
 // The place and time are inside the hash so that two entries never share a hash and an entry
 // cannot be moved in the ledger without its hash changing.
 import { canonicalJson } from './canonical.js';
+import type { Hasher } from './merkle.js';
+import { sha256 } from './sha256.js';
 
 export const LEDGER_KINDS = [
   'record_upload',
@@ -40,3 +42,11 @@ export function entryCanonical(entry: LedgerEnvelope): string {
 
 /** The previous chain hash of the first entry: 32 zero bytes. */
 export const GENESIS_CHAIN_HASH = '0'.repeat(64);
+
+/** The chain rule: SHA-256(previous chain hash bytes || entry hash bytes). */
+export function chainHash(previous: Uint8Array, entryHash: Uint8Array, hash: Hasher = sha256): Uint8Array {
+  const input = new Uint8Array(previous.length + entryHash.length);
+  input.set(previous, 0);
+  input.set(entryHash, previous.length);
+  return hash(input);
+}

@@ -3,7 +3,7 @@
 // tests can run it against their own database.
 import type { Db } from '../../db/connect.js';
 import type { FileStore } from '../../files/store.js';
-import { auditLedger } from './audit.js';
+import { auditLedger } from './integrity.js';
 
 export const LEDGER_USAGE = `Usage: npm run ledger -- verify [--skip-records] [--batch <entries>]
 

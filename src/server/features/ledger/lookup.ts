@@ -6,7 +6,8 @@ import { emptyRoot } from '../../../shared/ledger/merkle.js';
 import type { Db } from '../../db/connect.js';
 import { attachments, ledgerEntries } from '../../db/schema.js';
 import { badRequest } from '../../errors.js';
-import { consistencyProof, hexOf, inclusionProof, ledgerSize, nodeSha256, rootAt } from './tree.js';
+import { hexOf, sha256 } from './hashing.js';
+import { consistencyProof, inclusionProof, ledgerSize, rootAt } from './tree.js';
 
 export interface TreeHead {
   treeSize: number;
@@ -31,7 +32,7 @@ async function sizeAt(db: Db, requested?: number, current?: number): Promise<num
 
 export async function treeHead(db: Db, requestedSize?: number): Promise<TreeHead> {
   const treeSize = await sizeAt(db, requestedSize);
-  const root = treeSize === 0 ? emptyRoot(nodeSha256) : await rootAt(db, treeSize);
+  const root = treeSize === 0 ? emptyRoot(sha256) : await rootAt(db, treeSize);
   return { treeSize, rootHash: hexOf(root) };
 }
 

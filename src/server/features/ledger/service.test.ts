@@ -6,7 +6,8 @@ import { connect } from '../../db/connect.js';
 import { ledgerEntries, ledgerNodes, medicalRecords } from '../../db/schema.js';
 import { createTestApp, signedInHospital, type TestApp } from '../../test/helpers.js';
 import { recordLedgerContent } from './content.js';
-import { appendLedgerEntry, chainHashOf } from './service.js';
+import { chainHashOf } from './hashing.js';
+import { appendLedgerEntry } from './service.js';
 import { createLedgeredRecord } from './testing.js';
 import { ledgerSize, rootAt } from './tree.js';
 

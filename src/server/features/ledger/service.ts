@@ -2,7 +2,6 @@
 // consent or profile change it records and the audit entry), under a transaction-scoped advisory
 // lock, so appends from any number of requests and server processes on one PostgreSQL get a
 // gap-free sequence and an unbroken chain. Ledger rows are never updated or deleted.
-import crypto from 'node:crypto';
 import { desc, sql } from 'drizzle-orm';
 import { PgTransaction } from 'drizzle-orm/pg-core';
 import {
@@ -11,10 +10,10 @@ import {
   LEDGER_KINDS,
   type LedgerKind,
 } from '../../../shared/ledger/entry.js';
-import { leafHash } from '../../../shared/ledger/merkle.js';
 import type { Db } from '../../db/connect.js';
 import { ledgerEntries } from '../../db/schema.js';
-import { addLeaf, nodeSha256 } from './tree.js';
+import { chainHashOf, leafOf, sha256Hex } from './hashing.js';
+import { addLeaf } from './tree.js';
 
 /** Key of the advisory lock that serialises appends ("MLED"). */
 export const LEDGER_LOCK_KEY = 0x4d4c4544;
@@ -33,18 +32,6 @@ export interface LedgerAppendResult {
   hash: string;
   chainHash: string;
   createdAt: Date;
-}
-
-export const sha256Hex = (data: string | Uint8Array) =>
-  crypto.createHash('sha256').update(data).digest('hex');
-
-/** SHA-256(previous chain hash bytes || entry hash bytes), hex. */
-export function chainHashOf(previousChainHash: string, entryHash: string): string {
-  return crypto
-    .createHash('sha256')
-    .update(Buffer.from(previousChainHash, 'hex'))
-    .update(Buffer.from(entryHash, 'hex'))
-    .digest('hex');
 }
 
 // Not a type guard on purpose: narrowing would turn the Db handle into an untyped transaction.
@@ -91,6 +78,6 @@ export async function appendLedgerEntry(
   await tx
     .insert(ledgerEntries)
     .values({ seq, kind: input.kind, recordId, patientId, userId, canonical, hash, chainHash, createdAt });
-  await addLeaf(tx, seq, leafHash(Buffer.from(hash, 'hex'), nodeSha256));
+  await addLeaf(tx, seq, leafOf(Buffer.from(hash, 'hex')));
   return { seq, hash, chainHash, createdAt };
 }

@@ -2,24 +2,18 @@
 // covers leaves [i * 2^L, (i + 1) * 2^L)). Appending leaf n adds one row per level that leaf n
 // completes (on average two rows). A tree head or a proof at any size then needs only O(log n)
 // stored hashes, fetched in one query, instead of rehashing the whole tree.
-import crypto from 'node:crypto';
 import { desc, sql } from 'drizzle-orm';
 import {
   consistencyProofRanges,
   foldSubtrees,
   inclusionProofRanges,
-  nodeHash,
   rangeSubtrees,
-  type Hasher,
   type LeafRange,
 } from '../../../shared/ledger/merkle.js';
 import type { Db } from '../../db/connect.js';
 import { ledgerEntries, ledgerNodes } from '../../db/schema.js';
+import { bytesOf, hexOf, nodeOf, sha256 } from './hashing.js';
 
-export const nodeSha256: Hasher = (data) => crypto.hash('sha256', data, 'buffer');
-export const hexOf = (bytes: Uint8Array) =>
-  Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex');
-export const bytesOf = (hex: string): Uint8Array => Buffer.from(hex, 'hex');
 
 /** Raised when a stored subtree hash that must exist is missing: the tree was damaged. */
 export class LedgerDamagedError extends Error {}
@@ -61,7 +55,7 @@ export async function rangeHashes(db: Db, ranges: readonly LeafRange[]): Promise
         if (!hash) throw new LedgerDamagedError(`The ledger's Merkle node ${k.level}/${k.index} is missing.`);
         return hash;
       }),
-      nodeSha256,
+      sha256,
     ),
   );
 }
@@ -83,7 +77,7 @@ export async function addLeaf(db: Db, index: number, leaf: Uint8Array): Promise<
     const sibling = siblings.get(keyOf(left));
     if (!sibling)
       throw new LedgerDamagedError(`The ledger's Merkle node ${left.level}/${left.index} is missing.`);
-    current = nodeHash(sibling, current, nodeSha256);
+    current = nodeOf(sibling, current);
     rows.push({ level: left.level + 1, idx: Math.floor(left.index / 2), hash: hexOf(current) });
   }
   await db.insert(ledgerNodes).values(rows);

@@ -4,14 +4,14 @@
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import { canonicalJson } from '../../../shared/ledger/canonical.js';
 import { entryCanonical, GENESIS_CHAIN_HASH, type LedgerKind } from '../../../shared/ledger/entry.js';
-import { leafHash, verifyInclusion } from '../../../shared/ledger/merkle.js';
+import { verifyInclusion } from '../../../shared/ledger/merkle.js';
 import type { RecordRow } from '../../access.js';
 import type { Db } from '../../db/connect.js';
 import { attachments, ledgerEntries } from '../../db/schema.js';
 import type { FileStore } from '../../files/store.js';
 import { RECORD_LEDGER_FIELDS, recordLedgerContent } from './content.js';
-import { chainHashOf, sha256Hex } from './service.js';
-import { bytesOf, hexOf, inclusionProof, LedgerDamagedError, ledgerSize } from './tree.js';
+import { bytesOf, chainHashOf, hexOf, leafOf, sha256, sha256Hex } from './hashing.js';
+import { inclusionProof, LedgerDamagedError, ledgerSize } from './tree.js';
 
 export type CheckName = 'entry' | 'content' | 'attachments' | 'chain' | 'inclusion';
 
@@ -192,7 +192,7 @@ export async function checkInclusion(
   }
   try {
     const { auditPath, rootHash } = await inclusionProof(db, seq, treeSize);
-    const ok = verifyInclusion(seq, treeSize, leafHash(bytesOf(entry.hash)), auditPath, rootHash);
+    const ok = verifyInclusion(seq, treeSize, leafOf(bytesOf(entry.hash)), auditPath, rootHash, sha256);
     return {
       check: {
         name: 'inclusion',

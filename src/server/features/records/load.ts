@@ -1,5 +1,4 @@
 // Loading records with their attachments, provider name and ledger check, shaped for the API.
-import crypto from 'node:crypto';
 import { and, asc, desc, eq, inArray, type SQL } from 'drizzle-orm';
 import { canonicalJson } from '../../../shared/ledger/canonical.js';
 import { patientDisplayName } from '../../../shared/patients.js';
@@ -7,6 +6,7 @@ import type { MedicalRecord } from '../../../shared/records.js';
 import type { Db } from '../../db/connect.js';
 import { attachments, ledgerEntries, medicalRecords, patients, users } from '../../db/schema.js';
 import { recordLedgerContent } from '../ledger/content.js';
+import { sha256Hex } from '../ledger/hashing.js';
 
 type RecordRow = typeof medicalRecords.$inferSelect;
 type AttachmentRow = typeof attachments.$inferSelect;
@@ -27,7 +27,7 @@ export function matchesLedger(
   if (record.status !== 'final' || !record.isBlockchainVerified || !record.blockchainHash || !entry)
     return false;
   if (entry.recordId !== record.id || entry.hash !== record.blockchainHash) return false;
-  if (crypto.createHash('sha256').update(entry.canonical).digest('hex') !== entry.hash) return false;
+  if (sha256Hex(entry.canonical) !== entry.hash) return false;
   try {
     const stored = (JSON.parse(entry.canonical) as { content?: unknown }).content;
     return canonicalJson(stored) === canonicalJson(recordLedgerContent(record, files));

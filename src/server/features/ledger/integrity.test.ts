@@ -48,7 +48,7 @@ async function verify(app: TestApp, args = ['verify'], progressEveryMs = 60_000)
   return { code, out: out.join('\n'), err: err.join('\n') };
 }
 
-describe('npm run ledger -- verify (the audit)', () => {
+describe('npm run ledger -- verify (the integrity check)', () => {
   it('passes an untouched ledger and reports what it checked', async () => {
     const { t } = await ledgerWithRecords(7);
     const result = await verify(t);

@@ -3,14 +3,14 @@
 // Merkle node against the tree rebuilt from the entries, and every record against its entry
 // (row fields and attachment bytes). Memory stays constant: entries are read in batches and the
 // tree is rebuilt with a stack of at most log2(n) pending subtrees.
-import crypto from 'node:crypto';
 import { and, asc, eq, gt, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/connect.js';
 import { attachments, ledgerEntries, ledgerNodes, medicalRecords } from '../../db/schema.js';
 import type { FileStore } from '../../files/store.js';
 import { GENESIS_CHAIN_HASH } from '../../../shared/ledger/entry.js';
 import { emptyRoot } from '../../../shared/ledger/merkle.js';
-import { nodeSha256, rootAt } from './tree.js';
+import { bytesOf, chainHashOf, hexOf, leafOf, nodeOf, sha256, sha256Hex } from './hashing.js';
+import { rootAt } from './tree.js';
 import { compareRecord, type AttachmentRow, type LedgerEntryRow } from './verify.js';
 
 export interface AuditProgress {
@@ -39,13 +39,9 @@ export interface AuditOptions {
   maxListedProblems?: number;
 }
 
-const sha = (data: Uint8Array) => crypto.hash('sha256', data, 'buffer');
-const LEAF = Buffer.from([0]);
-const NODE = Buffer.from([1]);
-
 interface Pending {
   level: number;
-  hash: Buffer;
+  hash: Uint8Array;
 }
 
 export async function auditLedger(
@@ -72,7 +68,7 @@ export async function auditLedger(
   const [{ total }] = await db.select({ total: sql<number>`count(*)::int` }).from(ledgerEntries);
 
   let expectedSeq = 0;
-  let previousChain = Buffer.from(GENESIS_CHAIN_HASH, 'hex');
+  let previousChain = GENESIS_CHAIN_HASH;
   const stack: Pending[] = [];
   let lastSeq = -1;
   for (;;) {
@@ -93,21 +89,18 @@ export async function auditLedger(
       }
       const canonical = Buffer.from(entry.canonical, 'utf8');
       report.canonicalBytes += canonical.length;
-      const hash = sha(canonical);
-      if (hash.toString('hex') !== entry.hash)
+      if (sha256Hex(canonical) !== entry.hash)
         problem(`Entry ${seq}: its hash does not match its canonical text.`);
-      const stored = Buffer.from(entry.hash, 'hex');
-      const chain = sha(Buffer.concat([previousChain, stored]));
-      if (chain.toString('hex') !== entry.chainHash)
+      if (chainHashOf(previousChain, entry.hash) !== entry.chainHash)
         problem(`Entry ${seq}: its chain hash does not follow from entry ${seq - 1}.`);
-      previousChain = Buffer.from(entry.chainHash, 'hex');
+      previousChain = entry.chainHash;
       // Rebuild the tree from the stored hashes (the chain check covers those hashes).
-      let node: Pending = { level: 0, hash: sha(Buffer.concat([LEAF, stored])) };
-      computed.set(`0:${seq}`, node.hash.toString('hex'));
+      let node: Pending = { level: 0, hash: leafOf(bytesOf(entry.hash)) };
+      computed.set(`0:${seq}`, hexOf(node.hash));
       while (stack.length > 0 && stack[stack.length - 1].level === node.level) {
         const left = stack.pop()!;
-        node = { level: node.level + 1, hash: sha(Buffer.concat([NODE, left.hash, node.hash])) };
-        computed.set(`${node.level}:${Math.floor(seq / 2 ** node.level)}`, node.hash.toString('hex'));
+        node = { level: node.level + 1, hash: nodeOf(left.hash, node.hash) };
+        computed.set(`${node.level}:${Math.floor(seq / 2 ** node.level)}`, hexOf(node.hash));
       }
       stack.push(node);
       expectedSeq = seq + 1;
@@ -120,13 +113,13 @@ export async function auditLedger(
   }
 
   report.treeSize = expectedSeq;
-  let root = emptyRoot(nodeSha256);
+  let root = emptyRoot(sha256);
   if (stack.length > 0) {
     let acc = stack[stack.length - 1].hash;
-    for (let i = stack.length - 2; i >= 0; i--) acc = sha(Buffer.concat([NODE, stack[i].hash, acc]));
+    for (let i = stack.length - 2; i >= 0; i--) acc = nodeOf(stack[i].hash, acc);
     root = acc;
   }
-  report.rootHash = Buffer.from(root).toString('hex');
+  report.rootHash = hexOf(root);
   await checkTreeExtent(db, report.treeSize, report.rootHash, problem);
   if (options.records !== false) await checkUnledgeredRecords(db, problem);
   return report;

@@ -1,0 +1,21 @@
+// The server's one SHA-256 and the ledger's hashing rules bound to it. The rules themselves (leaf
+// 0x00, node 0x01, chain) are written once in shared/ledger, so that the writer (service.ts,
+// tree.ts), the checker (integrity.ts) and the browser all hash the same way.
+import crypto from 'node:crypto';
+import { chainHash } from '../../../shared/ledger/entry.js';
+import { leafHash, nodeHash, type Hasher } from '../../../shared/ledger/merkle.js';
+
+/** SHA-256 with Node's native implementation (the shared one is pure JS, for the browser). */
+export const sha256: Hasher = (data) => crypto.hash('sha256', data, 'buffer');
+export const sha256Hex = (data: string | Uint8Array): string => crypto.hash('sha256', data, 'hex');
+
+export const hexOf = (bytes: Uint8Array) =>
+  Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex');
+export const bytesOf = (hex: string): Uint8Array => Buffer.from(hex, 'hex');
+
+export const leafOf = (entryHash: Uint8Array) => leafHash(entryHash, sha256);
+export const nodeOf = (left: Uint8Array, right: Uint8Array) => nodeHash(left, right, sha256);
+
+/** Chain hash of an entry from the previous chain hash and the entry hash, all hex. */
+export const chainHashOf = (previousChainHash: string, entryHash: string): string =>
+  hexOf(chainHash(bytesOf(previousChainHash), bytesOf(entryHash), sha256));

@@ -1,7 +1,6 @@
 // Writing medical records: an upload (or a draft) is saved with its attachments, its ledger entry
 // and its audit entry in ONE transaction, after its files were written and renamed; if the
 // transaction fails the files are removed again, so there is never half a record or an orphan file.
-import fsp from 'node:fs/promises';
 import { and, asc, eq } from 'drizzle-orm';
 import type { MedicalRecord, RecordFields } from '../../../shared/records.js';
 import { findPatientForUser, findRecordForUser, type PatientRow, type RecordRow } from '../../access.js';
@@ -216,5 +215,5 @@ export async function discardDraft(db: Db, store: FileStore, actor: Actor, recor
     return files;
   });
   // After the commit; a file left behind by a crash here is removed by the start-up sweep.
-  for (const f of removed) await fsp.rm(store.pathFor(f.storageKey), { force: true }).catch(() => {});
+  for (const f of removed) await store.remove(f.storageKey).catch(() => {});
 }

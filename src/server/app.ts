@@ -1,4 +1,5 @@
 // buildApp(config): plugins, then each feature's routes. Used by main.ts and by every API test.
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
@@ -24,8 +25,10 @@ import { consentRoutes } from './features/consent/routes.js';
 import { familyContactRoutes } from './features/family-contacts/routes.js';
 import { patientProfileRoutes } from './features/patient-profile/routes.js';
 import { appointmentRoutes } from './features/appointments/routes.js';
+import { healthRoutes } from './features/health/routes.js';
 import { FileStore } from './files/store.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
+import { loggableError } from './db/outage.js';
 import { registerErrorHandling } from './plugins/errors.js';
 import { registerSecurity } from './plugins/security.js';
 import { registerSessions } from './plugins/session.js';
@@ -65,7 +68,25 @@ export async function buildApp(
   options: BuildOptions = {},
 ): Promise<{ app: FastifyInstance; ctx: AppContext }> {
   const app = Fastify({
-    logger: options.logger === false ? false : { level: config.logLevel },
+    logger:
+      options.logger === false
+        ? false
+        : {
+            level: config.logLevel,
+            // Health data never reaches the log: no cookies, no bodies, no SQL parameters.
+            redact: {
+              paths: [
+                'req.headers.cookie',
+                'req.headers.authorization',
+                'req.body',
+                'err.params',
+                '*.params',
+              ],
+              censor: '[redacted]',
+            },
+          },
+    // Every log line carries the request id; 5xx answers and the X-Request-Id header show it.
+    genReqId: () => crypto.randomUUID(),
     trustProxy: config.trustProxy,
     // One line per request is noise for someone trying the app; LOG_LEVEL=debug brings it back.
     // Every access to patient data is in the audit trail regardless.
@@ -84,6 +105,10 @@ export async function buildApp(
   };
 
   if (options.onRoute) app.addHook('onRoute', options.onRoute);
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('X-Request-Id', request.id);
+  });
+  database.onPoolError?.((err) => app.log.warn({ err: loggableError(err) }, 'database connection lost'));
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
@@ -129,6 +154,7 @@ export async function buildApp(
     await consentRoutes(scope, ctx);
     await familyContactRoutes(scope, ctx);
     await appointmentRoutes(scope, ctx);
+    await healthRoutes(scope, ctx);
   });
 
   const clientDir = options.clientDir ?? defaultClientDir;

@@ -5,6 +5,9 @@ import { openDatabaseForCli } from './cli/open-database.js';
 import { attachments } from './db/schema.js';
 import { buildApp } from './app.js';
 import { createAdmin } from './features/auth/service.js';
+import { loggableError } from './db/outage.js';
+
+const SHUTDOWN_TIMEOUT_MS = 15_000;
 
 async function main() {
   const config = loadConfig();
@@ -26,14 +29,26 @@ async function main() {
     if (created) app.log.info(`Administrator ${config.adminEmail} created from ADMIN_EMAIL.`);
   }
 
+  // Graceful shutdown: stop accepting (new requests get 503), let requests in flight finish, close
+  // the pool. A request that will not finish does not hold the process beyond the timeout.
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
-    app.log.info(`${signal} received, shutting down`);
-    await app.close();
-    await database.close();
-    process.exit(0);
+    app.log.info(`${signal} received, finishing requests in flight`);
+    const force = setTimeout(() => {
+      app.log.warn(`requests still running after ${SHUTDOWN_TIMEOUT_MS / 1000} s; exiting anyway`);
+      process.exit(1);
+    }, SHUTDOWN_TIMEOUT_MS);
+    force.unref();
+    try {
+      await app.close();
+      await database.close();
+      process.exit(0);
+    } catch (err) {
+      app.log.error({ err: loggableError(err) }, 'shutdown failed');
+      process.exit(1);
+    }
   };
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));

@@ -1,6 +1,8 @@
 // Route-wide guards: every API route that is not deliberately public answers 401 when signed out,
 // and no route answers 500 to malformed ids, bodies or query strings, whoever calls it.
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { subscriptions } from './db/schema.js';
 import {
   addPatient,
   createTestApp,
@@ -16,6 +18,8 @@ const PUBLIC_ROUTES = new Set([
   'POST /api/auth/login',
   'POST /api/auth/logout',
   'GET /api/auth/me',
+  'GET /api/health/live',
+  'GET /api/health/ready',
   'POST /api/provider-applications',
   'POST /api/provider-register',
   'POST /api/password-reset',
@@ -27,6 +31,15 @@ const PUBLIC_ROUTES = new Set([
   'GET /api/ledger/consistency',
   'POST /api/ledger/verify-file',
 ]);
+
+/**
+ * Writes a hospital may still make after its trial. Every other write a hospital can reach must
+ * declare requireWriteAccess (402 after the trial); a new route without it fails the test below.
+ */
+const WRITES_WITHOUT_SUBSCRIPTION = new Set([
+  'POST /api/billing/checkout', // paying is how the hospital gets its write access back
+]);
+const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 const routes: { method: string; url: string }[] = [];
 let t: TestApp;
@@ -51,6 +64,12 @@ beforeAll(async () => {
   cookies.hospital = hospital.cookie;
   cookies.patient = (await signedInPatient(t.app, patient.patientId)).cookie;
   cookies.admin = (await signedInAdmin(t)).cookie;
+  const lapsed = await signedInHospital(t.app, 'Lapsed Hospital');
+  await t.ctx.db
+    .update(subscriptions)
+    .set({ trialEndsAt: new Date(Date.now() - 1000) })
+    .where(eq(subscriptions.userId, lapsed.userId));
+  cookies.lapsedHospital = lapsed.cookie;
 });
 afterAll(async () => t?.close());
 
@@ -74,6 +93,29 @@ describe('every API route', () => {
       if (res.statusCode !== 401) open.push(`${key} -> ${res.statusCode}`);
     }
     expect(open).toEqual([]);
+  });
+
+  it('refuses every write a hospital can reach with 402 after the trial', async () => {
+    const checked: string[] = [];
+    const unguarded: string[] = [];
+    for (const route of routes) {
+      const key = `${route.method} ${route.url}`;
+      if (!WRITE_METHODS.has(route.method) || PUBLIC_ROUTES.has(key) || WRITES_WITHOUT_SUBSCRIPTION.has(key))
+        continue;
+      const res = await t.app.inject({
+        method: route.method as 'POST',
+        url: fill(route.url, '00000000-0000-4000-8000-000000000000'),
+        headers: { cookie: cookies.lapsedHospital },
+        payload: route.method === 'DELETE' ? undefined : {},
+      });
+      if (res.statusCode === 403) continue; // another role's route
+      checked.push(key);
+      if (res.statusCode !== 402 || !/trial has ended/.test(res.json().message))
+        unguarded.push(`${key} -> ${res.statusCode}`);
+    }
+    expect(unguarded).toEqual([]);
+    // The hospital's writes: patients, records, sharing, appointments, settings.
+    expect(checked.length).toBeGreaterThanOrEqual(12);
   });
 
   const badIds = [

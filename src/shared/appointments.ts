@@ -2,6 +2,7 @@
 // API's schemas, the bookable slots and the one conflict rule used by both the slot grid and the
 // server. Slot times are the browser's local times; the API carries ISO instants.
 import { z } from 'zod';
+import { instantInRange, yearRangeMessage } from './dates.js';
 import {
   APPOINTMENT_LENGTH_MINUTES,
   APPOINTMENT_STATUSES,
@@ -59,7 +60,8 @@ export const appointmentInputSchema = z.object({
     .string({ error: APPOINTMENT_MESSAGES.required })
     .trim()
     .min(1, APPOINTMENT_MESSAGES.required)
-    .pipe(z.iso.datetime({ offset: true, error: APPOINTMENT_MESSAGES.date })),
+    .pipe(z.iso.datetime({ offset: true, error: APPOINTMENT_MESSAGES.date }))
+    .refine((v) => instantInRange(v) !== null, yearRangeMessage('Appointment date')),
   location: optionalText('Location', 300),
   notes: optionalText('Notes', 2000),
   /** Sent by the spec's client; ignored (the hospital is the signed-in one, status starts scheduled). */
@@ -93,8 +95,14 @@ export const appointmentSchema = z.object({
 export type Appointment = z.infer<typeof appointmentSchema>;
 
 export const appointmentRangeQuerySchema = z.object({
-  from: z.iso.datetime({ offset: true, error: 'from must be an ISO date and time' }).optional(),
-  to: z.iso.datetime({ offset: true, error: 'to must be an ISO date and time' }).optional(),
+  from: z.iso
+    .datetime({ offset: true, error: 'from must be an ISO date and time' })
+    .refine((v) => instantInRange(v) !== null, yearRangeMessage('from'))
+    .optional(),
+  to: z.iso
+    .datetime({ offset: true, error: 'to must be an ISO date and time' })
+    .refine((v) => instantInRange(v) !== null, yearRangeMessage('to'))
+    .optional(),
 });
 
 const toMinutes = (hhmm: string) => {

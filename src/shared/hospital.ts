@@ -1,5 +1,6 @@
 // Hospital settings and the audit trail (spec section 2 "Audit Trail tab" and "Settings tab").
 import { z } from 'zod';
+import { instantInRange, yearRangeMessage } from './dates.js';
 import { MIN_NAME_LENGTH } from './constants.js';
 import { pagedSchema, pagingQuerySchema } from './patients.js';
 
@@ -19,6 +20,7 @@ const instant = (name: string) =>
     .string()
     .trim()
     .refine((v) => !Number.isNaN(Date.parse(v)), `${name} must be a date and time (ISO 8601)`)
+    .refine((v) => instantInRange(v) !== null, yearRangeMessage(name))
     .transform((v) => new Date(v))
     .optional();
 

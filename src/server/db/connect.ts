@@ -9,6 +9,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import * as schema from './schema.js';
 
@@ -20,6 +21,8 @@ export interface Database {
   db: Db;
   kind: 'pglite' | 'postgres';
   close(): Promise<void>;
+  /** Sends errors of idle pooled connections to `listener` from now on (PostgreSQL only). */
+  onPoolError?(listener: PoolErrorListener): void;
 }
 
 const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
@@ -62,6 +65,9 @@ function lockFolder(folder: string): () => void {
   throw new Error(`Could not lock ${folder}`);
 }
 
+/** Receives errors of idle pooled connections (a restart or a terminated backend): never fatal. */
+export type PoolErrorListener = (err: Error) => void;
+
 export interface ConnectOptions {
   /** postgres://... for a real server; otherwise PGlite. */
   databaseUrl?: string;
@@ -69,15 +75,44 @@ export interface ConnectOptions {
   pgliteDir?: string;
   /** Apply migrations before returning (default true). */
   migrate?: boolean;
+  /** Where errors of idle pooled connections go (default: one line on stderr). */
+  onPoolError?: PoolErrorListener;
 }
+
+/**
+ * Pool settings: a query may run 30 s at most and a transaction may sit idle 15 s at most, so a
+ * stuck request can never hold the ledger's lock for long; connecting gives up after 5 s, so a
+ * request during an outage fails fast (503) instead of hanging.
+ */
+export const POOL_SETTINGS = {
+  max: 10,
+  connectionTimeoutMillis: 5_000,
+  idleTimeoutMillis: 30_000,
+  statement_timeout: 30_000,
+  idle_in_transaction_session_timeout: 15_000,
+} as const;
 
 export async function connect(options: ConnectOptions): Promise<Database> {
   const runMigrations = options.migrate ?? true;
   if (options.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, ...POOL_SETTINGS });
+    // Without a listener, an idle connection ended by the server (restart, failover,
+    // pg_terminate_backend) is an unhandled 'error' event that kills the process.
+    let onPoolError: PoolErrorListener =
+      options.onPoolError ??
+      ((err) =>
+        console.error(`Database connection lost (${(err as { code?: string }).code ?? err.message}).`));
+    pool.on('error', (err) => onPoolError(err));
     const db = drizzlePg(pool, { schema }) as unknown as Db;
     if (runMigrations) await migratePg(drizzlePg(pool), { migrationsFolder });
-    return { db, kind: 'postgres', close: () => pool.end() };
+    return {
+      db,
+      kind: 'postgres',
+      close: () => pool.end(),
+      onPoolError: (listener) => {
+        onPoolError = listener;
+      },
+    };
   }
   const unlock = options.pgliteDir ? lockFolder(options.pgliteDir) : () => {};
   try {
@@ -96,4 +131,23 @@ export async function connect(options: ConnectOptions): Promise<Database> {
     unlock();
     throw err;
   }
+}
+
+/** How many migrations this build ships (the journal drizzle-kit writes beside them). */
+function shippedMigrationCount(): number {
+  const journal = JSON.parse(
+    fs.readFileSync(path.join(migrationsFolder, 'meta', '_journal.json'), 'utf8'),
+  ) as {
+    entries: unknown[];
+  };
+  return journal.entries.length;
+}
+
+/** True when the database answers and every migration of this build has been applied to it. */
+export async function migrationsApplied(db: Db): Promise<boolean> {
+  const result = await db.execute<{ applied: number }>(
+    sql`select count(*)::int as applied from drizzle.__drizzle_migrations`,
+  );
+  const rows = (result as { rows: { applied: number }[] }).rows;
+  return (rows[0]?.applied ?? 0) >= shippedMigrationCount();
 }

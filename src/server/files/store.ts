@@ -50,6 +50,13 @@ export class FileStore {
     fs.mkdirSync(this.tmpDir, { recursive: true });
     this.key = loadKey(dataDir, keyHex);
   }
+  /** Storage is writable: a probe file is written, synced and removed (the readiness check). */
+  async checkWritable(): Promise<void> {
+    const probe = path.join(this.tmpDir, `ready-${process.pid}-${crypto.randomBytes(4).toString('hex')}.probe`);
+    await fsp.writeFile(probe, 'ok', { flush: true });
+    await fsp.rm(probe, { force: true });
+  }
+
 
   pathFor(storageKey: string): string {
     if (!isStorageKey(storageKey)) throw new Error('invalid storage key');

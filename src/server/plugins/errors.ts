@@ -2,7 +2,12 @@
 // and never a 500 for bad input.
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+import { isDatabaseOutage, loggableError } from '../db/outage.js';
 import { HttpError } from '../errors.js';
+
+/** Seconds a client is told to wait while the database is away. */
+export const OUTAGE_RETRY_AFTER_SECONDS = 5;
+const SERVER_FAULT = 'Something went wrong on our side. Please try again.';
 
 interface ZodLikeIssue {
   message?: string;
@@ -37,9 +42,19 @@ export function registerErrorHandling(app: FastifyInstance) {
     if (err instanceof HttpError) {
       return reply.status(err.statusCode).send({ message: err.message });
     }
+    if (isDatabaseOutage(err)) {
+      request.log.warn({ err: loggableError(err) }, 'database unavailable');
+      return reply
+        .status(503)
+        .header('Retry-After', String(OUTAGE_RETRY_AFTER_SECONDS))
+        .send({
+          message: 'MedLedger is briefly unavailable (its database cannot be reached). Please try again in a moment.',
+          requestId: request.id,
+        });
+    }
     if (isResponseSerializationError(err)) {
-      request.log.error({ err }, 'response did not match its schema');
-      return reply.status(500).send({ message: 'Something went wrong on our side. Please try again.' });
+      request.log.error({ err: loggableError(err) }, 'response did not match its schema');
+      return reply.status(500).send({ message: SERVER_FAULT, requestId: request.id });
     }
     const status = err.statusCode ?? 500;
     if (status >= 400 && status < 500) {
@@ -55,7 +70,8 @@ export function registerErrorHandling(app: FastifyInstance) {
       }
       return reply.status(status).send({ message });
     }
-    request.log.error({ err }, 'unhandled error');
-    return reply.status(500).send({ message: 'Something went wrong on our side. Please try again.' });
+    // The request id is in the answer and in every log line, so a support request can be traced.
+    request.log.error({ err: loggableError(err) }, 'unhandled error');
+    return reply.status(500).send({ message: SERVER_FAULT, requestId: request.id });
   });
 }

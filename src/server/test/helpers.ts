@@ -46,6 +46,15 @@ export async function createTestApp(
   overrides: Partial<Config> = {},
   options: BuildOptions = {},
 ): Promise<TestApp> {
+  return createTestAppOn(await createTestDatabase(), overrides, options);
+}
+
+/** The app on a database the test opened itself (a server it restarts, say); closes it at the end. */
+export async function createTestAppOn(
+  database: Database,
+  overrides: Partial<Config> = {},
+  options: BuildOptions = {},
+): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'medledger-test-'));
   const config: Config = {
     ...loadConfig({}),
@@ -54,7 +63,6 @@ export async function createTestApp(
     logLevel: 'silent',
     ...overrides,
   };
-  const database = await createTestDatabase();
   const { app, ctx } = await buildApp(config, database, { logger: false, ...options });
   await app.ready();
   return {

@@ -11,7 +11,7 @@ import {
 } from '../../../shared/appointments.js';
 import type { AppContext } from '../../app.js';
 import { requireRole } from '../../plugins/session.js';
-import { assertHospitalCanWrite } from '../billing/service.js';
+import { requireWriteAccess } from '../billing/service.js';
 import { actorOf } from '../patients/actor.js';
 import {
   cancelAppointment,
@@ -28,6 +28,7 @@ const list = z.array(appointmentSchema);
 
 export async function appointmentRoutes(app: FastifyInstance, ctx: AppContext) {
   const r = app.withTypeProvider<ZodTypeProvider>();
+  const writeGuard = requireWriteAccess(ctx);
   const hospitalOnly = requireRole('hospital');
 
   r.get(
@@ -76,7 +77,7 @@ export async function appointmentRoutes(app: FastifyInstance, ctx: AppContext) {
   r.post(
     '/api/appointments',
     {
-      onRequest: hospitalOnly,
+      onRequest: [hospitalOnly, writeGuard],
       schema: {
         tags,
         summary:
@@ -91,7 +92,6 @@ export async function appointmentRoutes(app: FastifyInstance, ctx: AppContext) {
     },
     async (request, reply) => {
       const actor = actorOf(request);
-      await assertHospitalCanWrite(ctx.db, actor.id, ctx.now());
       return reply.status(201).send(await createAppointment(ctx.db, actor, request.body, ctx.now()));
     },
   );
@@ -99,7 +99,7 @@ export async function appointmentRoutes(app: FastifyInstance, ctx: AppContext) {
   r.put(
     '/api/appointments/:id',
     {
-      onRequest: hospitalOnly,
+      onRequest: [hospitalOnly, writeGuard],
       schema: {
         tags,
         summary: 'Change an appointment (same checks as scheduling, the appointment itself excluded)',
@@ -110,7 +110,6 @@ export async function appointmentRoutes(app: FastifyInstance, ctx: AppContext) {
     },
     async (request) => {
       const actor = actorOf(request);
-      await assertHospitalCanWrite(ctx.db, actor.id, ctx.now());
       return updateAppointment(ctx.db, actor, request.params.id, request.body, ctx.now());
     },
   );
@@ -118,7 +117,7 @@ export async function appointmentRoutes(app: FastifyInstance, ctx: AppContext) {
   r.patch(
     '/api/appointments/:id/status',
     {
-      onRequest: hospitalOnly,
+      onRequest: [hospitalOnly, writeGuard],
       schema: {
         tags,
         summary: 'Set the status: scheduled, confirmed or completed',
@@ -129,7 +128,6 @@ export async function appointmentRoutes(app: FastifyInstance, ctx: AppContext) {
     },
     async (request) => {
       const actor = actorOf(request);
-      await assertHospitalCanWrite(ctx.db, actor.id, ctx.now());
       return setAppointmentStatus(ctx.db, actor, request.params.id, request.body.status, ctx.now());
     },
   );
@@ -137,7 +135,7 @@ export async function appointmentRoutes(app: FastifyInstance, ctx: AppContext) {
   r.delete(
     '/api/appointments/:id',
     {
-      onRequest: hospitalOnly,
+      onRequest: [hospitalOnly, writeGuard],
       schema: {
         tags,
         summary:
@@ -148,7 +146,6 @@ export async function appointmentRoutes(app: FastifyInstance, ctx: AppContext) {
     },
     async (request) => {
       const actor = actorOf(request);
-      await assertHospitalCanWrite(ctx.db, actor.id, ctx.now());
       return cancelAppointment(ctx.db, actor, request.params.id, ctx.now());
     },
   );

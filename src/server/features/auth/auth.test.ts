@@ -11,6 +11,7 @@ import {
   type TestApp,
 } from '../../test/helpers.js';
 import { createAdmin, MRN_NOT_MATCHED } from './service.js';
+import { accountDelayMs } from './throttle.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -223,9 +224,9 @@ describe('login, session and logout', () => {
     });
     const second = sessionCookie(res);
     expect(second).not.toBe(first);
-    expect((await t.app.inject({ method: 'GET', url: '/api/auth/me', headers: { cookie: first } })).json()).toEqual(
-      { user: null },
-    );
+    expect(
+      (await t.app.inject({ method: 'GET', url: '/api/auth/me', headers: { cookie: first } })).json(),
+    ).toEqual({ user: null });
     expect(
       (await t.app.inject({ method: 'GET', url: '/api/auth/me', headers: { cookie: second } })).json().user,
     ).toMatchObject({ email });
@@ -268,25 +269,51 @@ describe('login, session and logout', () => {
     expect(unknown.json()).toEqual({ message: 'Invalid credentials' });
   });
 
-  it('throttles repeated failed logins for an e-mail with 429, even with the right password', async () => {
+  const attempt = (email: string, password: string, ip: string) =>
+    t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password }, remoteAddress: ip });
+
+  it('stops a guesser at their own address, and never refuses the owner signing in from another', async () => {
     const { email } = await registerHospital(t.app);
-    for (let i = 0; i < 3; i++) {
-      const res = await t.app.inject({
-        method: 'POST',
-        url: '/api/auth/login',
-        payload: { email, password: 'wrong-password' },
-        remoteAddress: `10.9.9.${i}`,
-      });
-      expect(res.statusCode).toBe(401);
-    }
-    const blocked = await t.app.inject({
-      method: 'POST',
-      url: '/api/auth/login',
-      payload: { email, password: STRONG_PASSWORD },
-      remoteAddress: '10.9.9.9',
-    });
+    for (let i = 0; i < 3; i++)
+      expect((await attempt(email, 'wrong-password', '10.9.9.1')).statusCode).toBe(401);
+    const blocked = await attempt(email, STRONG_PASSWORD, '10.9.9.1');
     expect(blocked.statusCode).toBe(429);
     expect(blocked.json().message).toMatch(/Too many failed sign-in attempts/);
+    // The owner, from an address with no failures, is let in.
+    expect((await attempt(email, STRONG_PASSWORD, '10.9.9.2')).statusCode).toBe(200);
+  });
+
+  it('counts parallel attempts exactly: 20 at once from one address give 3 answers of 401, the rest 429', async () => {
+    const { email } = await registerHospital(t.app);
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => attempt(email, 'wrong-password', '10.9.8.1')),
+    );
+    const statuses = answers.map((r) => r.statusCode).sort();
+    expect(statuses.filter((s) => s === 401)).toHaveLength(3);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(17);
+  });
+
+  it('throttles one address over all accounts at four times the limit', async () => {
+    const emails = await Promise.all(
+      Array.from({ length: 5 }, async () => (await registerHospital(t.app)).email),
+    );
+    const statuses: number[] = [];
+    for (const email of emails) {
+      for (let i = 0; i < 3; i++)
+        statuses.push((await attempt(email, 'wrong-password', '10.9.7.1')).statusCode);
+    }
+    expect(statuses.slice(0, 12)).toEqual(Array(12).fill(401));
+    expect(statuses.slice(12)).toEqual([429, 429, 429]);
+  });
+
+  it('past the limit for an account (from many addresses) makes each attempt wait longer, and still lets the owner in', async () => {
+    expect([3, 4, 5, 6, 7, 20].map((n) => accountDelayMs(n, 3))).toEqual([0, 250, 500, 1000, 2000, 8000]);
+    const { email } = await registerHospital(t.app);
+    for (let i = 0; i < 3; i++)
+      expect((await attempt(email, 'wrong-password', `10.9.6.${i}`)).statusCode).toBe(401);
+    const started = Date.now();
+    expect((await attempt(email, STRONG_PASSWORD, '10.9.6.200')).statusCode).toBe(200);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(240);
   });
 
   it('returns the role so that each login screen can refuse the wrong one', async () => {

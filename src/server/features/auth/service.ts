@@ -9,7 +9,7 @@ import { writeAudit } from '../audit/service.js';
 import { startTrial } from '../billing/service.js';
 import { toPublicUser } from '../../plugins/session.js';
 import { hashPassword, verifyAgainstDummy, verifyPassword } from './passwords.js';
-import { assertNotThrottled, clearFailures, recordFailure } from './throttle.js';
+import { reserveSignInAttempt, signInSucceeded } from './throttle.js';
 
 export const EMAIL_TAKEN = 'An account with this email already exists.';
 /** One message for every MRN failure, so that signup does not reveal which check failed. */
@@ -89,16 +89,13 @@ export async function authenticate(
   maxFailures: number,
   now = new Date(),
 ): Promise<LoginResult> {
-  await assertNotThrottled(db, input.email, ip, maxFailures, now);
+  await reserveSignInAttempt(db, input.email, ip, maxFailures, now);
   const [user] = await db.select().from(users).where(eq(users.email, input.email));
   const ok = user
     ? await verifyPassword(user.password, input.password)
     : (await verifyAgainstDummy(input.password), false);
-  if (!user || !ok) {
-    await recordFailure(db, input.email, ip, now);
-    throw new HttpError(401, INVALID_CREDENTIALS);
-  }
-  await clearFailures(db, input.email);
+  if (!user || !ok) throw new HttpError(401, INVALID_CREDENTIALS);
+  await signInSucceeded(db, input.email, ip);
   const previousLoginAt = user.lastLoginAt?.toISOString() ?? null;
   await db.transaction(async (tx) => {
     await tx.update(users).set({ lastLoginAt: now }).where(eq(users.id, user.id));

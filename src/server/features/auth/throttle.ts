@@ -1,45 +1,72 @@
-// Failed sign-in throttling, shared by every server process through the database.
-import { eq, sql } from 'drizzle-orm';
+// Sign-in throttling, shared by every server process through the database, and built so that it
+// cannot be turned against the account's owner (ASVS 6.3, NIST 800-63B 5.2.2):
+// - each attempt is counted before the password is checked, by one atomic upsert that returns the
+//   new counts, so parallel attempts cannot all slip under the limit;
+// - the hard limit is per (account, address) and per address: an attacker locks out only
+//   themselves, and the owner signing in from an address with no failures is never refused;
+// - past the per-account limit (failures from any address) each further attempt waits longer.
+import { eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/connect.js';
 import { loginFailures } from '../../db/schema.js';
 import { tooManyRequests } from '../../errors.js';
 
 export const THROTTLE_WINDOW_MS = 15 * 60_000;
-/** An address may fail this many times more than one e-mail before it is throttled. */
+/** An address may make this many times more attempts (over all accounts) than one account. */
 const IP_FACTOR = 4;
+const MAX_DELAY_MS = 8_000;
 
-const keys = (email: string, ip: string) => ({ email: `email:${email}`, ip: `ip:${ip}` });
+const keys = (email: string, ip: string) => ({
+  accountAtAddress: `acct-ip:${email}|${ip}`,
+  address: `ip:${ip}`,
+  account: `acct:${email}`,
+});
 
-async function failuresFor(db: Db, key: string, now: Date): Promise<number> {
-  const [row] = await db.select().from(loginFailures).where(eq(loginFailures.key, key));
-  if (!row || now.getTime() - row.windowStart.getTime() > THROTTLE_WINDOW_MS) return 0;
-  return row.failures;
+/** The wait before answering the n-th attempt on an account: none up to `max`, then doubling. */
+export function accountDelayMs(attempts: number, max: number): number {
+  if (attempts <= max) return 0;
+  return Math.min(250 * 2 ** (attempts - max - 1), MAX_DELAY_MS);
 }
 
-export async function assertNotThrottled(db: Db, email: string, ip: string, max: number, now = new Date()) {
-  const k = keys(email, ip);
-  if ((await failuresFor(db, k.email, now)) >= max || (await failuresFor(db, k.ip, now)) >= max * IP_FACTOR) {
-    throw tooManyRequests('Too many failed sign-in attempts. Please wait 15 minutes and try again.');
-  }
-}
-
-export async function recordFailure(db: Db, email: string, ip: string, now = new Date()) {
+/** Adds one to each counter (a new window when the old one ended) and answers the new counts. */
+async function count(db: Db, counterKeys: string[], now: Date): Promise<Map<string, number>> {
   const windowStart = new Date(now.getTime() - THROTTLE_WINDOW_MS).toISOString();
   const nowIso = now.toISOString();
-  for (const key of Object.values(keys(email, ip))) {
-    await db
-      .insert(loginFailures)
-      .values({ key, failures: 1, windowStart: now })
-      .onConflictDoUpdate({
-        target: loginFailures.key,
-        set: {
-          failures: sql`case when ${loginFailures.windowStart} < ${windowStart}::timestamptz then 1 else ${loginFailures.failures} + 1 end`,
-          windowStart: sql`case when ${loginFailures.windowStart} < ${windowStart}::timestamptz then ${nowIso}::timestamptz else ${loginFailures.windowStart} end`,
-        },
-      });
-  }
+  const rows = await db
+    .insert(loginFailures)
+    .values(counterKeys.map((key) => ({ key, failures: 1, windowStart: now })))
+    .onConflictDoUpdate({
+      target: loginFailures.key,
+      set: {
+        failures: sql`case when ${loginFailures.windowStart} < ${windowStart}::timestamptz then 1 else ${loginFailures.failures} + 1 end`,
+        windowStart: sql`case when ${loginFailures.windowStart} < ${windowStart}::timestamptz then ${nowIso}::timestamptz else ${loginFailures.windowStart} end`,
+      },
+    })
+    .returning({ key: loginFailures.key, failures: loginFailures.failures });
+  return new Map(rows.map((r) => [r.key, r.failures]));
 }
 
-export async function clearFailures(db: Db, email: string) {
-  await db.delete(loginFailures).where(eq(loginFailures.key, `email:${email}`));
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Counts a sign-in attempt before the password is checked; 429 when this address has used up its
+ * attempts (for this account, or over all accounts). Waits as long as the account's delay asks.
+ */
+export async function reserveSignInAttempt(db: Db, email: string, ip: string, max: number, now = new Date()) {
+  const k = keys(email, ip);
+  const counts = await count(db, [k.accountAtAddress, k.address, k.account], now);
+  if ((counts.get(k.accountAtAddress) ?? 0) > max || (counts.get(k.address) ?? 0) > max * IP_FACTOR) {
+    throw tooManyRequests('Too many failed sign-in attempts. Please wait 15 minutes and try again.');
+  }
+  const delay = accountDelayMs(counts.get(k.account) ?? 0, max);
+  if (delay > 0) await sleep(delay);
+}
+
+/** A successful sign-in: the account's counters end, and the attempt no longer counts for the address. */
+export async function signInSucceeded(db: Db, email: string, ip: string) {
+  const k = keys(email, ip);
+  await db.delete(loginFailures).where(inArray(loginFailures.key, [k.accountAtAddress, k.account]));
+  await db
+    .update(loginFailures)
+    .set({ failures: sql`greatest(${loginFailures.failures} - 1, 0)` })
+    .where(eq(loginFailures.key, k.address));
 }

@@ -2,6 +2,7 @@
 // need an active subscription (Stripe, or marked active by the administrator).
 import { addDays } from 'date-fns';
 import { and, asc, eq } from 'drizzle-orm';
+import type { onRequestAsyncHookHandler } from 'fastify';
 import { TRIAL_DAYS } from '../../../shared/constants.js';
 import type { BillingStatus, HospitalSubscription } from '../../../shared/providers.js';
 import type { Db } from '../../db/connect.js';
@@ -64,13 +65,25 @@ export async function listHospitalSubscriptions(db: Db, now: Date): Promise<Hosp
 }
 
 /** Throws 402 with a message when a hospital's trial has ended without a subscription. */
-export async function assertHospitalCanWrite(
+async function assertHospitalCanWrite(
   db: Db,
   hospitalUserId: string,
   now = new Date(),
 ): Promise<void> {
   const access = await hospitalWriteAccess(db, hospitalUserId, now);
   if (!access.allowed) throw paymentRequired(PAYMENT_REQUIRED_MESSAGE);
+}
+
+/**
+ * Route guard declared after requireRole on every write a hospital can reach:
+ * `onRequest: [requireRole('hospital'), writeGuard]` with `writeGuard = requireWriteAccess(ctx)`.
+ * 402 once the trial has ended without a subscription; other roles' writes are not billed.
+ * src/server/route-guards.test.ts fails for a hospital write route that does not declare it.
+ */
+export function requireWriteAccess(ctx: { db: Db; now: () => Date }): onRequestAsyncHookHandler {
+  return async (request) => {
+    if (request.user?.role === 'hospital') await assertHospitalCanWrite(ctx.db, request.user.id, ctx.now());
+  };
 }
 
 export const STRIPE_MANAGED = 'Subscriptions are managed through Stripe on this server.';

@@ -4,7 +4,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { hospitalSettingsResponseSchema, hospitalSettingsSchema } from '../../../shared/hospital.js';
 import type { AppContext } from '../../app.js';
 import { currentUser, requireRole } from '../../plugins/session.js';
-import { assertHospitalCanWrite } from '../billing/service.js';
+import { requireWriteAccess } from '../billing/service.js';
 import { actorOf } from '../patients/actor.js';
 import { getSettings, saveSettings } from './service.js';
 
@@ -12,6 +12,7 @@ const tags = ['hospital'];
 
 export async function hospitalRoutes(app: FastifyInstance, ctx: AppContext) {
   const r = app.withTypeProvider<ZodTypeProvider>();
+  const writeGuard = requireWriteAccess(ctx);
 
   r.get(
     '/api/hospital/settings',
@@ -25,7 +26,7 @@ export async function hospitalRoutes(app: FastifyInstance, ctx: AppContext) {
   r.put(
     '/api/hospital/settings',
     {
-      onRequest: requireRole('hospital'),
+      onRequest: [requireRole('hospital'), writeGuard],
       schema: {
         tags,
         summary: 'Save the hospital name and administrator e-mail (audited)',
@@ -35,7 +36,6 @@ export async function hospitalRoutes(app: FastifyInstance, ctx: AppContext) {
     },
     async (request) => {
       const actor = actorOf(request);
-      await assertHospitalCanWrite(ctx.db, actor.id, ctx.now());
       return saveSettings(ctx.db, actor, request.body);
     },
   );

@@ -1,5 +1,5 @@
 // Hospital patient management (spec section 2 "Patients tab", section 7): POST/GET /api/patients,
-// GET/PUT/DELETE /api/patients/{id}. Every write checks the hospital's trial (402 after it).
+// GET/PUT/DELETE /api/patients/{id}. Every write declares requireWriteAccess (402 after the trial).
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -13,7 +13,7 @@ import {
 import type { AppContext } from '../../app.js';
 import { forbidden } from '../../errors.js';
 import { requireRole } from '../../plugins/session.js';
-import { assertHospitalCanWrite } from '../billing/service.js';
+import { requireWriteAccess } from '../billing/service.js';
 import { updateOwnProfile } from '../patient-profile/service.js';
 import { actorOf } from './actor.js';
 import {
@@ -29,12 +29,13 @@ const tags = ['patients'];
 
 export async function patientRoutes(app: FastifyInstance, ctx: AppContext) {
   const r = app.withTypeProvider<ZodTypeProvider>();
+  const writeGuard = requireWriteAccess(ctx);
   const hospitalOnly = requireRole('hospital');
 
   r.post(
     '/api/patients',
     {
-      onRequest: hospitalOnly,
+      onRequest: [hospitalOnly, writeGuard],
       schema: {
         tags,
         summary: 'Add a patient (all fields optional); the answer carries the generated MRN as patientId',
@@ -44,7 +45,6 @@ export async function patientRoutes(app: FastifyInstance, ctx: AppContext) {
     },
     async (request, reply) => {
       const actor = actorOf(request);
-      await assertHospitalCanWrite(ctx.db, actor.id, ctx.now());
       return reply.status(201).send(await createPatient(ctx.db, actor, request.body, ctx.now()));
     },
   );
@@ -83,7 +83,7 @@ export async function patientRoutes(app: FastifyInstance, ctx: AppContext) {
   r.put(
     '/api/patients/:id',
     {
-      onRequest: requireRole('hospital', 'patient'),
+      onRequest: [requireRole('hospital', 'patient'), writeGuard],
       schema: {
         tags,
         summary:
@@ -100,7 +100,6 @@ export async function patientRoutes(app: FastifyInstance, ctx: AppContext) {
       if (actor.role === 'patient')
         return updateOwnProfile(ctx.db, actor, request.params.id, request.body, ctx.now());
       if (actor.role !== 'hospital') throw forbidden();
-      await assertHospitalCanWrite(ctx.db, actor.id, ctx.now());
       return updatePatientDemographics(ctx.db, actor, request.params.id, request.body, ctx.now());
     },
   );
@@ -108,7 +107,7 @@ export async function patientRoutes(app: FastifyInstance, ctx: AppContext) {
   r.delete(
     '/api/patients/:id',
     {
-      onRequest: hospitalOnly,
+      onRequest: [hospitalOnly, writeGuard],
       schema: {
         tags,
         summary:
@@ -119,7 +118,6 @@ export async function patientRoutes(app: FastifyInstance, ctx: AppContext) {
     },
     async (request) => {
       const actor = actorOf(request);
-      await assertHospitalCanWrite(ctx.db, actor.id, ctx.now());
       await archivePatient(ctx.db, actor, request.params.id, ctx.now());
       return { message: 'Patient deleted. Their records are kept.' };
     },

@@ -1,7 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { Readable } from 'node:stream';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_UPLOAD_BYTES } from '../../../shared/constants.js';
 import { attachments, auditLogs, ledgerEntries } from '../../db/schema.js';
 import {
   addPatient,
@@ -10,6 +12,7 @@ import {
   signedInPatient,
   type TestApp,
 } from '../../test/helpers.js';
+import { prepareUpload, saveUpload } from './service.js';
 import { samplePng, uploadRecord } from './testing.js';
 
 let t: TestApp;
@@ -85,6 +88,44 @@ describe('drafts', () => {
     ]);
     const reuse = await uploadRecord(t.app, h.cookie, patient.id, { fields: { draftId: draft.id } });
     expect(reuse.statusCode).toBe(409);
+  });
+
+  it('refuses to save a draft read before another save changed it, and removes the new files', async () => {
+    const actor = { id: h.userId, role: 'hospital' as const, ip: '127.0.0.1' };
+    const draft = (await uploadRecord(t.app, h.cookie, patient.id, { fields: { draft: 'true' } })).json();
+    const fields = {
+      patientId: patient.id,
+      draftId: draft.id,
+      recordType: 'lab-results',
+      title: 'Stale',
+      consentProvided: true,
+      shareWithFamily: false,
+      shareWithSpecialists: false,
+      draft: true,
+    } as const;
+    const stale = await prepareUpload(t.ctx.db, actor, fields);
+    const saved = await uploadRecord(t.app, h.cookie, patient.id, {
+      fields: { draftId: draft.id, draft: 'true', title: 'Saved meanwhile' },
+      files: [{ fileName: 'scan.png', bytes: samplePng() }],
+    });
+    expect(saved.statusCode).toBe(201);
+    const pending = await t.ctx.files.write(Readable.from([samplePng()]), MAX_UPLOAD_BYTES);
+    await expect(
+      saveUpload(
+        t.ctx.db,
+        actor,
+        fields,
+        stale,
+        [{ pending, fileName: 'late.png', mimeType: 'image/png' }],
+        new Date(),
+      ),
+    ).rejects.toMatchObject({ statusCode: 409 });
+    expect(fs.existsSync(t.ctx.files.pathFor(pending.storageKey))).toBe(false);
+    const rows = await t.ctx.db.select().from(attachments).where(eq(attachments.recordId, draft.id));
+    expect(rows.map((a) => [a.fileName, a.position])).toEqual([
+      ['report.pdf', 0],
+      ['scan.png', 1],
+    ]);
   });
 
   it('discards a draft with its files but never an uploaded record', async () => {

@@ -5,11 +5,11 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { messageSchema } from '../../../shared/auth.js';
-import { recordFieldsSchema, recordSchema, sharingSchema } from '../../../shared/records.js';
+import { recordSchema, sharingSchema } from '../../../shared/records.js';
 import type { AppContext } from '../../app.js';
-import { badRequest, notFound } from '../../errors.js';
+import { notFound } from '../../errors.js';
 import { requireRole } from '../../plugins/session.js';
-import { assertHospitalCanWrite } from '../billing/service.js';
+import { requireWriteAccess } from '../billing/service.js';
 import { actorOf } from '../patients/actor.js';
 import {
   findDownload,
@@ -19,8 +19,8 @@ import {
   updateSharing,
   viewRecord,
 } from './read.js';
-import { discardDraft, finaliseDraft, prepareUpload, saveUpload } from './service.js';
-import { MULTIPART_LIMITS, readUploadForm } from './upload.js';
+import { discardDraft, finaliseDraft, uploadRecord } from './service.js';
+import { MULTIPART_LIMITS } from './upload.js';
 
 const tags = ['medical records'];
 const idParams = z.object({ id: z.string().max(100) });
@@ -39,6 +39,7 @@ export function contentDisposition(fileName: string): string {
 export async function recordRoutes(app: FastifyInstance, ctx: AppContext) {
   const hospitalOnly = requireRole('hospital');
   const readers = requireRole('hospital', 'patient');
+  const writeGuard = requireWriteAccess(ctx);
 
   // Multipart parsing only for the routes of this scope.
   await app.register(async (scope) => {
@@ -47,7 +48,7 @@ export async function recordRoutes(app: FastifyInstance, ctx: AppContext) {
     r.post(
       '/api/medical-records',
       {
-        onRequest: hospitalOnly,
+        onRequest: [hospitalOnly, writeGuard],
         schema: {
           tags,
           summary: 'Upload a record (multipart/form-data), or save it as a draft',
@@ -63,15 +64,7 @@ export async function recordRoutes(app: FastifyInstance, ctx: AppContext) {
       },
       async (request, reply) => {
         const actor = actorOf(request);
-        await assertHospitalCanWrite(ctx.db, actor.id, ctx.now());
-        const form = await readUploadForm(request, ctx.files, async (raw) => {
-          const parsed = recordFieldsSchema.safeParse(raw);
-          if (!parsed.success) throw badRequest(parsed.error.issues[0]?.message ?? 'Invalid form');
-          const target = await prepareUpload(ctx.db, actor, parsed.data);
-          return { value: { fields: parsed.data, target }, existingFiles: target.existingFiles };
-        });
-        const { fields, target } = form.fields;
-        const record = await saveUpload(ctx.db, actor, fields, target, form.files, ctx.now());
+        const record = await uploadRecord(ctx.db, ctx.files, actor, request, ctx.now());
         return reply.status(201).send(record);
       },
     );
@@ -137,7 +130,7 @@ export async function recordRoutes(app: FastifyInstance, ctx: AppContext) {
   r.post(
     '/api/medical-records/:id/finalize',
     {
-      onRequest: hospitalOnly,
+      onRequest: [hospitalOnly, writeGuard],
       schema: {
         tags,
         summary: 'Upload a saved draft: it enters the ledger now',
@@ -147,7 +140,6 @@ export async function recordRoutes(app: FastifyInstance, ctx: AppContext) {
     },
     async (request) => {
       const actor = actorOf(request);
-      await assertHospitalCanWrite(ctx.db, actor.id, ctx.now());
       return finaliseDraft(ctx.db, actor, request.params.id, ctx.now());
     },
   );
@@ -155,7 +147,7 @@ export async function recordRoutes(app: FastifyInstance, ctx: AppContext) {
   r.delete(
     '/api/medical-records/:id',
     {
-      onRequest: hospitalOnly,
+      onRequest: [hospitalOnly, writeGuard],
       schema: {
         tags,
         summary: 'Discard a draft (uploaded records are never deleted: 409)',
@@ -165,7 +157,6 @@ export async function recordRoutes(app: FastifyInstance, ctx: AppContext) {
     },
     async (request) => {
       const actor = actorOf(request);
-      await assertHospitalCanWrite(ctx.db, actor.id, ctx.now());
       await discardDraft(ctx.db, ctx.files, actor, request.params.id);
       return { message: 'Draft discarded.' };
     },
@@ -174,7 +165,7 @@ export async function recordRoutes(app: FastifyInstance, ctx: AppContext) {
   r.put(
     '/api/medical-records/:id/sharing',
     {
-      onRequest: readers,
+      onRequest: [readers, writeGuard],
       schema: {
         tags,
         summary: 'Sharing switches of a record (Specialists, Family): a consent change, ledgered and audited',
@@ -185,7 +176,6 @@ export async function recordRoutes(app: FastifyInstance, ctx: AppContext) {
     },
     async (request) => {
       const actor = actorOf(request);
-      if (actor.role === 'hospital') await assertHospitalCanWrite(ctx.db, actor.id, ctx.now());
       return updateSharing(ctx.db, actor, request.params.id, request.body, ctx.now());
     },
   );

@@ -1,88 +1,99 @@
 // Writing medical records: an upload (or a draft) is saved with its attachments, its ledger entry
 // and its audit entry in ONE transaction, after its files were written and renamed; if the
 // transaction fails the files are removed again, so there is never half a record or an orphan file.
+// Every row is written once from what is in memory; nothing is read back inside the transaction.
+import crypto from 'node:crypto';
+import type { FastifyRequest } from 'fastify';
 import { and, asc, eq } from 'drizzle-orm';
-import type { MedicalRecord, RecordFields } from '../../../shared/records.js';
+import { type MedicalRecord, type RecordFields, recordFieldsSchema } from '../../../shared/records.js';
 import { findPatientForUser, findRecordForUser, type PatientRow, type RecordRow } from '../../access.js';
 import type { Db } from '../../db/connect.js';
 import { attachments, medicalRecords } from '../../db/schema.js';
-import { conflict, notFound } from '../../errors.js';
+import { badRequest, conflict, notFound } from '../../errors.js';
 import type { FileStore } from '../../files/store.js';
 import { writeAudit } from '../audit/service.js';
 import { recordLedgerContent } from '../ledger/content.js';
 import { appendLedgerEntry } from '../ledger/service.js';
 import type { Actor } from '../patients/actor.js';
 import { downloadUrl, loadRecord } from './load.js';
-import type { UploadedFile } from './upload.js';
+import { readUploadForm, type UploadedFile } from './upload.js';
 
-type Tx = Db;
+type AttachmentRow = typeof attachments.$inferSelect;
+
+export interface UploadTarget {
+  patient: PatientRow;
+  draft: RecordRow | null;
+  /** The draft's attachments, read once before any file is written. */
+  existing: AttachmentRow[];
+}
 
 /** Checks the fields' targets before any file is written: the patient, and the draft if continued. */
-export async function prepareUpload(
-  db: Db,
-  actor: Actor,
-  fields: RecordFields,
-): Promise<{ patient: PatientRow; draft: RecordRow | null; existingFiles: number }> {
+export async function prepareUpload(db: Db, actor: Actor, fields: RecordFields): Promise<UploadTarget> {
   const patient = await findPatientForUser(db, actor, fields.patientId);
-  if (!fields.draftId) return { patient, draft: null, existingFiles: 0 };
+  if (!fields.draftId) return { patient, draft: null, existing: [] };
   const { record } = await findRecordForUser(db, actor, fields.draftId);
   if (record.status !== 'draft') throw conflict('This record was already uploaded.');
   const existing = await db
-    .select({ id: attachments.id })
-    .from(attachments)
-    .where(eq(attachments.recordId, record.id));
-  return { patient, draft: record, existingFiles: existing.length };
-}
-
-/** Enters a final record in the ledger, stores the hash on it and writes the record_upload entry. */
-async function ledgerRecord(tx: Tx, actor: Actor, recordId: string, now: Date) {
-  const [record] = await tx.select().from(medicalRecords).where(eq(medicalRecords.id, recordId));
-  const files = await tx
     .select()
     .from(attachments)
-    .where(eq(attachments.recordId, recordId))
+    .where(eq(attachments.recordId, record.id))
     .orderBy(asc(attachments.position));
-  // The ledger lock is held from here until the commit, so only short statements follow.
-  const entry = await appendLedgerEntry(
-    tx,
-    {
-      kind: 'record_upload',
-      recordId: record.id,
-      patientId: record.patientId,
-      userId: actor.id,
-      content: recordLedgerContent(record, files),
-    },
-    { now },
-  );
-  await tx
-    .update(medicalRecords)
-    .set({ blockchainHash: entry.hash, isBlockchainVerified: true })
-    .where(eq(medicalRecords.id, record.id));
-  await writeAudit(tx, {
-    userId: actor.id,
-    action: 'record_upload',
-    entityType: 'medical_record',
-    entityId: record.id,
-    details: `Uploaded "${record.title}" with ${files.length} file${files.length === 1 ? '' : 's'}`,
-    ipAddress: actor.ip,
-    blockchainHash: entry.hash,
-    hospitalId: record.hospitalId,
-    patientId: record.patientId,
-  });
-  return entry;
+  return { patient, draft: record, existing };
 }
 
+/**
+ * The one upload service: reads the form (fields checked and access proven before the first
+ * file is written), streams the files into the store, then saves in one transaction.
+ */
+export async function uploadRecord(
+  db: Db,
+  store: FileStore,
+  actor: Actor,
+  request: FastifyRequest,
+  now: Date,
+): Promise<MedicalRecord> {
+  const form = await readUploadForm(request, store, async (raw) => {
+    const parsed = recordFieldsSchema.safeParse(raw);
+    if (!parsed.success) throw badRequest(parsed.error.issues[0]?.message ?? 'Invalid form');
+    const target = await prepareUpload(db, actor, parsed.data);
+    return { value: { fields: parsed.data, target }, existingFiles: target.existing.length };
+  });
+  return saveUpload(db, actor, form.fields.fields, form.fields.target, form.files, now);
+}
+
+/**
+ * Saves an upload or a draft from what is in memory: each row is written once (the record with
+ * its first attachment and, when final, its ledger hash), nothing is read back in the transaction.
+ */
 export async function saveUpload(
   db: Db,
   actor: Actor,
   fields: RecordFields,
-  target: { patient: PatientRow; draft: RecordRow | null },
+  target: UploadTarget,
   files: UploadedFile[],
   now: Date,
 ): Promise<MedicalRecord> {
   const finalise = !fields.draft;
+  const id = target.draft?.id ?? crypto.randomUUID();
+  const firstPosition = target.existing.reduce((max, a) => Math.max(max, a.position + 1), 0);
+  const newFiles = files.map((f, i) => ({
+    id: crypto.randomUUID(),
+    recordId: id,
+    storageKey: f.pending.storageKey,
+    fileName: f.fileName,
+    mimeType: f.mimeType,
+    size: f.pending.size,
+    sha256: f.pending.sha256,
+    iv: f.pending.iv,
+    authTag: f.pending.authTag,
+    position: firstPosition + i,
+  }));
+  const all = [...target.existing, ...newFiles];
+  const first = all[0];
+  const createdAt = target.draft && !finalise ? target.draft.createdAt : now;
   const values = {
     patientId: target.patient.id,
+    hospitalId: actor.id,
     title: fields.title,
     description: fields.description ?? null,
     recordType: fields.recordType,
@@ -92,80 +103,67 @@ export async function saveUpload(
     shareWithSpecialists: fields.shareWithSpecialists,
     shareWithFamily: fields.shareWithFamily,
     status: finalise ? ('final' as const) : ('draft' as const),
+    fileName: first?.fileName ?? null,
+    fileUrl: first ? downloadUrl(first.storageKey) : null,
+    createdAt,
     updatedAt: now,
   };
   try {
     for (const f of files) await f.pending.commit();
-    const recordId = await db.transaction(async (tx) => {
-      let id: string;
-      let position = 0;
+    await db.transaction(async (tx) => {
+      // The ledger entry is appended first so the row is written once with its hash; the ledger
+      // lock is then held until the commit, so only short statements follow.
+      const entry = finalise
+        ? await appendLedgerEntry(
+            tx,
+            {
+              kind: 'record_upload',
+              recordId: id,
+              patientId: values.patientId,
+              userId: actor.id,
+              content: recordLedgerContent({ id, ...values }, all),
+            },
+            { now },
+          )
+        : null;
+      const stamp = entry ? { blockchainHash: entry.hash, isBlockchainVerified: true } : {};
       if (target.draft) {
-        // The status guard makes a second, concurrent upload of the same draft fail cleanly.
+        // Guarded by status and updatedAt: a concurrent upload or save of the same draft changed
+        // it (or its attachments) since it was read, so this one fails cleanly instead.
         const updated = await tx
           .update(medicalRecords)
-          .set({ ...values, ...(finalise ? { createdAt: now } : {}) })
-          .where(and(eq(medicalRecords.id, target.draft.id), eq(medicalRecords.status, 'draft')))
+          .set({ ...values, ...stamp })
+          .where(
+            and(
+              eq(medicalRecords.id, id),
+              eq(medicalRecords.status, 'draft'),
+              eq(medicalRecords.updatedAt, target.draft.updatedAt),
+            ),
+          )
           .returning({ id: medicalRecords.id });
-        if (updated.length === 0) throw conflict('This record was already uploaded.');
-        id = target.draft.id;
-        const existing = await tx.select().from(attachments).where(eq(attachments.recordId, id));
-        position = existing.reduce((max, a) => Math.max(max, a.position + 1), 0);
+        if (updated.length === 0) throw conflict('This draft was changed or uploaded meanwhile. Reload it.');
       } else {
-        const [row] = await tx
-          .insert(medicalRecords)
-          .values({ ...values, hospitalId: actor.id, createdAt: now })
-          .returning({ id: medicalRecords.id });
-        id = row.id;
+        await tx.insert(medicalRecords).values({ id, ...values, ...stamp });
       }
-      for (const f of files) {
-        await tx.insert(attachments).values({
-          recordId: id,
-          storageKey: f.pending.storageKey,
-          fileName: f.fileName,
-          mimeType: f.mimeType,
-          size: f.pending.size,
-          sha256: f.pending.sha256,
-          iv: f.pending.iv,
-          authTag: f.pending.authTag,
-          position: position++,
-        });
-      }
-      await setFirstAttachment(tx, id);
-      if (finalise) {
-        await ledgerRecord(tx, actor, id, now);
-      } else {
-        await writeAudit(tx, {
-          userId: actor.id,
-          action: 'record_draft',
-          entityType: 'medical_record',
-          entityId: id,
-          details: `Saved draft "${fields.title}"`,
-          ipAddress: actor.ip,
-          hospitalId: actor.id,
-          patientId: target.patient.id,
-        });
-      }
-      return id;
+      if (newFiles.length > 0) await tx.insert(attachments).values(newFiles);
+      const count = `${all.length} file${all.length === 1 ? '' : 's'}`;
+      await writeAudit(tx, {
+        userId: actor.id,
+        action: finalise ? 'record_upload' : 'record_draft',
+        entityType: 'medical_record',
+        entityId: id,
+        details: finalise ? `Uploaded "${fields.title}" with ${count}` : `Saved draft "${fields.title}"`,
+        ipAddress: actor.ip,
+        blockchainHash: entry?.hash,
+        hospitalId: actor.id,
+        patientId: values.patientId,
+      });
     });
-    return loadRecord(db, recordId);
+    return loadRecord(db, id);
   } catch (err) {
     await Promise.all(files.map((f) => f.pending.discard().catch(() => {})));
     throw err;
   }
-}
-
-/** fileName / fileUrl of the spec: the record's first attachment. */
-async function setFirstAttachment(tx: Tx, recordId: string) {
-  const [first] = await tx
-    .select()
-    .from(attachments)
-    .where(eq(attachments.recordId, recordId))
-    .orderBy(asc(attachments.position))
-    .limit(1);
-  await tx
-    .update(medicalRecords)
-    .set({ fileName: first?.fileName ?? null, fileUrl: first ? downloadUrl(first.storageKey) : null })
-    .where(eq(medicalRecords.id, recordId));
 }
 
 /** Uploads a saved draft as it is: it becomes final and enters the ledger now. */
@@ -177,14 +175,54 @@ export async function finaliseDraft(
 ): Promise<MedicalRecord> {
   const { record } = await findRecordForUser(db, actor, recordId);
   if (record.status !== 'draft') throw conflict('This record was already uploaded.');
+  const files = await db
+    .select()
+    .from(attachments)
+    .where(eq(attachments.recordId, record.id))
+    .orderBy(asc(attachments.position));
+  const final = { ...record, createdAt: now };
   await db.transaction(async (tx) => {
+    const entry = await appendLedgerEntry(
+      tx,
+      {
+        kind: 'record_upload',
+        recordId: record.id,
+        patientId: record.patientId,
+        userId: actor.id,
+        content: recordLedgerContent(final, files),
+      },
+      { now },
+    );
+    // Guarded by updatedAt: a draft saved again since it was read fails cleanly instead.
     const updated = await tx
       .update(medicalRecords)
-      .set({ status: 'final', createdAt: now, updatedAt: now })
-      .where(and(eq(medicalRecords.id, record.id), eq(medicalRecords.status, 'draft')))
+      .set({
+        status: 'final',
+        createdAt: now,
+        updatedAt: now,
+        blockchainHash: entry.hash,
+        isBlockchainVerified: true,
+      })
+      .where(
+        and(
+          eq(medicalRecords.id, record.id),
+          eq(medicalRecords.status, 'draft'),
+          eq(medicalRecords.updatedAt, record.updatedAt),
+        ),
+      )
       .returning({ id: medicalRecords.id });
     if (updated.length === 0) throw conflict('This record was already uploaded.');
-    await ledgerRecord(tx, actor, record.id, now);
+    await writeAudit(tx, {
+      userId: actor.id,
+      action: 'record_upload',
+      entityType: 'medical_record',
+      entityId: record.id,
+      details: `Uploaded "${record.title}" with ${files.length} file${files.length === 1 ? '' : 's'}`,
+      ipAddress: actor.ip,
+      blockchainHash: entry.hash,
+      hospitalId: record.hospitalId,
+      patientId: record.patientId,
+    });
   });
   return loadRecord(db, record.id);
 }

@@ -261,7 +261,7 @@ describe('refused uploads leave nothing behind', () => {
           shareWithSpecialists: false,
           draft: false,
         },
-        { patient: fakePatient, draft: null },
+        { patient: fakePatient, draft: null, existing: [] },
         [{ pending, fileName: 'a.pdf', mimeType: 'application/pdf' }],
         new Date(),
       ),

@@ -1,0 +1,76 @@
+// Telling an unreachable database from a bug, and logging failures without their data.
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../test/helpers.js';
+import { isDatabaseOutage, loggableError } from './outage.js';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(async () => {
+  await t.close();
+});
+
+const withCode = (code: string, message = 'x') => Object.assign(new Error(message), { code });
+
+describe('database outages', () => {
+  it('are recognised by SQLSTATE, socket error or pool message, also when wrapped', () => {
+    expect(isDatabaseOutage(withCode('57P01'))).toBe(true);
+    expect(isDatabaseOutage(withCode('08006'))).toBe(true);
+    expect(isDatabaseOutage(withCode('ECONNREFUSED'))).toBe(true);
+    expect(isDatabaseOutage(new Error('timeout exceeded when trying to connect'))).toBe(true);
+    expect(
+      isDatabaseOutage(new Error('Failed query', { cause: new Error('Connection terminated unexpectedly') })),
+    ).toBe(true);
+  });
+
+  it('are not confused with bad queries or constraint violations', () => {
+    expect(isDatabaseOutage(withCode('23505'))).toBe(false);
+    expect(isDatabaseOutage(withCode('22P02'))).toBe(false);
+    expect(isDatabaseOutage(new Error('boom'))).toBe(false);
+  });
+});
+
+describe('failed queries in the log', () => {
+  it('keep the SQL and the driver message but never the parameters', async () => {
+    const secret = 'Ada Lovelace 1815-12-10';
+    const err = await t.ctx.db.execute(sql`select ${secret}::int`).catch((e: unknown) => e);
+    expect(String((err as Error).message)).toContain(secret); // Drizzle's own message would leak it
+    const logged = JSON.stringify(loggableError(err));
+    expect(logged).not.toContain(secret);
+    expect(logged).toContain('select $1::int');
+    expect(logged).toMatch(/invalid input syntax/);
+  });
+});
+
+describe('health endpoints', () => {
+  it('answer live and ready with every check passing', async () => {
+    const live = await t.app.inject({ method: 'GET', url: '/api/health/live' });
+    expect([live.statusCode, live.json()]).toEqual([200, { status: 'live' }]);
+    const ready = await t.app.inject({ method: 'GET', url: '/api/health/ready' });
+    expect(ready.statusCode).toBe(200);
+    expect(ready.json()).toEqual({
+      status: 'ready',
+      checks: { database: 'ok', migrations: 'ok', storage: 'ok' },
+    });
+  });
+
+  it('say not ready, with Retry-After, when storage cannot be written', async () => {
+    const original = t.ctx.files.tmpDir;
+    Object.assign(t.ctx.files, { tmpDir: `${original}/missing/deeper` });
+    try {
+      const ready = await t.app.inject({ method: 'GET', url: '/api/health/ready' });
+      expect(ready.statusCode).toBe(503);
+      expect(ready.headers['retry-after']).toBe('5');
+      expect(ready.json().checks).toEqual({ database: 'ok', migrations: 'ok', storage: 'failed' });
+    } finally {
+      Object.assign(t.ctx.files, { tmpDir: original });
+    }
+  });
+
+  it('carry a request id in every answer', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/health/live' });
+    expect(res.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+});

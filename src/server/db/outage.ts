@@ -1,0 +1,88 @@
+// Which failures mean "the database is away" (a restart, a failover, a terminated backend, a
+// network cut, a pool that cannot connect) rather than a bug: those are answered 503 with
+// Retry-After, and the app serves again by itself once the database is back.
+
+/** SQLSTATE classes and codes of a database that is not reachable right now. */
+const OUTAGE_SQLSTATES = new Set([
+  '57P01', // admin_shutdown (pg_terminate_backend, fast shutdown)
+  '57P02', // crash_shutdown
+  '57P03', // cannot_connect_now (starting up, shutting down)
+  '53300', // too_many_connections
+]);
+const OUTAGE_NODE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
+const OUTAGE_MESSAGES = [
+  /Connection terminated/i,
+  /timeout exceeded when trying to connect/i,
+  /Client has encountered a connection error/i,
+  /Client was closed and is not queryable/i,
+  /connection is closed/i,
+];
+
+interface ErrorLike {
+  code?: unknown;
+  message?: unknown;
+  cause?: unknown;
+}
+
+/** The error itself and its causes (Drizzle wraps the driver's error in `cause`). */
+function* chain(err: unknown): Generator<ErrorLike> {
+  let current: unknown = err;
+  for (let depth = 0; depth < 5 && current && typeof current === 'object'; depth++) {
+    yield current;
+    current = (current as ErrorLike).cause;
+  }
+}
+
+export function isDatabaseOutage(err: unknown): boolean {
+  for (const e of chain(err)) {
+    const code = typeof e.code === 'string' ? e.code : '';
+    if (OUTAGE_SQLSTATES.has(code) || code.startsWith('08') || OUTAGE_NODE_CODES.has(code)) return true;
+    const message = typeof e.message === 'string' ? e.message : '';
+    if (OUTAGE_MESSAGES.some((pattern) => pattern.test(message))) return true;
+  }
+  return false;
+}
+
+/** PostgreSQL quotes the offending value in some messages (invalid input syntax for ... "value"). */
+const withoutQuotedValues = (message: unknown) =>
+  typeof message === 'string' ? message.replace(/"[^"]*"/g, '"[redacted]"') : message;
+
+/**
+ * An error as it may be logged: its kind, code and the driver's message, the SQL text without its
+ * parameters (names, e-mails, search terms and other health data never reach the log).
+ */
+export function loggableError(err: unknown): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const [outer, ...causes] = [...chain(err)];
+  if (!outer) return { message: String(err) };
+  out.type = (outer as { constructor?: { name?: string } }).constructor?.name;
+  const query = (outer as { query?: unknown }).query;
+  if (typeof query === 'string') {
+    out.query = query;
+    // DrizzleQueryError's own message repeats the parameters: take the driver's instead.
+    const driver = causes[0];
+    out.code = driver?.code;
+    out.message = withoutQuotedValues(driver?.message);
+  } else {
+    out.code = outer.code;
+    out.message = withoutQuotedValues(outer.message);
+    if (causes[0]) out.cause = { code: causes[0].code, message: withoutQuotedValues(causes[0].message) };
+  }
+  // Only the call sites: a multi-line message (Drizzle's "params: ...") is part of `stack` too.
+  const stack = (outer as { stack?: unknown }).stack;
+  if (typeof stack === 'string') {
+    out.stack = stack
+      .split('\n')
+      .filter((line) => /^\s+at /.test(line))
+      .slice(0, 8)
+      .join('\n');
+  }
+  return out;
+}

@@ -29,6 +29,13 @@ export interface PendingFile extends StoredFileMeta {
 
 export class FileTooLargeError extends Error {}
 
+const STORAGE_KEY = /^[A-Za-z0-9_-]{20,64}$/;
+
+/** Whether `value` has the shape of a storage key (an opaque id, never a path). */
+export function isStorageKey(value: string): boolean {
+  return STORAGE_KEY.test(value);
+}
+
 /** Files up to this size are read back whole when hashed (bounded memory, less overhead). */
 const WHOLE_READ_LIMIT = 4 * 1024 * 1024;
 
@@ -52,8 +59,22 @@ export class FileStore {
 
 
   pathFor(storageKey: string): string {
-    if (!/^[A-Za-z0-9_-]{20,64}$/.test(storageKey)) throw new Error('invalid storage key');
+    if (!isStorageKey(storageKey)) throw new Error('invalid storage key');
     return path.join(this.dir, storageKey);
+  }
+
+  /**
+   * The decrypted bytes of a stored file, or null when the file is gone. The stream errors if
+   * the file was altered on disk.
+   */
+  async open(meta: Pick<StoredFileMeta, 'storageKey' | 'iv' | 'authTag'>): Promise<Readable | null> {
+    const stat = await fsp.stat(this.pathFor(meta.storageKey)).catch(() => null);
+    return stat ? this.openDecrypted(meta) : null;
+  }
+
+  /** Removes a stored file; a file already gone is not an error. */
+  async remove(storageKey: string): Promise<void> {
+    await fsp.rm(this.pathFor(storageKey), { force: true });
   }
 
   /**

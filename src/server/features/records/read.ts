@@ -15,12 +15,12 @@ import {
 import type { Db } from '../../db/connect.js';
 import { attachments, medicalRecords, patients } from '../../db/schema.js';
 import { notFound } from '../../errors.js';
+import { isStorageKey } from '../../files/store.js';
 import { writeAudit } from '../audit/service.js';
 import { appendLedgerEntry } from '../ledger/service.js';
 import type { Actor } from '../patients/actor.js';
 import { loadRecord, loadRecords } from './load.js';
 
-const STORAGE_KEY = /^[A-Za-z0-9_-]{20,64}$/;
 
 /** What a reader may list: drafts only for the hospital that wrote them. */
 const visibleTo = (actor: Actor, patientRowId: string) =>
@@ -166,7 +166,7 @@ export async function updateSharing(
  * path); only readers of its record get it, and the download is audited.
  */
 export async function findDownload(db: Db, actor: Actor, fileName: string) {
-  if (!STORAGE_KEY.test(fileName)) throw notFound('File not available.');
+  if (!isStorageKey(fileName)) throw notFound('File not available.');
   const [row] = await db
     .select({ file: attachments, record: medicalRecords, patient: patients })
     .from(attachments)

@@ -1,6 +1,5 @@
 // Medical records (spec section 7): upload (multipart), drafts, lists for a hospital's patient and
 // for a signed-in patient, one record, sharing switches, and GET /api/download/{fileName}.
-import fs from 'node:fs';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -195,8 +194,8 @@ export async function recordRoutes(app: FastifyInstance, ctx: AppContext) {
     },
     async (request, reply) => {
       const file = await findDownload(ctx.db, actorOf(request), request.params.fileName);
-      if (!fs.existsSync(ctx.files.pathFor(file.storageKey))) throw notFound('File not available.');
-      const stream = ctx.files.openDecrypted(file);
+      const stream = await ctx.files.open(file);
+      if (!stream) throw notFound('File not available.');
       stream.on('error', (err) =>
         request.log.error({ err, attachment: file.id }, 'attachment could not be read back intact'),
       );

@@ -3,7 +3,6 @@
 // transaction fails the files are removed again, so there is never half a record or an orphan file.
 // Every row is written once from what is in memory; nothing is read back inside the transaction.
 import crypto from 'node:crypto';
-import fsp from 'node:fs/promises';
 import type { FastifyRequest } from 'fastify';
 import { and, asc, eq } from 'drizzle-orm';
 import { type MedicalRecord, type RecordFields, recordFieldsSchema } from '../../../shared/records.js';
@@ -257,5 +256,5 @@ export async function discardDraft(db: Db, store: FileStore, actor: Actor, recor
     return files;
   });
   // After the commit; a file left behind by a crash here is removed by the start-up sweep.
-  for (const f of removed) await fsp.rm(store.pathFor(f.storageKey), { force: true }).catch(() => {});
+  for (const f of removed) await store.remove(f.storageKey).catch(() => {});
 }

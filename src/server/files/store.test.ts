@@ -1,0 +1,44 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { afterEach, describe, expect, it } from 'vitest';
+import { FileStore, isStorageKey } from './store.js';
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+});
+function makeStore() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'medledger-store-'));
+  dirs.push(dir);
+  return new FileStore(dir, 'ab'.repeat(32));
+}
+async function readAll(stream: Readable) {
+  const parts: Buffer[] = [];
+  for await (const part of stream) parts.push(part as Buffer);
+  return Buffer.concat(parts);
+}
+
+describe('FileStore', () => {
+  it('accepts opaque ids as storage keys and refuses paths', () => {
+    expect(isStorageKey('Ab3_-'.repeat(5))).toBe(true);
+    for (const bad of ['../../etc/passwd', 'short', 'a/b'.repeat(10), 'x'.repeat(65), '']) {
+      expect(isStorageKey(bad)).toBe(false);
+    }
+  });
+
+  it('opens a committed file decrypted, answers null once it is removed', async () => {
+    const store = makeStore();
+    const bytes = Buffer.from('%PDF-1.7 a record\n'.repeat(1000));
+    const pending = await store.write(Readable.from([bytes]), 1024 * 1024);
+    await pending.commit();
+    const stream = await store.open(pending);
+    expect(stream).not.toBeNull();
+    expect((await readAll(stream!)).equals(bytes)).toBe(true);
+    await store.remove(pending.storageKey);
+    expect(await store.open(pending)).toBeNull();
+    await store.remove(pending.storageKey); // already gone: not an error
+    await expect(store.remove('../outside-the-store')).rejects.toThrow('invalid storage key');
+  });
+});

@@ -1,3 +1,5 @@
+// The reference implementation in this test is node:crypto, independent of the code under test.
+// eslint-disable-next-line no-restricted-imports
 import crypto from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { chainHash, GENESIS_CHAIN_HASH } from './entry';

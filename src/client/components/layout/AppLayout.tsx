@@ -45,7 +45,9 @@ export function AppLayout({ children, navbar }: AppLayoutProps) {
           </AppShell.Navbar>
         )}
         <AppShell.Main id="main-content" tabIndex={-1}>
-          <Box mih="calc(100vh - 64px - 180px)">{children}</Box>
+          {/* The footer starts below the first screen, so content arriving above it never makes
+              it jump in view (layout shift). */}
+          <Box mih="calc(100dvh - 64px)">{children}</Box>
           <AppFooter />
         </AppShell.Main>
       </AppShell>

@@ -1,10 +1,12 @@
 // /hospital-dashboard (spec section 2): a sidebar with five tabs (Patients by default), a slide-in
 // menu on small screens, and the trial banner. The route guard lets only role hospital in.
-import { NavLink, Stack, Title, VisuallyHidden } from '@mantine/core';
+import { Center, Loader, NavLink, Stack, Title, VisuallyHidden } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
 import { AppLayout } from '../../components/layout/AppLayout';
 import { useMobileNav } from '../../components/layout/MobileNav';
-import { TrialBanner } from '../../features/billing/TrialBanner';
+import { BILLING_STATUS_KEY, TrialBanner } from '../../features/billing/TrialBanner';
+import type { BillingStatus } from '../../../shared/providers';
 import { AppointmentsTab } from '../../features/appointments/AppointmentsTab';
 import { AuditTrailTab } from '../../features/audit/AuditTrailTab';
 import { PatientsTab } from '../../features/patients/PatientsTab';
@@ -38,18 +40,29 @@ export default function HospitalDashboardPage() {
   const [params, setParams] = useSearchParams();
   const active = tabFromParam(params.get('tab'));
   const select = (tab: TabId) => setParams(tab === 'patients' ? {} : { tab }, { replace: false });
+  const billing = useQuery<BillingStatus>({ queryKey: BILLING_STATUS_KEY });
 
   return (
     <AppLayout navbar={<Sidebar active={active} onSelect={select} />}>
       <VisuallyHidden>
         <Title order={1}>Hospital Dashboard</Title>
       </VisuallyHidden>
-      <TrialBanner />
-      {active === 'patients' && <PatientsTab />}
-      {active === 'upload' && <UploadRecordsTab />}
-      {active === 'appointments' && <AppointmentsTab />}
-      {active === 'audit' && <AuditTrailTab />}
-      {active === 'settings' && <SettingsTab />}
+      {/* The trial banner and the tab appear together: a banner arriving later would push the
+          whole tab down (a layout shift of most of the screen). The status is one small read. */}
+      {billing.isPending ? (
+        <Center py="xl">
+          <Loader aria-label="Loading the dashboard" />
+        </Center>
+      ) : (
+        <>
+          <TrialBanner />
+          {active === 'patients' && <PatientsTab />}
+          {active === 'upload' && <UploadRecordsTab />}
+          {active === 'appointments' && <AppointmentsTab />}
+          {active === 'audit' && <AuditTrailTab />}
+          {active === 'settings' && <SettingsTab />}
+        </>
+      )}
     </AppLayout>
   );
 }

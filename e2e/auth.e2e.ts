@@ -1,4 +1,4 @@
-// Browser journeys of signing up and signing in (spec sections 2, 6 and 8).
+// Browser journeys of signing up and signing in (docs/spec.md#screens-and-routes, #roles and #messages).
 import { describe, expect, it } from 'vitest';
 import { ADMIN_EMAIL, ADMIN_PASSWORD } from './harness';
 import { startJourney } from './journey';

@@ -1,6 +1,6 @@
-// Browser journeys of the hospital dashboard (spec section 2): add a patient, upload a record with
-// two files, find it in the patient's details and download the same bytes; search, filter and
-// page the patient list; watch the audit trail grow; the mobile slide-in menu.
+// Browser journeys of the hospital dashboard (docs/spec.md#hospital-dashboard): add a patient,
+// upload a record with two files, find it in the patient's details and download the same bytes;
+// search, filter and page the patient list; watch the audit trail grow; the mobile slide-in menu.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

@@ -1,6 +1,6 @@
-// Browser journeys of provider onboarding (spec sections 1, 2 and 8): apply, the administrator
-// approves, the registration link is followed from the outbox, the hospital registers and signs
-// in; and a forgotten password is reset through the e-mailed link.
+// Browser journeys of provider onboarding (docs/spec.md#purpose-and-users, #screens-and-routes and
+// #messages): apply, the administrator approves, the registration link is followed from the outbox,
+// the hospital registers and signs in; and a forgotten password is reset through the e-mailed link.
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// The route table of spec section 2, with each screen's guard and redirect rules.
+// The route table of docs/spec.md#screens-and-routes, with each screen's guard and redirect rules.
 import { Suspense } from 'react';
 import { Route, Routes, useLocation } from 'react-router';
 import { useAuth } from './auth/context';

@@ -1,4 +1,4 @@
-// Footer contact address and social links. Defaults are placeholders (DECISIONS.md, "Names");
+// Footer contact address and social links. Defaults are placeholders (docs/decisions.md#names);
 // a deployment sets VITE_SUPPORT_EMAIL / VITE_SOCIAL_PROFILE_URL / VITE_SOCIAL_PAGE_URL at build time.
 const env = import.meta.env;
 

@@ -1,4 +1,4 @@
-// Toasts (spec section 8): one visible at a time, so a new toast replaces the one on screen
+// Toasts (docs/spec.md#messages): one visible at a time, so a new toast replaces the one on screen
 // instead of waiting behind it; failures use the destructive (red) style.
 import { notifications } from '@mantine/notifications';
 import { IconAlertCircle, IconCircleCheck, IconInfoCircle, type Icon } from '@tabler/icons-react';

@@ -10,7 +10,7 @@ export const theme = createTheme({
   focusRing: 'auto',
   fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif',
   components: {
-    // Spec section 9: tooltip open delay 700 ms.
+    // docs/spec.md#constants: tooltip open delay 700 ms.
     Tooltip: { defaultProps: { openDelay: 700 } },
     // Every clear (x) button of a clearable field has a name a screen reader can say.
     Select: { defaultProps: { clearButtonProps: { 'aria-label': 'Clear selection' } } },

@@ -1,6 +1,7 @@
-// Appointments (spec sections 2, 3, 5 and 7; DECISIONS.md "Appointments"): the form's and the
-// API's schemas, the bookable slots and the one conflict rule used by both the slot grid and the
-// server. Slot times are the browser's local times; the API carries ISO instants.
+// Appointments (docs/spec.md#screens-and-routes, #entities, #validation and #calls;
+// docs/decisions.md#appointments): the form's and the API's schemas, the bookable slots and the one
+// conflict rule used by both the slot grid and the server. Slot times are the browser's local
+// times; the API carries ISO instants.
 import { z } from 'zod';
 import { instantInRange, yearRangeMessage } from './dates.js';
 import { text } from './text.js';

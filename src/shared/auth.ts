@@ -1,4 +1,4 @@
-// Request schemas of the auth calls (spec sections 5 and 7), used by the routes and the forms.
+// Request schemas of the auth calls (docs/spec.md#validation and #calls), used by the routes and the forms.
 import { z } from 'zod';
 import { text } from './text.js';
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, ROLES } from './constants.js';

@@ -1,6 +1,7 @@
-// A patient's consent settings (spec sections 2, 3 and 7): {shareWithSpecialists, shareWithFamily}
-// per patient, stored in consent_settings as two rows (recordId null). The body is the same shape
-// as a record's sharing switches, so it reuses that schema.
+// A patient's consent settings (docs/spec.md#screens-and-routes, #entities and #calls):
+// {shareWithSpecialists, shareWithFamily} per patient, stored in consent_settings as two rows
+// (recordId null). The body is the same shape as a record's sharing switches, so it reuses that
+// schema.
 import { z } from 'zod';
 import { sharingSchema } from './records.js';
 
@@ -12,7 +13,7 @@ export const CONSENT_TYPES = {
   shareWithFamily: 'share_with_family',
 } as const;
 
-/** Spec section 9: "consent both on in the patient dashboard" until the patient saves a choice. */
+/** docs/spec.md#constants: "consent both on in the patient dashboard" until the patient saves a choice. */
 export const DEFAULT_CONSENT: ConsentInput = { shareWithSpecialists: true, shareWithFamily: true };
 
 export const consentSchema = consentInputSchema.extend({

@@ -1,4 +1,4 @@
-// Business constants of spec section 9 (and DECISIONS.md), shared by server and client.
+// Business constants of docs/spec.md#constants (and docs/decisions.md), shared by server and client.
 export const BRAND = 'MedLedger';
 export const USER_STORAGE_KEY = 'medledger.user';
 

@@ -1,6 +1,6 @@
-// Family contacts (spec sections 2, 3 and 5): first name, last name and relationship required;
-// relationship one of spec section 9's options; e-mail valid when given. Used by the Family
-// Contacts tab's form and by POST/PUT /api/family-contacts.
+// Family contacts (docs/spec.md#screens-and-routes, #entities and #validation): first name, last
+// name and relationship required; relationship one of the options in docs/spec.md#constants; e-mail
+// valid when given. Used by the Family Contacts tab's form and by POST/PUT /api/family-contacts.
 import { z } from 'zod';
 import { text } from './text.js';
 import { RELATIONSHIPS } from './constants.js';

@@ -1,4 +1,5 @@
-// Hospital settings and the audit trail (spec section 2 "Audit Trail tab" and "Settings tab").
+// Hospital settings and the audit trail (docs/spec.md#hospital-dashboard "Audit Trail tab" and
+// "Settings tab").
 import { z } from 'zod';
 import { instantInRange, yearRangeMessage } from './dates.js';
 import { text } from './text.js';

@@ -1,4 +1,4 @@
-// Password strength (spec section 5) and the 16-character generator, shared by the signup and
+// Password strength (docs/spec.md#validation) and the 16-character generator, shared by the signup and
 // provider-registration screens and their tests.
 import { GENERATED_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, PASSWORD_SYMBOLS } from './constants.js';
 

@@ -1,4 +1,4 @@
-// A patient's own profile changes (spec section 5: "Profile update accepts only phone,
+// A patient's own profile changes (docs/spec.md#validation: "Profile update accepts only phone,
 // insuranceProvider, insurancePolicy, primaryCarePhysician"). Used by the Edit Profile modal and by
 // the patient branch of PUT /api/patients/{id}.
 import { z } from 'zod';

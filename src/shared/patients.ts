@@ -1,5 +1,6 @@
-// Patients (spec sections 3, 5 and 7): the Add / Edit Patient payload, the list query and the
-// shapes the API answers with. Used by the routes and by the hospital dashboard's forms.
+// Patients (docs/spec.md#entities, #validation and #calls): the Add / Edit Patient payload, the
+// list query and the shapes the API answers with. Used by the routes and by the hospital
+// dashboard's forms.
 import { z } from 'zod';
 import { text } from './text.js';
 import { DEFAULT_PAGE_SIZE, DEPARTMENTS } from './constants.js';
@@ -39,7 +40,7 @@ const optionalEmail = z.preprocess(
     .nullish(),
 );
 
-/** Add Patient: every field optional (spec section 5); absent and empty both mean null. */
+/** Add Patient: every field optional (docs/spec.md#validation); absent and empty both mean null. */
 export const patientInputSchema = z.object({
   firstName: optionalText(100),
   lastName: optionalText(100),
@@ -123,7 +124,10 @@ export interface Paged<T> {
 
 export const patientPageSchema = pagedSchema(patientSchema);
 
-/** Display name (spec section 2): own names, else the account's names, else e-mail, else "Unknown Patient". */
+/**
+ * Display name (docs/spec.md#hospital-dashboard): own names, else the account's names, else e-mail,
+ * else "Unknown Patient".
+ */
 export function patientDisplayName(
   p: Pick<Patient, 'firstName' | 'lastName' | 'email'> & { user?: Patient['user'] },
 ): string {

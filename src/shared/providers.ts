@@ -1,5 +1,5 @@
 // Provider onboarding, password reset and billing: request schemas with the spec's messages
-// (section 5), shared by the forms and the routes so that both sides say the same thing.
+// (docs/spec.md#validation), shared by the forms and the routes so that both sides say the same thing.
 import { z } from 'zod';
 import { text } from './text.js';
 import { MESSAGES, emailSchema, newPasswordSchema } from './auth.js';

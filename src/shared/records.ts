@@ -1,5 +1,6 @@
-// Medical records (spec sections 2, 3, 5 and 7): the upload form's fields, the accepted files and
-// the shapes the API answers with. Used by the upload route and by the hospital dashboard.
+// Medical records (docs/spec.md#screens-and-routes, #entities, #validation and #calls): the upload
+// form's fields, the accepted files and the shapes the API answers with. Used by the upload route
+// and by the hospital dashboard.
 import { z } from 'zod';
 import { text } from './text.js';
 import { ACCEPTED_FILE_EXTENSIONS, DEPARTMENTS, MAX_UPLOAD_BYTES } from './constants.js';

@@ -1,6 +1,6 @@
 import type { Role } from './constants.js';
 
-/** The signed-in user as the API returns it and the browser keeps it (spec section 3, "User"). */
+/** The signed-in user as the API returns it and the browser keeps it (docs/spec.md#entities, "User"). */
 export interface PublicUser {
   id: string;
   email: string;

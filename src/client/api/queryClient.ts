@@ -1,4 +1,4 @@
-// The default query loader and the query client of spec section 7: GET on the key segments
+// The default query loader and the query client of docs/spec.md#calls: GET on the key segments
 // joined with '/', parsed as JSON; no retry, no refetch on window focus, data never stale.
 import { QueryCache, QueryClient, type QueryFunction, type QueryKey } from '@tanstack/react-query';
 import { ApiError, errorStatus } from './request';

@@ -1,4 +1,4 @@
-// The request helper of spec section 7: every call sends the session cookie, JSON bodies carry a
+// The request helper of docs/spec.md#calls: every call sends the session cookie, JSON bodies carry a
 // JSON content type, and any non-OK answer raises "<status>: <body text or status text>".
 
 /** Raised for every non-OK answer; `message` keeps the spec's "<status>: <body>" form. */

@@ -1,4 +1,4 @@
-// Session state (spec section 4): the user is read from local storage at start and confirmed
+// Session state (docs/spec.md#states): the user is read from local storage at start and confirmed
 // with GET /api/auth/me; a stale local user ({user: null}) is dropped. Login stores the user; logout
 // clears it, tells the server, and reloads at /.
 import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';

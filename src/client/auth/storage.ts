@@ -1,4 +1,4 @@
-// The signed-in user kept in the browser (spec section 4) under USER_STORAGE_KEY.
+// The signed-in user kept in the browser (docs/spec.md#states) under USER_STORAGE_KEY.
 import { ROLES, USER_STORAGE_KEY } from '../../shared/constants';
 import type { PublicUser } from '../../shared/users';
 

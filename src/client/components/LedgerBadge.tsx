@@ -1,5 +1,6 @@
-// The audit-entry badge of spec section 2: "Blockchain Verified" when the entry carries a ledger
-// hash the server found in the ledger, else "Logged Only". Used by both audit trails.
+// The audit-entry badge of docs/spec.md#hospital-dashboard: "Blockchain Verified" when the entry
+// carries a ledger hash the server found in the ledger, else "Logged Only". Used by both audit
+// trails.
 import { Badge } from '@mantine/core';
 
 export function LedgerBadge({ verified }: { verified: boolean }) {

@@ -1,6 +1,6 @@
 import { Center, Loader, Stack, Text } from '@mantine/core';
 
-/** Centered spinner shown while the session state loads (spec section 2, route /). */
+/** Centered spinner shown while the session state loads (docs/spec.md#screens-and-routes, route /). */
 export function LoadingScreen() {
   return (
     <Center mih="100vh" role="status" aria-live="polite">

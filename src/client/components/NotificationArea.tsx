@@ -1,5 +1,6 @@
-// Toast area (spec sections 4 and 9): one toast at a time, 5000 ms by default, top right below the
-// header, at most 420px wide; F8 moves focus to it. Each toast is role="alert", so screen readers announce it.
+// Toast area (docs/spec.md#states and #constants): one toast at a time, 5000 ms by default, top
+// right below the header, at most 420px wide; F8 moves focus to it. Each toast is role="alert", so
+// screen readers announce it.
 import { Notifications } from '@mantine/notifications';
 import { useHotkeys } from '@mantine/hooks';
 import { TOAST_DEFAULT_MS } from '../../shared/constants';

@@ -1,4 +1,4 @@
-// The 5-bar strength meter and the criteria checklist (spec section 5), used by the signup and
+// The 5-bar strength meter and the criteria checklist (docs/spec.md#validation), used by the signup and
 // provider-registration screens. Bar colour per strengthColor(): red 1-2, yellow 3, blue 4, green 5.
 import { Box, Group, List, Text, ThemeIcon, VisuallyHidden } from '@mantine/core';
 import { IconCheck, IconX } from '@tabler/icons-react';

@@ -1,6 +1,6 @@
-// The database schema of spec section 3 plus what DECISIONS.md adds (attachments, ledger, tokens).
-// Every timestamp is timestamptz (UTC). Change it only together with a generated migration
-// (`npm run db:generate`), which must run unchanged on PGlite and on PostgreSQL 15.
+// The database schema of docs/spec.md#entities plus what docs/decisions.md adds (attachments,
+// ledger, tokens). Every timestamp is timestamptz (UTC). Change it only together with a generated
+// migration (`npm run db:generate`), which must run unchanged on PGlite and on PostgreSQL 15.
 import { sql } from 'drizzle-orm';
 import {
   bigint,

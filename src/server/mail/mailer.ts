@@ -1,4 +1,4 @@
-// Outgoing e-mail through nodemailer (DECISIONS.md, "E-mail"): by SMTP when SMTP_URL is set;
+// Outgoing e-mail through nodemailer (docs/decisions.md#e-mail): by SMTP when SMTP_URL is set;
 // otherwise each message is written as an .eml file under DATA_DIR/outbox and its links are
 // logged, so that someone trying the app locally can follow them.
 import crypto from 'node:crypto';

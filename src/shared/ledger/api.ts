@@ -1,4 +1,4 @@
-// Shapes of the ledger API (section "The ledger" of DECISIONS.md). Hashes are lowercase hex.
+// Shapes of the ledger API (docs/decisions.md#the-ledger). Hashes are lowercase hex.
 import { z } from 'zod';
 
 export const HASH_MESSAGE = 'A hash is 64 hexadecimal characters.';

@@ -1,4 +1,4 @@
-// Shared footer (spec section 2): logo, a social-media profile, a social-network page, and a
+// Shared footer (docs/spec.md#screens-and-routes): logo, a social-media profile, a social-network page, and a
 // mailto contact link; the addresses come from src/client/config.ts.
 import { ActionIcon, Anchor, Box, Container, Group, Stack, Text } from '@mantine/core';
 import { IconBrandFacebook, IconBrandLinkedin, IconMail } from '@tabler/icons-react';

@@ -1,6 +1,6 @@
-// Shared header (spec section 2): logo -> /, portal label by role, hospital name (hospital users,
-// large screens), user name and avatar -> /profile/edit, Back (history), Logout, and the mobile
-// menu toggle for hospital users.
+// Shared header (docs/spec.md#screens-and-routes): logo -> /, portal label by role, hospital name
+// (hospital users, large screens), user name and avatar -> /profile/edit, Back (history), Logout,
+// and the mobile menu toggle for hospital users.
 import {
   ActionIcon,
   Avatar,

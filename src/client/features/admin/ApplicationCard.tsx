@@ -1,4 +1,4 @@
-// One pending application (spec section 2): its details and Approve / Reject.
+// One pending application (docs/spec.md#other-pages): its details and Approve / Reject.
 import { Anchor, Badge, Button, Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { IconCheck, IconX } from '@tabler/icons-react';
 import type { ReactNode } from 'react';

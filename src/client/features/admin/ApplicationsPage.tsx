@@ -1,4 +1,4 @@
-// /medledger/applications (spec section 2): pending applications as cards with Approve / Reject,
+// /medledger/applications (docs/spec.md#other-pages): pending applications as cards with Approve / Reject,
 // reviewed ones in a table, and the empty state. The route guard lets only medledger_admin in.
 import { Alert, Center, Loader, Paper, Stack, Text, Title } from '@mantine/core';
 import { modals } from '@mantine/modals';

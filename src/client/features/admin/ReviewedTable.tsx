@@ -1,4 +1,4 @@
-// Reviewed applications (spec section 2): hospital name, contact, status, date; plus the account
+// Reviewed applications (docs/spec.md#other-pages): hospital name, contact, status, date; plus the account
 // made from an approved application, a new link while it is unused, and "mark active".
 import { Badge, Button, Group, Table, Text } from '@mantine/core';
 import type { Application } from '../../../shared/providers';

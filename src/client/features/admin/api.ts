@@ -18,7 +18,7 @@ function useRefreshingMutation<V>(call: (vars: V) => Promise<unknown>) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: call,
-    // The list refreshes after every change (spec section 8), whether it worked or not.
+    // The list refreshes after every change (docs/spec.md#messages), whether it worked or not.
     onSettled: () =>
       Promise.all([
         client.invalidateQueries({ queryKey: APPLICATIONS_KEY }),

@@ -1,6 +1,7 @@
-// "New Appointment" and the edit dialog that mirrors it (spec sections 2 and 5): patient, type,
-// doctor, department, date (from today), location, notes and the time slot grid. Required fields
-// missing: "Please fill in all required fields". Slots are local times; the API gets ISO instants.
+// "New Appointment" and the edit dialog that mirrors it (docs/spec.md#hospital-dashboard and
+// #validation): patient, type, doctor, department, date (from today), location, notes and the time
+// slot grid. Required fields missing: "Please fill in all required fields". Slots are local times;
+// the API gets ISO instants.
 import { Button, Group, Modal, Select, SimpleGrid, Stack, Textarea, TextInput } from '@mantine/core';
 import { DateInput } from '@mantine/dates';
 import { useState } from 'react';

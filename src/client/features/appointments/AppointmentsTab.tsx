@@ -1,6 +1,6 @@
-// The Appointments tab (spec section 2): month calendar, the selected day's schedule with search
-// and status filter, Quick Stats, and the schedule / edit / cancel dialogs. Cancelling is recorded
-// in the ledger by the server.
+// The Appointments tab (docs/spec.md#hospital-dashboard): month calendar, the selected day's
+// schedule with search and status filter, Quick Stats, and the schedule / edit / cancel dialogs.
+// Cancelling is recorded in the ledger by the server.
 import { Button, Grid, Group, Stack, Title } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';

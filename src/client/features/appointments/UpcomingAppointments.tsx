@@ -1,4 +1,4 @@
-// Upcoming Appointments (spec section 2): the patient's own appointments from today on, not
+// Upcoming Appointments (docs/spec.md#patient-dashboard): the patient's own appointments from today on, not
 // cancelled (GET /api/appointments/patient). Booking, rescheduling and cancelling are the
 // provider's: those buttons only tell the patient to contact their healthcare provider.
 import { Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
@@ -14,7 +14,7 @@ import { DEPARTMENT_LABELS } from '../../../shared/constants';
 import { notifyInfo } from '../../notify';
 import { AddToCalendarButton } from '../calendar/AddToCalendarButton';
 
-/** Failed fetches are only logged (spec section 8): the list stays empty. */
+/** Failed fetches are only logged (docs/spec.md#messages): the list stays empty. */
 export function useUpcomingAppointments(): Appointment[] {
   const query = useQuery<Appointment[]>({ queryKey: ['/api/appointments/patient'] });
   if (query.error) console.error('Failed to load appointments', query.error);

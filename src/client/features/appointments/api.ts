@@ -1,4 +1,4 @@
-// Appointment queries and mutations (spec section 7). After any change the list and the audit
+// Appointment queries and mutations (docs/spec.md#calls). After any change the list and the audit
 // trail are read again.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Appointment } from '../../../shared/appointments';
@@ -7,7 +7,7 @@ import { AUDIT_KEY } from '../hospital/api';
 
 export const APPOINTMENTS_KEY = '/api/appointments';
 
-/** Failed fetches are only logged (spec section 8): the list stays empty. */
+/** Failed fetches are only logged (docs/spec.md#messages): the list stays empty. */
 export function useHospitalAppointments(hospitalUserId: string | undefined) {
   const query = useQuery<Appointment[]>({
     queryKey: [APPOINTMENTS_KEY, 'hospital', hospitalUserId ?? ''],

@@ -1,5 +1,6 @@
-// The cancel confirmation (spec section 2): doctor, type, date and time, department, and that the
-// cancellation is recorded on chain. Confirming calls DELETE, which keeps the row as cancelled.
+// The cancel confirmation (docs/spec.md#hospital-dashboard): doctor, type, date and time,
+// department, and that the cancellation is recorded on chain. Confirming calls DELETE, which keeps
+// the row as cancelled.
 import { Stack, Text } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import {

@@ -1,5 +1,6 @@
-// Activity trail (spec section 2; DECISIONS: the filters work): action filter and a date (today by
-// default, clearable), each entry with its description, badge, time, hash, IP and a copy button.
+// Activity trail (docs/spec.md#patient-dashboard; docs/decisions.md#filters-and-paging: the filters
+// work): action filter and a date (today by default, clearable), each entry with its description,
+// badge, time, hash, IP and a copy button.
 import { ActionIcon, Code, Group, Paper, Select, Stack, Text, Title, Tooltip } from '@mantine/core';
 import { DateInput } from '@mantine/dates';
 import { IconCopy } from '@tabler/icons-react';

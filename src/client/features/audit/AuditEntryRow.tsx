@@ -1,6 +1,6 @@
-// One audit entry (spec section 2): icon, action with underscores as spaces, "Blockchain Verified"
-// or "Logged Only", details (or "<action> action performed"), user, time ("Unknown" if missing),
-// the hash cut to 16 characters and a button copying it.
+// One audit entry (docs/spec.md#hospital-dashboard): icon, action with underscores as spaces,
+// "Blockchain Verified" or "Logged Only", details (or "<action> action performed"), user, time
+// ("Unknown" if missing), the hash cut to 16 characters and a button copying it.
 import { ActionIcon, Code, Group, Paper, Stack, Text, ThemeIcon, Tooltip } from '@mantine/core';
 import {
   IconCopy,

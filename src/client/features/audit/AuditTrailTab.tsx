@@ -1,4 +1,4 @@
-// Audit Trail tab (spec section 2): action, user and date filters applied by Search, the
+// Audit Trail tab (docs/spec.md#hospital-dashboard): action, user and date filters applied by Search, the
 // "Transaction History" list with paging, loading and empty states.
 import { Button, Group, Paper, Select, Stack, Text, Title } from '@mantine/core';
 import { DateInput } from '@mantine/dates';

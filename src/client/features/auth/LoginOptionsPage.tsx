@@ -1,4 +1,5 @@
-// The signed-out landing screen (spec section 2, "/"): two login choices and the provider link.
+// The signed-out landing screen (docs/spec.md#screens-and-routes, "/"): two login choices and the
+// provider link.
 import { Anchor, Paper, Stack, Text, ThemeIcon, Title, UnstyledButton, Group } from '@mantine/core';
 import { IconBuildingHospital, IconChevronRight, IconUser } from '@tabler/icons-react';
 import type { ReactNode } from 'react';

@@ -1,5 +1,5 @@
 // Password and Confirm Password with show/hide, Generate (fills both), Copy ("Copied!" for 3 s),
-// the strength meter and the checklist (spec section 2, Signup).
+// the strength meter and the checklist (docs/spec.md#screens-and-routes, Signup).
 import { Button, Group, PasswordInput, Stack } from '@mantine/core';
 import { IconCheck, IconCopy, IconWand } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';

@@ -1,5 +1,6 @@
-// Account creation (spec section 2, Signup): email and role may come from the query string; a
-// given role hides the Account Type radios. Patients give their MRN, hospitals their name.
+// Account creation (docs/spec.md#screens-and-routes, Signup): email and role may come from the
+// query string; a given role hides the Account Type radios. Patients give their MRN, hospitals
+// their name.
 import {
   Anchor,
   Button,

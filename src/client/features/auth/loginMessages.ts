@@ -1,4 +1,4 @@
-// The toasts of the three login screens (spec sections 6 and 8, DECISIONS.md "Names").
+// The toasts of the three login screens (docs/spec.md#roles and #messages, docs/decisions.md#names).
 import type { Role } from '../../../shared/constants';
 import { errorMessage, errorStatus } from '../../api/request';
 

@@ -1,4 +1,5 @@
-// The signup screen's Medical Record Number field (spec section 2): upper-cased while typing.
+// The signup screen's Medical Record Number field (docs/spec.md#screens-and-routes): upper-cased
+// while typing.
 
 /** What the field shows after a keystroke: upper-cased, surrounding spaces kept out. */
 export function normalizeMrnInput(value: string): string {

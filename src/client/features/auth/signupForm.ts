@@ -1,4 +1,4 @@
-// Signup rules of spec section 5: passwords must match, only the length is enforced on submit;
+// Signup rules of docs/spec.md#validation: passwords must match, only the length is enforced on submit;
 // MRN for patients, hospital name for hospitals. Query parameters email and role prefill.
 import { MIN_PASSWORD_LENGTH } from '../../../shared/constants';
 import type { RegisterInput } from '../../../shared/auth';

@@ -1,6 +1,6 @@
-// Consent card (spec section 2; DECISIONS: saves are persisted, ledgered and audited): switches
-// Share with Specialists and Family Access (both on until the patient saves a choice), each saved
-// as it is flipped, and the Manage Consent modal.
+// Consent card (docs/spec.md#patient-dashboard; docs/decisions.md#consent: saves are persisted,
+// ledgered and audited): switches Share with Specialists and Family Access (both on until the
+// patient saves a choice), each saved as it is flipped, and the Manage Consent modal.
 import { Button, Group, Modal, Paper, Stack, Switch, Text, Title, Alert } from '@mantine/core';
 import { IconShieldLock } from '@tabler/icons-react';
 import { useState } from 'react';
@@ -84,7 +84,7 @@ export function ConsentCard({ userId }: { userId: string }) {
   const consent = useConsent(userId);
   const saver = useConsentSaver(userId);
   const [managing, setManaging] = useState(false);
-  // Spec section 7: when the settings cannot be read, specialists on and family off.
+  // docs/spec.md#calls: when the settings cannot be read, specialists on and family off.
   const current: ConsentInput = consent.data
     ? {
         shareWithSpecialists: consent.data.shareWithSpecialists,

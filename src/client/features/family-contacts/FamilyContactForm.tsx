@@ -1,6 +1,6 @@
-// Add / edit a family contact (spec section 2): first name*, last name*, relationship*, phone,
-// e-mail, address and three checkboxes. Save stays disabled until the three required fields are
-// filled; the shared schema gives the same messages as the server.
+// Add / edit a family contact (docs/spec.md#patient-dashboard): first name*, last name*,
+// relationship*, phone, e-mail, address and three checkboxes. Save stays disabled until the three
+// required fields are filled; the shared schema gives the same messages as the server.
 import {
   Button,
   Checkbox,

@@ -1,4 +1,4 @@
-// Settings tab (spec section 2): Hospital Profile (name and administrator e-mail, saved and
+// Settings tab (docs/spec.md#hospital-dashboard): Hospital Profile (name and administrator e-mail, saved and
 // audited) and Security Settings (the two toggles, on, as the spec shows them).
 import { Button, Paper, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
 import { useState } from 'react';

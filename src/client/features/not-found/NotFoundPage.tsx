@@ -3,7 +3,7 @@ import { IconArrowLeft, IconAlertTriangle } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { PublicLayout } from '../../components/layout/PublicLayout';
 
-/** Any path the router does not know (spec section 2). */
+/** Any path the router does not know (docs/spec.md#screens-and-routes). */
 export default function NotFoundPage() {
   return (
     <PublicLayout size="xs">

@@ -1,4 +1,4 @@
-// Queries and mutations of the patient dashboard (spec section 7). Keys follow the default query
+// Queries and mutations of the patient dashboard (docs/spec.md#calls). Keys follow the default query
 // loader: segments joined with '/', an object segment as the query string.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Consent, ConsentInput } from '../../../shared/consent';

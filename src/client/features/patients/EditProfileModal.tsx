@@ -1,5 +1,5 @@
-// The Edit Profile modal (spec section 2): tabs Profile and Family Contacts (with a count). Used
-// by the patient dashboard and by the profile page.
+// The Edit Profile modal (docs/spec.md#patient-dashboard): tabs Profile and Family Contacts (with a
+// count). Used by the patient dashboard and by the profile page.
 import { Badge, Modal, Tabs, Text } from '@mantine/core';
 import { useAuth } from '../../auth/context';
 import { useFamilyContacts, useProfile } from '../patient/api';

@@ -1,6 +1,6 @@
-// Patient details dialog (spec section 2): contact, medical, insurance and account details; the
-// patient's medical records with View and Download; Upload Record opens a dialog whose Done
-// button reloads the list.
+// Patient details dialog (docs/spec.md#hospital-dashboard): contact, medical, insurance and account
+// details; the patient's medical records with View and Download; Upload Record opens a dialog whose
+// Done button reloads the list.
 import { Badge, Button, Group, Modal, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { IconDownload, IconEye, IconUpload } from '@tabler/icons-react';
 import { FhirExportButton } from '../fhir/FhirExportButton';

@@ -1,5 +1,6 @@
-// Add Patient and Edit Patient (spec sections 2 and 5): every field optional, empty values sent
-// as null, the date of birth as a calendar date. Adding shows the generated MRN for 10 seconds.
+// Add Patient and Edit Patient (docs/spec.md#hospital-dashboard and #validation): every field
+// optional, empty values sent as null, the date of birth as a calendar date. Adding shows the
+// generated MRN for 10 seconds.
 import { Button, Group, Modal, Select, SimpleGrid, Stack, TextInput } from '@mantine/core';
 import { DateInput } from '@mantine/dates';
 import { useState } from 'react';

@@ -1,5 +1,5 @@
-// Patients tab (spec section 2 "Patient Management"): server-side search (name, e-mail, MRN),
-// department filter, paging with working Previous / Next, add, view, edit and delete.
+// Patients tab (docs/spec.md#hospital-dashboard "Patient Management"): server-side search (name,
+// e-mail, MRN), department filter, paging with working Previous / Next, add, view, edit and delete.
 import {
   ActionIcon,
   Badge,

@@ -1,5 +1,5 @@
 // The Edit Profile modal's Profile tab: phone, primary care physician, insurance provider and
-// policy number (the only fields a patient may change, spec section 5).
+// policy number (the only fields a patient may change, docs/spec.md#validation).
 import { Button, Group, Stack, TextInput } from '@mantine/core';
 import { useState } from 'react';
 import { PROFILE_FIELDS, profileUpdateSchema, type ProfileField } from '../../../shared/patient-profile';

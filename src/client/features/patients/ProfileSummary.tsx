@@ -1,4 +1,4 @@
-// Profile summary (spec section 2) with the spec's fallbacks, and the Edit Profile button.
+// Profile summary (docs/spec.md#patient-dashboard) with the spec's fallbacks, and the Edit Profile button.
 import { Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { IconEdit } from '@tabler/icons-react';
 import type { Patient } from '../../../shared/patients';

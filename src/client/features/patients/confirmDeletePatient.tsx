@@ -1,4 +1,4 @@
-// Deleting a patient: a first and a final confirmation, then the delete call (spec section 4).
+// Deleting a patient: a first and a final confirmation, then the delete call (docs/spec.md#states).
 // The server archives the patient: records stay and the patient's own account keeps them.
 import { Text } from '@mantine/core';
 import { modals } from '@mantine/modals';

@@ -1,4 +1,4 @@
-// Profile page (spec section 2, /profile/edit). Hospital users see read-only account and hospital
+// Profile page (docs/spec.md#other-pages, /profile/edit). Hospital users see read-only account and hospital
 // details; patients get the Edit Profile button, which opens the patient dashboard's modal.
 import { Alert, Button, Divider, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { IconArrowLeft, IconEdit, IconInfoCircle, IconMail } from '@tabler/icons-react';

@@ -1,4 +1,4 @@
-// /provider-apply (spec section 2): a public application in three sections. Messages come from the
+// /provider-apply (docs/spec.md#other-pages): a public application in three sections. Messages come from the
 // shared schema, so the form and the server say the same thing. On success: an alert and a toast,
 // then back to / after 3 seconds.
 import {

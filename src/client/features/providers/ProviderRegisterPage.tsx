@@ -1,4 +1,4 @@
-// /provider-register?token=... (spec section 2): the hospital account is created from the e-mailed
+// /provider-register?token=... (docs/spec.md#other-pages): the hospital account is created from the e-mailed
 // one-time link. No token: "Invalid Link" and back to / after 3 s. Success: back to the hospital
 // login after 2 s.
 import { Alert, Anchor, Button, Paper, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';

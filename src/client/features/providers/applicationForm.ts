@@ -1,5 +1,6 @@
-// The provider application form (spec sections 2 and 5): its values, the field messages (from the
-// same Zod schema the server uses) and the failure text of the "Application Failed" toast.
+// The provider application form (docs/spec.md#other-pages and #validation): its values, the field
+// messages (from the same Zod schema the server uses) and the failure text of the "Application
+// Failed" toast.
 import { providerApplicationSchema } from '../../../shared/providers';
 
 export interface ApplicationValues {

@@ -1,4 +1,4 @@
-// Provider registration rules (spec section 5): first and last name required, passwords match,
+// Provider registration rules (docs/spec.md#validation): first and last name required, passwords match,
 // at least 8 characters. The toast that stops a submit, or null.
 import { MESSAGES } from '../../../shared/auth';
 import { MIN_PASSWORD_LENGTH } from '../../../shared/constants';

@@ -1,4 +1,4 @@
-// Recent Medical Records (spec section 2): title, doctor and department, created date, badge
+// Recent Medical Records (docs/spec.md#patient-dashboard): title, doctor and department, created date, badge
 // "Blockchain Verified", "Accessible", Download and Share; a click opens the record detail view.
 import { Badge, Button, Group, Paper, Stack, Text, Title, UnstyledButton } from '@mantine/core';
 import { IconDownload, IconFileText, IconShare } from '@tabler/icons-react';

@@ -1,6 +1,7 @@
-// Record detail dialog (spec section 2): title, date and doctor; the ledger verification; record
-// details and attachments; a side panel with the sharing switches; Download Record, Share with
-// Doctor and Print Record. Every opening reads the record again, so every view is audited.
+// Record detail dialog (docs/spec.md#record-detail-dialog): title, date and doctor; the ledger
+// verification; record details and attachments; a side panel with the sharing switches; Download
+// Record, Share with Doctor and Print Record. Every opening reads the record again, so every view
+// is audited.
 import { Badge, Button, Grid, Group, Loader, Modal, Paper, Stack, Switch, Text, Title } from '@mantine/core';
 import { IconDownload, IconPrinter, IconShare } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';

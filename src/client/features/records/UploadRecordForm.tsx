@@ -1,6 +1,7 @@
-// The upload form (spec section 2 "Upload Records" and section 5): patient, record type, title,
-// doctor, description, department, files by drag-and-drop or browse (each removable), privacy and
-// consent checkboxes; Save as Draft and Upload Record, with a progress bar while uploading.
+// The upload form (docs/spec.md#hospital-dashboard "Upload Records", docs/spec.md#validation):
+// patient, record type, title, doctor, description, department, files by drag-and-drop or browse
+// (each removable), privacy and consent checkboxes; Save as Draft and Upload Record, with a
+// progress bar while uploading.
 import {
   Button,
   Checkbox,

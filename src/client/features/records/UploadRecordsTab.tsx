@@ -1,5 +1,5 @@
-// Upload Records tab (spec section 2 "Upload Medical Records"): the upload form, and the saved
-// drafts (visible to this hospital only) to continue, upload as they are, or discard.
+// Upload Records tab (docs/spec.md#hospital-dashboard "Upload Medical Records"): the upload form,
+// and the saved drafts (visible to this hospital only) to continue, upload as they are, or discard.
 import { Badge, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { useQueryClient } from '@tanstack/react-query';

@@ -1,5 +1,6 @@
-// /hospital-dashboard (spec section 2): a sidebar with five tabs (Patients by default), a slide-in
-// menu on small screens, and the trial banner. The route guard lets only role hospital in.
+// /hospital-dashboard (docs/spec.md#hospital-dashboard): a sidebar with five tabs (Patients by
+// default), a slide-in menu on small screens, and the trial banner. The route guard lets only role
+// hospital in.
 import { Center, Loader, NavLink, Stack, Title, VisuallyHidden } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';

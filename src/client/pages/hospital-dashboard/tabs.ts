@@ -1,5 +1,5 @@
-// The hospital dashboard's tabs (spec section 2), apart from the page so that the page title can
-// name the open tab without loading the dashboard.
+// The hospital dashboard's tabs (docs/spec.md#hospital-dashboard), apart from the page so that the
+// page title can name the open tab without loading the dashboard.
 import {
   IconCalendarEvent,
   IconCloudUpload,

@@ -1,6 +1,6 @@
-// Patient dashboard (spec section 2, /patient-dashboard; the route guard lets only patients in):
-// greeting, stat cards, recent records with the record detail view, upcoming appointments,
-// activity trail, profile summary with the Edit Profile modal, and the consent card.
+// Patient dashboard (docs/spec.md#patient-dashboard, /patient-dashboard; the route guard lets only
+// patients in): greeting, stat cards, recent records with the record detail view, upcoming
+// appointments, activity trail, profile summary with the Edit Profile modal, and the consent card.
 import { Grid, Stack, Text, Title } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';

@@ -1,4 +1,4 @@
-// The four stat cards of the patient dashboard (spec section 2).
+// The four stat cards of the patient dashboard (docs/spec.md#patient-dashboard).
 import { Paper, SimpleGrid, Text, ThemeIcon, Group } from '@mantine/core';
 import { IconBell, IconCalendar, IconFileText, IconShieldCheck, type Icon } from '@tabler/icons-react';
 

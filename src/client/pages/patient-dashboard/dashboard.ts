@@ -6,7 +6,10 @@ import type { MedicalRecord } from '../../../shared/records';
 
 type RecordForStats = Pick<MedicalRecord, 'createdAt' | 'isBlockchainVerified'>;
 
-/** Records created after the last sign-in; all of them when there was none (spec section 2). */
+/**
+ * Records created after the last sign-in; all of them when there was none
+ * (docs/spec.md#patient-dashboard).
+ */
 export function newNotificationCount(records: readonly RecordForStats[], lastLoginAt: string | null): number {
   if (!lastLoginAt) return records.length;
   const since = new Date(lastLoginAt).getTime();

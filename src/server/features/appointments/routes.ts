@@ -1,4 +1,4 @@
-// Appointments (spec section 7): the hospital's list, create, edit, status and cancel; the signed-in
+// Appointments (docs/spec.md#calls): the hospital's list, create, edit, status and cancel; the signed-in
 // patient's own list (read-only). Every hospital write passes the trial/subscription check.
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';

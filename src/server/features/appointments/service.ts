@@ -1,8 +1,8 @@
-// Appointments of a hospital's patients (spec sections 4, 5 and 7; DECISIONS.md "Appointments").
-// Writes are the hospital's, for patients it created; each is audited in its own transaction and
-// checked against the shared conflict rule under a per-hospital lock, so two requests cannot book
-// the same doctor or patient into overlapping hours. Cancelling keeps the row (status cancelled)
-// and enters the cancellation in the ledger.
+// Appointments of a hospital's patients (docs/spec.md#states, #validation and #calls;
+// docs/decisions.md#appointments). Writes are the hospital's, for patients it created; each is
+// audited in its own transaction and checked against the shared conflict rule under a per-hospital
+// lock, so two requests cannot book the same doctor or patient into overlapping hours. Cancelling
+// keeps the row (status cancelled) and enters the cancellation in the ledger.
 import { and, asc, eq, gt, gte, isNull, lt, lte, ne, sql, type SQL } from 'drizzle-orm';
 import {
   APPOINTMENT_MESSAGES,

@@ -1,5 +1,5 @@
 // Writing audit entries. Call it with the same transaction handle as the change it records, so
-// that either both exist or neither does (ARCHITECTURE.md).
+// that either both exist or neither does (docs/decisions.md#audit-trail).
 import type { Db } from '../../db/connect.js';
 import { auditLogs } from '../../db/schema.js';
 

@@ -1,4 +1,4 @@
-// POST /api/auth/register, /login, /logout and GET /api/auth/me (spec section 7).
+// POST /api/auth/register, /login, /logout and GET /api/auth/me (docs/spec.md#calls).
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { loginSchema, meResponseSchema, messageSchema, registerSchema, userResponseSchema } from '../../../shared/auth.js';

@@ -1,4 +1,5 @@
-// Accounts: signup (spec section 5 + DECISIONS.md), sign-in with throttling, admin creation.
+// Accounts: signup (docs/spec.md#validation, docs/decisions.md#accounts-and-signup), sign-in with
+// throttling, admin creation.
 import { and, eq, isNull } from 'drizzle-orm';
 import type { LoginInput, RegisterInput } from '../../../shared/auth.js';
 import type { PublicUser } from '../../../shared/users.js';

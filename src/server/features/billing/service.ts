@@ -1,5 +1,5 @@
-// Subscriptions: every hospital account starts a 7-day trial (spec section 1); after it, writes
-// need an active subscription (Stripe, or marked active by the administrator).
+// Subscriptions: every hospital account starts a 7-day trial (docs/spec.md#purpose-and-users);
+// after it, writes need an active subscription (Stripe, or marked active by the administrator).
 import { addDays } from 'date-fns';
 import { and, asc, eq } from 'drizzle-orm';
 import type { onRequestAsyncHookHandler } from 'fastify';

@@ -1,4 +1,4 @@
-// GET and PUT /api/consent/{userId} (spec section 7; DECISIONS: consent saves are persisted,
+// GET and PUT /api/consent/{userId} (docs/spec.md#calls; docs/decisions.md#consent: saves are persisted,
 // ledgered and audited).
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';

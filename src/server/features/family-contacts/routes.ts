@@ -1,4 +1,4 @@
-// Family contacts (spec section 7): GET /api/family-contacts/patient/{patientId}, POST, PUT and
+// Family contacts (docs/spec.md#calls): GET /api/family-contacts/patient/{patientId}, POST, PUT and
 // DELETE /api/family-contacts/{id}. Reading: the patient or the hospital that created them;
 // changing: the patient only.
 import type { FastifyInstance } from 'fastify';

@@ -1,5 +1,6 @@
-// Forgot password (DECISIONS.md): a one-time reset link by e-mail (1 hour, same token design as
-// registration). The request never reveals whether an account exists; a reset ends every session.
+// Forgot password (docs/decisions.md#password-reset): a one-time reset link by e-mail (1 hour, same
+// token design as registration). The request never reveals whether an account exists; a reset ends
+// every session.
 import { addHours, subHours } from 'date-fns';
 import { and, count, eq, gt } from 'drizzle-orm';
 import { PASSWORD_RESET_TOKEN_HOURS } from '../../../shared/constants.js';

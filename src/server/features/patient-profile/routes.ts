@@ -1,4 +1,4 @@
-// GET /api/patients/profile/{userId} (spec section 7): the patient object of an account. The
+// GET /api/patients/profile/{userId} (docs/spec.md#calls): the patient object of an account. The
 // patient's own changes go through PUT /api/patients/{id} (patients/routes.ts hands them to
 // updateOwnProfile in service.ts).
 import type { FastifyInstance } from 'fastify';

@@ -1,4 +1,4 @@
-// MRNs (DECISIONS.md): `MRN` + year + 6 random digits, unique. The unique index on
+// MRNs (docs/decisions.md#mrns): `MRN` + year + 6 random digits, unique. The unique index on
 // patients.patient_id is the final word; callers retry on a collision.
 import crypto from 'node:crypto';
 

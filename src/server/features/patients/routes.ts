@@ -1,5 +1,6 @@
-// Hospital patient management (spec section 2 "Patients tab", section 7): POST/GET /api/patients,
-// GET/PUT/DELETE /api/patients/{id}. Every write declares requireWriteAccess (402 after the trial).
+// Hospital patient management (docs/spec.md#hospital-dashboard "Patients", docs/spec.md#calls):
+// POST/GET /api/patients, GET/PUT/DELETE /api/patients/{id}. Every write declares
+// requireWriteAccess (402 after the trial).
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';

@@ -1,5 +1,5 @@
 // POST/GET /api/provider-applications, PATCH /api/provider-applications/{id}/review,
-// POST /api/provider-applications/{id}/resend-link and POST /api/provider-register (spec section 7).
+// POST /api/provider-applications/{id}/resend-link and POST /api/provider-register (docs/spec.md#calls).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';

@@ -1,5 +1,6 @@
-// Provider onboarding (spec sections 1, 4): a public application, the administrator's review,
-// the e-mailed one-time registration link (72 hours) and registration with a 7-day trial.
+// Provider onboarding (docs/spec.md#purpose-and-users and #states): a public application, the
+// administrator's review, the e-mailed one-time registration link (72 hours) and registration with
+// a 7-day trial.
 import { addHours } from 'date-fns';
 import { and, desc, eq, sql } from 'drizzle-orm';
 import { REGISTRATION_TOKEN_HOURS } from '../../../shared/constants.js';

@@ -1,4 +1,4 @@
-// Medical records (spec section 7): upload (multipart), drafts, lists for a hospital's patient and
+// Medical records (docs/spec.md#calls): upload (multipart), drafts, lists for a hospital's patient and
 // for a signed-in patient, one record, sharing switches, and GET /api/download/{fileName}.
 import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';

@@ -140,6 +140,27 @@ describe('applying', () => {
     expect(again.json().message).toBe(PROVIDER_MESSAGES.duplicatePending);
   });
 
+  it('keeps exactly one pending application when 20 for one contact e-mail arrive at once', async () => {
+    const email = uniqueEmail('racing');
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        apply(
+          validApplication({ contactEmail: i % 2 ? email.toUpperCase() : email, hospitalName: `Clinic ${i}` }),
+          `10.9.0.${i + 1}`,
+        ),
+      ),
+    );
+    const refused = results.filter((r) => r.statusCode === 409);
+    expect(results.filter((r) => r.statusCode === 201)).toHaveLength(1);
+    expect(refused).toHaveLength(19);
+    expect(refused.every((r) => r.json().message === PROVIDER_MESSAGES.duplicatePending)).toBe(true);
+    const rows = await t.ctx.db
+      .select()
+      .from(providerApplications)
+      .where(eq(providerApplications.contactEmail, email));
+    expect(rows.map((r) => r.status)).toEqual(['pending']);
+  });
+
   it('accepts a new application once the earlier one has been reviewed', async () => {
     const email = uniqueEmail('again');
     const first = await apply(validApplication({ contactEmail: email }));

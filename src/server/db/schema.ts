@@ -234,7 +234,9 @@ export const familyContacts = pgTable(
   (t) => [
     index('family_contacts_patient_idx').on(t.patientId),
     // One primary contact per patient, whatever the timing of the requests.
-    uniqueIndex('family_contacts_one_primary_idx').on(t.patientId).where(sql`${t.isPrimary}`),
+    uniqueIndex('family_contacts_one_primary_idx')
+      .on(t.patientId)
+      .where(sql`${t.isPrimary}`),
   ],
 );
 

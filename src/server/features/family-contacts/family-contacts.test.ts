@@ -264,7 +264,12 @@ describe('parallel requests of one patient', () => {
     const ids = added.map((r) => r.json<{ id: string }>().id);
     const results = await Promise.all(
       ids.map((id, i) =>
-        send('PUT', `/api/family-contacts/${id}`, { ...jane, firstName: `C${i}`, isPrimary: true }, session.cookie),
+        send(
+          'PUT',
+          `/api/family-contacts/${id}`,
+          { ...jane, firstName: `C${i}`, isPrimary: true },
+          session.cookie,
+        ),
       ),
     );
     expect(results.map((r) => r.statusCode)).toEqual(Array(20).fill(200));
@@ -291,7 +296,13 @@ describe('parallel requests of one patient', () => {
     await addMany(session.cookie, 1, true);
     const secondPrimary = t.ctx.db
       .insert(familyContacts)
-      .values({ patientId: row.id, firstName: 'Side', lastName: 'Door', relationship: 'other', isPrimary: true });
+      .values({
+        patientId: row.id,
+        firstName: 'Side',
+        lastName: 'Door',
+        relationship: 'other',
+        isPrimary: true,
+      });
     const err = await secondPrimary.then(
       () => null,
       (e: unknown) => e,

@@ -41,7 +41,9 @@ export async function requestPasswordReset(
     const [recent] = await tx
       .select({ n: count() })
       .from(passwordResetTokens)
-      .where(and(eq(passwordResetTokens.userId, user.id), gt(passwordResetTokens.createdAt, subHours(now, 1))));
+      .where(
+        and(eq(passwordResetTokens.userId, user.id), gt(passwordResetTokens.createdAt, subHours(now, 1))),
+      );
     if ((recent?.n ?? 0) >= MAX_RESETS_PER_HOUR) return null;
     const token = issueToken();
     await tx.insert(passwordResetTokens).values({

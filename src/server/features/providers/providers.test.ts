@@ -145,7 +145,10 @@ describe('applying', () => {
     const results = await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
         apply(
-          validApplication({ contactEmail: i % 2 ? email.toUpperCase() : email, hospitalName: `Clinic ${i}` }),
+          validApplication({
+            contactEmail: i % 2 ? email.toUpperCase() : email,
+            hospitalName: `Clinic ${i}`,
+          }),
           `10.9.0.${i + 1}`,
         ),
       ),

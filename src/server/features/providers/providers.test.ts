@@ -273,6 +273,22 @@ describe('reviewing', () => {
     expect(row.tokenSelector).toBeNull();
   });
 
+  it('lets exactly one of 10 simultaneous reviews of one application through, mailing once', async () => {
+    const payload = validApplication();
+    const id = (await apply(payload)).json().application.id as string;
+    const mailsTo = () => outbox().filter((m) => m.includes(`To: ${payload.contactEmail}`));
+    const results = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => review(id, i % 2 ? 'rejected' : 'approved')),
+    );
+    const refused = results.filter((r) => r.statusCode === 409);
+    expect(results.filter((r) => r.statusCode === 200)).toHaveLength(1);
+    expect(refused).toHaveLength(9);
+    expect(refused.every((r) => r.json().message === NOT_PENDING)).toBe(true);
+    expect(mailsTo()).toHaveLength(1);
+    const audits = await t.ctx.db.select().from(auditLogs).where(eq(auditLogs.entityId, id));
+    expect(audits).toHaveLength(1);
+  });
+
   it('refuses to review an application that has already been reviewed (409), sending nothing', async () => {
     const { id } = await approvedApplication();
     const before = outbox().length;

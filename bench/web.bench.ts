@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import lighthouse from 'lighthouse';
 import { chromium } from 'playwright-core';
 import { freePort } from '../scripts/free-port.js';
-import { startApp } from '../e2e/harness.js';
+import { CHROMIUM_ARGS, CHROMIUM_PATH, startApp } from '../e2e/harness.js';
 
 const GOAL_SCORE = 95;
 const PASSWORD = 'Bench!Passw0rd42';
@@ -64,18 +64,9 @@ async function main() {
   const app = await startApp();
   const port = await freePort();
   const browser = await chromium.launch({
-    executablePath: process.env.CHROME_PATH || '/usr/bin/chromium',
+    executablePath: process.env.CHROME_PATH || CHROMIUM_PATH,
     headless: true,
-    args: [
-      `--remote-debugging-port=${port}`,
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--disable-quic',
-      '--no-first-run',
-    ],
+    args: [`--remote-debugging-port=${port}`, ...CHROMIUM_ARGS],
   });
   const results: PageResult[] = [];
   try {

@@ -40,6 +40,9 @@ const PUBLIC_ROUTES = new Set([
  */
 const WRITES_WITHOUT_SUBSCRIPTION = new Set([
   'POST /api/billing/checkout', // paying is how the hospital gets its write access back
+  'PUT /api/notifications/preferences', // a person's own mail settings, not the hospital's records
+  'POST /api/calendar/feed', // a person's own calendar link
+  'DELETE /api/calendar/feed',
 ]);
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 

@@ -41,4 +41,29 @@ describe('FileStore', () => {
     await store.remove(pending.storageKey); // already gone: not an error
     await expect(store.remove('../outside-the-store')).rejects.toThrow('invalid storage key');
   });
+
+  it("sweeps only leftovers older than the grace period, never another process's upload in flight", async () => {
+    const store = makeStore();
+    const bytes = Buffer.from('%PDF-1.7 in flight\n'.repeat(100));
+    // Another process: one upload still streaming (.part), one renamed into place but not yet
+    // committed in the database.
+    await store.write(Readable.from([bytes]), 1024 * 1024); // never committed: stays a .part
+    const renamed = await store.write(Readable.from([bytes]), 1024 * 1024);
+    await renamed.commit();
+    const nothingReferenced = async () => new Set<string>();
+
+    expect(await store.sweep(nothingReferenced)).toBe(0);
+    expect(fs.readdirSync(store.tmpDir)).toHaveLength(1);
+    expect((await readAll((await store.open(renamed))!)).equals(bytes)).toBe(true);
+
+    // An hour later both are leftovers of a process that died: they go, a referenced file stays.
+    const kept = await store.write(Readable.from([bytes]), 1024 * 1024);
+    await kept.commit();
+    const later = Date.now() + 61 * 60_000;
+    const onlyKept = async (keys: string[]) => new Set(keys.filter((k) => k === kept.storageKey));
+    expect(await store.sweep(onlyKept, undefined, later)).toBe(2);
+    expect(fs.readdirSync(store.tmpDir)).toEqual([]);
+    expect(await store.open(renamed)).toBeNull();
+    expect((await readAll((await store.open(kept))!)).equals(bytes)).toBe(true);
+  });
 });

@@ -36,6 +36,9 @@ export function isStorageKey(value: string): boolean {
   return STORAGE_KEY.test(value);
 }
 
+/** How old a leftover must be before the start-up sweep removes it (see `sweep`). */
+export const SWEEP_GRACE_MS = 60 * 60_000;
+
 /** Files up to this size are read back whole when hashed (bounded memory, less overhead). */
 const WHOLE_READ_LIMIT = 4 * 1024 * 1024;
 
@@ -52,11 +55,13 @@ export class FileStore {
   }
   /** Storage is writable: a probe file is written, synced and removed (the readiness check). */
   async checkWritable(): Promise<void> {
-    const probe = path.join(this.tmpDir, `ready-${process.pid}-${crypto.randomBytes(4).toString('hex')}.probe`);
+    const probe = path.join(
+      this.tmpDir,
+      `ready-${process.pid}-${crypto.randomBytes(4).toString('hex')}.probe`,
+    );
     await fsp.writeFile(probe, 'ok', { flush: true });
     await fsp.rm(probe, { force: true });
   }
-
 
   pathFor(storageKey: string): string {
     if (!isStorageKey(storageKey)) throw new Error('invalid storage key');
@@ -196,13 +201,25 @@ export class FileStore {
   }
 
   /**
-   * Removes leftover temporary files and files that no committed attachment points to
-   * (run at start; `isReferenced` asks the database).
+   * Removes leftovers of uploads that never committed: temporary files, and files no committed
+   * attachment points to (run at start; `isReferenced` asks the database). Only files older than
+   * `graceMs` are touched: another process sharing this folder may be writing, or about to commit,
+   * a younger one (its file is renamed into place just before its transaction commits).
    */
-  async sweep(isReferenced: (storageKeys: string[]) => Promise<Set<string>>): Promise<number> {
+  async sweep(
+    isReferenced: (storageKeys: string[]) => Promise<Set<string>>,
+    graceMs = SWEEP_GRACE_MS,
+    now = Date.now(),
+  ): Promise<number> {
+    const olderThanGrace = async (file: string) => {
+      const stat = await fsp.stat(file).catch(() => null);
+      return stat !== null && now - stat.mtimeMs > graceMs;
+    };
     let removed = 0;
     for (const name of await fsp.readdir(this.tmpDir)) {
-      await fsp.rm(path.join(this.tmpDir, name), { force: true });
+      const file = path.join(this.tmpDir, name);
+      if (!(await olderThanGrace(file))) continue;
+      await fsp.rm(file, { force: true });
       removed++;
     }
     const names = (await fsp.readdir(this.dir)).filter((n) => n !== '.tmp');
@@ -210,10 +227,10 @@ export class FileStore {
       const batch = names.slice(i, i + 500);
       const known = await isReferenced(batch);
       for (const name of batch) {
-        if (!known.has(name)) {
-          await fsp.rm(path.join(this.dir, name), { force: true });
-          removed++;
-        }
+        const file = path.join(this.dir, name);
+        if (known.has(name) || !(await olderThanGrace(file))) continue;
+        await fsp.rm(file, { force: true });
+        removed++;
       }
     }
     return removed;

@@ -280,7 +280,8 @@ describe('refused uploads leave nothing behind', () => {
     form.append('files', new Blob([over]), 'huge.pdf');
     const res = await fetch(`${address}/api/medical-records`, {
       method: 'POST',
-      headers: { cookie: h.cookie },
+      // As the app's own page sends it: state-changing requests must come from PUBLIC_URL.
+      headers: { cookie: h.cookie, origin: new URL(t.config.publicUrl).origin },
       body: form,
     });
     expect(res.status).toBe(413);

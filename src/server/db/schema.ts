@@ -15,6 +15,7 @@ import {
   text,
   timestamp,
   unique,
+  uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
 
@@ -230,7 +231,13 @@ export const familyContacts = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [index('family_contacts_patient_idx').on(t.patientId)],
+  (t) => [
+    index('family_contacts_patient_idx').on(t.patientId),
+    // One primary contact per patient, whatever the timing of the requests.
+    uniqueIndex('family_contacts_one_primary_idx')
+      .on(t.patientId)
+      .where(sql`${t.isPrimary}`),
+  ],
 );
 
 export const providerApplications = pgTable(
@@ -260,7 +267,13 @@ export const providerApplications = pgTable(
     tokenUsed: boolean('token_used').notNull().default(false),
     createdAt: createdAt(),
   },
-  (t) => [index('provider_applications_status_idx').on(t.status, t.createdAt)],
+  (t) => [
+    index('provider_applications_status_idx').on(t.status, t.createdAt),
+    // One application waiting for review per contact e-mail (stored lower-cased).
+    uniqueIndex('provider_applications_one_pending_idx')
+      .on(t.contactEmail)
+      .where(sql`${t.status} = 'pending'`),
+  ],
 );
 
 export const passwordResetTokens = pgTable('password_reset_tokens', {

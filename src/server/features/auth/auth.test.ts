@@ -172,6 +172,55 @@ describe('registration', () => {
     });
     expect(matching.statusCode).toBe(201);
   });
+
+  it('makes exactly one account of 20 simultaneous signups with one e-mail, the rest 409', async () => {
+    const email = uniqueEmail('race');
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        register({
+          email: i % 2 ? email.toUpperCase() : email,
+          password: STRONG_PASSWORD,
+          firstName: 'A',
+          lastName: `B${i}`,
+          role: 'hospital',
+          hospitalName: 'H',
+        }),
+      ),
+    );
+    const refused = results.filter((r) => r.statusCode === 409);
+    expect(results.filter((r) => r.statusCode === 201)).toHaveLength(1);
+    expect(refused).toHaveLength(19);
+    expect(refused.every((r) => r.json().message === 'An account with this email already exists.')).toBe(
+      true,
+    );
+    expect(await t.ctx.db.select().from(users).where(eq(users.email, email))).toHaveLength(1);
+  });
+
+  it('lets exactly one of 20 simultaneous signups claim one MRN, leaving no other account behind', async () => {
+    await addPatientRecord('MRN2026000003', null);
+    const emails = Array.from({ length: 20 }, () => uniqueEmail('claim'));
+    const results = await Promise.all(
+      emails.map((email) =>
+        register({
+          email,
+          password: STRONG_PASSWORD,
+          firstName: 'P',
+          lastName: 'Q',
+          role: 'patient',
+          mrn: 'MRN2026000003',
+        }),
+      ),
+    );
+    const created = results.filter((r) => r.statusCode === 201);
+    expect(created).toHaveLength(1);
+    expect(results.filter((r) => r.statusCode === 400)).toHaveLength(19);
+    const [patient] = await t.ctx.db.select().from(patients).where(eq(patients.patientId, 'MRN2026000003'));
+    expect(patient.userId).toBe(created[0].json().user.id);
+    const accounts = await Promise.all(
+      emails.map((email) => t.ctx.db.select().from(users).where(eq(users.email, email))),
+    );
+    expect(accounts.flat()).toHaveLength(1);
+  });
 });
 
 describe('login, session and logout', () => {

@@ -1,7 +1,8 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FAMILY_MESSAGES } from '../../../shared/family-contacts.js';
+import { FAMILY_MESSAGES, MAX_FAMILY_CONTACTS } from '../../../shared/family-contacts.js';
 import { auditLogs, familyContacts } from '../../db/schema.js';
+import { isUniqueViolation } from '../patients/mrn.js';
 import {
   addPatient,
   createTestApp,
@@ -10,6 +11,7 @@ import {
   signedInPatient,
   type TestApp,
 } from '../../test/helpers.js';
+import { CONTACT_LIMIT_REACHED } from './service.js';
 
 let t: TestApp;
 let hospital: { cookie: string; userId: string };
@@ -228,5 +230,83 @@ describe('changing and removing a family contact', () => {
     expect(
       (await send('DELETE', `/api/family-contacts/${contactId}`, undefined, patient.cookie)).statusCode,
     ).toBe(404);
+  });
+});
+
+// On PostgreSQL these requests run on several connections at once (test:pg); before the rules
+// were held by the database they left 7-8 primaries and 59-60 contacts.
+describe('parallel requests of one patient', () => {
+  async function freshPatient(firstName: string) {
+    const row = await addPatient(t.app, hospital.cookie, { firstName });
+    return { row, session: await signedInPatient(t.app, row.patientId) };
+  }
+  const contactsOf = (patientId: string) =>
+    t.ctx.db.select().from(familyContacts).where(eq(familyContacts.patientId, patientId));
+  const addMany = (cookie: string, n: number, isPrimary: boolean, from = 0) =>
+    Promise.all(
+      Array.from({ length: n }, (_, i) =>
+        send('POST', '/api/family-contacts', { ...jane, firstName: `C${from + i}`, isPrimary }, cookie),
+      ),
+    );
+
+  it('leaves exactly one primary contact after 20 parallel additions marked primary', async () => {
+    const { row, session } = await freshPatient('Primus');
+    const results = await addMany(session.cookie, 20, true);
+    expect(results.map((r) => r.statusCode)).toEqual(Array(20).fill(201));
+    const rows = await contactsOf(row.id);
+    expect(rows).toHaveLength(20);
+    expect(rows.filter((c) => c.isPrimary)).toHaveLength(1);
+  });
+
+  it('leaves exactly one primary contact after 20 parallel changes making each one primary', async () => {
+    const { row, session } = await freshPatient('Swapper');
+    const added = await addMany(session.cookie, 20, false);
+    const ids = added.map((r) => r.json<{ id: string }>().id);
+    const results = await Promise.all(
+      ids.map((id, i) =>
+        send(
+          'PUT',
+          `/api/family-contacts/${id}`,
+          { ...jane, firstName: `C${i}`, isPrimary: true },
+          session.cookie,
+        ),
+      ),
+    );
+    expect(results.map((r) => r.statusCode)).toEqual(Array(20).fill(200));
+    expect((await contactsOf(row.id)).filter((c) => c.isPrimary)).toHaveLength(1);
+  });
+
+  it(`stops at exactly ${MAX_FAMILY_CONTACTS} contacts when 40 are added at once to 20, with 409 and a message`, async () => {
+    const { row, session } = await freshPatient('Many');
+    expect((await addMany(session.cookie, 20, false)).every((r) => r.statusCode === 201)).toBe(true);
+    const results = await addMany(session.cookie, 40, true, 20);
+    const refused = results.filter((r) => r.statusCode === 409);
+    expect(results.filter((r) => r.statusCode === 201)).toHaveLength(30);
+    expect(refused).toHaveLength(10);
+    expect(refused.every((r) => r.json().message === CONTACT_LIMIT_REACHED)).toBe(true);
+    const rows = await contactsOf(row.id);
+    expect(rows).toHaveLength(MAX_FAMILY_CONTACTS);
+    expect(rows.filter((c) => c.isPrimary)).toHaveLength(1);
+    // Refused additions leave no audit entry behind.
+    expect(await auditsOf(row.id)).toHaveLength(MAX_FAMILY_CONTACTS);
+  });
+
+  it('has the database itself refuse a second primary contact of a patient', async () => {
+    const { row, session } = await freshPatient('Indexed');
+    await addMany(session.cookie, 1, true);
+    const secondPrimary = t.ctx.db
+      .insert(familyContacts)
+      .values({
+        patientId: row.id,
+        firstName: 'Side',
+        lastName: 'Door',
+        relationship: 'other',
+        isPrimary: true,
+      });
+    const err = await secondPrimary.then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(isUniqueViolation(err, 'family_contacts_one_primary_idx')).toBe(true);
   });
 });

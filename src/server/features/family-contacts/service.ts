@@ -1,6 +1,8 @@
 // Family contacts of a patient: listed by the patient themself or the hospital that created the
 // patient (read only); added, changed and removed only by the patient, each change audited in
-// the same transaction. Another patient's contact is 404. One contact at most is the primary one.
+// the same transaction. Another patient's contact is 404. One contact at most is the primary one
+// (a partial unique index says so) and a patient keeps at most MAX_FAMILY_CONTACTS: every change
+// runs under a lock on the patient's row, so parallel requests are decided one after the other.
 import { and, asc, count, desc, eq, ne } from 'drizzle-orm';
 import {
   MAX_FAMILY_CONTACTS,
@@ -9,12 +11,14 @@ import {
 } from '../../../shared/family-contacts.js';
 import { findOwnPatient, findPatientForUser, isUuid, type PatientRow } from '../../access.js';
 import type { Db } from '../../db/connect.js';
-import { familyContacts } from '../../db/schema.js';
-import { badRequest, forbidden, notFound } from '../../errors.js';
+import { familyContacts, patients } from '../../db/schema.js';
+import { conflict, forbidden, notFound } from '../../errors.js';
 import { writeAudit } from '../audit/service.js';
 import type { Actor } from '../patients/actor.js';
 
 type ContactRow = typeof familyContacts.$inferSelect;
+
+export const CONTACT_LIMIT_REACHED = `You can keep at most ${MAX_FAMILY_CONTACTS} family contacts.`;
 
 function toContact(row: ContactRow): FamilyContact {
   return {
@@ -62,8 +66,20 @@ async function audit(tx: Db, actor: Actor, patient: PatientRow, contactId: strin
   });
 }
 
-/** A new primary contact takes the place of the previous one. */
-async function clearOtherPrimary(tx: Db, patientId: string, keepId: string) {
+/**
+ * Serialises the changes to one patient's contacts until the transaction ends. NO KEY UPDATE
+ * conflicts with itself but not with the key-share locks of foreign keys, so records and
+ * appointments of the patient can still be written meanwhile.
+ */
+async function lockContactsOf(tx: Db, patientId: string) {
+  await tx.select({ id: patients.id }).from(patients).where(eq(patients.id, patientId)).for('no key update');
+}
+
+/**
+ * A new primary contact takes the place of the previous one. Cleared before the new one is
+ * written, since the unique index is checked at each statement.
+ */
+async function clearPrimary(tx: Db, patientId: string, exceptId?: string) {
   await tx
     .update(familyContacts)
     .set({ isPrimary: false })
@@ -71,7 +87,7 @@ async function clearOtherPrimary(tx: Db, patientId: string, keepId: string) {
       and(
         eq(familyContacts.patientId, patientId),
         eq(familyContacts.isPrimary, true),
-        ne(familyContacts.id, keepId),
+        exceptId ? ne(familyContacts.id, exceptId) : undefined,
       ),
     );
 }
@@ -108,18 +124,18 @@ export async function addContact(
 ): Promise<FamilyContact> {
   if (actor.role !== 'patient') throw forbidden();
   const patient = await findOwnPatient(db, actor);
-  const [{ n }] = await db
-    .select({ n: count() })
-    .from(familyContacts)
-    .where(eq(familyContacts.patientId, patient.id));
-  if (n >= MAX_FAMILY_CONTACTS)
-    throw badRequest(`You can keep at most ${MAX_FAMILY_CONTACTS} family contacts.`);
   return db.transaction(async (tx) => {
+    await lockContactsOf(tx, patient.id);
+    const [{ n }] = await tx
+      .select({ n: count() })
+      .from(familyContacts)
+      .where(eq(familyContacts.patientId, patient.id));
+    if (n >= MAX_FAMILY_CONTACTS) throw conflict(CONTACT_LIMIT_REACHED);
+    if (input.isPrimary) await clearPrimary(tx, patient.id);
     const [row] = await tx
       .insert(familyContacts)
       .values({ ...values(input), patientId: patient.id, createdAt: now, updatedAt: now })
       .returning();
-    if (row.isPrimary) await clearOtherPrimary(tx, patient.id, row.id);
     await audit(tx, actor, patient, row.id, `Added family contact ${label(row)}`);
     return toContact(row);
   });
@@ -134,12 +150,15 @@ export async function updateContact(
 ): Promise<FamilyContact> {
   const { patient, row: existing } = await findOwnContact(db, actor, contactId);
   return db.transaction(async (tx) => {
+    await lockContactsOf(tx, patient.id);
+    if (input.isPrimary) await clearPrimary(tx, patient.id, existing.id);
     const [row] = await tx
       .update(familyContacts)
       .set({ ...values(input), updatedAt: now })
       .where(and(eq(familyContacts.id, existing.id), eq(familyContacts.patientId, patient.id)))
       .returning();
-    if (row.isPrimary) await clearOtherPrimary(tx, patient.id, row.id);
+    // Removed by a parallel request after it was found.
+    if (!row) throw notFound('Family contact not found.');
     await audit(tx, actor, patient, row.id, `Updated family contact ${label(row)}`);
     return toContact(row);
   });

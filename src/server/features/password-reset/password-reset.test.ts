@@ -94,6 +94,23 @@ describe('asking for a reset link', () => {
     expect(mailsTo(email)).toHaveLength(MAX_RESETS_PER_HOUR);
   });
 
+  it(`sends exactly ${MAX_RESETS_PER_HOUR} links when 20 requests for one account arrive at once`, async () => {
+    const { email } = await signedInHospital(t.app);
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        t.app.inject({
+          method: 'POST',
+          url: '/api/password-reset',
+          payload: { email },
+          remoteAddress: `10.3.0.${i + 1}`,
+        }),
+      ),
+    );
+    await t.ctx.mail.idle();
+    expect(results.map((r) => r.statusCode)).toEqual(Array(20).fill(200));
+    expect(mailsTo(email)).toHaveLength(MAX_RESETS_PER_HOUR);
+  });
+
   it('limits requests from one address to 5 in 15 minutes', async () => {
     const codes: number[] = [];
     for (let i = 0; i < 6; i++) codes.push((await requestReset(uniqueEmail(), '198.51.100.9')).statusCode);

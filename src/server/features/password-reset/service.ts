@@ -25,29 +25,40 @@ export const MAX_RESETS_PER_HOUR = 3;
 export const resetLink = (publicUrl: string, token: string) =>
   `${publicUrl}/reset-password?token=${encodeURIComponent(token)}`;
 
-/** Issues a token and e-mails the link when the address has an account; silently nothing otherwise. */
+/**
+ * Issues a token and e-mails the link when the address has an account; silently nothing otherwise.
+ * The hourly count and the new token are decided under a lock on the user's row, so parallel
+ * requests cannot all pass the count; the mail goes out after the commit.
+ */
 export async function requestPasswordReset(
   db: Db,
   deps: { mail: Mailer; publicUrl: string },
   email: string,
   now: Date,
 ): Promise<void> {
-  const [user] = await db.select().from(users).where(eq(users.email, email));
-  if (!user) return;
-  const [recent] = await db
-    .select({ n: count() })
-    .from(passwordResetTokens)
-    .where(and(eq(passwordResetTokens.userId, user.id), gt(passwordResetTokens.createdAt, subHours(now, 1))));
-  if ((recent?.n ?? 0) >= MAX_RESETS_PER_HOUR) return;
-  const issued = issueToken();
-  await db.insert(passwordResetTokens).values({
-    userId: user.id,
-    selector: issued.selector,
-    verifierHash: issued.verifierHash,
-    expiresAt: addHours(now, PASSWORD_RESET_TOKEN_HOURS),
-    createdAt: now,
+  const issued = await db.transaction(async (tx) => {
+    const [user] = await tx.select().from(users).where(eq(users.email, email)).for('no key update');
+    if (!user) return null;
+    const [recent] = await tx
+      .select({ n: count() })
+      .from(passwordResetTokens)
+      .where(
+        and(eq(passwordResetTokens.userId, user.id), gt(passwordResetTokens.createdAt, subHours(now, 1))),
+      );
+    if ((recent?.n ?? 0) >= MAX_RESETS_PER_HOUR) return null;
+    const token = issueToken();
+    await tx.insert(passwordResetTokens).values({
+      userId: user.id,
+      selector: token.selector,
+      verifierHash: token.verifierHash,
+      expiresAt: addHours(now, PASSWORD_RESET_TOKEN_HOURS),
+      createdAt: now,
+    });
+    return { user, token: token.token };
   });
-  await deps.mail.send(passwordReset(user.email, displayName(user), resetLink(deps.publicUrl, issued.token)));
+  if (!issued) return;
+  const { user, token } = issued;
+  await deps.mail.send(passwordReset(user.email, displayName(user), resetLink(deps.publicUrl, token)));
 }
 
 /** Sets a new password from a reset link; the link and every other open link are used up. */

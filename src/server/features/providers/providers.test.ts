@@ -140,6 +140,30 @@ describe('applying', () => {
     expect(again.json().message).toBe(PROVIDER_MESSAGES.duplicatePending);
   });
 
+  it('keeps exactly one pending application when 20 for one contact e-mail arrive at once', async () => {
+    const email = uniqueEmail('racing');
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        apply(
+          validApplication({
+            contactEmail: i % 2 ? email.toUpperCase() : email,
+            hospitalName: `Clinic ${i}`,
+          }),
+          `10.9.0.${i + 1}`,
+        ),
+      ),
+    );
+    const refused = results.filter((r) => r.statusCode === 409);
+    expect(results.filter((r) => r.statusCode === 201)).toHaveLength(1);
+    expect(refused).toHaveLength(19);
+    expect(refused.every((r) => r.json().message === PROVIDER_MESSAGES.duplicatePending)).toBe(true);
+    const rows = await t.ctx.db
+      .select()
+      .from(providerApplications)
+      .where(eq(providerApplications.contactEmail, email));
+    expect(rows.map((r) => r.status)).toEqual(['pending']);
+  });
+
   it('accepts a new application once the earlier one has been reviewed', async () => {
     const email = uniqueEmail('again');
     const first = await apply(validApplication({ contactEmail: email }));
@@ -247,6 +271,22 @@ describe('reviewing', () => {
     expect(linkTo(mail, '/provider-register')).toBeUndefined();
     const [row] = await t.ctx.db.select().from(providerApplications).where(eq(providerApplications.id, id));
     expect(row.tokenSelector).toBeNull();
+  });
+
+  it('lets exactly one of 10 simultaneous reviews of one application through, mailing once', async () => {
+    const payload = validApplication();
+    const id = (await apply(payload)).json().application.id as string;
+    const mailsTo = () => outbox().filter((m) => m.includes(`To: ${payload.contactEmail}`));
+    const results = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => review(id, i % 2 ? 'rejected' : 'approved')),
+    );
+    const refused = results.filter((r) => r.statusCode === 409);
+    expect(results.filter((r) => r.statusCode === 200)).toHaveLength(1);
+    expect(refused).toHaveLength(9);
+    expect(refused.every((r) => r.json().message === NOT_PENDING)).toBe(true);
+    expect(mailsTo()).toHaveLength(1);
+    const audits = await t.ctx.db.select().from(auditLogs).where(eq(auditLogs.entityId, id));
+    expect(audits).toHaveLength(1);
   });
 
   it('refuses to review an application that has already been reviewed (409), sending nothing', async () => {

@@ -2,7 +2,7 @@
 // administrator's review, the e-mailed one-time registration link (72 hours) and registration with
 // a 7-day trial.
 import { addHours } from 'date-fns';
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, desc, eq } from 'drizzle-orm';
 import { REGISTRATION_TOKEN_HOURS } from '../../../shared/constants.js';
 import {
   PROVIDER_MESSAGES,
@@ -19,6 +19,9 @@ import type { Mailer } from '../../mail/mailer.js';
 import { applicationRejected, registrationInvite } from '../../mail/templates.js';
 import { writeAudit } from '../audit/service.js';
 import { registerUser } from '../auth/service.js';
+import { isUniqueViolation } from '../patients/mrn.js';
+
+const ONE_PENDING_PER_EMAIL = 'provider_applications_one_pending_idx';
 
 export const LINK_INVALID = PROVIDER_MESSAGES.tokenMissing;
 export const LINK_USED =
@@ -52,34 +55,25 @@ function toApplication(row: ApplicationRow, subscriptionStatus: string | null = 
   };
 }
 
-/** Saves a public application; a second pending one for the same contact e-mail is refused. */
+/**
+ * Saves a public application. A second pending one for the same contact e-mail is refused by the
+ * database's partial unique index, so two submitted at once cannot both be waiting for review.
+ */
 export async function submitApplication(
   db: Db,
   data: ProviderApplicationData,
   now: Date,
 ): Promise<Application> {
-  return db.transaction(async (tx) => {
-    // Serialises submissions per e-mail so that two at once cannot both pass the check below.
-    await tx.execute(
-      sql`select pg_advisory_xact_lock(hashtext(${`provider-application:${data.contactEmail}`}))`,
-    );
-    const [pending] = await tx
-      .select({ id: providerApplications.id })
-      .from(providerApplications)
-      .where(
-        and(
-          eq(providerApplications.contactEmail, data.contactEmail),
-          eq(providerApplications.status, 'pending'),
-        ),
-      )
-      .limit(1);
-    if (pending) throw conflict(PROVIDER_MESSAGES.duplicatePending);
-    const [row] = await tx
+  try {
+    const [row] = await db
       .insert(providerApplications)
       .values({ ...data, status: 'pending', createdAt: now })
       .returning();
     return toApplication(row);
-  });
+  } catch (err) {
+    if (isUniqueViolation(err, ONE_PENDING_PER_EMAIL)) throw conflict(PROVIDER_MESSAGES.duplicatePending);
+    throw err;
+  }
 }
 
 export async function listApplications(db: Db): Promise<Application[]> {

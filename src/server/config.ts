@@ -28,6 +28,8 @@ export interface Config {
   trustProxy: boolean;
   /** Failed sign-ins allowed per e-mail and per IP address in a 15-minute window. */
   loginMaxFailures: number;
+  /** Sign-ups one address may try in 15 minutes (MRN guessing, and each try costs an argon2 hash). */
+  registerMaxPerIp: number;
   /** Serve the built client from dist/client (off in API tests). */
   serveClient: boolean;
 }
@@ -61,6 +63,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL || 'info',
     trustProxy: env.TRUST_PROXY === 'true' || env.TRUST_PROXY === '1',
     loginMaxFailures: num(env.LOGIN_MAX_FAILURES, 5),
+    registerMaxPerIp: num(env.REGISTER_MAX_PER_IP, 20),
     serveClient: env.SERVE_CLIENT !== 'false',
   };
 }

@@ -61,6 +61,8 @@ export async function createTestAppOn(
     dataDir,
     serveClient: false,
     logLevel: 'silent',
+    // Test files sign many accounts up from one address; the limit has a test of its own.
+    registerMaxPerIp: 10_000,
     ...overrides,
   };
   const { app, ctx } = await buildApp(config, database, { logger: false, ...options });

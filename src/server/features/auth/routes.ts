@@ -17,6 +17,8 @@ export async function authRoutes(app: FastifyInstance, ctx: AppContext) {
   r.post(
     '/api/auth/register',
     {
+      // Public and costly (an argon2 hash per try), and the way an MRN would be guessed.
+      config: { rateLimit: { max: ctx.config.registerMaxPerIp, timeWindow: '15 minutes' } },
       schema: {
         tags: ['auth'],
         body: registerSchema,

@@ -1,51 +1,23 @@
 // End to end over real SMTP: a loopback smtp-server receives the appointment invitation the job
 // worker sends, and its attached .ics parses with ical.js.
-import type { AddressInfo } from 'node:net';
 import ICAL from 'ical.js';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { headerOf, partText } from '../../mail/read-message.js';
-import {
-  addPatient,
-  createTestApp,
-  signedInHospital,
-  signedInPatient,
-  type TestApp,
-} from '../../test/helpers.js';
+import { addPatient, signedInHospital, signedInPatient, type TestApp } from '../../test/helpers.js';
+import { createAppWithSmtp, type ReceivedMail, type SmtpTestApp } from '../../test/smtp.js';
 import { runNotificationsOnce } from './worker.js';
 
-const received: { to: string[]; raw: string }[] = [];
-let smtp: SMTPServer;
+let mail: SmtpTestApp;
 let t: TestApp;
+let received: ReceivedMail[];
 
 beforeAll(async () => {
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    logger: false,
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (c: Buffer) => chunks.push(c));
-      stream.on('end', () => {
-        received.push({
-          to: session.envelope.rcptTo.map((r) => r.address),
-          raw: Buffer.concat(chunks).toString('utf8'),
-        });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-  const { port } = smtp.server.address() as AddressInfo;
-  t = await createTestApp({
-    smtpUrl: `smtp://127.0.0.1:${port}`,
-    mailFrom: 'MedLedger <no-reply@medledger.test>',
-    publicUrl: 'http://medledger.test',
-  });
+  mail = await createAppWithSmtp();
+  t = mail.t;
+  received = mail.received;
 });
 afterAll(async () => {
-  await t?.close();
-  await new Promise<void>((resolve) => smtp.close(resolve));
+  await mail?.close();
 });
 
 describe('appointment invitation over SMTP', () => {

@@ -1,59 +1,22 @@
 // End to end over real SMTP: a loopback smtp-server receives what the app sends, and the link in
 // the received message completes the registration.
 import fs from 'node:fs';
-import type { AddressInfo } from 'node:net';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { linkTo } from '../../mail/read-message.js';
-import {
-  STRONG_PASSWORD,
-  createTestApp,
-  login,
-  signedInAdmin,
-  uniqueEmail,
-  type TestApp,
-} from '../../test/helpers.js';
+import { STRONG_PASSWORD, login, signedInAdmin, uniqueEmail, type TestApp } from '../../test/helpers.js';
+import { createAppWithSmtp, type ReceivedMail, type SmtpTestApp } from '../../test/smtp.js';
 
-interface Received {
-  from: string;
-  to: string[];
-  raw: string;
-}
-
-let smtp: SMTPServer;
-const received: Received[] = [];
+let mail: SmtpTestApp;
 let t: TestApp;
+let received: ReceivedMail[];
 
 beforeAll(async () => {
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    logger: false,
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (c: Buffer) => chunks.push(c));
-      stream.on('end', () => {
-        received.push({
-          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
-          to: session.envelope.rcptTo.map((r) => r.address),
-          raw: Buffer.concat(chunks).toString('utf8'),
-        });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-  const { port } = smtp.server.address() as AddressInfo;
-  t = await createTestApp({
-    smtpUrl: `smtp://127.0.0.1:${port}`,
-    mailFrom: 'MedLedger <no-reply@medledger.test>',
-    publicUrl: 'http://medledger.test',
-  });
+  mail = await createAppWithSmtp();
+  t = mail.t;
+  received = mail.received;
 });
-
 afterAll(async () => {
-  await t?.close();
-  await new Promise<void>((resolve) => smtp.close(resolve));
+  await mail?.close();
 });
 
 describe('approval e-mail over SMTP', () => {

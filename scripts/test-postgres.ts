@@ -24,9 +24,13 @@ let status: number;
 try {
   cluster = await startPgCluster(binDir);
   console.log(`PostgreSQL (${binDir}) at ${cluster.url}`);
+  // Paths given on the command line narrow the run (e.g. `npm run test:pg -- src/server/features/ledger`);
+  // without any, the whole server suite runs.
+  const args = process.argv.slice(2);
+  const paths = args.filter((arg) => !arg.startsWith('-'));
   const vitest = spawnSync(
     path.resolve('node_modules/.bin/vitest'),
-    ['run', 'src/server', '--exclude', '**/*.chaos.test.ts', ...process.argv.slice(2)],
+    ['run', ...(paths.length > 0 ? [] : ['src/server']), '--exclude', '**/*.chaos.test.ts', ...args],
     {
       stdio: 'inherit',
       env: { ...process.env, TEST_DATABASE_URL: cluster.url },

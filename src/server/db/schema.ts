@@ -337,9 +337,10 @@ export const notificationJobs = pgTable(
   {
     id: uuid('id').primaryKey().defaultRandom(),
     kind: text('kind').notNull(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id),
+    /** The recipient's account; null for a mail to someone without one (see recipientEmail). */
+    userId: uuid('user_id').references(() => users.id),
+    /** A plain address for recipients without an account (a provider applicant). */
+    recipientEmail: text('recipient_email'),
     payload: jsonb('payload').notNull(),
     dueAt: ts('due_at').notNull(),
     attempts: integer('attempts').notNull().default(0),
@@ -350,6 +351,10 @@ export const notificationJobs = pgTable(
     createdAt: createdAt(),
   },
   (t) => [
+    check(
+      'notification_jobs_one_recipient',
+      sql`(${t.userId} is null) <> (${t.recipientEmail} is null)`,
+    ),
     index('notification_jobs_due_idx')
       .on(t.dueAt)
       .where(sql`${t.sentAt} is null and ${t.skippedAt} is null`),

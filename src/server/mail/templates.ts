@@ -62,6 +62,30 @@ export function applicationRejected(
   };
 }
 
+/** To the applicant, right after a provider application is saved (issue 13). */
+export function applicationReceived(
+  to: string,
+  contactName: string,
+  hospitalName: string,
+  publicUrl: string,
+): OutgoingMail {
+  const lines = [
+    `Dear ${contactName},`,
+    `We have received the application of ${hospitalName} to join ${BRAND}.`,
+    'A MedLedger administrator will review it, usually within two working days. If it is approved, you will receive a one-time link to complete your registration.',
+    'If you did not apply, you can ignore this email.',
+  ];
+  const link = { href: publicUrl, label: `Visit ${BRAND}` };
+  return {
+    to,
+    kind: 'application_received',
+    subject: `We received your ${BRAND} application`,
+    text: `${lines.join('\n\n')}\n\n${link.label}: ${link.href}\n\n${BRAND}\n`,
+    html: html(lines, link),
+    links: [link.href],
+  };
+}
+
 export function passwordReset(to: string, name: string, link: string): OutgoingMail {
   const lines = [
     `Hello ${name},`,

@@ -2,7 +2,7 @@
 // the change does. Each call is one line at the hook; recipients without an account get nothing.
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/connect.js';
-import { patients, subscriptions, type appointments } from '../../db/schema.js';
+import { patients, subscriptions, users, type appointments } from '../../db/schema.js';
 import { enqueueJob } from './jobs.js';
 
 export const REMINDER_BEFORE_MS = 24 * 60 * 60 * 1000;
@@ -56,4 +56,29 @@ export async function notifyTrialEnding(tx: Db, hospitalUserId: string, now: Dat
   if (!sub?.trialEndsAt) return;
   const dueAt = new Date(Math.max(now.getTime(), sub.trialEndsAt.getTime() - TRIAL_WARNING_MS));
   await enqueueJob(tx, { kind: 'trial_ending', userId: hospitalUserId, payload: {}, dueAt });
+}
+
+/**
+ * A provider application was saved: "we received your application" to the applicant (who has no
+ * account yet, so by address) and "a new application to review" to every MedLedger administrator.
+ */
+export async function notifyApplicationSubmitted(
+  tx: Db,
+  application: { id: string; contactEmail: string },
+  now: Date,
+) {
+  const payload = { applicationId: application.id };
+  await enqueueJob(tx, {
+    kind: 'application_received',
+    recipientEmail: application.contactEmail,
+    payload,
+    dueAt: now,
+  });
+  const admins = await tx
+    .select({ id: users.id })
+    .from(users)
+    .where(eq(users.role, 'medledger_admin'));
+  for (const admin of admins) {
+    await enqueueJob(tx, { kind: 'application_submitted', userId: admin.id, payload, dueAt: now });
+  }
 }

@@ -11,12 +11,12 @@ export const MAX_ATTEMPTS = 6;
 export const retryDelayMs = (attempts: number) => 60_000 * 2 ** (attempts - 1);
 const BATCH = 20;
 
-export interface JobInput {
+/** A job for an account (preferences apply) or for a plain address (someone without one). */
+export type JobInput = {
   kind: string;
-  userId: string;
   payload: Record<string, unknown>;
   dueAt: Date;
-}
+} & ({ userId: string } | { recipientEmail: string });
 
 export async function enqueueJob(tx: Db, job: JobInput): Promise<void> {
   await tx.insert(notificationJobs).values(job);
@@ -32,7 +32,8 @@ export interface RunResult {
   failed: number;
 }
 
-async function emailEnabled(db: Db, userId: string): Promise<boolean> {
+async function emailEnabled(db: Db, userId: string | null): Promise<boolean> {
+  if (!userId) return true;
   const [row] = await db
     .select()
     .from(notificationPreferences)

@@ -11,6 +11,7 @@ import { uploadRecord } from '../records/testing.js';
 import {
   addPatient,
   createTestApp,
+  signedInAdmin,
   signedInHospital,
   signedInPatient,
   type TestApp,
@@ -185,6 +186,60 @@ describe('trial ending', () => {
     const [mail] = newMails();
     expect(headerOf(mail, 'To')).toContain(hospital.email);
     expect(headerOf(mail, 'Subject')).toBe('MedLedger: your free trial ends in 2 days');
+  });
+});
+
+describe('provider applications', () => {
+  it('tells the applicant (by address) and every administrator; an application reviewed first is not announced', async () => {
+    const own = await createTestApp({ publicUrl: 'http://medledger.test' });
+    try {
+      const admins = [await signedInAdmin(own), await signedInAdmin(own)];
+      const apply = (contactEmail: string, remoteAddress: string) =>
+        own.app.inject({
+          method: 'POST',
+          url: '/api/provider-applications',
+          remoteAddress,
+          payload: {
+            hospitalName: 'Riverside Clinic',
+            contactName: 'Rita Rivers',
+            contactEmail,
+            address: '1 River Road',
+          },
+        });
+      const first = await apply('rita@riverside.test', '10.9.0.1');
+      expect(first.statusCode).toBe(201);
+      expect(outboxMessages(own.ctx.mail.outboxDir)).toHaveLength(0); // only the worker sends
+      expect(await runNotificationsOnce(own.ctx)).toMatchObject({ sent: 3, failed: 0 });
+      const mails = outboxMessages(own.ctx.mail.outboxDir);
+      const toApplicant = mails.filter((m) => headerOf(m, 'To')?.includes('rita@riverside.test'));
+      expect(toApplicant).toHaveLength(1);
+      expect(headerOf(toApplicant[0], 'Subject')).toBe('We received your MedLedger application');
+      expect(partText(toApplicant[0], 'text/plain')).toContain('Riverside Clinic');
+      expect(partText(toApplicant[0], 'text/html')).toContain('Riverside Clinic');
+      for (const admin of admins) {
+        const mine = mails.filter((m) => headerOf(m, 'To')?.includes(admin.email));
+        expect(mine).toHaveLength(1);
+        expect(headerOf(mine[0], 'Subject')).toBe('MedLedger: a new provider application to review');
+        expect(partText(mine[0], 'text/plain')).toContain('http://medledger.test/medledger/applications');
+      }
+
+      // Reviewed before the worker ran: the applicant still hears of receipt, the admins are spared.
+      const second = await apply('sam@stone.test', '10.9.0.2');
+      const reviewed = await own.app.inject({
+        method: 'PATCH',
+        url: `/api/provider-applications/${second.json().application.id}/review`,
+        headers: { cookie: admins[0].cookie },
+        payload: { status: 'rejected', notes: 'Not a provider' },
+      });
+      expect(reviewed.statusCode).toBe(200);
+      const before = outboxMessages(own.ctx.mail.outboxDir).length; // + the rejection, sent directly
+      expect(await runNotificationsOnce(own.ctx)).toMatchObject({ sent: 1, skipped: 2 });
+      const [receipt] = outboxMessages(own.ctx.mail.outboxDir).slice(before);
+      expect(headerOf(receipt, 'To')).toContain('sam@stone.test');
+      expect(headerOf(receipt, 'Subject')).toBe('We received your MedLedger application');
+    } finally {
+      await own.close();
+    }
   });
 });
 

@@ -6,11 +6,12 @@ import {
   appointments,
   medicalRecords,
   patients,
+  providerApplications,
   subscriptions,
   users,
   type notificationJobs,
 } from '../../db/schema.js';
-import { notificationMail } from '../../mail/templates.js';
+import { applicationReceived, notificationMail } from '../../mail/templates.js';
 import type { OutgoingMail } from '../../mail/mailer.js';
 import { calendarItems } from '../calendar/service.js';
 import { appointmentsCalendar, ICalCalendarMethod } from '../calendar/ics.js';
@@ -89,9 +90,38 @@ export function createRenderer(publicUrl: string) {
     return notificationMail(to.email, job.kind, SUBJECTS[job.kind] ?? 'an update', lines, link, attachments);
   }
 
+  async function application(db: Db, job: JobRow) {
+    const { applicationId } = job.payload as { applicationId: string };
+    const [row] = await db
+      .select()
+      .from(providerApplications)
+      .where(eq(providerApplications.id, applicationId));
+    return row ?? null;
+  }
+
   return async function render(db: Db, job: JobRow): Promise<OutgoingMail | null> {
-    const to = await recipient(db, job.userId);
+    if (job.kind === 'application_received') {
+      const row = await application(db, job);
+      if (!row || !job.recipientEmail) return null;
+      return applicationReceived(job.recipientEmail, row.contactName, row.hospitalName, publicUrl);
+    }
+    const to = job.userId ? await recipient(db, job.userId) : null;
     if (!to) return null;
+    if (job.kind === 'application_submitted') {
+      const row = await application(db, job);
+      // Reviewed before the mail went out: nothing left to ask of the administrator.
+      if (row?.status !== 'pending') return null;
+      return notificationMail(
+        to.email,
+        job.kind,
+        'a new provider application to review',
+        [
+          `${row.hospitalName} (contact: ${row.contactName}) has applied to join MedLedger.`,
+          'Review it in the administrator dashboard.',
+        ],
+        { href: `${publicUrl}/medledger/applications`, label: 'Review applications' },
+      );
+    }
     if (job.kind.startsWith('appointment_')) return appointmentMail(db, job, to);
     if (job.kind === 'record_available') {
       const { recordId } = job.payload as { recordId: string };

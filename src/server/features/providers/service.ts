@@ -14,6 +14,7 @@ import type { PublicUser } from '../../../shared/users.js';
 import type { Db } from '../../db/connect.js';
 import { providerApplications, subscriptions } from '../../db/schema.js';
 import { HttpError, badRequest, conflict, notFound } from '../../errors.js';
+import { notifyApplicationSubmitted } from '../notifications/events.js';
 import { issueToken, parseToken, verifierMatches } from '../../mail/link-tokens.js';
 import type { Mailer } from '../../mail/mailer.js';
 import { applicationRejected, registrationInvite } from '../../mail/templates.js';
@@ -65,11 +66,14 @@ export async function submitApplication(
   now: Date,
 ): Promise<Application> {
   try {
-    const [row] = await db
-      .insert(providerApplications)
-      .values({ ...data, status: 'pending', createdAt: now })
-      .returning();
-    return toApplication(row);
+    return await db.transaction(async (tx) => {
+      const [row] = await tx
+        .insert(providerApplications)
+        .values({ ...data, status: 'pending', createdAt: now })
+        .returning();
+      await notifyApplicationSubmitted(tx, row, now);
+      return toApplication(row);
+    });
   } catch (err) {
     if (isUniqueViolation(err, ONE_PENDING_PER_EMAIL)) throw conflict(PROVIDER_MESSAGES.duplicatePending);
     throw err;

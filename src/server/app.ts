@@ -29,6 +29,7 @@ import { healthRoutes } from './features/health/routes.js';
 import { fhirRoutes } from './features/fhir/routes.js';
 import { calendarRoutes } from './features/calendar/routes.js';
 import { notificationRoutes } from './features/notifications/routes.js';
+import { pendingUploadsIn } from './files/pending.js';
 import { FileStore } from './files/store.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
 import { loggableError } from './db/outage.js';
@@ -102,7 +103,7 @@ export async function buildApp(
     db: database.db,
     database,
     config,
-    files: new FileStore(config.dataDir, config.fileEncryptionKey),
+    files: new FileStore(config.dataDir, config.fileEncryptionKey, pendingUploadsIn(database.db)),
     now: options.now ?? (() => new Date()),
     mail: createMailer(config, app.log),
   };

@@ -1,6 +1,7 @@
 // Environment -> typed configuration, with defaults for the embedded (PGlite) mode.
 // Every variable here is listed in the README's configuration table.
 import path from 'node:path';
+import { SWEEP_GRACE_MS } from './files/store.js';
 
 export interface Config {
   port: number;
@@ -30,6 +31,11 @@ export interface Config {
   loginMaxFailures: number;
   /** Sign-ups one address may try in 15 minutes (MRN guessing, and each try costs an argon2 hash). */
   registerMaxPerIp: number;
+  /**
+   * How old a stored file nobody claims must be before the start-up sweep removes it. Uploads in
+   * flight are claimed by their reservation row, so this is only a second guard.
+   */
+  uploadSweepGraceMs: number;
   /** Serve the built client from dist/client (off in API tests). */
   serveClient: boolean;
 }
@@ -64,6 +70,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: env.TRUST_PROXY === 'true' || env.TRUST_PROXY === '1',
     loginMaxFailures: num(env.LOGIN_MAX_FAILURES, 5),
     registerMaxPerIp: num(env.REGISTER_MAX_PER_IP, 20),
+    uploadSweepGraceMs: num(env.UPLOAD_SWEEP_GRACE_MS, SWEEP_GRACE_MS),
     serveClient: env.SERVE_CLIENT !== 'false',
   };
 }

@@ -1,8 +1,7 @@
 // config -> database -> buildApp -> listen. `npm start` runs this after building the client.
-import { inArray } from 'drizzle-orm';
 import { loadConfig } from './config.js';
 import { openDatabaseForCli } from './cli/open-database.js';
-import { attachments } from './db/schema.js';
+import { dropStaleReservations, protectedKeys } from './files/pending.js';
 import { buildApp } from './app.js';
 import { createAdmin } from './features/auth/service.js';
 import { startNotificationWorker } from './features/notifications/worker.js';
@@ -15,14 +14,15 @@ async function main() {
   const database = await openDatabaseForCli(config);
   const { app, ctx } = await buildApp(config, database);
 
-  // Leftovers of uploads that never committed (a crash between file and transaction).
-  const swept = await ctx.files.sweep(async (keys) => {
-    const rows = await database.db
-      .select({ key: attachments.storageKey })
-      .from(attachments)
-      .where(inArray(attachments.storageKey, keys));
-    return new Set(rows.map((r) => r.key));
-  });
+  // Leftovers of uploads that never committed (a crash between file and transaction). Uploads in
+  // flight in another process sharing DATA_DIR are reserved in the database and left alone.
+  const now = new Date();
+  const swept = await ctx.files.sweep(
+    protectedKeys(database.db, now),
+    config.uploadSweepGraceMs,
+    now.getTime(),
+  );
+  await dropStaleReservations(database.db, now);
   if (swept > 0) app.log.info(`Removed ${swept} unfinished upload file(s).`);
 
   if (config.adminEmail && config.adminPassword) {

@@ -413,3 +413,13 @@ export const ledgerNodes = pgTable(
   },
   (t) => [primaryKey({ columns: [t.level, t.idx] })],
 );
+
+/**
+ * Uploads in flight: a row is written before the first byte of the file and deleted in the
+ * transaction that commits the file's attachment row, so the start-up sweep of any process can
+ * tell another process's upload from a leftover (docs/architecture.md, "The life of an upload").
+ */
+export const pendingUploads = pgTable('pending_uploads', {
+  storageKey: text('storage_key').primaryKey(),
+  createdAt: createdAt(),
+});

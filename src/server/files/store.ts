@@ -9,6 +9,7 @@ import path from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { tooLarge } from '../errors.js';
+import type { PendingUploads } from './pending.js';
 
 export interface StoredFileMeta {
   storageKey: string;
@@ -36,8 +37,8 @@ export function isStorageKey(value: string): boolean {
   return STORAGE_KEY.test(value);
 }
 
-/** How old a leftover must be before the start-up sweep removes it (see `sweep`). */
-export const SWEEP_GRACE_MS = 60 * 60_000;
+/** How old an unclaimed file must be before the start-up sweep removes it (see `sweep`). */
+export const SWEEP_GRACE_MS = 10 * 60_000;
 
 /** Files up to this size are read back whole when hashed (bounded memory, less overhead). */
 const WHOLE_READ_LIMIT = 4 * 1024 * 1024;
@@ -47,7 +48,15 @@ export class FileStore {
   readonly tmpDir: string;
   private readonly key: Buffer;
 
-  constructor(dataDir: string, keyHex?: string) {
+  /**
+   * `pending` records uploads in flight (files/pending.ts) so that the sweep of another process
+   * sharing this folder leaves them alone; the command-line tools, which never upload, go without.
+   */
+  constructor(
+    dataDir: string,
+    keyHex?: string,
+    private readonly pending?: PendingUploads,
+  ) {
     this.dir = path.join(dataDir, 'attachments');
     this.tmpDir = path.join(this.dir, '.tmp');
     fs.mkdirSync(this.tmpDir, { recursive: true });
@@ -88,6 +97,7 @@ export class FileStore {
    */
   async write(source: Readable, maxBytes: number, inspect?: (head: Buffer) => void): Promise<PendingFile> {
     const storageKey = crypto.randomBytes(24).toString('base64url');
+    await this.pending?.reserve(storageKey);
     const iv = crypto.randomBytes(12);
     const cipher = crypto.createCipheriv('aes-256-gcm', this.key, iv);
     cipher.setAAD(Buffer.from(storageKey));
@@ -132,6 +142,7 @@ export class FileStore {
       await pipeline(source, meter, cipher, fs.createWriteStream(tmpPath, { mode: 0o600, flush: true }));
     } catch (err) {
       await fsp.rm(tmpPath, { force: true });
+      await this.pending?.release(storageKey).catch(() => {});
       // Drain the rest of the upload so the request can still be answered.
       source.resume();
       if (err instanceof FileTooLargeError || (source as { truncated?: boolean }).truncated) {
@@ -154,6 +165,7 @@ export class FileStore {
       },
       discard: async () => {
         await fsp.rm(committed ? finalPath : tmpPath, { force: true });
+        await this.pending?.release(storageKey);
       },
     };
   }
@@ -201,13 +213,14 @@ export class FileStore {
   }
 
   /**
-   * Removes leftovers of uploads that never committed: temporary files, and files no committed
-   * attachment points to (run at start; `isReferenced` asks the database). Only files older than
-   * `graceMs` are touched: another process sharing this folder may be writing, or about to commit,
-   * a younger one (its file is renamed into place just before its transaction commits).
+   * Removes leftovers of uploads that never committed: temporary files and stored files that
+   * `isProtected` (files/pending.ts: committed attachments and live reservations, asked of the
+   * database) does not claim. Another process sharing this folder reserves each upload before
+   * its first byte, so its work is never taken for a leftover; `graceMs` is a second guard (clock
+   * skew, files from before reservations existed), not the mechanism.
    */
   async sweep(
-    isReferenced: (storageKeys: string[]) => Promise<Set<string>>,
+    isProtected: (storageKeys: string[]) => Promise<Set<string>>,
     graceMs = SWEEP_GRACE_MS,
     now = Date.now(),
   ): Promise<number> {
@@ -215,22 +228,24 @@ export class FileStore {
       const stat = await fsp.stat(file).catch(() => null);
       return stat !== null && now - stat.mtimeMs > graceMs;
     };
+    const keyOf = (name: string, dir: string) => {
+      const key = dir === this.tmpDir ? name.replace(/\.part$/, '') : name;
+      return isStorageKey(key) ? key : null;
+    };
     let removed = 0;
-    for (const name of await fsp.readdir(this.tmpDir)) {
-      const file = path.join(this.tmpDir, name);
-      if (!(await olderThanGrace(file))) continue;
-      await fsp.rm(file, { force: true });
-      removed++;
-    }
-    const names = (await fsp.readdir(this.dir)).filter((n) => n !== '.tmp');
-    for (let i = 0; i < names.length; i += 500) {
-      const batch = names.slice(i, i + 500);
-      const known = await isReferenced(batch);
-      for (const name of batch) {
-        const file = path.join(this.dir, name);
-        if (known.has(name) || !(await olderThanGrace(file))) continue;
-        await fsp.rm(file, { force: true });
-        removed++;
+    for (const dir of [this.tmpDir, this.dir]) {
+      const names = (await fsp.readdir(dir)).filter((n) => n !== '.tmp');
+      for (let i = 0; i < names.length; i += 500) {
+        const batch = names.slice(i, i + 500);
+        const keys = batch.map((n) => keyOf(n, dir)).filter((k): k is string => k !== null);
+        const kept = keys.length > 0 ? await isProtected(keys) : new Set<string>();
+        for (const name of batch) {
+          const key = keyOf(name, dir);
+          const file = path.join(dir, name);
+          if ((key && kept.has(key)) || !(await olderThanGrace(file))) continue;
+          await fsp.rm(file, { force: true });
+          removed++;
+        }
       }
     }
     return removed;

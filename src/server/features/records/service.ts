@@ -10,6 +10,7 @@ import { findPatientForUser, findRecordForUser, type PatientRow, type RecordRow 
 import type { Db } from '../../db/connect.js';
 import { attachments, medicalRecords } from '../../db/schema.js';
 import { badRequest, conflict, notFound } from '../../errors.js';
+import { releaseInTransaction } from '../../files/pending.js';
 import type { FileStore } from '../../files/store.js';
 import { writeAudit } from '../audit/service.js';
 import { recordLedgerContent } from '../ledger/content.js';
@@ -147,6 +148,10 @@ export async function saveUpload(
         await tx.insert(medicalRecords).values({ id, ...values, ...stamp });
       }
       if (newFiles.length > 0) await tx.insert(attachments).values(newFiles);
+      await releaseInTransaction(
+        tx,
+        newFiles.map((f) => f.storageKey),
+      );
       if (finalise) await notifyRecordAvailable(tx, { id, patientId: values.patientId }, now);
       const count = `${all.length} file${all.length === 1 ? '' : 's'}`;
       await writeAudit(tx, {

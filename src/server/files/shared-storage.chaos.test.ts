@@ -80,7 +80,7 @@ async function upload(base: string, cookie: string, patientId: string): Promise<
   const res = await fetch(`${base}/api/medical-records`, {
     method: 'POST',
     headers: { ...headers, cookie, origin: ORIGIN },
-    body: payload,
+    body: new Uint8Array(payload),
   });
   const text = await res.text();
   if (res.status !== 201) throw new Error(`upload answered ${res.status}: ${text}`);

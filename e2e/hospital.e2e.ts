@@ -115,6 +115,37 @@ describe('hospital dashboard', () => {
     await context.close();
   });
 
+  it('warns before adding a possible duplicate, and the picker tells same-named patients apart', async () => {
+    const { context, page } = await hospitalPage();
+    const addPatient = async (firstName: string, lastName: string, email: string) => {
+      await page.getByRole('button', { name: 'Add Patient' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Add Patient' });
+      await dialog.getByLabel('First Name').fill(firstName);
+      await dialog.getByLabel('Last Name').fill(lastName);
+      await dialog.getByLabel('Email').fill(email);
+      await dialog.getByRole('button', { name: 'Add Patient' }).click();
+      return dialog;
+    };
+    await addPatient('Mary', 'Shelley', 'mary@example.com');
+    await toast(page, 'Patient Added Successfully').waitFor();
+    await page.getByRole('dialog', { name: 'Add Patient' }).waitFor({ state: 'detached' });
+
+    // Same e-mail: nothing is added until the hospital confirms it is another person.
+    const dialog = await addPatient('Mary', 'Godwin', 'mary@example.com');
+    const warning = dialog.getByRole('alert').filter({ hasText: 'Possible duplicate' });
+    await warning.waitFor();
+    expect(await warning.textContent()).toContain('Mary Shelley · MRN');
+    await dialog.getByRole('button', { name: 'Add Anyway' }).click();
+    await toast(page, 'Patient Added Successfully').last().waitFor();
+
+    await nav(page, 'Upload Records').click();
+    await page.getByRole('combobox', { name: 'Patient' }).fill('mary@example.com');
+    const options = page.getByRole('option').filter({ hasText: 'mary@example.com' });
+    await expect.poll(() => options.count()).toBe(2);
+    expect(await options.filter({ hasText: 'Date of birth not recorded' }).count()).toBe(2);
+    await context.close();
+  });
+
   it('searches and filters the patient list on the server and pages with Previous and Next', async () => {
     const { context, page } = await hospitalPage();
     const post = async (p: string, data: unknown) =>

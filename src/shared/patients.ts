@@ -53,6 +53,11 @@ export const patientInputSchema = z.object({
   primaryCarePhysician: optionalText(200),
 });
 export type PatientInput = z.infer<typeof patientInputSchema>;
+/** Add Patient's body: the fields, and the hospital's confirmation after a duplicate warning. */
+export const patientCreateSchema = patientInputSchema.extend({
+  confirmDuplicate: z.boolean().optional(),
+});
+export type PatientCreateInput = z.infer<typeof patientCreateSchema>;
 export const PATIENT_FIELDS = Object.keys(patientInputSchema.shape) as (keyof PatientInput)[];
 
 export const GENDER_OPTIONS = ['male', 'female', 'other', 'prefer not to say'] as const;
@@ -146,3 +151,16 @@ export function pageRange(page: number, pageSize: number, shown: number, total: 
   const from = shown === 0 ? 0 : (page - 1) * pageSize + 1;
   return { from, to: shown === 0 ? 0 : from + shown - 1, total };
 }
+
+/** A patient of the same hospital that a new one may duplicate (same name and birth date, or e-mail). */
+export const possibleDuplicateSchema = z.object({
+  id: z.string(),
+  patientId: z.string(),
+  firstName: z.string().nullable(),
+  lastName: z.string().nullable(),
+  dateOfBirth: z.string().nullable(),
+  email: z.string().nullable(),
+});
+export type PossibleDuplicate = z.infer<typeof possibleDuplicateSchema>;
+export const DUPLICATE_PATIENT_MESSAGE =
+  'A patient with the same name and date of birth, or the same e-mail, already exists. Check that this is a different person, then confirm to add them anyway.';

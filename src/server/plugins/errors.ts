@@ -40,7 +40,7 @@ export function registerErrorHandling(app: FastifyInstance) {
       return reply.status(400).send({ message: describeValidationIssue(first, err.validationContext ?? '') });
     }
     if (err instanceof HttpError) {
-      return reply.status(err.statusCode).send({ message: err.message });
+      return reply.status(err.statusCode).send({ ...err.extra, message: err.message });
     }
     if (isDatabaseOutage(err)) {
       request.log.warn({ err: loggableError(err) }, 'database unavailable');

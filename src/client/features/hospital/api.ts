@@ -64,7 +64,9 @@ export function useRefreshHospitalData() {
 }
 
 /** Add / edit patient: every field optional; empty values are sent as null. */
-export type PatientPayload = Partial<Record<keyof PatientInput, string | null>>;
+export type PatientPayload = Partial<Record<keyof PatientInput, string | null>> & {
+  confirmDuplicate?: boolean;
+};
 
 export function useSavePatient() {
   const refresh = useRefreshHospitalData();

@@ -1,7 +1,7 @@
 // Add Patient and Edit Patient (docs/spec.md#hospital-dashboard and #validation): every field
 // optional, empty values sent as null, the date of birth as a calendar date. Adding shows the
 // generated MRN for 10 seconds.
-import { Button, Group, Modal, Select, SimpleGrid, Stack, TextInput } from '@mantine/core';
+import { Alert, Button, Group, List, Modal, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { DateInput } from '@mantine/dates';
 import { useState } from 'react';
 import { ADD_PATIENT_TOAST_MS } from '../../../shared/constants';
@@ -9,10 +9,13 @@ import {
   GENDER_OPTIONS,
   PATIENT_FIELDS,
   patientInputSchema,
+  patientDisplayName,
+  possibleDuplicateSchema,
   type Patient,
   type PatientInput,
+  type PossibleDuplicate,
 } from '../../../shared/patients';
-import { errorMessage, errorStatus } from '../../api/request';
+import { ApiError, errorMessage, errorStatus } from '../../api/request';
 import { notifyError, notifySuccess } from '../../notify';
 import { useSavePatient, type PatientPayload } from '../hospital/api';
 
@@ -56,8 +59,13 @@ function PatientForm({ editing, onClose }: { editing: Patient | null; onClose: (
   const [values, setValues] = useState<Values>(() => (editing ? fromPatient(editing) : empty()));
   const [errors, setErrors] = useState<Partial<Record<keyof PatientInput, string>>>({});
   const save = useSavePatient();
+  // Set when the server found patients this one may duplicate; the next submit confirms.
+  const [duplicates, setDuplicates] = useState<PossibleDuplicate[] | null>(null);
 
-  const set = (name: keyof PatientInput, value: string) => setValues((v) => ({ ...v, [name]: value }));
+  const set = (name: keyof PatientInput, value: string) => {
+    setValues((v) => ({ ...v, [name]: value }));
+    setDuplicates(null); // a changed form is checked again
+  };
 
   async function submit() {
     const parsed = patientInputSchema.safeParse(values);
@@ -68,9 +76,10 @@ function PatientForm({ editing, onClose }: { editing: Patient | null; onClose: (
       return;
     }
     setErrors({});
-    const payload: PatientPayload = Object.fromEntries(
-      PATIENT_FIELDS.map((f) => [f, values[f].trim() === '' ? null : values[f].trim()]),
-    );
+    const payload: PatientPayload = {
+      ...Object.fromEntries(PATIENT_FIELDS.map((f) => [f, values[f].trim() === '' ? null : values[f].trim()])),
+      ...(duplicates && !editing ? { confirmDuplicate: true } : {}),
+    };
     try {
       const saved = await save.mutateAsync({ id: editing?.id, payload });
       if (editing) {
@@ -84,6 +93,11 @@ function PatientForm({ editing, onClose }: { editing: Patient | null; onClose: (
       }
       onClose();
     } catch (error) {
+      const found = !editing && duplicatesIn(error);
+      if (found) {
+        setDuplicates(found);
+        return;
+      }
       if (editing) {
         notifyError(
           'Update Failed',
@@ -150,15 +164,45 @@ function PatientForm({ editing, onClose }: { editing: Patient | null; onClose: (
             />
           ))}
         </SimpleGrid>
+        {duplicates && (
+          <Alert color="orange" title="Possible duplicate" role="alert">
+            <Text size="sm">
+              This hospital already has a patient with the same name and date of birth, or the same e-mail:
+            </Text>
+            <List size="sm" mt="xs">
+              {duplicates.map((d) => (
+                <List.Item key={d.id}>
+                  {patientDisplayName({ ...d, user: null })} · MRN {d.patientId}
+                  {d.dateOfBirth ? ` · born ${d.dateOfBirth}` : ''}
+                  {d.email ? ` · ${d.email}` : ''}
+                </List.Item>
+              ))}
+            </List>
+            <Text size="sm" mt="xs">
+              If this is a different person, choose “Add Anyway”. Otherwise cancel and use the existing patient.
+            </Text>
+          </Alert>
+        )}
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>
             Cancel
           </Button>
-          <Button type="submit" loading={save.isPending}>
-            {editing ? 'Save Changes' : 'Add Patient'}
+          <Button type="submit" loading={save.isPending} color={duplicates ? 'orange' : undefined}>
+            {editing ? 'Save Changes' : duplicates ? 'Add Anyway' : 'Add Patient'}
           </Button>
         </Group>
       </Stack>
     </form>
   );
+}
+
+/** The possible duplicates of a 409 answer to Add Patient, or null for any other error. */
+function duplicatesIn(error: unknown): PossibleDuplicate[] | null {
+  if (!(error instanceof ApiError) || error.status !== 409) return null;
+  try {
+    const parsed = possibleDuplicateSchema.array().safeParse((JSON.parse(error.body) as { duplicates?: unknown }).duplicates);
+    return parsed.success && parsed.data.length > 0 ? parsed.data : null;
+  } catch {
+    return null;
+  }
 }

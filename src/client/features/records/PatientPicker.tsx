@@ -1,6 +1,8 @@
 // The upload form's patient search picker: searches the hospital's patients on the server and
-// shows "first last" (else e-mail, else "Unknown Patient") with the MRN in parentheses.
-import { Select } from '@mantine/core';
+// shows "first last" (else e-mail, else "Unknown Patient") with the MRN in parentheses, and under
+// it the date of birth and e-mail, so that two patients of the same name are told apart. Nothing
+// is chosen until the user picks a patient (docs/decisions.md, records: wrong-patient uploads).
+import { Select, Stack, Text } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useState } from 'react';
 import { patientDisplayName, type Patient } from '../../../shared/patients';
@@ -9,6 +11,12 @@ import { usePatients } from '../hospital/api';
 export const patientOptionLabel = (
   p: Pick<Patient, 'firstName' | 'lastName' | 'email' | 'user' | 'patientId'>,
 ) => `${patientDisplayName(p)} (${p.patientId})`;
+
+/** "Born 1985-12-10 · ada@example.test", or what of it is known. */
+export const patientDetails = (p: Pick<Patient, 'dateOfBirth' | 'email' | 'user'>) =>
+  [p.dateOfBirth ? `Born ${p.dateOfBirth}` : 'Date of birth not recorded', p.email ?? p.user?.email]
+    .filter(Boolean)
+    .join(' · ');
 
 interface Props {
   value: string | null;
@@ -24,7 +32,9 @@ export function PatientPicker({ value, selectedLabel, onChange, error }: Props) 
   // While the box shows the chosen patient's label, list everyone rather than search for it.
   const query = debounced === selectedLabel ? '' : debounced;
   const { data, isFetching } = usePatients({ search: query, page: 1, pageSize: 20 });
-  const options = (data?.items ?? []).map((p) => ({ value: p.id, label: patientOptionLabel(p) }));
+  const items = data?.items ?? [];
+  const options = items.map((p) => ({ value: p.id, label: patientOptionLabel(p) }));
+  const byId = new Map(items.map((p) => [p.id, p]));
   if (value && selectedLabel && !options.some((o) => o.value === value)) {
     options.unshift({ value, label: selectedLabel });
   }
@@ -42,7 +52,22 @@ export function PatientPicker({ value, selectedLabel, onChange, error }: Props) 
       searchValue={search}
       onSearchChange={setSearch}
       error={error}
+      description={value && byId.has(value) ? patientDetails(byId.get(value)!) : undefined}
       onChange={(id, option) => onChange(id, option?.label ?? null)}
+      renderOption={({ option }) => {
+        const p = byId.get(option.value);
+        const details = p ? patientDetails(p) : '';
+        return (
+          <Stack gap={0}>
+            <Text size="sm">{option.label}</Text>
+            {details && (
+              <Text size="xs" c="dimmed">
+                {details}
+              </Text>
+            )}
+          </Stack>
+        );
+      }}
     />
   );
 }

@@ -85,6 +85,58 @@ describe('adding a patient', () => {
   });
 });
 
+describe('possible duplicates when adding a patient', () => {
+  const ada = { firstName: 'Ada', lastName: 'Lovelace', dateOfBirth: '1985-12-10', email: 'ada@example.test' };
+
+  it('answers 409 with the matching patients for the same name and birth date, or the same e-mail', async () => {
+    const h = await signedInHospital(t.app);
+    const first = await addPatient(t.app, h.cookie, ada);
+
+    const sameNameAndBirth = await inject('POST', '/api/patients', h.cookie, {
+      firstName: 'ADA',
+      lastName: 'lovelace',
+      dateOfBirth: '1985-12-10',
+    });
+    expect(sameNameAndBirth.statusCode).toBe(409);
+    expect(sameNameAndBirth.json().message).toMatch(/already exists/);
+    expect(sameNameAndBirth.json().duplicates).toEqual([
+      { id: first.id, patientId: first.patientId, ...ada },
+    ]);
+
+    const sameEmail = await inject('POST', '/api/patients', h.cookie, {
+      firstName: 'Augusta',
+      email: 'ADA@example.test',
+    });
+    expect(sameEmail.statusCode).toBe(409);
+    expect(sameEmail.json().duplicates.map((d: { id: string }) => d.id)).toEqual([first.id]);
+
+    // Same name, another birth date: a different person, no warning.
+    const other = await inject('POST', '/api/patients', h.cookie, { ...ada, email: null, dateOfBirth: '1990-01-01' });
+    expect(other.statusCode).toBe(201);
+
+    const count = async () =>
+      (await t.ctx.db.select().from(patients).where(eq(patients.createdByHospitalId, h.userId))).length;
+    expect(await count()).toBe(2);
+    const confirmed = await inject('POST', '/api/patients', h.cookie, { ...ada, confirmDuplicate: true });
+    expect(confirmed.statusCode).toBe(201);
+    expect(await count()).toBe(3);
+  });
+
+  it("never compares with another hospital's patients (nothing of theirs leaks)", async () => {
+    const h1 = await signedInHospital(t.app);
+    const h2 = await signedInHospital(t.app);
+    await addPatient(t.app, h1.cookie, { ...ada, email: 'grace@example.test' });
+    const res = await inject('POST', '/api/patients', h2.cookie, { ...ada, email: 'grace@example.test' });
+    expect(res.statusCode).toBe(201);
+  });
+
+  it('refuses a confirmDuplicate that is not a boolean', async () => {
+    const h = await signedInHospital(t.app);
+    const res = await inject('POST', '/api/patients', h.cookie, { firstName: 'X', confirmDuplicate: 'yes' });
+    expect(res.statusCode).toBe(400);
+  });
+});
+
 describe('who may reach the patient routes', () => {
   it('answers 401 to a signed-out caller on every route', async () => {
     const id = crypto.randomUUID();

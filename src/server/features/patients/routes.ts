@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { text } from '../../../shared/text.js';
 import { messageSchema } from '../../../shared/auth.js';
 import {
+  patientCreateSchema,
   patientInputSchema,
   patientListQuerySchema,
   patientPageSchema,
@@ -41,7 +42,10 @@ export async function patientRoutes(app: FastifyInstance, ctx: AppContext) {
       schema: {
         tags,
         summary: 'Add a patient (all fields optional); the answer carries the generated MRN as patientId',
-        body: patientInputSchema,
+        description:
+          'Answers 409 with `duplicates` when one of this hospital\'s patients has the same name and date of ' +
+          'birth, or the same e-mail, unless `confirmDuplicate` is true.',
+        body: patientCreateSchema,
         response: { 201: patientSchema },
       },
     },

@@ -1,10 +1,19 @@
 // Patients of a hospital: add (with a generated MRN), list (search, department, paging), read,
 // edit demographics, archive. A hospital reaches only the patients it created (access.ts).
 import { and, count, desc, eq, exists, ilike, or, sql, type SQL } from 'drizzle-orm';
-import type { Paged, Patient, PatientInput, PatientListQuery } from '../../../shared/patients.js';
+import {
+  DUPLICATE_PATIENT_MESSAGE,
+  type Paged,
+  type Patient,
+  type PatientCreateInput,
+  type PatientInput,
+  type PatientListQuery,
+  type PossibleDuplicate,
+} from '../../../shared/patients.js';
 import { findPatientForUser, hospitalPatientsFilter, type PatientRow } from '../../access.js';
 import type { Db } from '../../db/connect.js';
 import { appointments, medicalRecords, patients, users } from '../../db/schema.js';
+import { conflict } from '../../errors.js';
 import { writeAudit } from '../audit/service.js';
 import type { Actor } from './actor.js';
 import { generateMrn, isUniqueViolation, MRN_ATTEMPTS } from './mrn.js';
@@ -59,7 +68,49 @@ function demographics(input: PatientInput) {
   return out;
 }
 
-export async function createPatient(db: Db, actor: Actor, input: PatientInput, now: Date): Promise<Patient> {
+/**
+ * This hospital's patients that a new one may duplicate: the same first and last name (any case)
+ * with the same date of birth, or the same e-mail. Other hospitals' patients are never looked at.
+ */
+export async function findPossibleDuplicates(
+  db: Db,
+  hospitalId: string,
+  input: PatientInput,
+): Promise<PossibleDuplicate[]> {
+  const sameNameAndBirth =
+    input.firstName && input.lastName && input.dateOfBirth
+      ? and(
+          sql`lower(${patients.firstName}) = lower(${input.firstName})`,
+          sql`lower(${patients.lastName}) = lower(${input.lastName})`,
+          eq(patients.dateOfBirth, input.dateOfBirth),
+        )
+      : undefined;
+  const sameEmail = input.email ? eq(patients.email, input.email) : undefined;
+  if (!sameNameAndBirth && !sameEmail) return [];
+  return db
+    .select({
+      id: patients.id,
+      patientId: patients.patientId,
+      firstName: patients.firstName,
+      lastName: patients.lastName,
+      dateOfBirth: patients.dateOfBirth,
+      email: patients.email,
+    })
+    .from(patients)
+    .where(and(hospitalPatientsFilter(hospitalId), or(sameNameAndBirth, sameEmail)))
+    .limit(5);
+}
+
+export async function createPatient(
+  db: Db,
+  actor: Actor,
+  { confirmDuplicate, ...input }: PatientCreateInput,
+  now: Date,
+): Promise<Patient> {
+  if (!confirmDuplicate) {
+    const duplicates = await findPossibleDuplicates(db, actor.id, input);
+    if (duplicates.length > 0) throw conflict(DUPLICATE_PATIENT_MESSAGE, { duplicates });
+  }
   for (let attempt = 1; ; attempt++) {
     const mrn = generateMrn(now);
     try {

@@ -102,6 +102,9 @@ export const attachmentSchema = z.object({
 });
 export type Attachment = z.infer<typeof attachmentSchema>;
 
+export const DOCUMENT_STATUSES = ['current', 'superseded', 'entered-in-error'] as const;
+export type DocumentStatus = (typeof DOCUMENT_STATUSES)[number];
+
 export const recordSchema = z.object({
   id: z.string(),
   patientId: z.string(),
@@ -127,8 +130,40 @@ export const recordSchema = z.object({
   providerName: z.string().nullable(),
   patient: z.object({ id: z.string(), mrn: z.string(), name: z.string() }),
   attachments: z.array(attachmentSchema),
+  /** FHIR DocumentReference.status: amended records are `superseded`, retracted ones `entered-in-error`. */
+  documentStatus: z.enum(DOCUMENT_STATUSES),
+  /** The earlier version this one corrects (FHIR relatesTo `replaces`). */
+  supersedesId: z.string().nullable(),
+  /** The later version that corrects this one. */
+  supersededById: z.string().nullable(),
+  enteredInError: z.object({ at: z.string(), reason: z.string(), byName: z.string().nullable() }).nullable(),
 });
 export type MedicalRecord = z.infer<typeof recordSchema>;
+
+/** POST /api/medical-records/{id}/entered-in-error */
+export const enteredInErrorSchema = z.object({
+  reason: text({ error: 'Please give a reason' })
+    .trim()
+    .min(3, 'Please give a reason (at least 3 characters)')
+    .max(500, 'The reason is too long (500 characters at most)'),
+});
+
+/** Which records a list shows: current ones (the default), or every version and retraction too. */
+export const recordListQuerySchema = z.object({
+  view: z.enum(['current', 'all'], { error: 'view must be "current" or "all"' }).default('current'),
+});
+
+/** One version in a record's history, oldest first. */
+export const recordVersionSchema = z.object({
+  id: z.string(),
+  title: z.string(),
+  createdAt: z.string(),
+  providerName: z.string().nullable(),
+  documentStatus: z.enum(DOCUMENT_STATUSES),
+  blockchainHash: z.string().nullable(),
+  enteredInError: recordSchema.shape.enteredInError,
+});
+export type RecordVersion = z.infer<typeof recordVersionSchema>;
 
 export const sharingSchema = z.object({
   shareWithSpecialists: z.boolean({ error: 'shareWithSpecialists must be true or false' }),

@@ -5,6 +5,7 @@ import { sql } from 'drizzle-orm';
 import {
   bigint,
   boolean,
+  type AnyPgColumn,
   check,
   date,
   index,
@@ -105,11 +106,25 @@ export const medicalRecords = pgTable(
     isBlockchainVerified: boolean('is_blockchain_verified').notNull().default(false),
     blockchainHash: text('blockchain_hash'),
     viewedByPatient: boolean('viewed_by_patient').notNull().default(false),
+    /**
+     * Amendments (docs/decisions.md#records): a correction is a new record that supersedes the
+     * old one; its ledger entry names the superseded record and that record's entry hash.
+     */
+    supersedesId: uuid('supersedes_id').references((): AnyPgColumn => medicalRecords.id),
+    supersedesHash: text('supersedes_hash'),
+    /** Set on the old version when an amendment replaces it (FHIR status `superseded`). */
+    supersededById: uuid('superseded_by_id').references((): AnyPgColumn => medicalRecords.id),
+    /** Retracted (FHIR status `entered-in-error`): kept, ledgered, hidden from default lists. */
+    enteredInErrorAt: ts('entered_in_error_at'),
+    enteredInErrorBy: uuid('entered_in_error_by').references(() => users.id),
+    enteredInErrorReason: text('entered_in_error_reason'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [
     index('medical_records_patient_idx').on(t.patientId, t.createdAt),
+    // One amendment per version: a second one racing the first fails on this index.
+    uniqueIndex('medical_records_supersedes_idx').on(t.supersedesId),
     index('medical_records_hospital_idx').on(t.hospitalId, t.createdAt),
   ],
 );

@@ -11,6 +11,7 @@ export const LEDGER_KINDS = [
   'profile_change',
   'consent_change',
   'appointment_cancel',
+  'record_entered_in_error',
 ] as const;
 export type LedgerKind = (typeof LEDGER_KINDS)[number];
 

@@ -10,6 +10,8 @@ export type AuditAction =
   | 'record_view'
   | 'record_download'
   | 'record_draft'
+  | 'record_amend'
+  | 'record_entered_in_error'
   | 'consent_change'
   | 'profile_change'
   | 'patient_create'

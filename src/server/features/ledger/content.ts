@@ -12,6 +12,9 @@ export interface RecordContentSource {
   doctorName: string | null;
   department: string | null;
   createdAt: Date | string;
+  /** An amendment: the record it corrects and that record's ledger entry hash. */
+  supersedesId?: string | null;
+  supersedesHash?: string | null;
 }
 
 export interface AttachmentContentSource {
@@ -50,6 +53,10 @@ export function recordLedgerContent(
     doctorName: record.doctorName ?? null,
     department: record.department ?? null,
     createdAt: new Date(record.createdAt).toISOString(),
+    // Only amendments carry the link, so the content of every other entry is as it always was.
+    ...(record.supersedesId
+      ? { supersedes: { recordId: record.supersedesId, entryHash: record.supersedesHash ?? null } }
+      : {}),
     attachments: sorted.map((a) => ({
       position: a.position,
       fileName: a.fileName,

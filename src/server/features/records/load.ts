@@ -1,8 +1,9 @@
 // Loading records with their attachments, provider name and ledger check, shaped for the API.
 import { and, asc, desc, eq, inArray, type SQL } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import { canonicalJson } from '../../../shared/ledger/canonical.js';
 import { patientDisplayName } from '../../../shared/patients.js';
-import type { MedicalRecord } from '../../../shared/records.js';
+import type { DocumentStatus, MedicalRecord } from '../../../shared/records.js';
 import type { Db } from '../../db/connect.js';
 import { attachments, ledgerEntries, medicalRecords, patients, users } from '../../db/schema.js';
 import { recordLedgerContent } from '../ledger/content.js';
@@ -11,6 +12,8 @@ import { sha256Hex } from '../ledger/hashing.js';
 type RecordRow = typeof medicalRecords.$inferSelect;
 type AttachmentRow = typeof attachments.$inferSelect;
 type EntryRow = Pick<typeof ledgerEntries.$inferSelect, 'hash' | 'canonical' | 'recordId'>;
+
+const retractor = alias(users, 'retractor');
 
 export const downloadUrl = (storageKey: string) => `/api/download/${storageKey}`;
 
@@ -43,10 +46,12 @@ export async function loadRecords(db: Db, where: SQL | undefined, limit = 500): 
       record: medicalRecords,
       patient: patients,
       providerName: users.hospitalName,
+      retractedBy: { firstName: retractor.firstName, lastName: retractor.lastName, email: retractor.email },
     })
     .from(medicalRecords)
     .innerJoin(patients, eq(patients.id, medicalRecords.patientId))
     .innerJoin(users, eq(users.id, medicalRecords.hospitalId))
+    .leftJoin(retractor, eq(retractor.id, medicalRecords.enteredInErrorBy))
     .where(where)
     .orderBy(desc(medicalRecords.createdAt), desc(medicalRecords.id))
     .limit(limit);
@@ -69,7 +74,7 @@ export async function loadRecords(db: Db, where: SQL | undefined, limit = 500): 
         .where(and(inArray(ledgerEntries.hash, hashes), inArray(ledgerEntries.recordId, ids)))
     : [];
   const entryByHash = new Map(entries.map((e) => [e.hash, e]));
-  return rows.map(({ record, patient, providerName }) => {
+  return rows.map(({ record, patient, providerName, retractedBy }) => {
     const own = files.filter((f) => f.recordId === record.id);
     const entry = record.blockchainHash ? entryByHash.get(record.blockchainHash) : undefined;
     return {
@@ -103,9 +108,30 @@ export async function loadRecords(db: Db, where: SQL | undefined, limit = 500): 
         position: f.position,
         url: downloadUrl(f.storageKey),
       })),
+      documentStatus: documentStatusOf(record),
+      supersedesId: record.supersedesId,
+      supersededById: record.supersededById,
+      enteredInError: record.enteredInErrorAt
+        ? {
+            at: record.enteredInErrorAt.toISOString(),
+            reason: record.enteredInErrorReason ?? '',
+            byName: retractedBy?.email ? personName(retractedBy) : null,
+          }
+        : null,
     };
   });
 }
+
+/** FHIR DocumentReference.status of a record row. */
+export function documentStatusOf(
+  record: Pick<RecordRow, 'enteredInErrorAt' | 'supersededById'>,
+): DocumentStatus {
+  if (record.enteredInErrorAt) return 'entered-in-error';
+  return record.supersededById ? 'superseded' : 'current';
+}
+
+const personName = (u: { firstName: string | null; lastName: string | null; email: string | null }) =>
+  [u.firstName, u.lastName].filter(Boolean).join(' ') || u.email || null;
 
 export async function loadRecord(db: Db, recordId: string): Promise<MedicalRecord> {
   const [record] = await loadRecords(db, eq(medicalRecords.id, recordId), 1);

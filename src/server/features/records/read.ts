@@ -1,7 +1,7 @@
 // Reading records: lists, one record, sharing switches and the attachment lookup for downloads.
 // Every read is audited (record_access for lists and downloads, record_view for one record),
 // with the reader's IP, in the trails of the record's hospital and patient.
-import { and, eq } from 'drizzle-orm';
+import { and, eq, isNull } from 'drizzle-orm';
 import type { MedicalRecord } from '../../../shared/records.js';
 import {
   findOwnPatient,
@@ -21,12 +21,18 @@ import { appendLedgerEntry } from '../ledger/service.js';
 import type { Actor } from '../patients/actor.js';
 import { loadRecord, loadRecords } from './load.js';
 
-
-/** What a reader may list: drafts only for the hospital that wrote them. */
-const visibleTo = (actor: Actor, patientRowId: string) =>
-  actor.role === 'hospital'
-    ? and(eq(medicalRecords.patientId, patientRowId), eq(medicalRecords.hospitalId, actor.id))
-    : and(eq(medicalRecords.patientId, patientRowId), eq(medicalRecords.status, 'final'));
+/**
+ * What a reader may list: drafts only for the hospital that wrote them; by default only current
+ * versions (not superseded, not entered in error), with `view=all` every version.
+ */
+const visibleTo = (actor: Actor, patientRowId: string, view: RecordListView) =>
+  and(
+    eq(medicalRecords.patientId, patientRowId),
+    actor.role === 'hospital' ? eq(medicalRecords.hospitalId, actor.id) : eq(medicalRecords.status, 'final'),
+    view === 'current' ? isNull(medicalRecords.supersededById) : undefined,
+    view === 'current' ? isNull(medicalRecords.enteredInErrorAt) : undefined,
+  );
+type RecordListView = 'current' | 'all';
 
 async function auditList(db: Db, actor: Actor, patient: PatientRow, count: number) {
   await writeAudit(db, {
@@ -45,7 +51,12 @@ async function auditList(db: Db, actor: Actor, patient: PatientRow, count: numbe
  * GET /api/medical-records/{patientId or userId}: a hospital names one of its patients (patients.id);
  * a patient names their own patient row or their own user id.
  */
-export async function listPatientRecords(db: Db, actor: Actor, id: string): Promise<MedicalRecord[]> {
+export async function listPatientRecords(
+  db: Db,
+  actor: Actor,
+  id: string,
+  view: RecordListView = 'current',
+): Promise<MedicalRecord[]> {
   if (!isUuid(id)) throw notFound('Patient not found.');
   let patient: PatientRow;
   if (actor.role === 'patient') {
@@ -54,16 +65,20 @@ export async function listPatientRecords(db: Db, actor: Actor, id: string): Prom
   } else {
     patient = await findPatientForUser(db, actor, id);
   }
-  const records = await loadRecords(db, visibleTo(actor, patient.id));
+  const records = await loadRecords(db, visibleTo(actor, patient.id, view));
   await auditList(db, actor, patient, records.length);
   return records;
 }
 
 /** GET /api/medical-records for a signed-in patient: their own uploaded records. */
-export async function listOwnRecords(db: Db, actor: Actor): Promise<MedicalRecord[]> {
+export async function listOwnRecords(
+  db: Db,
+  actor: Actor,
+  view: RecordListView = 'current',
+): Promise<MedicalRecord[]> {
   const patient = await findOwnPatient(db, actor).catch(() => null);
   if (!patient) return [];
-  const records = await loadRecords(db, visibleTo(actor, patient.id));
+  const records = await loadRecords(db, visibleTo(actor, patient.id, view));
   await auditList(db, actor, patient, records.length);
   return records;
 }

@@ -6,7 +6,13 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { text } from '../../../shared/text.js';
 import { messageSchema } from '../../../shared/auth.js';
-import { recordSchema, sharingSchema } from '../../../shared/records.js';
+import {
+  enteredInErrorSchema,
+  recordListQuerySchema,
+  recordSchema,
+  recordVersionSchema,
+  sharingSchema,
+} from '../../../shared/records.js';
 import type { AppContext } from '../../app.js';
 import { notFound } from '../../errors.js';
 import { requireRole } from '../../plugins/session.js';
@@ -20,6 +26,7 @@ import {
   updateSharing,
   viewRecord,
 } from './read.js';
+import { amendRecord, markEnteredInError, recordHistory } from './amend.js';
 import { discardDraft, finaliseDraft, uploadRecord } from './service.js';
 import { MULTIPART_LIMITS } from './upload.js';
 
@@ -69,9 +76,61 @@ export async function recordRoutes(app: FastifyInstance, ctx: AppContext) {
         return reply.status(201).send(record);
       },
     );
+    r.post(
+      '/api/medical-records/:id/amend',
+      {
+        onRequest: [hospitalOnly, writeGuard],
+        schema: {
+          tags,
+          summary: 'Correct an uploaded record: a new version that supersedes it (multipart, as the upload)',
+          description:
+            'The same fields as the upload (patientId must be the record’s own patient; no drafts). Without ' +
+            'files the new version keeps the old one’s. The old version becomes `superseded`; the new one’s ' +
+            'ledger entry names it and its entry hash. 409 when the record is not the current version.',
+          consumes: ['multipart/form-data'],
+          params: idParams,
+          response: { 201: recordSchema },
+        },
+      },
+      async (request, reply) => {
+        const actor = actorOf(request);
+        const record = await amendRecord(ctx.db, ctx.files, actor, request, request.params.id, ctx.now());
+        return reply.status(201).send(record);
+      },
+    );
   });
 
   const r = app.withTypeProvider<ZodTypeProvider>();
+
+  r.post(
+    '/api/medical-records/:id/entered-in-error',
+    {
+      onRequest: [hospitalOnly, writeGuard],
+      schema: {
+        tags,
+        summary: 'Retract an uploaded record (entered in error): kept, ledgered, hidden from default lists',
+        params: idParams,
+        body: enteredInErrorSchema,
+        response: { 200: recordSchema },
+      },
+    },
+    async (request) =>
+      markEnteredInError(ctx.db, actorOf(request), request.params.id, request.body.reason, ctx.now()),
+  );
+
+  r.get(
+    '/api/medical-records/:id/history',
+    {
+      onRequest: readers,
+      schema: {
+        tags,
+        summary: 'Every version of a record, oldest first, with amendments and retractions',
+        params: idParams,
+        response: { 200: z.object({ versions: z.array(recordVersionSchema) }) },
+      },
+    },
+    async (request) => ({ versions: await recordHistory(ctx.db, actorOf(request), request.params.id) }),
+  );
 
   r.get(
     '/api/medical-records',
@@ -79,11 +138,13 @@ export async function recordRoutes(app: FastifyInstance, ctx: AppContext) {
       onRequest: requireRole('patient'),
       schema: {
         tags,
-        summary: "The signed-in patient's own uploaded records (audited)",
+        summary:
+          "The signed-in patient's own uploaded records (audited); view=all adds earlier versions and retracted ones",
+        querystring: recordListQuerySchema,
         response: { 200: recordList },
       },
     },
-    async (request) => listOwnRecords(ctx.db, actorOf(request)),
+    async (request) => listOwnRecords(ctx.db, actorOf(request), request.query.view),
   );
 
   r.get(
@@ -122,10 +183,11 @@ export async function recordRoutes(app: FastifyInstance, ctx: AppContext) {
         summary:
           "A patient's records: a hospital names its patient (patients.id), a patient their own patient id or user id",
         params: idParams,
+        querystring: recordListQuerySchema,
         response: { 200: recordList },
       },
     },
-    async (request) => listPatientRecords(ctx.db, actorOf(request), request.params.id),
+    async (request) => listPatientRecords(ctx.db, actorOf(request), request.params.id, request.query.view),
   );
 
   r.post(

@@ -4,7 +4,7 @@
 // Every row is written once from what is in memory; nothing is read back inside the transaction.
 import crypto from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, isNull } from 'drizzle-orm';
 import { type MedicalRecord, type RecordFields, recordFieldsSchema } from '../../../shared/records.js';
 import { findPatientForUser, findRecordForUser, type PatientRow, type RecordRow } from '../../access.js';
 import type { Db } from '../../db/connect.js';
@@ -16,6 +16,7 @@ import { writeAudit } from '../audit/service.js';
 import { recordLedgerContent } from '../ledger/content.js';
 import { appendLedgerEntry } from '../ledger/service.js';
 import type { Actor } from '../patients/actor.js';
+import { isUniqueViolation } from '../patients/mrn.js';
 import { downloadUrl, loadRecord } from './load.js';
 import { notifyRecordAvailable } from '../notifications/events.js';
 import { readUploadForm, type UploadedFile } from './upload.js';
@@ -27,6 +28,8 @@ export interface UploadTarget {
   draft: RecordRow | null;
   /** The draft's attachments, read once before any file is written. */
   existing: AttachmentRow[];
+  /** An amendment: the current version it corrects (records/amend.ts). */
+  supersedes?: RecordRow;
 }
 
 /** Checks the fields' targets before any file is written: the patient, and the draft if continued. */
@@ -109,6 +112,8 @@ export async function saveUpload(
     fileUrl: first ? downloadUrl(first.storageKey) : null,
     createdAt,
     updatedAt: now,
+    supersedesId: target.supersedes?.id ?? null,
+    supersedesHash: target.supersedes?.blockchainHash ?? null,
   };
   try {
     for (const f of files) await f.pending.commit();
@@ -148,6 +153,7 @@ export async function saveUpload(
         await tx.insert(medicalRecords).values({ id, ...values, ...stamp });
       }
       if (newFiles.length > 0) await tx.insert(attachments).values(newFiles);
+      if (target.supersedes) await markSuperseded(tx, target.supersedes, id, now);
       await releaseInTransaction(
         tx,
         newFiles.map((f) => f.storageKey),
@@ -156,10 +162,14 @@ export async function saveUpload(
       const count = `${all.length} file${all.length === 1 ? '' : 's'}`;
       await writeAudit(tx, {
         userId: actor.id,
-        action: finalise ? 'record_upload' : 'record_draft',
+        action: target.supersedes ? 'record_amend' : finalise ? 'record_upload' : 'record_draft',
         entityType: 'medical_record',
         entityId: id,
-        details: finalise ? `Uploaded "${fields.title}" with ${count}` : `Saved draft "${fields.title}"`,
+        details: target.supersedes
+          ? `Amended "${target.supersedes.title}": new version "${fields.title}" with ${count}`
+          : finalise
+            ? `Uploaded "${fields.title}" with ${count}`
+            : `Saved draft "${fields.title}"`,
         ipAddress: actor.ip,
         blockchainHash: entry?.hash,
         hospitalId: actor.id,
@@ -169,9 +179,33 @@ export async function saveUpload(
     return loadRecord(db, id);
   } catch (err) {
     await Promise.all(files.map((f) => f.pending.discard().catch(() => {})));
+    // Two amendments of one version at once: the second fails on the one-successor index.
+    if (isUniqueViolation(err, 'medical_records_supersedes_idx')) throw conflict(RECORD_NOT_CURRENT);
     throw err;
   }
 }
+
+/**
+ * The old version now points to its correction. Guarded: a version already amended or retracted
+ * meanwhile fails the whole amendment with 409 (the unique index on supersedes_id holds too).
+ */
+async function markSuperseded(tx: Db, old: RecordRow, newId: string, now: Date) {
+  const updated = await tx
+    .update(medicalRecords)
+    .set({ supersededById: newId, updatedAt: now })
+    .where(
+      and(
+        eq(medicalRecords.id, old.id),
+        isNull(medicalRecords.supersededById),
+        isNull(medicalRecords.enteredInErrorAt),
+      ),
+    )
+    .returning({ id: medicalRecords.id });
+  if (updated.length === 0) throw conflict(RECORD_NOT_CURRENT);
+}
+
+export const RECORD_NOT_CURRENT =
+  'This record was amended or marked as entered in error meanwhile. Reload it and work on its current version.';
 
 /** Uploads a saved draft as it is: it becomes final and enters the ledger now. */
 export async function finaliseDraft(

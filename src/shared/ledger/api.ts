@@ -37,11 +37,25 @@ export const consistencySchema = z.object({
   proof: z.array(z.string()),
 });
 
+const laterEntrySchema = z.object({ hash: z.string(), createdAt: z.string() });
+
+/**
+ * What became of the record that entered a file, in hashes and times only: still current, replaced
+ * by an amendment (the amendment's entry), or retracted as entered in error (the retraction's entry).
+ */
+export const recordFateSchema = z.object({
+  documentStatus: z.enum(['current', 'superseded', 'entered-in-error']),
+  supersededBy: laterEntrySchema.nullable(),
+  enteredInError: laterEntrySchema.nullable(),
+});
+export type RecordFate = z.infer<typeof recordFateSchema>;
+
 export const fileVerificationSchema = z.object({
   found: z.boolean(),
   /** SHA-256 of the file that was sent (or the hash that was asked about). */
   sha256: z.string(),
   entry: entryProofSchema.nullable(),
+  fate: recordFateSchema.nullable().optional(),
 });
 export type FileVerification = z.infer<typeof fileVerificationSchema>;
 

@@ -182,7 +182,7 @@ describe('POST /api/ledger/verify-file and GET /api/ledger/files/{sha256}', () =
       url: '/api/ledger/verify-file',
       ...multipartFile('file', 'n.txt', bytes),
     });
-    expect(res.json()).toEqual({ found: false, sha256: sha(bytes), entry: null });
+    expect(res.json()).toEqual({ found: false, sha256: sha(bytes), entry: null, fate: null });
   });
 
   it('refuses a request without a file field (400) or not in multipart (415)', async () => {

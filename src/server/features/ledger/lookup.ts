@@ -4,7 +4,8 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { emptyRoot } from '../../../shared/ledger/merkle.js';
 import type { Db } from '../../db/connect.js';
-import { attachments, ledgerEntries } from '../../db/schema.js';
+import type { RecordFate } from '../../../shared/ledger/api.js';
+import { attachments, ledgerEntries, medicalRecords } from '../../db/schema.js';
 import { badRequest } from '../../errors.js';
 import { hexOf, sha256 } from './hashing.js';
 import { consistencyProof, inclusionProof, ledgerSize, rootAt } from './tree.js';
@@ -75,13 +76,24 @@ export async function entryProofByHash(
 }
 
 /**
- * The first record_upload entry that covers a file with this SHA-256, and its proof, or null.
- * The attachment row only points at candidates; the entry's own content must list the hash.
+ * The record_upload entry that covers a file with this SHA-256, and its proof, or null: of the
+ * records holding the file, a current one first (an amendment may carry a file over), else the
+ * first. The attachment row only points at candidates; the entry's own content must list the hash.
  */
-export async function entryProofByFileHash(db: Db, sha256: string): Promise<EntryProof | null> {
+export async function entryProofByFileHash(
+  db: Db,
+  sha256: string,
+): Promise<{ entry: EntryProof; fate: RecordFate } | null> {
   const candidates = await db
-    .selectDistinct({ ...entryColumns, canonical: ledgerEntries.canonical })
+    .selectDistinct({
+      ...entryColumns,
+      canonical: ledgerEntries.canonical,
+      recordId: medicalRecords.id,
+      supersededById: medicalRecords.supersededById,
+      enteredInErrorAt: medicalRecords.enteredInErrorAt,
+    })
     .from(attachments)
+    .innerJoin(medicalRecords, eq(medicalRecords.id, attachments.recordId))
     .innerJoin(
       ledgerEntries,
       and(eq(ledgerEntries.recordId, attachments.recordId), eq(ledgerEntries.kind, 'record_upload')),
@@ -89,12 +101,37 @@ export async function entryProofByFileHash(db: Db, sha256: string): Promise<Entr
     .where(eq(attachments.sha256, sha256))
     .orderBy(asc(ledgerEntries.seq))
     .limit(20);
-  for (const candidate of candidates) {
-    if (coversFile(candidate.canonical, sha256)) {
-      return proofFor(db, { ...candidate, seq: Number(candidate.seq) });
-    }
-  }
-  return null;
+  const covering = candidates.filter((c) => coversFile(c.canonical, sha256));
+  const chosen = covering.find((c) => !c.supersededById && !c.enteredInErrorAt) ?? covering[0];
+  if (!chosen) return null;
+  const entry = await proofFor(db, { ...chosen, seq: Number(chosen.seq) });
+  return { entry, fate: await fateOf(db, chosen) };
+}
+
+async function fateOf(
+  db: Db,
+  record: { recordId: string; supersededById: string | null; enteredInErrorAt: Date | null },
+): Promise<RecordFate> {
+  const later = async (recordId: string, kind: 'record_upload' | 'record_entered_in_error') => {
+    const [row] = await db
+      .select({ hash: ledgerEntries.hash, createdAt: ledgerEntries.createdAt })
+      .from(ledgerEntries)
+      .where(and(eq(ledgerEntries.recordId, recordId), eq(ledgerEntries.kind, kind)))
+      .orderBy(asc(ledgerEntries.seq))
+      .limit(1);
+    return row ? { hash: row.hash, createdAt: row.createdAt.toISOString() } : null;
+  };
+  return {
+    documentStatus: record.enteredInErrorAt ? 'entered-in-error' : record.supersededById ? 'superseded' : 'current',
+    supersededBy: record.supersededById ? await later(record.supersededById, 'record_upload') : null,
+    enteredInError: record.enteredInErrorAt ? await later(record.recordId, 'record_entered_in_error') : null,
+  };
+}
+
+/** The public answer for a file hash: found or not, the entry's proof, what became of its record. */
+export async function fileVerification(db: Db, sha256: string) {
+  const found = await entryProofByFileHash(db, sha256);
+  return { found: found !== null, sha256, entry: found?.entry ?? null, fate: found?.fate ?? null };
 }
 
 function coversFile(canonical: string, sha256: string): boolean {

@@ -20,7 +20,7 @@ import { findRecordForUser } from '../../access.js';
 import type { AppContext } from '../../app.js';
 import { badRequest, HttpError, notFound, tooLarge, unsupportedType } from '../../errors.js';
 import { currentUser, requireRole } from '../../plugins/session.js';
-import { consistency, entryProofByFileHash, entryProofByHash, treeHead } from './lookup.js';
+import { consistency, entryProofByHash, fileVerification, treeHead } from './lookup.js';
 import { verifyRecord } from './verify.js';
 
 const tags = ['ledger'];
@@ -76,8 +76,7 @@ export async function ledgerRoutes(app: FastifyInstance, ctx: AppContext) {
       },
     },
     async (request) => {
-      const entry = await entryProofByFileHash(ctx.db, request.params.sha256);
-      return { found: entry !== null, sha256: request.params.sha256, entry };
+      return fileVerification(ctx.db, request.params.sha256);
     },
   );
 
@@ -116,8 +115,7 @@ export async function ledgerRoutes(app: FastifyInstance, ctx: AppContext) {
         if (!request.isMultipart())
           throw unsupportedType('Send the file as multipart/form-data in the field "file".');
         const sha256 = await hashUpload(request);
-        const entry = await entryProofByFileHash(ctx.db, sha256);
-        return { found: entry !== null, sha256, entry };
+        return fileVerification(ctx.db, sha256);
       },
     );
   });

@@ -204,6 +204,28 @@ describe('entered in error', () => {
     expect((await amend(record.id, { title: 'Too late' })).statusCode).toBe(409);
   });
 
+  it('tells /verify what became of a file: current, superseded by an amendment, entered in error', async () => {
+    const lookup = async (sha256: string) =>
+      (await t.app.inject({ method: 'GET', url: `/api/ledger/files/${sha256}` })).json();
+    const original = await upload('Glucose', 'Glucose: 5.1');
+    const amended = (
+      await amend(original.id, { title: 'Glucose' }, [{ fileName: 'g.pdf', bytes: samplePdf('Glucose: 5.8') }])
+    ).json<Rec>();
+    const old = await lookup(original.attachments[0].sha256);
+    expect(old.fate).toMatchObject({
+      documentStatus: 'superseded',
+      supersededBy: { hash: amended.blockchainHash },
+      enteredInError: null,
+    });
+    expect(old.entry.hash).toBe(original.blockchainHash);
+    expect((await lookup(amended.attachments[0].sha256)).fate.documentStatus).toBe('current');
+    await retract(amended.id, 'Wrong sample');
+    const retracted = await lookup(amended.attachments[0].sha256);
+    expect(retracted.fate.documentStatus).toBe('entered-in-error');
+    expect(retracted.fate.enteredInError.hash).toMatch(/^[0-9a-f]{64}$/);
+    expect(JSON.stringify(retracted)).not.toContain('Wrong sample'); // the reason stays private
+  });
+
   it('leaves the whole ledger verifiable (every amendment and retraction checked)', async () => {
     const report = await auditLedger(t.ctx.db, t.ctx.files);
     expect(report.problems).toEqual([]);

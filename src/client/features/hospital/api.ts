@@ -28,8 +28,12 @@ export interface PatientListParams {
 export const usePatients = (params: PatientListParams) =>
   useQuery<Paged<Patient>>({ queryKey: [PATIENTS_KEY, { ...params }] });
 
-export const usePatientRecords = (patientRowId: string | null) =>
-  useQuery<MedicalRecord[]>({ queryKey: [RECORDS_KEY, patientRowId ?? ''], enabled: !!patientRowId });
+/** A patient's records: current versions, or with `all` also superseded and retracted ones. */
+export const usePatientRecords = (patientRowId: string | null, all = false) =>
+  useQuery<MedicalRecord[]>({
+    queryKey: [RECORDS_KEY, patientRowId ?? '', { view: all ? 'all' : undefined }],
+    enabled: !!patientRowId,
+  });
 
 export const useDrafts = () => useQuery<MedicalRecord[]>({ queryKey: DRAFTS_KEY });
 

@@ -3,7 +3,7 @@
 import { Alert, Code, List, Stack, Text } from '@mantine/core';
 import { IconAlertTriangle, IconCircleCheck, IconSearchOff } from '@tabler/icons-react';
 import type { LookupResult } from './lookup';
-import { kindLabel, plural } from './proof';
+import { kindLabel, plural, shortHash } from './proof';
 
 export function VerifyResult({ result, subject }: { result: LookupResult; subject: string }) {
   if (!result.found) {
@@ -32,6 +32,23 @@ export function VerifyResult({ result, subject }: { result: LookupResult; subjec
           .
         </Text>
         <Text size="sm">{check.ok ? `Checked in your browser: ${check.detail}` : check.detail}</Text>
+        {result.fate?.documentStatus === 'superseded' && result.fate.supersededBy && (
+          <Text size="sm" fw={500}>
+            This record was later amended: a corrected version was entered on{' '}
+            {new Date(result.fate.supersededBy.createdAt).toLocaleString()} (entry{' '}
+            <Code>{shortHash(result.fate.supersededBy.hash)}</Code>). Ask the provider for the current
+            version.
+          </Text>
+        )}
+        {result.fate?.documentStatus === 'entered-in-error' && (
+          <Text size="sm" fw={500} c="red.8">
+            This record was later marked as entered in error
+            {result.fate.enteredInError
+              ? ` on ${new Date(result.fate.enteredInError.createdAt).toLocaleString()}`
+              : ''}
+            : it was kept in the ledger but should not be relied on.
+          </Text>
+        )}
         <List size="xs" spacing={4}>
           <List.Item>
             Entry hash: <Code style={{ wordBreak: 'break-all' }}>{proof.hash}</Code>

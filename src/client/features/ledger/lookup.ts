@@ -1,11 +1,19 @@
 // What the public /verify page asks the server: an entry by its hash, or the entry that covers a
 // file by the file's SHA-256, then the tree head of the proof's size to check the proof against.
-import type { EntryProof, FileVerification, TreeHead } from '../../../shared/ledger/api';
+import type { EntryProof, FileVerification, RecordFate, TreeHead } from '../../../shared/ledger/api';
 import { apiJson, errorStatus } from '../../api/request';
 import { checkEntryProof, type ProofCheck } from './proof';
 
 export type LookupResult =
-  | { found: true; proof: EntryProof; head: TreeHead; check: ProofCheck; matchedBy: 'entry' | 'file' }
+  | {
+      found: true;
+      proof: EntryProof;
+      head: TreeHead;
+      check: ProofCheck;
+      matchedBy: 'entry' | 'file';
+      /** For a file: whether its record is current, amended since, or entered in error. */
+      fate: RecordFate | null;
+    }
   | { found: false };
 
 async function entryByHash(hash: string): Promise<EntryProof | null> {
@@ -17,9 +25,11 @@ async function entryByHash(hash: string): Promise<EntryProof | null> {
   }
 }
 
-async function entryByFileHash(sha256: string): Promise<EntryProof | null> {
+async function entryByFileHash(
+  sha256: string,
+): Promise<{ entry: EntryProof; fate: RecordFate | null } | null> {
   const answer = await apiJson<FileVerification>('GET', `/api/ledger/files/${sha256}`);
-  return answer.found ? answer.entry : null;
+  return answer.found && answer.entry ? { entry: answer.entry, fate: answer.fate ?? null } : null;
 }
 
 /**
@@ -28,13 +38,18 @@ async function entryByFileHash(sha256: string): Promise<EntryProof | null> {
  */
 export async function lookUp(hash: string, source: 'file' | 'hash'): Promise<LookupResult> {
   let proof: EntryProof | null = null;
+  let fate: RecordFate | null = null;
   let matchedBy: 'entry' | 'file' = 'file';
   if (source === 'hash') {
     proof = await entryByHash(hash);
     if (proof) matchedBy = 'entry';
   }
-  proof ??= await entryByFileHash(hash);
+  if (!proof) {
+    const byFile = await entryByFileHash(hash);
+    proof = byFile?.entry ?? null;
+    fate = byFile?.fate ?? null;
+  }
   if (!proof) return { found: false };
   const head = await apiJson<TreeHead>('GET', `/api/ledger/head?treeSize=${proof.treeSize}`);
-  return { found: true, proof, head, check: checkEntryProof(proof, head), matchedBy };
+  return { found: true, proof, head, check: checkEntryProof(proof, head), matchedBy, fate };
 }

@@ -10,6 +10,7 @@ export const KIND_LABELS: Record<string, string> = {
   profile_change: 'Profile change',
   consent_change: 'Consent change',
   appointment_cancel: 'Appointment cancellation',
+  record_entered_in_error: 'Record marked as entered in error',
 };
 
 export const kindLabel = (kind: string) => KIND_LABELS[kind] ?? kind.replace(/_/g, ' ');

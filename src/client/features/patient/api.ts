@@ -15,7 +15,9 @@ export const CONSENT_KEY = '/api/consent';
 export const FAMILY_KEY = '/api/family-contacts/patient';
 export const ACTIVITY_KEY = '/api/audit-logs/patient';
 
-export const useOwnRecords = () => useQuery<MedicalRecord[]>({ queryKey: OWN_RECORDS_KEY });
+/** The patient's records: current versions, or with `all` also superseded and retracted ones. */
+export const useOwnRecords = (all = false) =>
+  useQuery<MedicalRecord[]>({ queryKey: [...OWN_RECORDS_KEY, { view: all ? 'all' : undefined }] });
 
 export const useProfile = (userId: string | undefined) =>
   useQuery<Patient>({ queryKey: [PROFILE_KEY, userId ?? ''], enabled: !!userId });

@@ -19,7 +19,11 @@ export function EditProfileModal({ opened, onClose }: { opened: boolean; onClose
           <Tabs.Tab
             value="family"
             rightSection={
-              <Badge size="sm" variant="light" aria-label={plural(contacts.data?.length ?? 0, 'contact', 'contacts')}>
+              <Badge
+                size="sm"
+                variant="light"
+                aria-label={plural(contacts.data?.length ?? 0, 'contact', 'contacts')}
+              >
                 {contacts.data?.length ?? 0}
               </Badge>
             }

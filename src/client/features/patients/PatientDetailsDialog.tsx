@@ -1,7 +1,7 @@
 // Patient details dialog (docs/spec.md#hospital-dashboard): contact, medical, insurance and account
 // details; the patient's medical records with View and Download; Upload Record opens a dialog whose
 // Done button reloads the list.
-import { Badge, Button, Group, Modal, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Badge, Button, Group, Modal, Paper, SimpleGrid, Stack, Switch, Text, Title } from '@mantine/core';
 import { IconDownload, IconEye, IconUpload } from '@tabler/icons-react';
 import { FhirExportButton } from '../fhir/FhirExportButton';
 import { useQueryClient } from '@tanstack/react-query';
@@ -11,6 +11,7 @@ import { RECORDS_KEY, usePatientRecords } from '../hospital/api';
 import { departmentLabel, formatDate, recordTypeLabel } from '../../format';
 import { downloadRecord } from '../records/download';
 import { RecordDetailDialog } from '../records/RecordDetailDialog';
+import { RecordStatusBadges } from '../records/RecordVersions';
 import { UploadRecordForm } from '../records/UploadRecordForm';
 
 function Section({ title, rows }: { title: string; rows: [string, string | null | undefined][] }) {
@@ -50,7 +51,8 @@ export function PatientDetailsDialog({ patient, onClose }: { patient: Patient | 
 
 function PatientDetails({ patient }: { patient: Patient }) {
   const client = useQueryClient();
-  const records = usePatientRecords(patient.id);
+  const [allVersions, setAllVersions] = useState(false);
+  const records = usePatientRecords(patient.id, allVersions);
   const [viewing, setViewing] = useState<string | null>(null);
   const [uploading, setUploading] = useState(false);
   // A new key empties the upload form after each upload.
@@ -111,6 +113,11 @@ function PatientDetails({ patient }: { patient: Patient }) {
           </Button>
         </Group>
       </Group>
+      <Switch
+        label="Show earlier versions and records entered in error"
+        checked={allVersions}
+        onChange={(e) => setAllVersions(e.currentTarget.checked)}
+      />
       {records.isLoading && <Text c="dimmed">Loading records...</Text>}
       {records.data?.length === 0 && <Text c="dimmed">No medical records yet.</Text>}
       <Stack gap="xs" aria-label="Medical records">
@@ -127,6 +134,7 @@ function PatientDetails({ patient }: { patient: Patient }) {
                   ) : (
                     <Badge color="red">Not verified</Badge>
                   )}
+                  <RecordStatusBadges record={r} />
                 </Group>
                 <Text size="xs" c="dimmed">
                   {recordTypeLabel(r.recordType)} · {departmentLabel(r.department)} ·{' '}

@@ -77,7 +77,9 @@ function PatientForm({ editing, onClose }: { editing: Patient | null; onClose: (
     }
     setErrors({});
     const payload: PatientPayload = {
-      ...Object.fromEntries(PATIENT_FIELDS.map((f) => [f, values[f].trim() === '' ? null : values[f].trim()])),
+      ...Object.fromEntries(
+        PATIENT_FIELDS.map((f) => [f, values[f].trim() === '' ? null : values[f].trim()]),
+      ),
       ...(duplicates && !editing ? { confirmDuplicate: true } : {}),
     };
     try {
@@ -179,7 +181,8 @@ function PatientForm({ editing, onClose }: { editing: Patient | null; onClose: (
               ))}
             </List>
             <Text size="sm" mt="xs">
-              If this is a different person, choose “Add Anyway”. Otherwise cancel and use the existing patient.
+              If this is a different person, choose “Add Anyway”. Otherwise cancel and use the existing
+              patient.
             </Text>
           </Alert>
         )}
@@ -200,7 +203,9 @@ function PatientForm({ editing, onClose }: { editing: Patient | null; onClose: (
 function duplicatesIn(error: unknown): PossibleDuplicate[] | null {
   if (!(error instanceof ApiError) || error.status !== 409) return null;
   try {
-    const parsed = possibleDuplicateSchema.array().safeParse((JSON.parse(error.body) as { duplicates?: unknown }).duplicates);
+    const parsed = possibleDuplicateSchema
+      .array()
+      .safeParse((JSON.parse(error.body) as { duplicates?: unknown }).duplicates);
     return parsed.success && parsed.data.length > 0 ? parsed.data : null;
   } catch {
     return null;

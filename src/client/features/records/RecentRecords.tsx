@@ -1,11 +1,12 @@
 // Recent Medical Records (docs/spec.md#patient-dashboard): title, doctor and department, created date, badge
 // "Blockchain Verified", "Accessible", Download and Share; a click opens the record detail view.
-import { Badge, Button, Group, Paper, Stack, Text, Title, UnstyledButton } from '@mantine/core';
+import { Badge, Button, Group, Paper, Stack, Switch, Text, Title, UnstyledButton } from '@mantine/core';
 import { IconDownload, IconFileText, IconShare } from '@tabler/icons-react';
 import { shareSummary, type MedicalRecord } from '../../../shared/records';
 import { notifyError, notifyInfo, notifySuccess } from '../../notify';
 import { departmentLabel, formatDate } from '../../format';
 import { downloadAttachment } from './download';
+import { RecordStatusBadges } from './RecordVersions';
 import { recordDownload } from '../../pages/patient-dashboard/dashboard';
 
 async function download(record: MedicalRecord) {
@@ -30,9 +31,17 @@ interface Props {
   records: MedicalRecord[];
   isLoading: boolean;
   onOpen: (recordId: string) => void;
+  showAllVersions: boolean;
+  onShowAllVersionsChange: (all: boolean) => void;
 }
 
-export function RecentRecords({ records, isLoading, onOpen }: Props) {
+export function RecentRecords({
+  records,
+  isLoading,
+  onOpen,
+  showAllVersions,
+  onShowAllVersionsChange,
+}: Props) {
   return (
     <Paper withBorder p="md" radius="md" component="section" aria-labelledby="recent-records-title">
       <Group justify="space-between" mb="sm">
@@ -47,6 +56,13 @@ export function RecentRecords({ records, isLoading, onOpen }: Props) {
           View All
         </Button>
       </Group>
+      <Switch
+        mb="sm"
+        size="sm"
+        label="Show earlier versions and records entered in error"
+        checked={showAllVersions}
+        onChange={(e) => onShowAllVersionsChange(e.currentTarget.checked)}
+      />
       {isLoading && <Text c="dimmed">Loading medical records...</Text>}
       {!isLoading && records.length === 0 && (
         <Text c="dimmed">
@@ -82,6 +98,7 @@ export function RecentRecords({ records, isLoading, onOpen }: Props) {
               </UnstyledButton>
               <Stack gap={6} align="end">
                 <Group gap={6}>
+                  <RecordStatusBadges record={record} />
                   {record.isBlockchainVerified && (
                     <Badge color="teal" variant="light">
                       Blockchain Verified

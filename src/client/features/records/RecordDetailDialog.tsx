@@ -15,6 +15,7 @@ import { downloadAttachment, downloadRecord } from './download';
 import { VerificationBanner } from '../ledger/VerificationBanner';
 import { DraftNotice } from './DraftNotice';
 import { printRecord } from './printRecord';
+import { RecordStatusBadges, RecordVersions } from './RecordVersions';
 
 export const RECORD_KEY = '/api/medical-records/record';
 
@@ -24,9 +25,12 @@ interface Props {
 }
 
 export function RecordDetailDialog({ recordId, onClose }: Props) {
+  // Another version opened from the history (or after an amendment) replaces the one asked for.
+  const [other, setOther] = useState<{ from: string | null; id: string } | null>(null);
+  const shownId = other && other.from === recordId ? other.id : recordId;
   const { data: record, isLoading } = useQuery<MedicalRecord>({
-    queryKey: [RECORD_KEY, recordId ?? ''],
-    enabled: !!recordId,
+    queryKey: [RECORD_KEY, shownId ?? ''],
+    enabled: !!shownId,
     staleTime: 0,
     gcTime: 0,
   });
@@ -34,7 +38,9 @@ export function RecordDetailDialog({ recordId, onClose }: Props) {
     <Modal opened={!!recordId} onClose={onClose} size="xl" title={record?.title ?? 'Medical Record'}>
       {isLoading && <Loader aria-label="Loading record" />}
       {!isLoading && !record && <Text c="dimmed">No record selected.</Text>}
-      {record && <RecordDetail key={record.id} record={record} />}
+      {record && (
+        <RecordDetail key={record.id} record={record} onOpen={(id) => setOther({ from: recordId, id })} />
+      )}
     </Modal>
   );
 }
@@ -50,7 +56,7 @@ function Field({ label, value }: { label: string; value: string }) {
   );
 }
 
-function RecordDetail({ record }: { record: MedicalRecord }) {
+function RecordDetail({ record, onOpen }: { record: MedicalRecord; onOpen: (recordId: string) => void }) {
   const client = useQueryClient();
   const [specialists, setSpecialists] = useState(record.shareWithSpecialists);
   const [family, setFamily] = useState(record.shareWithFamily);
@@ -94,8 +100,10 @@ function RecordDetail({ record }: { record: MedicalRecord }) {
               {record.doctorName ? ` · ${record.doctorName}` : ''}
             </Text>
             {record.status === 'draft' && <Badge color="gray">Draft</Badge>}
+            <RecordStatusBadges record={record} />
           </Group>
           {record.status === 'draft' ? <DraftNotice /> : <VerificationBanner recordId={record.id} />}
+          <RecordVersions record={record} onOpen={onOpen} />
           <Paper withBorder p="md">
             <Title order={3} size="h5" mb="xs">
               Record Details

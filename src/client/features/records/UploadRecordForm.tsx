@@ -29,11 +29,20 @@ interface Props {
   fixedPatient?: { id: string; label: string };
   /** A saved draft to continue. */
   draft?: MedicalRecord;
+  /** An uploaded record to correct: the form makes its new version (POST .../amend). */
+  amending?: MedicalRecord;
   onSaved?: (record: MedicalRecord) => void;
 }
 
-export function UploadRecordForm({ fixedPatient, draft, onSaved }: Props) {
+export function UploadRecordForm({ fixedPatient: given, draft: saved, amending, onSaved }: Props) {
   const client = useQueryClient();
+  // An amendment starts from the record's fields, for its own patient, like a draft does.
+  const draft = saved ?? amending;
+  const fixedPatient =
+    given ??
+    (amending
+      ? { id: amending.patientId, label: `${amending.patient.name} (${amending.patient.mrn})` }
+      : undefined);
   const [patientId, setPatientId] = useState<string | null>(fixedPatient?.id ?? draft?.patientId ?? null);
   const [patientLabel, setPatientLabel] = useState<string | null>(
     fixedPatient?.label ?? (draft ? `${draft.patient.name} (${draft.patient.mrn})` : null),
@@ -69,16 +78,20 @@ export function UploadRecordForm({ fixedPatient, draft, onSaved }: Props) {
     form.append('consentProvided', String(consentProvided));
     form.append('shareWithSpecialists', String(shareWithSpecialists));
     form.append('shareWithFamily', String(shareWithFamily));
-    form.append('draft', String(asDraft));
-    if (draft) form.append('draftId', draft.id);
+    if (!amending) form.append('draft', String(asDraft));
+    if (saved) form.append('draftId', saved.id);
     for (const file of files) form.append('files', file, file.name);
 
     setProgress(0);
     try {
-      const saved = await uploadWithProgress<MedicalRecord>('/api/medical-records', form, (p) =>
-        setProgress(p.percent),
-      );
-      if (asDraft) {
+      const url = amending ? `/api/medical-records/${amending.id}/amend` : '/api/medical-records';
+      const result = await uploadWithProgress<MedicalRecord>(url, form, (p) => setProgress(p.percent));
+      if (amending) {
+        notifySuccess(
+          'Record Amended',
+          `The corrected version of "${result.title}" was entered in the ledger.`,
+        );
+      } else if (asDraft) {
         notifySuccess(
           'Draft Saved',
           'The draft is kept for your hospital only. Upload it when it is complete.',
@@ -86,7 +99,7 @@ export function UploadRecordForm({ fixedPatient, draft, onSaved }: Props) {
       } else {
         notifySuccess(
           'Record Uploaded Successfully',
-          `"${saved.title}" was uploaded and entered in the ledger.`,
+          `"${result.title}" was uploaded and entered in the ledger.`,
         );
       }
       await Promise.all([
@@ -94,7 +107,7 @@ export function UploadRecordForm({ fixedPatient, draft, onSaved }: Props) {
         client.invalidateQueries({ queryKey: DRAFTS_KEY }),
         client.invalidateQueries({ queryKey: [AUDIT_KEY] }),
       ]);
-      onSaved?.(saved);
+      onSaved?.(result);
     } catch (error) {
       const status = errorStatus(error);
       const known = status !== undefined && status >= 400 && status < 500;
@@ -113,7 +126,7 @@ export function UploadRecordForm({ fixedPatient, draft, onSaved }: Props) {
   return (
     <form
       noValidate
-      aria-label="Upload medical record"
+      aria-label={amending ? 'Amend medical record' : 'Upload medical record'}
       onSubmit={(e) => {
         e.preventDefault();
         void submit(false);
@@ -176,7 +189,12 @@ export function UploadRecordForm({ fixedPatient, draft, onSaved }: Props) {
           onChange={(e) => setDescription(e.currentTarget.value)}
         />
 
-        <FilePicker files={files} onChange={setFiles} existing={draft?.attachments ?? []} disabled={busy} />
+        {amending && (
+          <Text size="sm" c="dimmed">
+            Attach the corrected file(s). Without new files, the new version keeps the current files.
+          </Text>
+        )}
+        <FilePicker files={files} onChange={setFiles} existing={saved?.attachments ?? []} disabled={busy} />
 
         <Stack gap="xs">
           <Text fw={500} size="sm">
@@ -215,11 +233,13 @@ export function UploadRecordForm({ fixedPatient, draft, onSaved }: Props) {
         )}
 
         <Group justify="flex-end">
-          <Button variant="default" disabled={busy} onClick={() => void submit(true)}>
-            Save as Draft
-          </Button>
+          {!amending && (
+            <Button variant="default" disabled={busy} onClick={() => void submit(true)}>
+              Save as Draft
+            </Button>
+          )}
           <Button type="submit" loading={busy}>
-            Upload Record
+            {amending ? 'Save Amendment' : 'Upload Record'}
           </Button>
         </Group>
       </Stack>

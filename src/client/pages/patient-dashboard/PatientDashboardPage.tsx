@@ -25,12 +25,15 @@ export default function PatientDashboardPage() {
   const { user } = useAuth();
   const client = useQueryClient();
   const refreshActivity = useRefreshActivity();
-  const records = useOwnRecords();
+  const [allVersions, setAllVersions] = useState(false);
+  const records = useOwnRecords(allVersions);
   const profile = useProfile(user?.id);
   const upcoming = useUpcomingAppointments();
   const [openRecordId, setOpenRecordId] = useState<string | null>(null);
   const [editing, setEditing] = useState(false);
   const list = records.data ?? [];
+  // The figures count current records only, whichever versions the list shows.
+  const current = list.filter((r) => r.documentStatus === 'current');
 
   return (
     <AppLayout>
@@ -40,15 +43,21 @@ export default function PatientDashboardPage() {
           <Text c="dimmed">Your medical records, secured and verified on the blockchain.</Text>
         </div>
         <StatCards
-          records={list.length}
+          records={current.length}
           upcoming={upcoming.length}
-          notifications={newNotificationCount(list, user?.lastLoginAt ?? null)}
-          verified={verifiedCount(list)}
+          notifications={newNotificationCount(current, user?.lastLoginAt ?? null)}
+          verified={verifiedCount(current)}
         />
         <Grid>
           <Grid.Col span={{ base: 12, lg: 8 }}>
             <Stack>
-              <RecentRecords records={list} isLoading={records.isLoading} onOpen={setOpenRecordId} />
+              <RecentRecords
+                records={list}
+                isLoading={records.isLoading}
+                onOpen={setOpenRecordId}
+                showAllVersions={allVersions}
+                onShowAllVersionsChange={setAllVersions}
+              />
               <UpcomingAppointments appointments={upcoming} />
               <ActivityTrail />
             </Stack>

@@ -1,0 +1,210 @@
+// Amendments and retractions in the record view (docs/decisions.md#records): the record's status
+// (Amended, Superseded, Entered in error), its version history with who did what when, and for the
+// hospital that uploaded it the two ways to correct a record without erasing it.
+import { Alert, Badge, Button, Group, Modal, Paper, Stack, Text, Textarea, Title } from '@mantine/core';
+import { IconAlertTriangle, IconEdit, IconHistory } from '@tabler/icons-react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { enteredInErrorSchema, type MedicalRecord, type RecordVersion } from '../../../shared/records';
+import { apiJson, errorMessage } from '../../api/request';
+import { useAuth } from '../../auth/context';
+import { formatDateTime } from '../../format';
+import { notifyError, notifySuccess } from '../../notify';
+import { AUDIT_KEY, RECORDS_KEY } from '../hospital/api';
+import { UploadRecordForm } from './UploadRecordForm';
+
+const RECORD_HISTORY_KEY = '/api/medical-records';
+
+export function RecordStatusBadges({
+  record,
+}: {
+  record: Pick<MedicalRecord, 'documentStatus' | 'supersedesId'>;
+}) {
+  return (
+    <>
+      {record.supersedesId && record.documentStatus === 'current' && <Badge color="blue">Amended</Badge>}
+      {record.documentStatus === 'superseded' && <Badge color="orange">Superseded</Badge>}
+      {record.documentStatus === 'entered-in-error' && <Badge color="red">Entered in error</Badge>}
+    </>
+  );
+}
+
+interface Props {
+  record: MedicalRecord;
+  /** Shows another version in the same dialog. */
+  onOpen: (recordId: string) => void;
+}
+
+export function RecordVersions({ record, onOpen }: Props) {
+  const { user } = useAuth();
+  const [amending, setAmending] = useState(false);
+  const [retracting, setRetracting] = useState(false);
+  const hasHistory = !!record.supersedesId || !!record.supersededById;
+  const { data } = useQuery<{ versions: RecordVersion[] }>({
+    queryKey: [RECORD_HISTORY_KEY, record.id, 'history'],
+    enabled: hasHistory,
+    staleTime: 0,
+  });
+  const mayCorrect =
+    user?.role === 'hospital' &&
+    user.id === record.hospitalId &&
+    record.status === 'final' &&
+    record.documentStatus === 'current';
+
+  return (
+    <>
+      {record.documentStatus === 'entered-in-error' && record.enteredInError && (
+        <Alert color="red" icon={<IconAlertTriangle size={18} aria-hidden />} title="Entered in error">
+          Marked as entered in error on {formatDateTime(record.enteredInError.at)}
+          {record.enteredInError.byName ? ` by ${record.enteredInError.byName}` : ''}:{' '}
+          {record.enteredInError.reason}. It is kept for the record and no longer part of the patient&apos;s
+          current records.
+        </Alert>
+      )}
+      {record.documentStatus === 'superseded' && record.supersededById && (
+        <Alert color="orange" icon={<IconHistory size={18} aria-hidden />} title="A corrected version exists">
+          <Group justify="space-between">
+            <Text size="sm">This version was amended. The corrected version is the current one.</Text>
+            <Button size="xs" variant="light" onClick={() => onOpen(record.supersededById!)}>
+              Open current version
+            </Button>
+          </Group>
+        </Alert>
+      )}
+      {hasHistory && (
+        <Paper withBorder p="md">
+          <Title order={3} size="h5" mb="xs">
+            Version history
+          </Title>
+          <Stack gap={6}>
+            {(data?.versions ?? []).map((v, i) => (
+              <Group key={v.id} justify="space-between" wrap="nowrap">
+                <div style={{ minWidth: 0 }}>
+                  <Text size="sm">
+                    Version {i + 1}: {v.title}
+                    {v.id === record.id ? ' (shown)' : ''}
+                  </Text>
+                  <Text size="xs" c="dimmed">
+                    {i === 0 ? 'Uploaded' : 'Amended'} {formatDateTime(v.createdAt)}
+                    {v.providerName ? ` by ${v.providerName}` : ''}
+                    {v.enteredInError ? ` · entered in error ${formatDateTime(v.enteredInError.at)}` : ''}
+                  </Text>
+                </div>
+                <Group gap={4} wrap="nowrap">
+                  <RecordStatusBadges record={{ documentStatus: v.documentStatus, supersedesId: null }} />
+                  {v.id !== record.id && (
+                    <Button size="xs" variant="subtle" onClick={() => onOpen(v.id)}>
+                      Open
+                    </Button>
+                  )}
+                </Group>
+              </Group>
+            ))}
+          </Stack>
+        </Paper>
+      )}
+      {mayCorrect && (
+        <Group>
+          <Button
+            variant="light"
+            leftSection={<IconEdit size={16} aria-hidden />}
+            onClick={() => setAmending(true)}
+          >
+            Amend Record
+          </Button>
+          <Button variant="light" color="red" onClick={() => setRetracting(true)}>
+            Mark as Entered in Error
+          </Button>
+        </Group>
+      )}
+      <Modal opened={amending} onClose={() => setAmending(false)} size="lg" title={`Amend "${record.title}"`}>
+        <Text size="sm" c="dimmed" mb="sm">
+          The record is not changed: the amendment is a new version entered in the ledger, and the current
+          version is kept as superseded.
+        </Text>
+        <UploadRecordForm
+          amending={record}
+          onSaved={(saved) => {
+            setAmending(false);
+            onOpen(saved.id);
+          }}
+        />
+      </Modal>
+      <EnteredInErrorDialog record={record} opened={retracting} onClose={() => setRetracting(false)} />
+    </>
+  );
+}
+
+function EnteredInErrorDialog({
+  record,
+  opened,
+  onClose,
+}: {
+  record: MedicalRecord;
+  opened: boolean;
+  onClose: () => void;
+}) {
+  const client = useQueryClient();
+  const [reason, setReason] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
+
+  async function confirm() {
+    const parsed = enteredInErrorSchema.safeParse({ reason });
+    if (!parsed.success) {
+      setError(parsed.error.issues[0]?.message ?? 'Please give a reason');
+      return;
+    }
+    setSaving(true);
+    try {
+      await apiJson('POST', `/api/medical-records/${record.id}/entered-in-error`, parsed.data);
+      notifySuccess(
+        'Marked as Entered in Error',
+        `"${record.title}" is kept and ledgered, and hidden from current records.`,
+      );
+      await Promise.all([
+        client.invalidateQueries({ queryKey: [RECORDS_KEY] }),
+        client.invalidateQueries({ queryKey: [AUDIT_KEY] }),
+        client.invalidateQueries({ queryKey: ['/api/medical-records/record'] }),
+      ]);
+      onClose();
+    } catch (err) {
+      notifyError('Not Saved', errorMessage(err, 'The record could not be marked. Please try again.'));
+    } finally {
+      setSaving(false);
+    }
+  }
+
+  return (
+    <Modal opened={opened} onClose={onClose} title="Mark as entered in error?">
+      <Stack>
+        <Text size="sm">
+          Use this for a record uploaded to the wrong patient or in error. The record is kept and stays
+          verifiable, is marked as entered in error in the ledger, and disappears from the current records of
+          the patient. This cannot be undone.
+        </Text>
+        <Textarea
+          label="Reason"
+          required
+          autosize
+          minRows={2}
+          maxLength={500}
+          value={reason}
+          error={error}
+          onChange={(e) => {
+            setReason(e.currentTarget.value);
+            setError(null);
+          }}
+        />
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button color="red" loading={saving} onClick={() => void confirm()}>
+            Mark as Entered in Error
+          </Button>
+        </Group>
+      </Stack>
+    </Modal>
+  );
+}

@@ -21,7 +21,6 @@ import {
   chunkCount,
   chunkOffset,
   HEADER_SIZE,
-  IntegrityError,
   Opener,
   openWhole,
   sealedSize,

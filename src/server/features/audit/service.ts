@@ -9,6 +9,7 @@ export type AuditAction =
   | 'record_access'
   | 'record_view'
   | 'record_download'
+  | 'integrity_failure'
   | 'record_draft'
   | 'consent_change'
   | 'profile_change'

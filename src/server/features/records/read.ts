@@ -165,7 +165,15 @@ export async function updateSharing(
  * The attachment behind GET /api/download/{fileName}: the name is an opaque storage key (never a
  * path); only readers of its record get it, and the download is audited.
  */
-export async function findDownload(db: Db, actor: Actor, fileName: string) {
+/** An attachment someone may download, with what its audit entries name. */
+export interface DownloadTarget {
+  file: typeof attachments.$inferSelect;
+  recordTitle: string;
+  hospitalId: string;
+  patientId: string;
+}
+
+export async function findDownload(db: Db, actor: Actor, fileName: string): Promise<DownloadTarget> {
   if (!isStorageKey(fileName)) throw notFound('File not available.');
   const [row] = await db
     .select({ file: attachments, record: medicalRecords, patient: patients })
@@ -184,5 +192,10 @@ export async function findDownload(db: Db, actor: Actor, fileName: string) {
     hospitalId: row.record.hospitalId,
     patientId: row.patient.id,
   });
-  return row.file;
+  return {
+    file: row.file,
+    recordTitle: row.record.title,
+    hospitalId: row.record.hospitalId,
+    patientId: row.patient.id,
+  };
 }

@@ -20,6 +20,7 @@ import {
   updateSharing,
   viewRecord,
 } from './read.js';
+import { auditIntegrityFailure, isIntegrityFailure, parseRange } from './download.js';
 import { discardDraft, finaliseDraft, uploadRecord } from './service.js';
 import { MULTIPART_LIMITS } from './upload.js';
 
@@ -188,23 +189,62 @@ export async function recordRoutes(app: FastifyInstance, ctx: AppContext) {
       schema: {
         tags,
         summary: 'An attachment, decrypted, with its original name and type (audited as record_access)',
-        description: '{fileName} is the opaque id at the end of the attachment url; it is never a path.',
+        description:
+          '{fileName} is the opaque id at the end of the attachment url; it is never a path. ' +
+          'A single `Range: bytes=a-b` answers 206 with only those bytes (416 outside the file). ' +
+          'A file that fails its integrity check is broken off before its first damaged chunk ' +
+          '(the connection is closed, never a complete answer) and audited as integrity_failure.',
         params: z.object({ fileName: text().max(200) }),
       },
     },
     async (request, reply) => {
-      const file = await findDownload(ctx.db, actorOf(request), request.params.fileName);
-      const stream = await ctx.files.open(file);
+      const actor = actorOf(request);
+      const target = await findDownload(ctx.db, actor, request.params.fileName);
+      const { file } = target;
+      // Ranges are read from chunked files only. A "gcm" file (written before the chunked format,
+      // until `npm run ledger -- migrate-files` rewrites it) has one tag over the whole file, so no
+      // part of it can be checked alone: it ignores Range and answers 200 with the whole file.
+      const ranged = file.format === 'stream1';
+      const range = ranged ? parseRange(request.headers.range, file.size) : null;
+      if (range === 'unsatisfiable') {
+        return reply
+          .status(416)
+          .header('content-range', `bytes */${file.size}`)
+          .header('accept-ranges', 'bytes')
+          .send({ message: `The requested range is outside the file (${file.size} bytes).` });
+      }
+      const stream = range
+        ? await ctx.files.openRange(file, range.start, range.end)
+        : await ctx.files.open(file);
       if (!stream) throw notFound('File not available.');
-      stream.on('error', (err) =>
-        request.log.error({ err, attachment: file.id }, 'attachment could not be read back intact'),
-      );
-      return reply
+      stream.on('error', (err) => {
+        if (!isIntegrityFailure(err)) {
+          request.log.error({ err, attachment: file.id }, 'attachment could not be read');
+          return;
+        }
+        // Fastify destroys the socket (headers sent) or answers 500 (nothing sent yet).
+        request.log.error(
+          { err, attachment: file.id, storageKey: file.storageKey },
+          'attachment failed its integrity check: download stopped',
+        );
+        auditIntegrityFailure(ctx.db, actor, target, err).catch((auditErr: unknown) =>
+          request.log.error({ err: auditErr, attachment: file.id }, 'integrity failure could not be audited'),
+        );
+      });
+      reply
         .header('content-type', file.mimeType)
-        .header('content-length', String(file.size))
         .header('content-disposition', contentDisposition(file.fileName))
         .header('cache-control', 'private, no-store')
-        .send(stream);
+        .header('accept-ranges', ranged ? 'bytes' : 'none');
+      if (range) {
+        reply
+          .status(206)
+          .header('content-range', `bytes ${range.start}-${range.end}/${file.size}`)
+          .header('content-length', String(range.end - range.start + 1));
+      } else {
+        reply.header('content-length', String(file.size));
+      }
+      return reply.send(stream);
     },
   );
 }

@@ -230,16 +230,22 @@ export class Opener extends Transform {
   override _flush(done: TransformCallback) {
     try {
       if (!this.keys) throw new IntegrityError('The file is shorter than its header.', 0);
-      const ranged = this.lastChunk !== undefined;
-      if (!ranged || this.index === this.lastChunk) {
-        // The last chunk of the file (never empty of its tag, even for an empty file).
+      if (this.lastChunk === undefined) {
+        // The whole file: what is left is its last chunk (never empty of its tag).
         this.push(openChunk(this.keys, this.index, true, this.pending));
-        this.index++;
-      } else if (this.pending.length > 0) {
-        throw new IntegrityError(`Chunk ${this.index} is cut short.`, this.index);
+      } else {
+        const until = this.untilChunk ?? this.lastChunk;
+        if (this.index === this.lastChunk && this.index <= until) {
+          this.push(openChunk(this.keys, this.index, true, this.pending));
+          this.index++;
+        }
+        if (this.index <= until) {
+          throw new IntegrityError(
+            this.pending.length > 0 ? `Chunk ${this.index} is cut short.` : `The file ends before chunk ${this.index}.`,
+            this.index,
+          );
+        }
       }
-      if (this.untilChunk !== undefined && this.index <= this.untilChunk)
-        throw new IntegrityError(`The file ends before chunk ${this.index}.`, this.index);
       done();
     } catch (err) {
       done(err as Error);

@@ -32,12 +32,12 @@ const STREAM_META = { format: 'stream1', iv: '', authTag: '' } as const;
 
 export async function migrateFiles(db: Db, files: FileStore, batchSize = 100): Promise<MigrateFilesReport> {
   const report: MigrateFilesReport = { legacy: 0, converted: 0, completed: 0, failed: 0, problems: [] };
-  let after = '';
+  let after: string | null = null;
   for (;;) {
     const rows = await db
       .select()
       .from(attachments)
-      .where(and(eq(attachments.format, 'gcm'), gt(attachments.id, after)))
+      .where(and(eq(attachments.format, 'gcm'), after === null ? undefined : gt(attachments.id, after)))
       .orderBy(asc(attachments.id))
       .limit(batchSize);
     if (rows.length === 0) break;

@@ -111,7 +111,7 @@ export async function recordRoutes(app: FastifyInstance, ctx: AppContext) {
         response: { 200: recordSchema },
       },
     },
-    async (request) => viewRecord(ctx.db, actorOf(request), request.params.id, ctx.now()),
+    async (request) => viewRecord(ctx.db, ctx.files, actorOf(request), request.params.id, ctx.now()),
   );
 
   r.get(

@@ -307,6 +307,8 @@ export class FileStore {
     // 1 MiB reads: with the default 64 KiB chunks, per-chunk overhead halves decrypt+hash speed.
     const file = fs.createReadStream(this.pathFor(meta.storageKey), { highWaterMark: 1024 * 1024 });
     file.on('error', (err) => decrypt.destroy(err));
+    // A reader that stops early (a client gone, a failed chunk) closes the file too.
+    decrypt.on('close', () => file.destroy());
     return file.pipe(decrypt);
   }
 

@@ -100,6 +100,7 @@ async function expectBrokenOff(file: Upload, res: Answer, chunk: number, auditsB
     expect(chunk).toBe(0);
     expect(res.status).toBe(500);
     expect(JSON.parse(res.body.toString()).message).toBeTruthy();
+    expect(res.headers['content-disposition']).toBeUndefined();
   }
   await vi.waitFor(async () => expect((await integrityAudits(file.attachmentId)).length).toBe(auditsBefore + 1));
   const audits = await integrityAudits(file.attachmentId);

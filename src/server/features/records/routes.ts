@@ -218,6 +218,11 @@ export async function recordRoutes(app: FastifyInstance, ctx: AppContext) {
         : await ctx.files.open(file);
       if (!stream) throw notFound('File not available.');
       stream.on('error', (err) => {
+        if (!reply.raw.headersSent) {
+          // Nothing sent yet: the error handler answers, and its message must not be saved as the file.
+          reply.removeHeader('content-disposition');
+          reply.raw.removeHeader('content-disposition');
+        }
         if (!isIntegrityFailure(err)) {
           request.log.error({ err, attachment: file.id }, 'attachment could not be read');
           return;

@@ -8,7 +8,6 @@ import { text } from '../../../shared/text.js';
 import { messageSchema } from '../../../shared/auth.js';
 import { recordSchema, sharingSchema } from '../../../shared/records.js';
 import type { AppContext } from '../../app.js';
-import { notFound } from '../../errors.js';
 import { requireRole } from '../../plugins/session.js';
 import { requireWriteAccess } from '../billing/service.js';
 import { actorOf } from '../patients/actor.js';
@@ -20,7 +19,7 @@ import {
   updateSharing,
   viewRecord,
 } from './read.js';
-import { auditIntegrityFailure, isIntegrityFailure, parseRange } from './download.js';
+import { sendAttachment } from './download.js';
 import { discardDraft, finaliseDraft, uploadRecord } from './service.js';
 import { MULTIPART_LIMITS } from './upload.js';
 
@@ -28,15 +27,7 @@ const tags = ['medical records'];
 const idParams = z.object({ id: text().max(100) });
 const recordList = z.array(recordSchema);
 
-/** RFC 6266 / 5987: an ASCII fallback plus the exact UTF-8 name. */
-export function contentDisposition(fileName: string): string {
-  const ascii = fileName.replace(/[^\x20-\x7e]|["\\]/g, '_');
-  const encoded = encodeURIComponent(fileName).replace(
-    /['()*]/g,
-    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
-  );
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;
-}
+export { contentDisposition } from './download.js';
 
 export async function recordRoutes(app: FastifyInstance, ctx: AppContext) {
   const hospitalOnly = requireRole('hospital');
@@ -200,56 +191,7 @@ export async function recordRoutes(app: FastifyInstance, ctx: AppContext) {
     async (request, reply) => {
       const actor = actorOf(request);
       const target = await findDownload(ctx.db, actor, request.params.fileName);
-      const { file } = target;
-      // Ranges are read from chunked files only. A "gcm" file (written before the chunked format,
-      // until `npm run ledger -- migrate-files` rewrites it) has one tag over the whole file, so no
-      // part of it can be checked alone: it ignores Range and answers 200 with the whole file.
-      const ranged = file.format === 'stream1';
-      const range = ranged ? parseRange(request.headers.range, file.size) : null;
-      if (range === 'unsatisfiable') {
-        return reply
-          .status(416)
-          .header('content-range', `bytes */${file.size}`)
-          .header('accept-ranges', 'bytes')
-          .send({ message: `The requested range is outside the file (${file.size} bytes).` });
-      }
-      const stream = range
-        ? await ctx.files.openRange(file, range.start, range.end)
-        : await ctx.files.open(file);
-      if (!stream) throw notFound('File not available.');
-      stream.on('error', (err) => {
-        if (!reply.raw.headersSent) {
-          // Nothing sent yet: the error handler answers, and its message must not be saved as the file.
-          reply.removeHeader('content-disposition');
-          reply.raw.removeHeader('content-disposition');
-        }
-        if (!isIntegrityFailure(err)) {
-          request.log.error({ err, attachment: file.id }, 'attachment could not be read');
-          return;
-        }
-        // Fastify destroys the socket (headers sent) or answers 500 (nothing sent yet).
-        request.log.error(
-          { err, attachment: file.id, storageKey: file.storageKey },
-          'attachment failed its integrity check: download stopped',
-        );
-        auditIntegrityFailure(ctx.db, actor, target, err).catch((auditErr: unknown) =>
-          request.log.error({ err: auditErr, attachment: file.id }, 'integrity failure could not be audited'),
-        );
-      });
-      reply
-        .header('content-type', file.mimeType)
-        .header('content-disposition', contentDisposition(file.fileName))
-        .header('cache-control', 'private, no-store')
-        .header('accept-ranges', ranged ? 'bytes' : 'none');
-      if (range) {
-        reply
-          .status(206)
-          .header('content-range', `bytes ${range.start}-${range.end}/${file.size}`)
-          .header('content-length', String(range.end - range.start + 1));
-      } else {
-        reply.header('content-length', String(file.size));
-      }
-      return reply.send(stream);
+      return sendAttachment(ctx, actor, target, request, reply);
     },
   );
 }

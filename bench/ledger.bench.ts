@@ -114,6 +114,7 @@ async function benchVerification(database: Database, files: FileStore) {
           mimeType: 'image/png',
           size: file.size,
           sha256: file.sha256,
+          format: file.format,
           iv: file.iv,
           authTag: file.authTag,
         })

@@ -50,7 +50,14 @@ export const DEPARTMENT_LABELS: Record<(typeof DEPARTMENTS)[number], string> = {
 export const APPOINTMENT_STATUSES = ['scheduled', 'confirmed', 'completed', 'pending', 'cancelled'] as const;
 export const RELATIONSHIPS = ['spouse', 'parent', 'child', 'sibling', 'guardian', 'other'] as const;
 
-export const HOSPITAL_AUDIT_ACTIONS = ['record_upload', 'record_access', 'consent_change', 'login'] as const;
+export const HOSPITAL_AUDIT_ACTIONS = [
+  'record_upload',
+  'record_access',
+  'consent_change',
+  'login',
+  // A stored attachment failed its integrity check while it was being downloaded.
+  'integrity_failure',
+] as const;
 export const PATIENT_AUDIT_ACTIONS = [
   'record_upload',
   'record_access',

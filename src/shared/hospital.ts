@@ -12,6 +12,7 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   record_view: 'Record View',
   consent_change: 'Consent Change',
   login: 'Login',
+  integrity_failure: 'Integrity Failure',
 };
 
 /** "record_upload" -> "record upload" (spec: underscores replaced by spaces). */

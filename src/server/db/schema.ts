@@ -143,7 +143,14 @@ export const attachments = pgTable(
     size: bigint('size', { mode: 'number' }).notNull(),
     /** SHA-256 of the plaintext bytes, lowercase hex. */
     sha256: text('sha256').notNull(),
-    /** AES-256-GCM nonce and tag, hex. */
+    /**
+     * How the file is stored (files/store.ts): 'stream1', 64 KiB chunks each authenticated on its
+     * own (every file written now), or 'gcm', one AES-256-GCM stream (files written before;
+     * `npm run ledger -- migrate-files` rewrites them). No default, so every insert says which;
+     * the migration that added the column made the rows before it 'gcm'.
+     */
+    format: text('format', { enum: ['gcm', 'stream1'] }).notNull(),
+    /** 'gcm' only: the AES-256-GCM nonce and tag, hex ('' for 'stream1'). */
     iv: text('iv').notNull(),
     authTag: text('auth_tag').notNull(),
     position: integer('position').notNull().default(0),

@@ -1,24 +1,51 @@
 // Attachment storage: streamed to a temporary file beside the store while it is hashed (SHA-256
-// of the plaintext) and encrypted (AES-256-GCM, a fresh nonce per file, the storage key as
-// associated data so a file cannot be swapped for another on disk), fsynced, then renamed to its
-// final name. Nothing here buffers a whole file in memory.
+// of the plaintext) and encrypted, fsynced, then renamed to its final name. Nothing here buffers a
+// whole file in memory.
+//
+// Two formats, told apart by the attachment row's `format` (never by guessing from the file):
+// - "stream1" (every new file, chunked.ts): a header, then 64 KiB chunks each sealed on its own
+//   with AES-256-GCM, so a reader refuses a changed file at the first changed chunk, and a range
+//   is read by decrypting only the chunks it covers.
+// - "gcm" (files written before): one AES-256-GCM stream (nonce in `iv`, tag in `authTag`, the
+//   storage key as associated data) whose tag is checked only at the end. Still readable;
+//   `npm run ledger -- migrate-files` rewrites them as "stream1".
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import { Transform, type Readable } from 'node:stream';
+import { PassThrough, Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { tooLarge } from '../errors.js';
 import type { PendingUploads } from './pending.js';
+import {
+  CHUNK_SIZE,
+  chunkCount,
+  chunkOffset,
+  HEADER_SIZE,
+  Opener,
+  openWhole,
+  sealedSize,
+  Sealer,
+} from './chunked.js';
+
+export { IntegrityError } from './chunked.js';
+
+export const FILE_FORMATS = ['gcm', 'stream1'] as const;
+export type FileFormat = (typeof FILE_FORMATS)[number];
 
 export interface StoredFileMeta {
   storageKey: string;
   size: number;
   /** SHA-256 of the plaintext, lowercase hex. */
   sha256: string;
+  format: FileFormat;
+  /** "gcm" only: the nonce and tag, hex ('' for "stream1", whose nonces and tags are in the file). */
   iv: string;
   authTag: string;
 }
+
+/** What reading a stored file back needs (an attachment row has it). */
+export type StoredFileRef = Pick<StoredFileMeta, 'storageKey' | 'iv' | 'authTag' | 'format'>;
 
 /** A file written and fsynced under its temporary name, waiting for commit() or discard(). */
 export interface PendingFile extends StoredFileMeta {
@@ -79,11 +106,67 @@ export class FileStore {
 
   /**
    * The decrypted bytes of a stored file, or null when the file is gone. The stream errors if
-   * the file was altered on disk.
+   * the file was altered on disk: for "stream1" files before the first byte of the changed chunk
+   * (an IntegrityError), for "gcm" files only at the end.
    */
-  async open(meta: Pick<StoredFileMeta, 'storageKey' | 'iv' | 'authTag'>): Promise<Readable | null> {
+  async open(meta: StoredFileRef): Promise<Readable | null> {
     const stat = await fsp.stat(this.pathFor(meta.storageKey)).catch(() => null);
     return stat ? this.openDecrypted(meta) : null;
+  }
+
+  /**
+   * Plaintext bytes `start` to `end` (inclusive) of a "stream1" file of `size` plaintext bytes,
+   * decrypting only the chunks they lie in; null when the file is gone. The caller checks the
+   * range against `size`. A chunk read that fails its check ends the stream with an IntegrityError.
+   */
+  async openRange(
+    meta: StoredFileRef & { size: number },
+    start: number,
+    end: number,
+  ): Promise<Readable | null> {
+    if (meta.format !== 'stream1') throw new Error('ranges are read from "stream1" files only');
+    if (!(start >= 0 && start <= end && end < meta.size)) throw new Error('range outside the file');
+    const file = this.pathFor(meta.storageKey);
+    const handle = await fsp.open(file, 'r').catch(() => null);
+    if (!handle) return null;
+    let header: Buffer;
+    try {
+      header = Buffer.alloc(HEADER_SIZE);
+      const { bytesRead } = await handle.read(header, 0, HEADER_SIZE, 0);
+      header = header.subarray(0, bytesRead);
+    } finally {
+      await handle.close();
+    }
+    const firstChunk = Math.floor(start / CHUNK_SIZE);
+    const untilChunk = Math.floor(end / CHUNK_SIZE);
+    const lastChunk = chunkCount(meta.size) - 1;
+    const out = new PassThrough();
+    let opener: Opener;
+    try {
+      opener = new Opener(this.key, meta.storageKey, { header, firstChunk, lastChunk, untilChunk });
+    } catch (err) {
+      // A damaged header: the stream fails before its first byte, as a damaged chunk would.
+      process.nextTick(() => out.destroy(err as Error));
+      return out;
+    }
+    // The range's chunks only; the last chunk's stored end follows from the plaintext size.
+    const readEnd = Math.min(chunkOffset(untilChunk + 1), sealedSize(meta.size)) - 1;
+    const reader = fs.createReadStream(file, { start: chunkOffset(firstChunk), end: readEnd, highWaterMark: 1024 * 1024 });
+    const skip = start - firstChunk * CHUNK_SIZE;
+    let position = 0;
+    const length = end - start + 1;
+    const slice = new Transform({
+      transform(chunk: Buffer, _enc, done) {
+        const from = Math.max(0, skip - position);
+        const to = Math.min(chunk.length, skip + length - position);
+        position += chunk.length;
+        done(null, from < to ? chunk.subarray(from, to) : undefined);
+      },
+    });
+    pipeline(reader, opener, slice, out).catch(() => {
+      // pipeline has already destroyed `out` with the error; its reader sees it.
+    });
+    return out;
   }
 
   /** Removes a stored file; a file already gone is not an error. */
@@ -92,17 +175,15 @@ export class FileStore {
   }
 
   /**
-   * Streams `source` to a temporary file. Rejects with a 413 HttpError (and leaves nothing on
-   * disk) when it grows past maxBytes. `inspect` sees the first bytes (content signature checks).
+   * Streams `source` to a temporary file (format "stream1"). Rejects with a 413 HttpError (and
+   * leaves nothing on disk) when it grows past maxBytes. `inspect` sees the first bytes (content
+   * signature checks).
    */
   async write(source: Readable, maxBytes: number, inspect?: (head: Buffer) => void): Promise<PendingFile> {
     const storageKey = crypto.randomBytes(24).toString('base64url');
     await this.pending?.reserve(storageKey);
-    const iv = crypto.randomBytes(12);
-    const cipher = crypto.createCipheriv('aes-256-gcm', this.key, iv);
-    cipher.setAAD(Buffer.from(storageKey));
-    const hash = crypto.createHash('sha256');
     const tmpPath = path.join(this.tmpDir, `${storageKey}.part`);
+    const hash = crypto.createHash('sha256');
     let size = 0;
     let head = Buffer.alloc(0);
     let inspected = false;
@@ -139,7 +220,12 @@ export class FileStore {
     try {
       // flush: fsync before the stream closes; pipeline settles after the close. (A FileHandle
       // with a stream opened on it with autoClose: false never settles its close() on Node 20.)
-      await pipeline(source, meter, cipher, fs.createWriteStream(tmpPath, { mode: 0o600, flush: true }));
+      await pipeline(
+        source,
+        meter,
+        new Sealer(this.key, storageKey),
+        fs.createWriteStream(tmpPath, { mode: 0o600, flush: true }),
+      );
     } catch (err) {
       await fsp.rm(tmpPath, { force: true });
       await this.pending?.release(storageKey).catch(() => {});
@@ -156,8 +242,9 @@ export class FileStore {
       storageKey,
       size,
       sha256: hash.digest('hex'),
-      iv: iv.toString('hex'),
-      authTag: cipher.getAuthTag().toString('hex'),
+      format: 'stream1',
+      iv: '',
+      authTag: '',
       commit: async () => {
         await fsp.rename(tmpPath, finalPath);
         committed = true;
@@ -170,7 +257,56 @@ export class FileStore {
     };
   }
 
-  private decipherFor(meta: Pick<StoredFileMeta, 'storageKey' | 'iv' | 'authTag'>) {
+  /**
+   * Rewrites a "gcm" file as "stream1" under the same storage key: the old file is decrypted in
+   * full (its tag checked) into a fsynced temporary file; nothing replaces the old file until
+   * `replace()`. Rejects when the old file is gone or fails its check. `sha256` is the plaintext's
+   * hash, for the caller to compare with the row's.
+   */
+  async rewriteLegacy(meta: StoredFileRef): Promise<{
+    sha256: string;
+    size: number;
+    replace(): Promise<void>;
+    discard(): Promise<void>;
+  }> {
+    if (meta.format !== 'gcm') throw new Error('only "gcm" files are rewritten');
+    const tmpPath = path.join(this.tmpDir, `${meta.storageKey}.${crypto.randomBytes(4).toString('hex')}.migrate`);
+    const hash = crypto.createHash('sha256');
+    let size = 0;
+    const meter = new Transform({
+      transform(chunk: Buffer, _enc, done) {
+        size += chunk.length;
+        hash.update(chunk);
+        done(null, chunk);
+      },
+    });
+    try {
+      // The decipher checks the old tag at its end, before the write stream is finished: a
+      // failed check fails the pipeline and the temporary file is removed.
+      await pipeline(
+        this.openDecrypted(meta),
+        meter,
+        new Sealer(this.key, meta.storageKey),
+        fs.createWriteStream(tmpPath, { mode: 0o600, flush: true }),
+      );
+    } catch (err) {
+      await fsp.rm(tmpPath, { force: true });
+      throw err;
+    }
+    return {
+      sha256: hash.digest('hex'),
+      size,
+      replace: async () => {
+        await fsp.rename(tmpPath, this.pathFor(meta.storageKey));
+        await fsyncDir(this.dir);
+      },
+      discard: async () => {
+        await fsp.rm(tmpPath, { force: true });
+      },
+    };
+  }
+
+  private decipherFor(meta: StoredFileRef) {
     const decipher = crypto.createDecipheriv('aes-256-gcm', this.key, Buffer.from(meta.iv, 'hex'));
     decipher.setAAD(Buffer.from(meta.storageKey));
     decipher.setAuthTag(Buffer.from(meta.authTag, 'hex'));
@@ -178,12 +314,14 @@ export class FileStore {
   }
 
   /** The decrypted bytes of a stored file. The stream errors if the file was altered on disk. */
-  openDecrypted(meta: Pick<StoredFileMeta, 'storageKey' | 'iv' | 'authTag'>): Readable {
-    const decipher = this.decipherFor(meta);
+  openDecrypted(meta: StoredFileRef): Readable {
+    const decrypt = meta.format === 'stream1' ? new Opener(this.key, meta.storageKey) : this.decipherFor(meta);
     // 1 MiB reads: with the default 64 KiB chunks, per-chunk overhead halves decrypt+hash speed.
     const file = fs.createReadStream(this.pathFor(meta.storageKey), { highWaterMark: 1024 * 1024 });
-    file.on('error', (err) => decipher.destroy(err));
-    return file.pipe(decipher);
+    file.on('error', (err) => decrypt.destroy(err));
+    // A reader that stops early (a client gone, a failed chunk) closes the file too.
+    decrypt.on('close', () => file.destroy());
+    return file.pipe(decrypt);
   }
 
   /**
@@ -191,7 +329,7 @@ export class FileStore {
    * ('missing' when the file is gone, 'altered' when decryption fails its integrity check).
    */
   async hashStored(
-    meta: Pick<StoredFileMeta, 'storageKey' | 'iv' | 'authTag'>,
+    meta: StoredFileRef,
   ): Promise<{ ok: true; sha256: string } | { ok: false; reason: 'missing' | 'altered' }> {
     const file = this.pathFor(meta.storageKey);
     const stat = await fsp.stat(file).catch(() => null);
@@ -199,10 +337,15 @@ export class FileStore {
     const hash = crypto.createHash('sha256');
     try {
       if (stat.size <= WHOLE_READ_LIMIT) {
-        // Small files (most records): one read and one decrypt call; streams cost more per file.
-        const decipher = this.decipherFor(meta);
-        hash.update(decipher.update(await fsp.readFile(file)));
-        hash.update(decipher.final());
+        // Small files (most records): one read and one decrypt pass; streams cost more per file.
+        const bytes = await fsp.readFile(file);
+        if (meta.format === 'stream1') {
+          openWhole(this.key, meta.storageKey, bytes, (plain) => hash.update(plain));
+        } else {
+          const decipher = this.decipherFor(meta);
+          hash.update(decipher.update(bytes));
+          hash.update(decipher.final());
+        }
       } else {
         for await (const chunk of this.openDecrypted(meta)) hash.update(chunk as Buffer);
       }

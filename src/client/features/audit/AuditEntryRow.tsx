@@ -3,6 +3,7 @@
 // ("Unknown" if missing), the hash cut to 16 characters and a button copying it.
 import { ActionIcon, Code, Group, Paper, Stack, Text, ThemeIcon, Tooltip } from '@mantine/core';
 import {
+  IconAlertTriangle,
   IconCopy,
   IconEye,
   IconFileUpload,
@@ -23,6 +24,7 @@ const ICONS: Record<string, Icon> = {
   record_view: IconEye,
   consent_change: IconShieldLock,
   login: IconLogin,
+  integrity_failure: IconAlertTriangle,
 };
 
 async function copyHash(hash: string | null) {

@@ -9,6 +9,7 @@ export type AuditAction =
   | 'record_access'
   | 'record_view'
   | 'record_download'
+  | 'integrity_failure'
   | 'record_draft'
   | 'record_amend'
   | 'record_entered_in_error'

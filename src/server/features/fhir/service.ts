@@ -15,12 +15,12 @@ import {
   medicalRecords,
   users,
 } from '../../db/schema.js';
-import type { FileStore } from '../../files/store.js';
+import type { FileStore, StoredFileRef } from '../../files/store.js';
 import { writeAudit } from '../audit/service.js';
 import type { Actor } from '../patients/actor.js';
 import { buildPatientBundle, type PatientExport } from './bundle.js';
 
-async function sha1Base64(files: FileStore, meta: { storageKey: string; iv: string; authTag: string }) {
+async function sha1Base64(files: FileStore, meta: StoredFileRef) {
   const hash = crypto.createHash('sha1');
   try {
     for await (const chunk of files.openDecrypted(meta)) hash.update(chunk as Buffer);

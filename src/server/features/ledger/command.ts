@@ -6,11 +6,15 @@ import type { FileStore } from '../../files/store.js';
 import { auditLedger } from './integrity.js';
 
 export const LEDGER_USAGE = `Usage: npm run ledger -- verify [--skip-records] [--batch <entries>]
+       npm run ledger -- migrate-files
 
   verify          re-checks the whole chain, the Merkle tree and every record (fields and
                   attachment bytes) against the ledger; exits 1 on any mismatch
   --skip-records  check the ledger itself only (chain and tree), not the records
-  --batch N       entries read per query (default 2000)`;
+  --batch N       entries read per query (default 2000)
+  migrate-files   rewrites every attachment still in the single-GCM format written before the
+                  chunked one (each old file's tag is checked first; the plaintext SHA-256 must
+                  not change); safe to run again; exits 1 if a file could not be converted`;
 
 export interface CommandIo {
   out: (line: string) => void;
@@ -24,9 +28,14 @@ export interface VerifyOptions {
   batchSize: number;
 }
 
-/** The options of `verify`, or the message to print (exit code 2). */
-export function parseLedgerArgs(args: string[]): { options: VerifyOptions } | { error: string } {
+/** The options of `verify`, `migrate-files`, or the message to print (exit code 2). */
+export function parseLedgerArgs(
+  args: string[],
+): { options: VerifyOptions } | { command: 'migrate-files' } | { error: string } {
   const [command, ...rest] = args;
+  if (command === 'migrate-files') {
+    return rest.length === 0 ? { command } : { error: `Unknown option ${rest[0]}\n${LEDGER_USAGE}` };
+  }
   if (command !== 'verify') return { error: LEDGER_USAGE };
   const options: VerifyOptions = { skipRecords: false, batchSize: 2000 };
   for (let i = 0; i < rest.length; i++) {

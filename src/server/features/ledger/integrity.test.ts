@@ -40,6 +40,7 @@ async function verify(app: TestApp, args = ['verify'], progressEveryMs = 60_000)
   const err: string[] = [];
   const parsed = parseLedgerArgs(args);
   if ('error' in parsed) throw new Error(parsed.error);
+  if (!('options' in parsed)) throw new Error('not a verify command');
   const code = await runLedgerVerify(parsed.options, app.ctx.db, app.ctx.files, {
     out: (l) => out.push(l),
     err: (l) => err.push(l),

@@ -79,6 +79,7 @@ export async function createLedgeredRecord(
                 mimeType: 'application/pdf',
                 size: p.size,
                 sha256: p.sha256,
+                format: p.format,
                 iv: p.iv,
                 authTag: p.authTag,
                 position,

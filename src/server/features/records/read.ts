@@ -15,9 +15,10 @@ import {
 import type { Db } from '../../db/connect.js';
 import { attachments, medicalRecords, patients } from '../../db/schema.js';
 import { notFound } from '../../errors.js';
-import { isStorageKey } from '../../files/store.js';
+import { isStorageKey, type FileStore } from '../../files/store.js';
 import { writeAudit } from '../audit/service.js';
 import { appendLedgerEntry } from '../ledger/service.js';
+import { verifyRecord } from '../ledger/verify.js';
 import type { Actor } from '../patients/actor.js';
 import { loadRecord, loadRecords } from './load.js';
 
@@ -105,7 +106,21 @@ export async function listDrafts(db: Db, actor: Actor): Promise<MedicalRecord[]>
 }
 
 /** One record (the record detail dialog); a patient's first view marks it as viewed. */
-export async function viewRecord(db: Db, actor: Actor, recordId: string, now: Date): Promise<MedicalRecord> {
+/**
+ * One record, audited as record_view. Its isBlockchainVerified is the full check of
+ * GET /api/medical-records/{id}/verification (ledger/verify.ts): the fields and every attachment's
+ * bytes read back and hashed against the ledger entry, the chain and the inclusion proof, so a file
+ * changed on disk (say one a download was refused for) shows as not verified. Lists do not read the
+ * files (it would cost a full decrypt of every attachment per list): their flag compares the rows
+ * with the ledger entry only (load.ts, matchesLedger).
+ */
+export async function viewRecord(
+  db: Db,
+  files: FileStore,
+  actor: Actor,
+  recordId: string,
+  now: Date,
+): Promise<MedicalRecord> {
   const { record, patient } = await findRecordForUser(db, actor, recordId);
   await db.transaction(async (tx) => {
     if (actor.role === 'patient' && !record.viewedByPatient) {
@@ -125,7 +140,8 @@ export async function viewRecord(db: Db, actor: Actor, recordId: string, now: Da
       patientId: patient.id,
     });
   });
-  return loadRecord(db, record.id);
+  const [loaded, check] = await Promise.all([loadRecord(db, record.id), verifyRecord(db, files, record, now)]);
+  return { ...loaded, isBlockchainVerified: loaded.isBlockchainVerified && check.verified };
 }
 
 /**
@@ -180,7 +196,15 @@ export async function updateSharing(
  * The attachment behind GET /api/download/{fileName}: the name is an opaque storage key (never a
  * path); only readers of its record get it, and the download is audited.
  */
-export async function findDownload(db: Db, actor: Actor, fileName: string) {
+/** An attachment someone may download, with what its audit entries name. */
+export interface DownloadTarget {
+  file: typeof attachments.$inferSelect;
+  recordTitle: string;
+  hospitalId: string;
+  patientId: string;
+}
+
+export async function findDownload(db: Db, actor: Actor, fileName: string): Promise<DownloadTarget> {
   if (!isStorageKey(fileName)) throw notFound('File not available.');
   const [row] = await db
     .select({ file: attachments, record: medicalRecords, patient: patients })
@@ -199,5 +223,10 @@ export async function findDownload(db: Db, actor: Actor, fileName: string) {
     hospitalId: row.record.hospitalId,
     patientId: row.patient.id,
   });
-  return row.file;
+  return {
+    file: row.file,
+    recordTitle: row.record.title,
+    hospitalId: row.record.hospitalId,
+    patientId: row.patient.id,
+  };
 }

@@ -14,7 +14,6 @@ import {
   sharingSchema,
 } from '../../../shared/records.js';
 import type { AppContext } from '../../app.js';
-import { notFound } from '../../errors.js';
 import { requireRole } from '../../plugins/session.js';
 import { requireWriteAccess } from '../billing/service.js';
 import { actorOf } from '../patients/actor.js';
@@ -27,6 +26,7 @@ import {
   viewRecord,
 } from './read.js';
 import { amendRecord, markEnteredInError, recordHistory } from './amend.js';
+import { sendAttachment } from './download.js';
 import { discardDraft, finaliseDraft, uploadRecord } from './service.js';
 import { MULTIPART_LIMITS } from './upload.js';
 
@@ -34,15 +34,7 @@ const tags = ['medical records'];
 const idParams = z.object({ id: text().max(100) });
 const recordList = z.array(recordSchema);
 
-/** RFC 6266 / 5987: an ASCII fallback plus the exact UTF-8 name. */
-export function contentDisposition(fileName: string): string {
-  const ascii = fileName.replace(/[^\x20-\x7e]|["\\]/g, '_');
-  const encoded = encodeURIComponent(fileName).replace(
-    /['()*]/g,
-    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
-  );
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;
-}
+export { contentDisposition } from './download.js';
 
 export async function recordRoutes(app: FastifyInstance, ctx: AppContext) {
   const hospitalOnly = requireRole('hospital');
@@ -171,7 +163,7 @@ export async function recordRoutes(app: FastifyInstance, ctx: AppContext) {
         response: { 200: recordSchema },
       },
     },
-    async (request) => viewRecord(ctx.db, actorOf(request), request.params.id, ctx.now()),
+    async (request) => viewRecord(ctx.db, ctx.files, actorOf(request), request.params.id, ctx.now()),
   );
 
   r.get(
@@ -250,23 +242,18 @@ export async function recordRoutes(app: FastifyInstance, ctx: AppContext) {
       schema: {
         tags,
         summary: 'An attachment, decrypted, with its original name and type (audited as record_access)',
-        description: '{fileName} is the opaque id at the end of the attachment url; it is never a path.',
+        description:
+          '{fileName} is the opaque id at the end of the attachment url; it is never a path. ' +
+          'A single `Range: bytes=a-b` answers 206 with only those bytes (416 outside the file). ' +
+          'A file that fails its integrity check is broken off before its first damaged chunk ' +
+          '(the connection is closed, never a complete answer) and audited as integrity_failure.',
         params: z.object({ fileName: text().max(200) }),
       },
     },
     async (request, reply) => {
-      const file = await findDownload(ctx.db, actorOf(request), request.params.fileName);
-      const stream = await ctx.files.open(file);
-      if (!stream) throw notFound('File not available.');
-      stream.on('error', (err) =>
-        request.log.error({ err, attachment: file.id }, 'attachment could not be read back intact'),
-      );
-      return reply
-        .header('content-type', file.mimeType)
-        .header('content-length', String(file.size))
-        .header('content-disposition', contentDisposition(file.fileName))
-        .header('cache-control', 'private, no-store')
-        .send(stream);
+      const actor = actorOf(request);
+      const target = await findDownload(ctx.db, actor, request.params.fileName);
+      return sendAttachment(ctx, actor, target, request, reply);
     },
   );
 }

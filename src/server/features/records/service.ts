@@ -89,6 +89,7 @@ export async function saveUpload(
     mimeType: f.mimeType,
     size: f.pending.size,
     sha256: f.pending.sha256,
+    format: f.pending.format,
     iv: f.pending.iv,
     authTag: f.pending.authTag,
     position: firstPosition + i,

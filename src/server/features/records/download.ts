@@ -1,0 +1,135 @@
+// GET /api/download/{fileName}: the Range header, and what happens when an attachment fails its
+// integrity check while it is being sent (the response is broken off, the event logged and
+// audited as integrity_failure).
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { AppContext } from '../../app.js';
+import type { Db } from '../../db/connect.js';
+import { notFound } from '../../errors.js';
+import { IntegrityError } from '../../files/store.js';
+import { writeAudit } from '../audit/service.js';
+import type { Actor } from '../patients/actor.js';
+import type { DownloadTarget } from './read.js';
+
+/** RFC 6266 / 5987: an ASCII fallback plus the exact UTF-8 name. */
+export function contentDisposition(fileName: string): string {
+  const ascii = fileName.replace(/[^\x20-\x7e]|["\\]/g, '_');
+  const encoded = encodeURIComponent(fileName).replace(
+    /['()*]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;
+}
+
+/**
+ * Sends an attachment the reader may have (found and audited by findDownload): whole, or the one
+ * range asked for. A stored file that fails its integrity check ends the stream: Fastify then
+ * destroys the socket (headers sent) or answers 500 (nothing sent yet); it is logged and audited.
+ */
+export async function sendAttachment(
+  ctx: AppContext,
+  actor: Actor,
+  target: DownloadTarget,
+  request: FastifyRequest,
+  reply: FastifyReply,
+) {
+  const { file } = target;
+  // Ranges are read from chunked files only. A "gcm" file (written before the chunked format,
+  // until `npm run ledger -- migrate-files` rewrites it) has one tag over the whole file, so no
+  // part of it can be checked alone: it ignores Range and answers 200 with the whole file.
+  const ranged = file.format === 'stream1';
+  const range = ranged ? parseRange(request.headers.range, file.size) : null;
+  if (range === 'unsatisfiable') {
+    return reply
+      .status(416)
+      .header('content-range', `bytes */${file.size}`)
+      .header('accept-ranges', 'bytes')
+      .send({ message: `The requested range is outside the file (${file.size} bytes).` });
+  }
+  const stream = range ? await ctx.files.openRange(file, range.start, range.end) : await ctx.files.open(file);
+  if (!stream) throw notFound('File not available.');
+  stream.on('error', (err) => {
+    if (!reply.raw.headersSent) {
+      // Nothing sent yet: the error handler answers, and its message must not be saved as the file.
+      reply.removeHeader('content-disposition');
+      reply.raw.removeHeader('content-disposition');
+    }
+    if (!isIntegrityFailure(err)) {
+      request.log.error({ err, attachment: file.id }, 'attachment could not be read');
+      return;
+    }
+    request.log.error(
+      { err, attachment: file.id, storageKey: file.storageKey },
+      'attachment failed its integrity check: download stopped',
+    );
+    auditIntegrityFailure(ctx.db, actor, target, err).catch((auditErr: unknown) =>
+      request.log.error({ err: auditErr, attachment: file.id }, 'integrity failure could not be audited'),
+    );
+  });
+  reply
+    .header('content-type', file.mimeType)
+    .header('content-disposition', contentDisposition(file.fileName))
+    .header('cache-control', 'private, no-store')
+    .header('accept-ranges', ranged ? 'bytes' : 'none');
+  if (range) {
+    reply
+      .status(206)
+      .header('content-range', `bytes ${range.start}-${range.end}/${file.size}`)
+      .header('content-length', String(range.end - range.start + 1));
+  } else {
+    reply.header('content-length', String(file.size));
+  }
+  return reply.send(stream);
+}
+
+/**
+ * One byte range of a file of `size` bytes (RFC 9110 14.1.2): `bytes=a-b`, `bytes=a-` or
+ * `bytes=-n`. null when there is no Range header or it is not one we serve (malformed, another
+ * unit, several ranges): the whole file is sent, as RFC 9110 allows. 'unsatisfiable' answers 416.
+ */
+export function parseRange(
+  header: string | undefined,
+  size: number,
+): { start: number; end: number } | 'unsatisfiable' | null {
+  if (header === undefined) return null;
+  const match = /^\s*bytes\s*=\s*(\d*)\s*-\s*(\d*)\s*$/i.exec(header);
+  if (!match) return null;
+  const [, first, last] = match;
+  if (first === '' && last === '') return null;
+  if (first === '') {
+    // The last n bytes.
+    const n = Number(last);
+    if (n === 0 || size === 0) return 'unsatisfiable';
+    return { start: Math.max(0, size - n), end: size - 1 };
+  }
+  const start = Number(first);
+  if (last !== '' && Number(last) < start) return null;
+  if (start >= size) return 'unsatisfiable';
+  return { start, end: last === '' ? size - 1 : Math.min(Number(last), size - 1) };
+}
+
+/** Audits a download broken off because the stored file failed its integrity check. */
+export async function auditIntegrityFailure(
+  db: Db,
+  actor: Actor,
+  target: DownloadTarget,
+  err: unknown,
+): Promise<void> {
+  const where = err instanceof IntegrityError ? ` at chunk ${err.chunk} (${err.message})` : '';
+  await writeAudit(db, {
+    userId: actor.id,
+    action: 'integrity_failure',
+    entityType: 'attachment',
+    entityId: target.file.id,
+    details: `Attachment "${target.file.fileName}" of "${target.recordTitle}" failed its integrity check${where}; the download was stopped before the damaged part.`,
+    ipAddress: actor.ip,
+    hospitalId: target.hospitalId,
+    patientId: target.patientId,
+  });
+}
+
+/** Whether a stream error means the stored bytes are not what was written (not a client abort). */
+export function isIntegrityFailure(err: unknown): boolean {
+  if (err instanceof IntegrityError) return true;
+  // A "gcm" file: the decipher's final tag check.
+  return err instanceof Error && /unable to authenticate data/i.test(err.message);
+}

@@ -1,0 +1,134 @@
+// `npm run ledger -- migrate-files`: rewrites every attachment still in the single-GCM format
+// ('gcm', written before the chunked format) as 'stream1', under the same storage key.
+//
+// Per file: the old file is decrypted in full and its tag checked while the new file is written to
+// a temporary name and fsynced; the plaintext's SHA-256 must equal the row's (the ledger commits to
+// it), else nothing changes. Then, in one transaction, the row is switched to 'stream1' and the new
+// file renamed over the old one before the commit. Should the process stop between that rename and
+// the commit, the row still says 'gcm' over a 'stream1' file: the next run finds that file already
+// converted (it verifies as 'stream1' with the row's SHA-256) and only switches the row. Running it
+// again converts nothing more. Best run with the server stopped: a download that read a row just
+// before its file was converted breaks off (and is audited) and has to be retried.
+import { and, asc, eq, gt } from 'drizzle-orm';
+import type { Db } from '../../db/connect.js';
+import { attachments } from '../../db/schema.js';
+import type { FileStore } from '../../files/store.js';
+import type { CommandIo } from '../ledger/command.js';
+
+export interface MigrateFilesReport {
+  /** Rows in the old format when the run started (as the run found them). */
+  legacy: number;
+  converted: number;
+  /** Files a stopped run had converted, whose rows this run switched. */
+  completed: number;
+  failed: number;
+  problems: string[];
+}
+
+class AlreadyConverted extends Error {}
+
+type Row = typeof attachments.$inferSelect;
+const STREAM_META = { format: 'stream1', iv: '', authTag: '' } as const;
+
+export async function migrateFiles(db: Db, files: FileStore, batchSize = 100): Promise<MigrateFilesReport> {
+  const report: MigrateFilesReport = { legacy: 0, converted: 0, completed: 0, failed: 0, problems: [] };
+  let after: string | null = null;
+  for (;;) {
+    const rows = await db
+      .select()
+      .from(attachments)
+      .where(and(eq(attachments.format, 'gcm'), after === null ? undefined : gt(attachments.id, after)))
+      .orderBy(asc(attachments.id))
+      .limit(batchSize);
+    if (rows.length === 0) break;
+    after = rows[rows.length - 1].id;
+    for (const row of rows) {
+      report.legacy++;
+      const outcome = await migrateOne(db, files, row);
+      if (outcome === 'converted') report.converted++;
+      else if (outcome === 'completed') report.completed++;
+      else if (outcome !== 'skipped') {
+        report.failed++;
+        report.problems.push(`${row.id} "${row.fileName}": ${outcome.problem}`);
+      }
+    }
+  }
+  return report;
+}
+
+async function switchRow(db: Db, row: Row, beforeCommit?: () => Promise<void>) {
+  await db.transaction(async (tx) => {
+    const switched = await tx
+      .update(attachments)
+      .set(STREAM_META)
+      .where(and(eq(attachments.id, row.id), eq(attachments.format, 'gcm')))
+      .returning({ id: attachments.id });
+    if (switched.length === 0) throw new AlreadyConverted();
+    await beforeCommit?.();
+  });
+}
+
+async function migrateOne(
+  db: Db,
+  files: FileStore,
+  row: Row,
+): Promise<'converted' | 'completed' | 'skipped' | { problem: string }> {
+  let rewrite: Awaited<ReturnType<FileStore['rewriteLegacy']>>;
+  try {
+    rewrite = await files.rewriteLegacy(row);
+  } catch {
+    // A run stopped after renaming the new file but before its commit left this.
+    const asStream = await files.hashStored({ ...row, ...STREAM_META });
+    if (asStream.ok && asStream.sha256 === row.sha256) {
+      try {
+        await switchRow(db, row);
+        return 'completed';
+      } catch (err) {
+        if (err instanceof AlreadyConverted) return 'skipped';
+        throw err;
+      }
+    }
+    const stored = await files.hashStored(row);
+    return {
+      problem:
+        !stored.ok && stored.reason === 'missing'
+          ? 'the file is missing from storage; nothing was changed.'
+          : 'the file fails its integrity check (altered on disk); it was left as it is.',
+    };
+  }
+  // The ledger commits to the plaintext's SHA-256: a conversion must not change a byte.
+  if (rewrite.sha256 !== row.sha256 || rewrite.size !== Number(row.size)) {
+    await rewrite.discard();
+    return {
+      problem: `its plaintext (SHA-256 ${rewrite.sha256}) is not what its row records (${row.sha256}); it was left as it is.`,
+    };
+  }
+  let replaced = false;
+  try {
+    await switchRow(db, row, async () => {
+      await rewrite.replace();
+      replaced = true;
+    });
+    return 'converted';
+  } catch (err) {
+    if (!replaced) await rewrite.discard();
+    if (err instanceof AlreadyConverted) return 'skipped';
+    throw err;
+  }
+}
+
+/** Runs the conversion and prints its counts; the exit code (0 done, 1 some files failed). */
+export async function runMigrateFiles(db: Db, files: FileStore, io: CommandIo): Promise<number> {
+  const report = await migrateFiles(db, files);
+  io.out(`Attachments in the old single-GCM format: ${report.legacy}`);
+  io.out(`Converted to the chunked format: ${report.converted}`);
+  if (report.completed > 0) io.out(`Completed (converted by a run that was stopped): ${report.completed}`);
+  io.out(`Failed: ${report.failed}`);
+  for (const p of report.problems) io.out(`  - ${p}`);
+  if (report.failed > 0) {
+    io.out('Result: FAILED, the files above are still in the old format.');
+    return 1;
+  }
+  io.out('Result: OK, every attachment is in the chunked format.');
+  return 0;
+}

@@ -1,0 +1,267 @@
+// The chunked attachment format ("stream1"), the STREAM construction of age and Tink's streaming
+// AEAD: a header, then the plaintext in 64 KiB chunks, each sealed on its own with AES-256-GCM,
+// so a reader can refuse a changed file at the chunk where it was changed instead of at its end.
+//
+//   header   "MLSA" | version 0x01 | salt (16 random bytes) | nonce prefix (7 random bytes)
+//   chunk i  AES-256-GCM(plaintext[i*64 KiB ..], 16-byte tag appended)
+//            key    HKDF-SHA256(file key, salt, "medledger attachment stream1" | storage key)
+//            nonce  prefix (7) | i as uint32 big-endian (4) | 0x01 on the last chunk, else 0x00 (1)
+//            AAD    header | storage key
+//
+// Every chunk but the last holds exactly 64 KiB of plaintext; the last holds 0 to 64 KiB (0 only
+// for an empty file). The index in the nonce catches reordered or swapped chunks, the last-chunk
+// flag catches a file cut at a chunk boundary or with chunks appended, the AAD a header or a whole
+// file moved from another storage key. The per-file key (random salt) keeps the 7-byte prefixes
+// from ever having to be unique across files.
+import crypto from 'node:crypto';
+import { Transform, type TransformCallback } from 'node:stream';
+
+export const MAGIC = Buffer.from('MLSA', 'latin1');
+export const FORMAT_VERSION = 1;
+export const CHUNK_SIZE = 64 * 1024;
+export const TAG_SIZE = 16;
+export const SEALED_CHUNK_SIZE = CHUNK_SIZE + TAG_SIZE;
+const SALT_SIZE = 16;
+const PREFIX_SIZE = 7;
+export const HEADER_SIZE = MAGIC.length + 1 + SALT_SIZE + PREFIX_SIZE;
+const INFO = 'medledger attachment stream1';
+
+/** A stored file failed its integrity check; `chunk` is the index of the chunk that failed. */
+export class IntegrityError extends Error {
+  constructor(
+    message: string,
+    readonly chunk: number,
+  ) {
+    super(message);
+    this.name = 'IntegrityError';
+  }
+}
+
+export interface ChunkKeys {
+  key: Buffer;
+  prefix: Buffer;
+  aad: Buffer;
+}
+
+/** A fresh header (random salt and nonce prefix). */
+export function newHeader(): Buffer {
+  return Buffer.concat([MAGIC, Buffer.from([FORMAT_VERSION]), crypto.randomBytes(SALT_SIZE + PREFIX_SIZE)]);
+}
+
+/** The keys of a file, from its header; an IntegrityError when the header is not one of ours. */
+export function keysFor(fileKey: Buffer, storageKey: string, header: Buffer): ChunkKeys {
+  if (
+    header.length !== HEADER_SIZE ||
+    !header.subarray(0, MAGIC.length).equals(MAGIC) ||
+    header[MAGIC.length] !== FORMAT_VERSION
+  ) {
+    throw new IntegrityError('The file does not start with a valid header.', 0);
+  }
+  const salt = header.subarray(MAGIC.length + 1, MAGIC.length + 1 + SALT_SIZE);
+  const prefix = Buffer.from(header.subarray(MAGIC.length + 1 + SALT_SIZE));
+  const info = Buffer.concat([Buffer.from(INFO), Buffer.from([0]), Buffer.from(storageKey)]);
+  const key = Buffer.from(crypto.hkdfSync('sha256', fileKey, salt, info, 32));
+  return { key, prefix, aad: Buffer.concat([header, Buffer.from(storageKey)]) };
+}
+
+function nonceOf(keys: ChunkKeys, index: number, last: boolean): Buffer {
+  if (!Number.isSafeInteger(index) || index < 0 || index > 0xffffffff) throw new Error('chunk index out of range');
+  const nonce = Buffer.alloc(12);
+  keys.prefix.copy(nonce, 0);
+  nonce.writeUInt32BE(index, PREFIX_SIZE);
+  nonce[11] = last ? 1 : 0;
+  return nonce;
+}
+
+export function sealChunk(keys: ChunkKeys, index: number, last: boolean, plaintext: Buffer): Buffer {
+  const cipher = crypto.createCipheriv('aes-256-gcm', keys.key, nonceOf(keys, index, last));
+  cipher.setAAD(keys.aad);
+  const body = cipher.update(plaintext);
+  const end = cipher.final();
+  return Buffer.concat([body, end, cipher.getAuthTag()]);
+}
+
+/** The plaintext of one sealed chunk, or an IntegrityError naming it. */
+export function openChunk(keys: ChunkKeys, index: number, last: boolean, sealed: Buffer): Buffer {
+  if (sealed.length < TAG_SIZE || sealed.length > SEALED_CHUNK_SIZE)
+    throw new IntegrityError(`Chunk ${index} is cut short.`, index);
+  const decipher = crypto.createDecipheriv('aes-256-gcm', keys.key, nonceOf(keys, index, last));
+  decipher.setAAD(keys.aad);
+  decipher.setAuthTag(sealed.subarray(sealed.length - TAG_SIZE));
+  try {
+    const body = decipher.update(sealed.subarray(0, sealed.length - TAG_SIZE));
+    return Buffer.concat([body, decipher.final()]);
+  } catch {
+    throw new IntegrityError(`Chunk ${index} failed its authentication check.`, index);
+  }
+}
+
+/** How many chunks a file of `plainSize` bytes has (an empty file has one, empty, last chunk). */
+export function chunkCount(plainSize: number): number {
+  return Math.max(1, Math.ceil(plainSize / CHUNK_SIZE));
+}
+
+/** Where chunk `index` starts in the stored file. */
+export function chunkOffset(index: number): number {
+  return HEADER_SIZE + index * SEALED_CHUNK_SIZE;
+}
+
+/** The stored size of a file of `plainSize` bytes. */
+export function sealedSize(plainSize: number): number {
+  return HEADER_SIZE + plainSize + chunkCount(plainSize) * TAG_SIZE;
+}
+
+/** Plaintext in, the stored format out: the header, then each chunk once the next byte is seen. */
+export class Sealer extends Transform {
+  private readonly header = newHeader();
+  private readonly keys: ChunkKeys;
+  private readonly buf = Buffer.allocUnsafe(CHUNK_SIZE);
+  private filled = 0;
+  private index = 0;
+  private started = false;
+
+  constructor(fileKey: Buffer, storageKey: string) {
+    super();
+    this.keys = keysFor(fileKey, storageKey, this.header);
+  }
+
+  override _transform(data: Buffer, _enc: BufferEncoding, done: TransformCallback) {
+    try {
+      if (!this.started) {
+        this.started = true;
+        this.push(this.header);
+      }
+      let at = 0;
+      while (at < data.length) {
+        // A full chunk is sealed only once more data follows: the last one carries the flag.
+        if (this.filled === CHUNK_SIZE) {
+          this.push(sealChunk(this.keys, this.index++, false, this.buf));
+          this.filled = 0;
+        }
+        const n = Math.min(CHUNK_SIZE - this.filled, data.length - at);
+        data.copy(this.buf, this.filled, at, at + n);
+        this.filled += n;
+        at += n;
+      }
+      done();
+    } catch (err) {
+      done(err as Error);
+    }
+  }
+
+  override _flush(done: TransformCallback) {
+    try {
+      if (!this.started) this.push(this.header);
+      this.push(sealChunk(this.keys, this.index, true, this.buf.subarray(0, this.filled)));
+      done();
+    } catch (err) {
+      done(err as Error);
+    }
+  }
+}
+
+export interface OpenerOptions {
+  /**
+   * The header, when the input starts at a chunk rather than at the start of the file (ranges).
+   * Without it the input is the whole file, header first.
+   */
+  header?: Buffer;
+  /** The index of the input's first chunk (with `header`). */
+  firstChunk?: number;
+  /** With `header`: the index of the file's last chunk (it carries the last-chunk flag). */
+  lastChunk?: number;
+  /** With `header`: the index of the last chunk the input must hold (the end of the range). */
+  untilChunk?: number;
+}
+
+/**
+ * The stored format in, plaintext out. Each chunk is authenticated before any of its bytes is
+ * passed on; the first bad chunk ends the stream with an IntegrityError.
+ */
+export class Opener extends Transform {
+  private keys: ChunkKeys | null = null;
+  private pending: Buffer = Buffer.alloc(0);
+  private index: number;
+  private readonly lastChunk: number | undefined;
+  private readonly untilChunk: number | undefined;
+
+  constructor(
+    private readonly fileKey: Buffer,
+    private readonly storageKey: string,
+    options: OpenerOptions = {},
+  ) {
+    super();
+    this.index = options.firstChunk ?? 0;
+    this.lastChunk = options.lastChunk;
+    this.untilChunk = options.untilChunk;
+    if (options.header) this.keys = keysFor(fileKey, storageKey, options.header);
+  }
+
+  override _transform(data: Buffer, _enc: BufferEncoding, done: TransformCallback) {
+    try {
+      let buf = this.pending.length ? Buffer.concat([this.pending, data]) : data;
+      if (!this.keys) {
+        if (buf.length < HEADER_SIZE) {
+          this.pending = Buffer.from(buf);
+          return done();
+        }
+        this.keys = keysFor(this.fileKey, this.storageKey, buf.subarray(0, HEADER_SIZE));
+        buf = buf.subarray(HEADER_SIZE);
+      }
+      // Without a known last chunk, a full chunk is opened as "not last" once a byte follows it.
+      while (
+        this.lastChunk === undefined
+          ? buf.length > SEALED_CHUNK_SIZE
+          : this.index < this.lastChunk && buf.length >= SEALED_CHUNK_SIZE
+      ) {
+        this.push(openChunk(this.keys, this.index, false, buf.subarray(0, SEALED_CHUNK_SIZE)));
+        this.index++;
+        buf = buf.subarray(SEALED_CHUNK_SIZE);
+      }
+      if (this.lastChunk !== undefined && this.index === this.lastChunk && buf.length > SEALED_CHUNK_SIZE)
+        throw new IntegrityError(`Chunk ${this.index} is longer than a chunk.`, this.index);
+      this.pending = buf.length ? Buffer.from(buf) : Buffer.alloc(0);
+      done();
+    } catch (err) {
+      done(err as Error);
+    }
+  }
+
+  override _flush(done: TransformCallback) {
+    try {
+      if (!this.keys) throw new IntegrityError('The file is shorter than its header.', 0);
+      if (this.lastChunk === undefined) {
+        // The whole file: what is left is its last chunk (never empty of its tag).
+        this.push(openChunk(this.keys, this.index, true, this.pending));
+      } else {
+        const until = this.untilChunk ?? this.lastChunk;
+        if (this.index === this.lastChunk && this.index <= until) {
+          this.push(openChunk(this.keys, this.index, true, this.pending));
+          this.index++;
+        }
+        if (this.index <= until) {
+          throw new IntegrityError(
+            this.pending.length > 0 ? `Chunk ${this.index} is cut short.` : `The file ends before chunk ${this.index}.`,
+            this.index,
+          );
+        }
+      }
+      done();
+    } catch (err) {
+      done(err as Error);
+    }
+  }
+}
+
+/** Opens a whole stored file held in memory (small files); an IntegrityError when it is changed. */
+export function openWhole(fileKey: Buffer, storageKey: string, sealed: Buffer, onChunk: (b: Buffer) => void) {
+  if (sealed.length < HEADER_SIZE) throw new IntegrityError('The file is shorter than its header.', 0);
+  const keys = keysFor(fileKey, storageKey, sealed.subarray(0, HEADER_SIZE));
+  let at = HEADER_SIZE;
+  let index = 0;
+  while (sealed.length - at > SEALED_CHUNK_SIZE) {
+    onChunk(openChunk(keys, index++, false, sealed.subarray(at, at + SEALED_CHUNK_SIZE)));
+    at += SEALED_CHUNK_SIZE;
+  }
+  onChunk(openChunk(keys, index, true, sealed.subarray(at)));
+}

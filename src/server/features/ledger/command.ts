@@ -6,11 +6,16 @@ import type { FileStore } from '../../files/store.js';
 import { auditLedger } from './integrity.js';
 
 export const LEDGER_USAGE = `Usage: npm run ledger -- verify [--skip-records] [--batch <entries>]
+       npm run ledger -- witness --url <server> --key <verifier key> --state <file>
+       npm run ledger -- verify-receipt <receipt.json> [file...] [--key <verifier key>]
 
   verify          re-checks the whole chain, the Merkle tree and every record (fields and
                   attachment bytes) against the ledger; exits 1 on any mismatch
   --skip-records  check the ledger itself only (chain and tree), not the records
-  --batch N       entries read per query (default 2000)`;
+  --batch N       entries read per query (default 2000)
+  witness         checks the server's signed checkpoint against the last one seen (see
+                  docs/witness.md); needs no database
+  verify-receipt  checks a record's receipt offline; needs no database`;
 
 export interface CommandIo {
   out: (line: string) => void;

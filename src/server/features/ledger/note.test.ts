@@ -1,4 +1,4 @@
-// The shared signed-note code: strict parsing, unknown signers ignored, a failing known signer
+// The shared signed-note code (src/shared/ledger/note.ts): strict parsing, unknown signers ignored, a failing known signer
 // rejects the note, and the verifier key's id must belong to its key. Keys and signatures are made
 // with node:crypto here, independently of the server's signer.
 import crypto from 'node:crypto';
@@ -14,7 +14,7 @@ import {
   parseCheckpointText,
   parseSignedNote,
   parseVerifierKey,
-} from './note.js';
+} from '../../../shared/ledger/note.js';
 
 function keyPair(name: string) {
   const { publicKey, privateKey } = crypto.generateKeyPairSync('ed25519');

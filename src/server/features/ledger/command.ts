@@ -14,7 +14,7 @@ export const LEDGER_USAGE = `Usage: npm run ledger -- verify [--skip-records] [-
   --skip-records  check the ledger itself only (chain and tree), not the records
   --batch N       entries read per query (default 2000)
   witness         checks the server's signed checkpoint against the last one seen (see
-                  docs/witness.md); needs no database
+                  "Witnessing the ledger" in the README); needs no database
   verify-receipt  checks a record's receipt offline; needs no database`;
 
 export interface CommandIo {

@@ -154,6 +154,16 @@ describe('checkpoint routes', () => {
     ).toBe(true);
   });
 
+  it('stores one checkpoint per size when many requests sign at once', async () => {
+    await appendTestEntries(t.ctx.db, 1);
+    clock = new Date(clock.getTime() + 60_000);
+    const bodies = await Promise.all(Array.from({ length: 8 }, () => get('/api/ledger/checkpoint')));
+    expect(new Set(bodies.map((r) => r.body)).size).toBe(1);
+    expect(bodies[0].body.split('\n')[1]).toBe('6');
+    const sizes = (await get('/api/ledger/checkpoints')).json().checkpoints.map((c: { treeSize: number }) => c.treeSize);
+    expect(sizes).toEqual([3, 5, 6]);
+  });
+
   it('refuses bad paging with a 400 and a message', async () => {
     for (const q of ['after=x', 'after=-2', 'limit=0', 'limit=101', 'limit=1.5']) {
       const res = await get(`/api/ledger/checkpoints?${q}`);
@@ -183,5 +193,5 @@ describe('the signing key from LEDGER_SIGNING_KEY', () => {
       await a.close();
       await b.close();
     }
-  });
+  }, 120_000);
 });

@@ -136,16 +136,15 @@ export async function verifyReceipt(
   // 2. The entry hash, recomputed from the fields.
   try {
     const hash = toHex(sha256(utf8(canonicalJson(receipt.entry))));
-    const entryOk = hash === receipt.entryHash && receipt.entry.seq === receipt.leafIndex;
-    checks.push({
-      name: 'entry',
-      ok: entryOk,
-      detail: entryOk
-        ? `The entry's fields hash to ${hash}.`
-        : hash !== receipt.entryHash
-          ? `The entry's fields hash to ${hash}, not to the receipt's ${receipt.entryHash}: the fields were changed.`
-          : `The entry says it is number ${String(receipt.entry.seq)}, the receipt says ${receipt.leafIndex}.`,
-    });
+    const detail =
+      hash !== receipt.entryHash
+        ? `The entry's fields hash to ${hash}, not to the receipt's ${receipt.entryHash}: the fields were changed.`
+        : receipt.entry.seq !== receipt.leafIndex
+          ? `The entry says it is number ${String(receipt.entry.seq)}, the receipt says ${receipt.leafIndex}.`
+          : receipt.entry.kind !== 'record_upload' || receipt.entry.recordId !== receipt.recordId
+            ? `The entry is not the upload of record ${receipt.recordId}.`
+            : null;
+    checks.push({ name: 'entry', ok: detail === null, detail: detail ?? `The entry's fields hash to ${hash}.` });
   } catch {
     checks.push({ name: 'entry', ok: false, detail: "The entry's fields cannot be encoded." });
   }

@@ -163,6 +163,7 @@ describe(`npm run ledger -- verify-receipt, after ${LATER_APPENDS} later entries
         /FAILED entry/,
       ],
       ['proof', (r) => (r.inclusionProof[0] = 'b'.repeat(64)), /FAILED inclusion: The inclusion proof does not lead/],
+      ['record id', (r) => (r.recordId = '00000000-0000-4000-8000-000000000000'), /FAILED entry: The entry is not the upload of record/],
       [
         'checkpoint',
         (r) => (r.checkpoint = r.checkpoint.replace(`\n${r.treeSize}\n`, `\n${r.treeSize + 1}\n`)),

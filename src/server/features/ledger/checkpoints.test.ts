@@ -195,3 +195,19 @@ describe('the signing key from LEDGER_SIGNING_KEY', () => {
     }
   }, 120_000);
 });
+
+describe('the public checkpoint routes', () => {
+  it('are rate-limited per address like the other public ledger reads (300 a minute)', async () => {
+    const t = await createTestApp();
+    try {
+      for (const url of ['/api/ledger/public-key', '/api/ledger/checkpoint', '/api/ledger/checkpoints']) {
+        const statuses: number[] = [];
+        for (let i = 0; i < 301; i++) statuses.push((await t.app.inject({ method: 'GET', url })).statusCode);
+        expect(statuses.slice(0, 300).every((s) => s === 200), url).toBe(true);
+        expect(statuses[300], url).toBe(429);
+      }
+    } finally {
+      await t.close();
+    }
+  }, 120_000);
+});

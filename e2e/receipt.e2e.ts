@@ -86,7 +86,7 @@ describe('a ledger receipt', () => {
 
     await choose(page, 'Receipt', [receiptFile]);
     await choose(page, 'Record files (optional)', [recordFile]);
-    await page.getByRole('button', { name: 'Check receipt' }).click();
+    await page.getByRole('button', { name: 'Verify receipt' }).click();
     const result = page.getByRole('status', { name: 'Receipt result' });
     await result.getByText('Receipt verified').waitFor();
     const text = (await result.textContent()) ?? '';
@@ -96,7 +96,7 @@ describe('a ledger receipt', () => {
 
     // A file the record does not have.
     await choose(page, 'Record files (optional)', [strangerFile]);
-    await page.getByRole('button', { name: 'Check receipt' }).click();
+    await page.getByRole('button', { name: 'Verify receipt' }).click();
     await result.getByText('Receipt NOT verified').waitFor();
     expect(await result.textContent()).toContain("other.pdf (SHA-256");
 

@@ -82,7 +82,7 @@ export function ReceiptCheck() {
         styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
       />
       <Button onClick={() => void check()} loading={state.step === 'checking'} w="fit-content">
-        Check receipt
+        Verify receipt
       </Button>
       {state.step === 'failed' && (
         <Text c="red" size="sm" role="alert">

@@ -61,7 +61,8 @@ async function verifyPage(): Promise<Page> {
   return page;
 }
 
-const dropFile = (page: Page, file: string) => page.locator('input[type="file"]').setInputFiles(file);
+// The dropzone's own input (the page also has the receipt check's file inputs).
+const dropFile = (page: Page, file: string) => page.getByLabel('File to verify', { exact: true }).setInputFiles(file);
 
 describe('public ledger verification (/verify)', () => {
   it('finds a dropped record file without signing in or uploading it, and checks its proof in the browser', async () => {

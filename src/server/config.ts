@@ -15,6 +15,10 @@ export interface Config {
   sessionTtlHours: number;
   /** 64 hex characters; when absent a key is made once and kept in DATA_DIR/secrets/file.key. */
   fileEncryptionKey?: string;
+  /** Ed25519 seed, 64 hex characters; when absent a key is made once in DATA_DIR/secrets/ledger.key. */
+  ledgerSigningKey?: string;
+  /** A new ledger checkpoint is signed at most this often (seconds); in between the last one is served. */
+  ledgerCheckpointSeconds: number;
   smtpUrl?: string;
   mailFrom: string;
   adminEmail?: string;
@@ -56,6 +60,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl: (env.PUBLIC_URL || `http://localhost:${port}`).replace(/\/+$/, ''),
     sessionTtlHours: num(env.SESSION_TTL_HOURS, 24),
     fileEncryptionKey: env.FILE_ENCRYPTION_KEY || undefined,
+    ledgerSigningKey: env.LEDGER_SIGNING_KEY || undefined,
+    ledgerCheckpointSeconds: num(env.LEDGER_CHECKPOINT_SECONDS, 5),
     smtpUrl: env.SMTP_URL || undefined,
     mailFrom: env.MAIL_FROM || 'MedLedger <no-reply@medledger.example>',
     adminEmail: env.ADMIN_EMAIL || undefined,

@@ -29,6 +29,9 @@ const PUBLIC_ROUTES = new Set([
   'GET /api/ledger/entries/:hash',
   'GET /api/ledger/files/:sha256',
   'GET /api/ledger/consistency',
+  'GET /api/ledger/public-key',
+  'GET /api/ledger/checkpoint',
+  'GET /api/ledger/checkpoints',
   'POST /api/ledger/verify-file',
   // Calendar apps poll it without a session; the long random token in the path is the credential.
   'GET /api/calendar/:feed',

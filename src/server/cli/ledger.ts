@@ -1,23 +1,43 @@
-// npm run ledger -- verify | migrate-files
-// Audits the ledger and every record against it. Opens the database like the server does
-// (DATABASE_URL, or PGlite under DATA_DIR, refused with a clear message while the server runs).
+// npm run ledger -- verify | migrate-files | witness | verify-receipt
+// `verify` audits the ledger and every record against it and `migrate-files` rewrites old-format
+// attachments, both opening the database like the server
+// does (DATABASE_URL, or PGlite under DATA_DIR, refused with a clear message while the server
+// runs). `witness` and `verify-receipt` need no database: they run on any machine.
 import { loadConfig } from '../config.js';
-import { parseLedgerArgs, runLedgerVerify } from '../features/ledger/command.js';
+import { LEDGER_USAGE, parseLedgerArgs, runLedgerVerify } from '../features/ledger/command.js';
+import { parseVerifyReceiptArgs, runVerifyReceipt } from '../features/ledger/receipt-command.js';
+import { parseWitnessArgs, runWitness } from '../features/ledger/witness.js';
 import { runMigrateFiles } from '../features/records/migrate-files.js';
 import { FileStore } from '../files/store.js';
 import { openDatabaseForCli } from './open-database.js';
 
+const io = { out: (line: string) => console.log(line), err: (line: string) => console.error(line) };
+
+function usage(message: string): never {
+  console.error(message);
+  process.exit(2);
+}
+
 async function main() {
-  const parsed = parseLedgerArgs(process.argv.slice(2));
-  if ('error' in parsed) {
-    console.error(parsed.error);
-    process.exit(2);
+  const [command, ...rest] = process.argv.slice(2);
+  if (command === 'witness') {
+    const parsed = parseWitnessArgs(rest);
+    if ('error' in parsed) usage(parsed.error);
+    else process.exitCode = await runWitness(parsed.options, io);
+    return;
   }
+  if (command === 'verify-receipt') {
+    const parsed = parseVerifyReceiptArgs(rest);
+    if ('error' in parsed) usage(parsed.error);
+    else process.exitCode = await runVerifyReceipt(parsed.options, io);
+    return;
+  }
+  const parsed = parseLedgerArgs(process.argv.slice(2));
+  if ('error' in parsed) usage(command === undefined ? LEDGER_USAGE : parsed.error);
   const config = loadConfig();
   const database = await openDatabaseForCli(config);
   try {
     const files = new FileStore(config.dataDir, config.fileEncryptionKey);
-    const io = { out: (line: string) => console.log(line), err: (line: string) => console.error(line) };
     process.exitCode =
       'command' in parsed
         ? await runMigrateFiles(database.db, files, io)

@@ -445,3 +445,14 @@ export const pendingUploads = pgTable('pending_uploads', {
   storageKey: text('storage_key').primaryKey(),
   createdAt: createdAt(),
 });
+
+/**
+ * Every checkpoint the ledger signed (c2sp.org/tlog-checkpoint): one per tree size, append-only.
+ * `note` is the signed note exactly as served; `rootHash` is hex.
+ */
+export const ledgerCheckpoints = pgTable('ledger_checkpoints', {
+  treeSize: bigint('tree_size', { mode: 'number' }).primaryKey(),
+  rootHash: text('root_hash').notNull(),
+  note: text('note').notNull(),
+  createdAt: createdAt(),
+});

@@ -1,6 +1,7 @@
 // /verify (public, no sign-in): drop a file or paste a hash and learn whether and when it was
 // entered in the MedLedger ledger. A file is fingerprinted (SHA-256) in the browser and never
-// uploaded; the entry's inclusion proof is checked here with the shared Merkle functions.
+// uploaded; the entry's inclusion proof is checked here with the shared Merkle functions. A receipt
+// (with the record's files) is checked entirely offline (ReceiptCheck).
 import '@mantine/dropzone/styles.css';
 import { Button, Divider, Group, Loader, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import { Dropzone } from '@mantine/dropzone';
@@ -13,6 +14,7 @@ import { HASH_MESSAGE } from '../../../shared/ledger/api';
 import { lookUp, type LookupResult } from './lookup';
 import { fileSha256, normaliseHash } from './proof';
 import { VerifyResult } from './VerifyResult';
+import { ReceiptCheck } from './ReceiptCheck';
 import { PublicPageHeader } from '../../components/layout/PublicPageHeader';
 
 type State =
@@ -142,6 +144,9 @@ export default function VerifyPage() {
               <VerifyResult result={state.result} subject={state.subject} />
             </Stack>
           )}
+
+          <Divider />
+          <ReceiptCheck />
         </Stack>
       </Paper>
     </PublicLayout>

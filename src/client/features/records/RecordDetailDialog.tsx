@@ -1,9 +1,9 @@
 // Record detail dialog (docs/spec.md#record-detail-dialog): title, date and doctor; the ledger
 // verification; record details and attachments; a side panel with the sharing switches; Download
-// Record, Share with Doctor and Print Record. Every opening reads the record again, so every view
+// Record, Download Receipt (the ledger receipt, checked on /verify), Share with Doctor and Print Record. Every opening reads the record again, so every view
 // is audited.
 import { Badge, Button, Grid, Group, Loader, Modal, Paper, Stack, Switch, Text, Title } from '@mantine/core';
-import { IconDownload, IconPrinter, IconShare } from '@tabler/icons-react';
+import { IconDownload, IconPrinter, IconReceipt, IconShare } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { shareSummary, type MedicalRecord } from '../../../shared/records';
@@ -11,7 +11,7 @@ import { apiJson } from '../../api/request';
 import { notifyError, notifySuccess } from '../../notify';
 import { AUDIT_KEY, RECORDS_KEY } from '../hospital/api';
 import { departmentLabel, formatDate, formatDateTime, formatSize, recordTypeLabel } from '../../format';
-import { downloadAttachment, downloadRecord } from './download';
+import { downloadAttachment, downloadReceipt, downloadRecord } from './download';
 import { VerificationBanner } from '../ledger/VerificationBanner';
 import { DraftNotice } from './DraftNotice';
 import { printRecord } from './printRecord';
@@ -187,6 +187,15 @@ function RecordDetail({ record, onOpen }: { record: MedicalRecord; onOpen: (reco
           >
             Download Record
           </Button>
+          {record.status !== 'draft' && (
+            <Button
+              variant="light"
+              leftSection={<IconReceipt size={16} aria-hidden />}
+              onClick={() => void downloadReceipt(record)}
+            >
+              Download Receipt
+            </Button>
+          )}
           <Button
             variant="light"
             leftSection={<IconShare size={16} aria-hidden />}

@@ -47,3 +47,26 @@ export async function downloadRecord(record: Pick<MedicalRecord, 'attachments' |
     reportFailure(error);
   }
 }
+
+/** A file name made of the title's letters and digits. */
+const slug = (title: string) =>
+  title
+    .normalize('NFKD')
+    .replace(/[^A-Za-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .toLowerCase()
+    .slice(0, 60) || 'record';
+
+/** The record's ledger receipt (JSON), to keep and check later on /verify or with the CLI. */
+export async function downloadReceipt(record: Pick<MedicalRecord, 'id' | 'title'>) {
+  try {
+    await saveAttachment({
+      url: `/api/medical-records/${encodeURIComponent(record.id)}/receipt`,
+      fileName: `medledger-receipt-${slug(record.title)}.json`,
+    });
+    notifySuccess('Receipt Downloaded', 'Keep it with the record: /verify checks it, even offline.');
+  } catch (error) {
+    if (errorStatus(error) === 404) notifyError('Receipt Unavailable', 'This record is not in the ledger yet.');
+    else notifyError('Download Failed', 'Unable to download the receipt. Please try again.');
+  }
+}

@@ -7,6 +7,8 @@ import { auditLedger } from './integrity.js';
 
 export const LEDGER_USAGE = `Usage: npm run ledger -- verify [--skip-records] [--batch <entries>]
        npm run ledger -- migrate-files
+       npm run ledger -- witness --url <server> --key <verifier key> --state <file>
+       npm run ledger -- verify-receipt <receipt.json> [file...] [--key <verifier key>]
 
   verify          re-checks the whole chain, the Merkle tree and every record (fields and
                   attachment bytes) against the ledger; exits 1 on any mismatch
@@ -14,7 +16,10 @@ export const LEDGER_USAGE = `Usage: npm run ledger -- verify [--skip-records] [-
   --batch N       entries read per query (default 2000)
   migrate-files   rewrites every attachment still in the single-GCM format written before the
                   chunked one (each old file's tag is checked first; the plaintext SHA-256 must
-                  not change); safe to run again; exits 1 if a file could not be converted`;
+                  not change); safe to run again; exits 1 if a file could not be converted
+  witness         checks the server's signed checkpoint against the last one seen (see
+                  "Witnessing the ledger" in the README); needs no database
+  verify-receipt  checks a record's receipt offline; needs no database`;
 
 export interface CommandIo {
   out: (line: string) => void;

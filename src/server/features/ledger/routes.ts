@@ -21,14 +21,127 @@ import type { AppContext } from '../../app.js';
 import { badRequest, HttpError, notFound, tooLarge, unsupportedType } from '../../errors.js';
 import { currentUser, requireRole } from '../../plugins/session.js';
 import { consistency, entryProofByHash, fileVerification, treeHead } from './lookup.js';
+import { receiptSchema } from '../../../shared/ledger/receipt.js';
+import { actorOf } from '../patients/actor.js';
+import { CHECKPOINT_PAGE, checkpointsAfter, currentCheckpoint } from './checkpoints.js';
+import { recordReceipt } from './receipt.js';
+import { createLedgerSigner } from './signing.js';
 import { verifyRecord } from './verify.js';
 
 const tags = ['ledger'];
 const MAX_FILE_BYTES = 25 * 1024 * 1024;
 const publicReads = { rateLimit: { max: 300, timeWindow: '1 minute' } };
 
+const checkpointsQuerySchema = z.object({
+  after: z.coerce
+    .number({ message: 'after must be a whole number' })
+    .int('after must be a whole number')
+    .min(-1, 'after must be -1 or more')
+    .max(Number.MAX_SAFE_INTEGER)
+    .default(-1),
+  limit: z.coerce
+    .number({ message: 'limit must be a whole number' })
+    .int('limit must be a whole number')
+    .min(1, 'limit must be at least 1')
+    .max(CHECKPOINT_PAGE, `limit must be at most ${CHECKPOINT_PAGE}`)
+    .default(CHECKPOINT_PAGE),
+});
+
+const checkpointListSchema = z.object({
+  checkpoints: z.array(
+    z.object({ treeSize: z.number().int(), rootHash: z.string(), note: z.string(), createdAt: z.string() }),
+  ),
+  /** Ask again with after=<next> for the following page; null on the last page. */
+  next: z.number().int().nullable(),
+});
+
+const TEXT = 'text/plain; charset=utf-8';
+
 export async function ledgerRoutes(app: FastifyInstance, ctx: AppContext) {
   const r = app.withTypeProvider<ZodTypeProvider>();
+  // Made (or read from DATA_DIR/secrets/ledger.key) once, when the server starts.
+  const signer = createLedgerSigner({
+    dataDir: ctx.config.dataDir,
+    publicUrl: ctx.config.publicUrl,
+    keyHex: ctx.config.ledgerSigningKey,
+  });
+  const checkpointOptions = () => ({
+    signer,
+    now: ctx.now(),
+    intervalSeconds: ctx.config.ledgerCheckpointSeconds,
+  });
+
+  r.get(
+    '/api/ledger/public-key',
+    {
+      config: publicReads,
+      schema: {
+        tags,
+        summary: "The log's Ed25519 verifier key (c2sp.org/signed-note): <name>+<key id>+<base64 key>",
+        produces: [TEXT],
+      },
+    },
+    async (_request, reply) => reply.type(TEXT).header('cache-control', 'public, max-age=300').send(`${signer.verifierKey}\n`),
+  );
+
+  r.get(
+    '/api/ledger/checkpoint',
+    {
+      config: publicReads,
+      schema: {
+        tags,
+        summary: 'The latest signed checkpoint (c2sp.org/tlog-checkpoint): origin, tree size, root hash, signature',
+        description:
+          'Signed at most every LEDGER_CHECKPOINT_SECONDS; in between, the latest stored checkpoint is served.',
+        produces: [TEXT],
+      },
+    },
+    async (_request, reply) => {
+      const checkpoint = await currentCheckpoint(ctx.db, checkpointOptions());
+      return reply.type(TEXT).header('cache-control', 'no-cache').send(checkpoint.note);
+    },
+  );
+
+  r.get(
+    '/api/ledger/checkpoints',
+    {
+      config: publicReads,
+      schema: {
+        tags,
+        summary: 'Every checkpoint the log signed with a tree size above `after`, oldest first (paged)',
+        querystring: checkpointsQuerySchema,
+        response: { 200: checkpointListSchema },
+      },
+    },
+    async (request) => {
+      const page = await checkpointsAfter(ctx.db, request.query.after, request.query.limit);
+      return {
+        checkpoints: page.checkpoints.map((c) => ({ ...c, createdAt: c.createdAt.toISOString() })),
+        next: page.next,
+      };
+    },
+  );
+
+  r.get(
+    '/api/medical-records/:id/receipt',
+    {
+      onRequest: requireRole('hospital', 'patient'),
+      schema: {
+        tags,
+        summary:
+          "A record's ledger receipt: the entry's fields as hashed, its inclusion proof and the signed checkpoint (audited as record_view)",
+        params: z.object({ id: text().max(100) }),
+        response: { 200: receiptSchema },
+      },
+    },
+    async (request, reply) => {
+      const receipt = await recordReceipt(ctx.db, actorOf(request), request.params.id, checkpointOptions());
+      void reply
+        .header('cache-control', 'private, no-store')
+        .header('content-disposition', `attachment; filename="medledger-receipt-${receipt.recordId}.json"`);
+      return receipt;
+    },
+  );
 
   r.get(
     '/api/ledger/head',

@@ -117,3 +117,23 @@ export async function tamperWithLedger(db: Db, fn: (tx: Db) => Promise<unknown>)
     await fn(tx);
   });
 }
+
+/**
+ * Appends `count` profile_change entries, one transaction each. With the same `tag`, `start` and
+ * `now`, two databases get identical entries (a common prefix); a different tag makes them differ.
+ */
+export async function appendTestEntries(
+  db: Db,
+  count: number,
+  options: { tag?: string; now?: Date } = {},
+): Promise<void> {
+  for (let i = 0; i < count; i++) {
+    await db.transaction(async (tx) => {
+      await appendLedgerEntry(
+        tx,
+        { kind: 'profile_change', content: { test: options.tag ?? 'entry', n: i } },
+        { now: options.now ?? new Date('2026-01-01T00:00:00.000Z') },
+      );
+    });
+  }
+}

@@ -1,0 +1,71 @@
+// A record's receipt (src/shared/ledger/receipt.ts): its ledger entry's fields exactly as hashed,
+// the inclusion proof and the signed checkpoint the proof leads to. Given to whoever may view the
+// record, and audited like a view: it carries the record's content.
+import { canonicalJson } from '../../../shared/ledger/canonical.js';
+import { RECEIPT_FORMAT, type Receipt } from '../../../shared/ledger/receipt.js';
+import { findRecordForUser } from '../../access.js';
+import type { Db } from '../../db/connect.js';
+import { notFound } from '../../errors.js';
+import type { Actor } from '../patients/actor.js';
+import { writeAudit } from '../audit/service.js';
+import { currentCheckpoint } from './checkpoints.js';
+import { hexOf } from './hashing.js';
+import type { LedgerSigner } from './signing.js';
+import { inclusionProof, LedgerDamagedError } from './tree.js';
+import { findRecordEntry } from './verify.js';
+
+interface EntryAttachment {
+  fileName: string;
+  sha256: string;
+  size: number;
+}
+
+export async function recordReceipt(
+  db: Db,
+  actor: Actor,
+  recordId: string,
+  options: { signer: LedgerSigner; now: Date; intervalSeconds: number },
+): Promise<Receipt> {
+  const { record, patient } = await findRecordForUser(db, actor, recordId);
+  const entry = await findRecordEntry(db, record.id);
+  if (!entry) throw notFound('This record has no ledger entry yet (drafts are not ledgered).');
+  const envelope = JSON.parse(entry.canonical) as Record<string, unknown>;
+  // The receipt's fields must hash to the entry's hash, so the stored text must be canonical.
+  if (canonicalJson(envelope) !== entry.canonical)
+    throw new LedgerDamagedError(`Ledger entry ${entry.seq} is not in canonical form.`);
+  const seq = Number(entry.seq);
+  const checkpoint = await currentCheckpoint(db, { ...options, minSize: seq + 1 });
+  const { auditPath, rootHash } = await inclusionProof(db, seq, checkpoint.treeSize);
+  if (hexOf(rootHash) !== checkpoint.rootHash)
+    throw new LedgerDamagedError(`The tree of ${checkpoint.treeSize} entries no longer has its signed root.`);
+  const content = envelope.content as { attachments?: EntryAttachment[] } | undefined;
+
+  await writeAudit(db, {
+    userId: actor.id,
+    action: 'record_view',
+    entityType: 'medical_record',
+    entityId: record.id,
+    details: `Downloaded the ledger receipt of "${record.title}"`,
+    ipAddress: actor.ip,
+    hospitalId: record.hospitalId,
+    patientId: patient.id,
+  });
+  return {
+    format: RECEIPT_FORMAT,
+    origin: options.signer.name,
+    verifierKey: options.signer.verifierKey,
+    recordId: record.id,
+    entry: envelope,
+    entryHash: entry.hash,
+    leafIndex: seq,
+    treeSize: checkpoint.treeSize,
+    inclusionProof: auditPath.map(hexOf),
+    checkpoint: checkpoint.note,
+    attachments: (content?.attachments ?? []).map((a) => ({
+      fileName: a.fileName,
+      sha256: a.sha256,
+      size: a.size,
+    })),
+    issuedAt: options.now.toISOString(),
+  };
+}

@@ -32,11 +32,13 @@ export interface RunResult {
   failed: number;
 }
 
-async function emailEnabled(db: Db, userId: string): Promise<boolean> {
+/** The user's switch for this kind: the new sign-in notice has its own, the rest share one. */
+async function emailEnabled(db: Db, userId: string, kind: string): Promise<boolean> {
   const [row] = await db
     .select()
     .from(notificationPreferences)
     .where(eq(notificationPreferences.userId, userId));
+  if (kind === 'new_sign_in') return row?.newSignInEnabled ?? true;
   return row?.emailEnabled ?? true;
 }
 
@@ -58,7 +60,7 @@ export async function runDueJobs(db: Db, mail: Mailer, render: RenderJob, now: D
       .limit(BATCH)
       .for('update', { skipLocked: true });
     for (const job of due) {
-      const message = (await emailEnabled(tx, job.userId)) ? await render(tx, job) : null;
+      const message = (await emailEnabled(tx, job.userId, job.kind)) ? await render(tx, job) : null;
       if (!message) {
         await tx.update(notificationJobs).set({ skippedAt: now }).where(eq(notificationJobs.id, job.id));
         result.skipped++;

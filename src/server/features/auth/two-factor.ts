@@ -3,7 +3,7 @@
 // under a key derived from the file key, the user id as associated data) and never shown again
 // once confirmed; the last time step used is stored so that a code cannot be replayed.
 import crypto from 'node:crypto';
-import { and, count, eq, gt, isNull, lt, or } from 'drizzle-orm';
+import { and, count, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
 import { Secret, TOTP } from 'otpauth';
 import {
   PENDING_LOGIN_MINUTES,
@@ -272,7 +272,7 @@ export async function verifyPendingLogin(
   if (!method) {
     const [row] = await deps.db
       .update(pendingLogins)
-      .set({ failures: pending.failures + 1 })
+      .set({ failures: sql`${pendingLogins.failures} + 1` })
       .where(eq(pendingLogins.tokenHash, pending.tokenHash))
       .returning({ failures: pendingLogins.failures });
     if ((row?.failures ?? PENDING_MAX_FAILURES) >= PENDING_MAX_FAILURES) {
@@ -286,5 +286,8 @@ export async function verifyPendingLogin(
     .where(eq(pendingLogins.tokenHash, pending.tokenHash))
     .returning({ userId: pendingLogins.userId });
   if (taken.length === 0) throw unauthorized(TWO_FACTOR_MESSAGES.noPendingLogin);
+  // The password step counted as an attempt too: a finished sign-in gives it back to the address
+  // (completeSignIn gives back the code's).
+  await signInSucceeded(deps.db, user.email, ip);
   return { user, remember: pending.remember, method };
 }

@@ -24,7 +24,12 @@ export const TWO_FACTOR_MESSAGES = {
 export const twoFactorCodeSchema = text({ error: TWO_FACTOR_MESSAGES.codeRequired })
   .max(40, TWO_FACTOR_MESSAGES.codeInvalid)
   .transform((s) => s.replace(/[\s-]/g, '').toLowerCase())
-  .pipe(z.string().min(1, TWO_FACTOR_MESSAGES.codeRequired).regex(/^[0-9a-z]+$/, TWO_FACTOR_MESSAGES.codeInvalid));
+  .pipe(
+    z
+      .string()
+      .min(1, TWO_FACTOR_MESSAGES.codeRequired)
+      .regex(/^[0-9a-z]+$/, TWO_FACTOR_MESSAGES.codeInvalid),
+  );
 
 export const twoFactorCodeBodySchema = z.object({ code: twoFactorCodeSchema });
 export type TwoFactorCodeInput = z.infer<typeof twoFactorCodeBodySchema>;

@@ -63,7 +63,8 @@ export async function accountRoutes(app: FastifyInstance, ctx: AppContext) {
       onRequest: signedIn,
       schema: {
         tags,
-        summary: 'Turn two-factor sign-in on with a code from the pending secret; 10 recovery codes, shown once',
+        summary:
+          'Turn two-factor sign-in on with a code from the pending secret; 10 recovery codes, shown once',
         body: twoFactorCodeBodySchema,
         response: { 200: recoveryCodesResponseSchema },
       },

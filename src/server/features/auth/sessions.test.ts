@@ -108,7 +108,9 @@ describe('sessions', () => {
     expect(foreign.statusCode).toBe(404);
     expect(foreign.json().message).toBe('Session not found.');
     expect((await me(theirs)).email).toBe(b.email);
-    expect((await call('DELETE', '/api/auth/sessions/00000000-0000-4000-8000-000000000000', mine)).statusCode).toBe(404);
+    expect(
+      (await call('DELETE', '/api/auth/sessions/00000000-0000-4000-8000-000000000000', mine)).statusCode,
+    ).toBe(404);
     expect((await call('DELETE', '/api/auth/sessions/not-an-id', mine)).statusCode).toBe(404);
 
     const otherId = (await call('GET', '/api/auth/sessions', mine))
@@ -130,7 +132,8 @@ describe('sessions', () => {
     const cookie = sessionCookie(await signIn(a.email, { ua: CHROME_LINUX, ip: '192.0.2.20' }));
     const lastSeen = async () =>
       (await t.ctx.db.select().from(sessions).where(eq(sessions.userId, a.userId)))[0].lastSeenAt.getTime();
-    const set = (at: Date) => t.ctx.db.update(sessions).set({ lastSeenAt: at }).where(eq(sessions.userId, a.userId));
+    const set = (at: Date) =>
+      t.ctx.db.update(sessions).set({ lastSeenAt: at }).where(eq(sessions.userId, a.userId));
 
     const recent = new Date(Date.now() - 30_000);
     await set(recent);
@@ -183,12 +186,17 @@ describe('password change', () => {
     expect(await me(there)).toBeNull();
     expect(await me(third)).toBeNull();
     expect((await signIn(a.email, { ua: CHROME_LINUX, ip: '192.0.2.40' })).statusCode).toBe(401);
-    expect((await signIn(a.email, { ua: CHROME_LINUX, ip: '192.0.2.40' }, 'N3w!Password-2031')).statusCode).toBe(200);
+    expect(
+      (await signIn(a.email, { ua: CHROME_LINUX, ip: '192.0.2.40' }, 'N3w!Password-2031')).statusCode,
+    ).toBe(200);
     const [audit] = await t.ctx.db
       .select()
       .from(auditLogs)
       .where(and(eq(auditLogs.userId, a.userId), eq(auditLogs.action, 'password_change')));
-    expect(audit).toMatchObject({ details: 'Changed the password; ended 2 other sessions', ipAddress: '127.0.0.1' });
+    expect(audit).toMatchObject({
+      details: 'Changed the password; ended 2 other sessions',
+      ipAddress: '127.0.0.1',
+    });
   });
 });
 

@@ -63,8 +63,7 @@ const post = (url: string, cookie: string | undefined, payload?: object, remoteA
     ...(remoteAddress ? { remoteAddress } : {}),
   });
 const me = async (cookie?: string) =>
-  (await t.app.inject({ method: 'GET', url: '/api/auth/me', headers: cookie ? { cookie } : {} })).json()
-    .user;
+  (await t.app.inject({ method: 'GET', url: '/api/auth/me', headers: cookie ? { cookie } : {} })).json().user;
 const cookieOf = (res: LightMyRequestResponse, name: string) => {
   const c = res.cookies.find((x) => x.name === name);
   return c ? `${name}=${c.value}` : undefined;
@@ -79,7 +78,13 @@ async function enrolled() {
   const key = base32Decode(secret);
   const enable = await post('/api/auth/2fa/enable', h.cookie, { code: hotp(key, step()) });
   expect(enable.statusCode).toBe(200);
-  return { ...h, secret, otpauthUri, key, recoveryCodes: enable.json<{ recoveryCodes: string[] }>().recoveryCodes };
+  return {
+    ...h,
+    secret,
+    otpauthUri,
+    key,
+    recoveryCodes: enable.json<{ recoveryCodes: string[] }>().recoveryCodes,
+  };
 }
 
 /** The password step: answers the pending-login cookie. */
@@ -169,7 +174,9 @@ describe('two-step sign-in', () => {
     const session = cookieOf(ok, 'medledger_sid');
     expect((await me(session)).email).toBe(u.email);
     // The pending sign-in is used up.
-    expect((await post('/api/auth/2fa/verify', pending, { code: hotp(u.key, step() + 1) })).statusCode).toBe(401);
+    expect((await post('/api/auth/2fa/verify', pending, { code: hotp(u.key, step() + 1) })).statusCode).toBe(
+      401,
+    );
   });
 
   it('refuses a code used before (replay) and accepts one step of drift either way, no more', async () => {
@@ -278,7 +285,11 @@ describe('administrators', () => {
     const resend = await post(`/api/provider-applications/${id}/resend-link`, bare.cookie);
     expect(resend.statusCode).toBe(403);
     // The list stays readable, so the dashboard can show what waits.
-    const list = await t.app.inject({ method: 'GET', url: '/api/provider-applications', headers: { cookie: bare.cookie } });
+    const list = await t.app.inject({
+      method: 'GET',
+      url: '/api/provider-applications',
+      headers: { cookie: bare.cookie },
+    });
     expect(list.statusCode).toBe(200);
 
     const admin = await signedInAdmin(t);

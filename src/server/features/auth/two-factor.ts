@@ -125,7 +125,11 @@ export async function enableTwoFactor(
   const row = await twoFactorRow(deps.db, actor.id);
   const [user] = await deps.db.select().from(users).where(eq(users.id, actor.id));
   if (user?.twoFactorEnabled) throw conflict('Two-factor sign-in is already on.');
-  if (!row?.pendingSecret || !row.pendingCreatedAt || now.getTime() - row.pendingCreatedAt.getTime() > SETUP_VALID_MS) {
+  if (
+    !row?.pendingSecret ||
+    !row.pendingCreatedAt ||
+    now.getTime() - row.pendingCreatedAt.getTime() > SETUP_VALID_MS
+  ) {
     throw badRequest('Start the two-factor set-up first (or again: the last one has expired).');
   }
   // Wrong codes here are counted like sign-in attempts: a stolen session cannot guess at speed.
@@ -150,7 +154,9 @@ export async function enableTwoFactor(
     await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, actor.id));
     await tx
       .insert(recoveryCodes)
-      .values(codes.map((c) => ({ userId: actor.id, codeHash: sha256(normaliseRecovery(c)), createdAt: now })));
+      .values(
+        codes.map((c) => ({ userId: actor.id, codeHash: sha256(normaliseRecovery(c)), createdAt: now })),
+      );
     await writeAudit(tx, {
       userId: actor.id,
       action: 'two_factor_change',
@@ -240,12 +246,15 @@ export async function createPendingLogin(
 ): Promise<{ token: string; expire: Date }> {
   const token = crypto.randomBytes(32).toString('base64url');
   const expire = new Date(now.getTime() + PENDING_LOGIN_MINUTES * 60_000);
-  await db.insert(pendingLogins).values({ tokenHash: sha256(token), userId, remember, expire, createdAt: now });
+  await db
+    .insert(pendingLogins)
+    .values({ tokenHash: sha256(token), userId, remember, expire, createdAt: now });
   return { token, expire };
 }
 
 export async function dropPendingLogin(db: Db, token: string | undefined) {
-  if (token && token.length <= 100) await db.delete(pendingLogins).where(eq(pendingLogins.tokenHash, sha256(token)));
+  if (token && token.length <= 100)
+    await db.delete(pendingLogins).where(eq(pendingLogins.tokenHash, sha256(token)));
 }
 
 /**

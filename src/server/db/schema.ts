@@ -417,7 +417,7 @@ export const userTwoFactor = pgTable('user_two_factor', {
   enabledAt: ts('enabled_at'),
 });
 
-/** Single-use recovery codes (SHA-256 of each), made when two-factor sign-in is turned on. */
+/** Single-use recovery codes (HMAC-SHA256 of each under a server key), made when two-factor sign-in is turned on. */
 export const recoveryCodes = pgTable(
   'recovery_codes',
   {

@@ -7,7 +7,7 @@ import { eq } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TWO_FACTOR_MESSAGES } from '../../../shared/account.js';
-import { auditLogs, userTwoFactor } from '../../db/schema.js';
+import { auditLogs, recoveryCodes, userTwoFactor } from '../../db/schema.js';
 import {
   STRONG_PASSWORD,
   createTestApp,
@@ -151,6 +151,14 @@ describe('two-factor set-up', () => {
     const [row] = await t.ctx.db.select().from(userTwoFactor).where(eq(userTwoFactor.userId, h.userId));
     expect(row.pendingSecret).toBeNull();
     expect(row.secret).not.toContain(secret);
+    // The recovery codes are kept only as keyed hashes.
+    const stored = await t.ctx.db.select().from(recoveryCodes).where(eq(recoveryCodes.userId, h.userId));
+    expect(stored).toHaveLength(10);
+    const plainHashes = codes.map((c) => crypto.createHash('sha256').update(c.replace('-', '')).digest('hex'));
+    for (const r of stored) {
+      expect(codes.some((c) => r.codeHash.includes(c.replace('-', '')))).toBe(false);
+      expect(plainHashes).not.toContain(r.codeHash);
+    }
     const [audit] = await t.ctx.db.select().from(auditLogs).where(eq(auditLogs.action, 'two_factor_change'));
     expect(audit.details).toBe('Turned on two-factor sign-in');
   });

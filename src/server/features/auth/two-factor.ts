@@ -42,6 +42,12 @@ interface Actor {
 }
 
 const sha256 = (s: string) => crypto.createHash('sha256').update(s).digest('hex');
+/** Recovery codes are kept as HMAC-SHA256 under the server key: a copy of the table alone cannot be searched. */
+const recoveryHash = (key: Buffer, code: string) =>
+  crypto
+    .createHmac('sha256', key)
+    .update(`recovery:${normaliseRecovery(code)}`)
+    .digest('hex');
 
 function encryptSecret(key: Buffer, userId: string, base32: string): string {
   const iv = crypto.randomBytes(12);
@@ -155,7 +161,7 @@ export async function enableTwoFactor(
     await tx
       .insert(recoveryCodes)
       .values(
-        codes.map((c) => ({ userId: actor.id, codeHash: sha256(normaliseRecovery(c)), createdAt: now })),
+        codes.map((c) => ({ userId: actor.id, codeHash: recoveryHash(deps.secretKey, c), createdAt: now })),
       );
     await writeAudit(tx, {
       userId: actor.id,
@@ -229,7 +235,7 @@ export async function useSecondFactor(
     .where(
       and(
         eq(recoveryCodes.userId, user.id),
-        eq(recoveryCodes.codeHash, sha256(normaliseRecovery(code))),
+        eq(recoveryCodes.codeHash, recoveryHash(secretKey, code)),
         isNull(recoveryCodes.usedAt),
       ),
     )

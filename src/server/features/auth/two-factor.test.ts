@@ -16,6 +16,7 @@ import {
   signedInHospital,
   type TestApp,
 } from '../../test/helpers.js';
+import { resetTwoFactor } from './two-factor.js';
 
 /** RFC 4648 base32 without padding. */
 function base32Decode(s: string): Buffer {
@@ -154,7 +155,9 @@ describe('two-factor set-up', () => {
     // The recovery codes are kept only as keyed hashes.
     const stored = await t.ctx.db.select().from(recoveryCodes).where(eq(recoveryCodes.userId, h.userId));
     expect(stored).toHaveLength(10);
-    const plainHashes = codes.map((c) => crypto.createHash('sha256').update(c.replace('-', '')).digest('hex'));
+    const plainHashes = codes.map((c) =>
+      crypto.createHash('sha256').update(c.replace('-', '')).digest('hex'),
+    );
     for (const r of stored) {
       expect(codes.some((c) => r.codeHash.includes(c.replace('-', '')))).toBe(false);
       expect(plainHashes).not.toContain(r.codeHash);
@@ -273,6 +276,19 @@ describe('two-step sign-in', () => {
     // The old recovery codes are gone.
     const status = await t.app.inject({ method: 'GET', url: '/api/auth/2fa', headers: { cookie: u.cookie } });
     expect(status.json()).toEqual({ enabled: false, recoveryCodesLeft: 0 });
+  });
+});
+
+describe('reset from the command line', () => {
+  it('turns two-factor sign-in off for a locked-out account', async () => {
+    const u = await enrolled();
+    expect(await resetTwoFactor(t.ctx.db, u.email.toUpperCase())).toBe(true);
+    const res = await post('/api/auth/login', undefined, { email: u.email, password: STRONG_PASSWORD });
+    expect(res.json().user.twoFactorEnabled).toBe(false);
+    expect(await resetTwoFactor(t.ctx.db, u.email)).toBe(false);
+    await expect(resetTwoFactor(t.ctx.db, 'nobody@example.test')).rejects.toThrow(
+      'No account has this e-mail.',
+    );
   });
 });
 

@@ -17,7 +17,7 @@ import {
 } from '../../../shared/account.js';
 import type { Db } from '../../db/connect.js';
 import { pendingLogins, recoveryCodes, userTwoFactor, users } from '../../db/schema.js';
-import { HttpError, badRequest, conflict, forbidden, unauthorized } from '../../errors.js';
+import { HttpError, badRequest, conflict, forbidden, notFound, unauthorized } from '../../errors.js';
 import { writeAudit } from '../audit/service.js';
 import { verifyPassword } from './passwords.js';
 import { reserveSignInAttempt, signInSucceeded } from './throttle.js';
@@ -305,4 +305,29 @@ export async function verifyPendingLogin(
   // (completeSignIn gives back the code's).
   await signInSucceeded(deps.db, user.email, ip);
   return { user, remember: pending.remember, method };
+}
+
+/**
+ * Turns two-factor sign-in off for a locked-out user (lost phone and recovery codes), from the
+ * server's command line (`npm run admin -- reset-two-factor --email E`). Answers whether it was on.
+ */
+export async function resetTwoFactor(db: Db, email: string): Promise<boolean> {
+  const [user] = await db.select().from(users).where(eq(users.email, email.trim().toLowerCase()));
+  if (!user) throw notFound('No account has this e-mail.');
+  const wasOn = user.twoFactorEnabled;
+  await db.transaction(async (tx) => {
+    await tx.update(users).set({ twoFactorEnabled: false }).where(eq(users.id, user.id));
+    await tx.delete(userTwoFactor).where(eq(userTwoFactor.userId, user.id));
+    await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, user.id));
+    await tx.delete(pendingLogins).where(eq(pendingLogins.userId, user.id));
+    await writeAudit(tx, {
+      userId: user.id,
+      action: 'two_factor_change',
+      entityType: 'user',
+      entityId: user.id,
+      details: 'Two-factor sign-in reset from the command line',
+      hospitalId: user.role === 'hospital' ? user.id : null,
+    });
+  });
+  return wasOn;
 }

@@ -1,6 +1,7 @@
 // Profile page, "Sessions" (issue 9): where the account is signed in (device, address, since,
-// last active), this browser marked, and Sign out for each other session.
-import { Badge, Button, Paper, Table, Text, Title, VisuallyHidden } from '@mantine/core';
+// last active), this browser marked, and Sign out for each other session. A list rather than a
+// table, so that it fits a phone without scrolling sideways.
+import { Badge, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { errorMessage } from '../../api/request';
 import { notifyError, notifySuccess } from '../../notify';
 import { useEndSession, useSessions } from './api';
@@ -31,52 +32,47 @@ export function SessionsList() {
       ) : sessions.error ? (
         <Text c="red">Could not load your sessions.</Text>
       ) : (
-        <Table.ScrollContainer minWidth={560}>
-          <Table>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Device</Table.Th>
-                <Table.Th>Address</Table.Th>
-                <Table.Th>Signed in</Table.Th>
-                <Table.Th>Last active</Table.Th>
-                <Table.Th>
-                  <VisuallyHidden>Action</VisuallyHidden>
-                </Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {(sessions.data ?? []).map((s) => (
-                <Table.Tr key={s.id}>
-                  <Table.Td>
-                    {s.device}{' '}
+        <Stack
+          component="ul"
+          gap="sm"
+          p={0}
+          m={0}
+          style={{ listStyle: 'none' }}
+          aria-label="Signed-in sessions"
+        >
+          {(sessions.data ?? []).map((s) => (
+            <Paper component="li" key={s.id} withBorder p="sm" radius="sm">
+              <Group justify="space-between" wrap="wrap" gap="xs">
+                <Stack gap={2}>
+                  <Group gap="xs">
+                    <Text fw={500}>{s.device}</Text>
                     {s.current && (
                       <Badge size="sm" variant="light">
                         This browser
                       </Badge>
                     )}
-                  </Table.Td>
-                  <Table.Td>{s.ip ?? 'Unknown'}</Table.Td>
-                  <Table.Td>{when(s.createdAt)}</Table.Td>
-                  <Table.Td>{when(s.lastSeenAt)}</Table.Td>
-                  <Table.Td>
-                    {!s.current && (
-                      <Button
-                        size="xs"
-                        variant="light"
-                        color="red"
-                        aria-label={`Sign out ${s.device} (${s.ip ?? 'unknown address'})`}
-                        loading={end.isPending && end.variables === s.id}
-                        onClick={() => signOut(s.id, s.device)}
-                      >
-                        Sign out
-                      </Button>
-                    )}
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+                  </Group>
+                  <Text size="sm" c="dimmed">
+                    {s.ip ?? 'Unknown address'} · signed in {when(s.createdAt)} · last active{' '}
+                    {when(s.lastSeenAt)}
+                  </Text>
+                </Stack>
+                {!s.current && (
+                  <Button
+                    size="xs"
+                    variant="light"
+                    color="red"
+                    aria-label={`Sign out ${s.device} (${s.ip ?? 'unknown address'})`}
+                    loading={end.isPending && end.variables === s.id}
+                    onClick={() => signOut(s.id, s.device)}
+                  >
+                    Sign out
+                  </Button>
+                )}
+              </Group>
+            </Paper>
+          ))}
+        </Stack>
       )}
     </Paper>
   );

@@ -189,7 +189,7 @@ function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () => void 
   }
   return (
     <Stack gap="sm">
-      <Alert color="yellow" title="Save your recovery codes">
+      <Alert variant="light" title="Save your recovery codes">
         If you lose your phone, each of these codes signs you in once instead of an app code. They are shown
         only now.
       </Alert>

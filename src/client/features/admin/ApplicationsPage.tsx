@@ -85,7 +85,7 @@ export default function ApplicationsPage() {
         </div>
         {user && !user.twoFactorEnabled && (
           <Alert
-            color="yellow"
+            variant="light"
             title="Turn on two-factor sign-in first"
             icon={<IconShieldLock aria-hidden />}
           >

@@ -88,8 +88,12 @@ export async function destroySession(db: Db, sid: string): Promise<void> {
   await db.delete(sessions).where(eq(sessions.sid, hashSid(sid)));
 }
 
-/** Ends every session of a user (password reset), or every one but `exceptSid` (password change). */
+/**
+ * Ends every session of a user (password reset), or every one but `exceptSid` (password change),
+ * and any sign-in of theirs waiting for its two-factor step.
+ */
 export async function destroyUserSessions(db: Db, userId: string, exceptSid?: string): Promise<number> {
+  await db.delete(pendingLogins).where(eq(pendingLogins.userId, userId));
   const rows = await db
     .delete(sessions)
     .where(

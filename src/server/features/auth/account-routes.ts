@@ -132,7 +132,8 @@ export async function accountRoutes(app: FastifyInstance, ctx: AppContext) {
     },
     async (request) => {
       const user = currentUser(request);
-      return listSessions(ctx.db, user.id, user.sessionPublicId, ctx.now());
+      // Real time, as the session plugin checks expiry with (not the app's test clock).
+      return listSessions(ctx.db, user.id, user.sessionPublicId, new Date());
     },
   );
 

@@ -5,7 +5,7 @@ import type { PasswordChangeInput } from '../../../shared/account.js';
 import type { LoginInput, RegisterInput } from '../../../shared/auth.js';
 import type { PublicUser } from '../../../shared/users.js';
 import type { Db } from '../../db/connect.js';
-import { patients, pendingLogins, users } from '../../db/schema.js';
+import { patients, users } from '../../db/schema.js';
 import { HttpError, badRequest, conflict, forbidden } from '../../errors.js';
 import { writeAudit } from '../audit/service.js';
 import { startTrial } from '../billing/service.js';
@@ -180,7 +180,6 @@ export async function changePassword(
   return db.transaction(async (tx) => {
     await tx.update(users).set({ password: passwordHash }).where(eq(users.id, actor.id));
     const ended = await destroyUserSessions(tx, actor.id, actor.sessionId);
-    await tx.delete(pendingLogins).where(eq(pendingLogins.userId, actor.id));
     await writeAudit(tx, {
       userId: actor.id,
       action: 'password_change',

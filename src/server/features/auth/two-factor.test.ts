@@ -253,6 +253,21 @@ describe('two-step sign-in', () => {
     expect(other.statusCode).toBe(200);
   });
 
+  it('drops a waiting sign-in when the password is changed meanwhile', async () => {
+    const u = await enrolled();
+    advance(30_000);
+    const pending = await passwordStep(u.email);
+    const changed = await post('/api/auth/password', u.cookie, {
+      currentPassword: STRONG_PASSWORD,
+      newPassword: 'Chang3d!Passw0rd',
+    });
+    expect(changed.statusCode).toBe(200);
+    const late = await post('/api/auth/2fa/verify', pending, { code: hotp(u.key, step()) });
+    expect(late.statusCode).toBe(401);
+    expect(late.json().message).toBe(TWO_FACTOR_MESSAGES.noPendingLogin);
+    expect((await me(u.cookie)).email).toBe(u.email);
+  });
+
   it('lets a pending sign-in expire after 5 minutes', async () => {
     const u = await enrolled();
     advance(30_000);

@@ -58,4 +58,40 @@ describe('two-factor sign-in', () => {
     expect(await toast(page, 'Login Failed').count()).toBe(0);
     await context.close();
   });
+
+  it('signs out another session and changes the password on the profile page', async () => {
+    const context = await journey.browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const hospital = await signedInHospital(context, journey.app.url);
+    // A second browser signed in to the same account.
+    const other = await journey.browser.newContext();
+    const signIn = await other.request.post(`${journey.app.url}/api/auth/login`, {
+      data: { email: hospital.email, password: hospital.password },
+    });
+    expect(signIn.ok()).toBe(true);
+
+    const page = await context.newPage();
+    await page.goto(`${journey.app.url}/profile/edit#sessions`);
+    const sessions = page.getByRole('region', { name: 'Sessions' });
+    await expect.poll(() => sessions.getByRole('listitem').count()).toBe(2);
+    await sessions.getByRole('button', { name: /^Sign out / }).click();
+    await toast(page, 'Session Signed Out').waitFor();
+    await expect.poll(() => sessions.getByRole('listitem').count()).toBe(1);
+    const ended = await other.request.get(`${journey.app.url}/api/auth/me`);
+    expect(await ended.json()).toEqual({ user: null });
+
+    const form = page.getByRole('region', { name: 'Change password' });
+    await form.getByLabel(/^Current password/).fill('Wrong!Passw0rd');
+    await form.getByLabel(/^New password/).fill('N3w!Password-2031');
+    await form.getByLabel(/^Confirm new password/).fill('N3w!Password-2031');
+    await form.getByRole('button', { name: 'Change password' }).click();
+    await form.getByText('The current password is not correct.').waitFor();
+    await form.getByLabel(/^Current password/).fill(hospital.password);
+    await form.getByRole('button', { name: 'Change password' }).click();
+    await toast(page, 'Password Changed').waitFor();
+    const again = await other.request.post(`${journey.app.url}/api/auth/login`, {
+      data: { email: hospital.email, password: 'N3w!Password-2031' },
+    });
+    expect(again.ok()).toBe(true);
+    await Promise.all([context.close(), other.close()]);
+  });
 });

@@ -1,7 +1,7 @@
 // Profile page, "Sessions" (issue 9): where the account is signed in (device, address, since,
 // last active), this browser marked, and Sign out for each other session. A list rather than a
 // table, so that it fits a phone without scrolling sideways.
-import { Badge, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { Badge, Box, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { errorMessage } from '../../api/request';
 import { notifyError, notifySuccess } from '../../notify';
 import { useEndSession, useSessions } from './api';
@@ -32,13 +32,17 @@ export function SessionsList() {
       ) : sessions.error ? (
         <Text c="red">Could not load your sessions.</Text>
       ) : (
-        <Stack
+        <Box
           component="ul"
-          gap="sm"
           p={0}
           m={0}
-          style={{ listStyle: 'none' }}
           aria-label="Signed-in sessions"
+          style={{
+            listStyle: 'none',
+            display: 'flex',
+            flexDirection: 'column',
+            gap: 'var(--mantine-spacing-sm)',
+          }}
         >
           {(sessions.data ?? []).map((s) => (
             <Paper component="li" key={s.id} withBorder p="sm" radius="sm">
@@ -72,7 +76,7 @@ export function SessionsList() {
               </Group>
             </Paper>
           ))}
-        </Stack>
+        </Box>
       )}
     </Paper>
   );

@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { linkTo, outboxMessages } from '../src/server/mail/read-message';
-import { PASSWORD, logIn, toast, uniqueEmail } from './auth-helpers';
+import { PASSWORD, enableTwoFactor, logIn, toast, uniqueEmail } from './auth-helpers';
 import { ADMIN_EMAIL, ADMIN_PASSWORD } from './harness';
 import { startJourney } from './journey';
 
@@ -40,6 +40,9 @@ describe('provider onboarding', () => {
     await logIn(admin, ADMIN_EMAIL, ADMIN_PASSWORD);
     await admin.waitForURL(`${journey.app.url}/medledger/applications`);
     await admin.getByText('No provider applications yet').waitFor();
+    // Without two-factor sign-in the page asks for it first (reviewing needs it).
+    await admin.getByText('Turn on two-factor sign-in first').waitFor();
+    await enableTwoFactor(admin.context(), journey.app.url);
   });
 
   it('lets a provider apply, with the spec messages for bad input, then returns home after 3 s', async () => {

@@ -18,6 +18,8 @@ const PUBLIC_ROUTES = new Set([
   'POST /api/auth/login',
   'POST /api/auth/logout',
   'GET /api/auth/me',
+  // The second sign-in step: the pending-login cookie of the password step is the credential.
+  'POST /api/auth/2fa/verify',
   'GET /api/health/live',
   'GET /api/health/ready',
   'POST /api/provider-applications',
@@ -46,6 +48,12 @@ const WRITES_WITHOUT_SUBSCRIPTION = new Set([
   'PUT /api/notifications/preferences', // a person's own mail settings, not the hospital's records
   'POST /api/calendar/feed', // a person's own calendar link
   'DELETE /api/calendar/feed',
+  // A person's own sign-in security: two-factor, password, sessions.
+  'POST /api/auth/2fa/setup',
+  'POST /api/auth/2fa/enable',
+  'POST /api/auth/2fa/disable',
+  'POST /api/auth/password',
+  'DELETE /api/auth/sessions/:id',
 ]);
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 

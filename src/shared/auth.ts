@@ -72,6 +72,7 @@ export const publicUserSchema = z.object({
   lastName: z.string().nullable(),
   hospitalName: z.string().nullable(),
   lastLoginAt: z.string().nullable(),
+  twoFactorEnabled: z.boolean().optional(),
 });
 
 export const userResponseSchema = z.object({ user: publicUserSchema });

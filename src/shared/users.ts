@@ -10,6 +10,8 @@ export interface PublicUser {
   hospitalName: string | null;
   /** The sign-in before the current one (null on a first sign-in). */
   lastLoginAt: string | null;
+  /** Two-factor sign-in is on (always sent by the server; optional for older stored users). */
+  twoFactorEnabled?: boolean;
 }
 
 /** Display name: first and last name, else e-mail. */

@@ -7,7 +7,13 @@ import { USER_STORAGE_KEY } from '../../shared/constants';
 import type { PublicUser } from '../../shared/users';
 import { getQueryFn, setUnauthorizedHandler } from '../api/queryClient';
 import { apiJson, apiRequest } from '../api/request';
-import { AuthContext, ME_QUERY_KEY, type AuthContextValue, type LoginInput } from './context';
+import {
+  AuthContext,
+  ME_QUERY_KEY,
+  type AuthContextValue,
+  type LoginInput,
+  type LoginOutcome,
+} from './context';
 import { readStoredUser, writeStoredUser } from './storage';
 
 /** GET /api/auth/me: {user: null} for a visitor (a 401 from an older server reads the same). */
@@ -46,14 +52,30 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     };
   }, [queryClient]);
 
-  const login = useCallback(
-    async (input: LoginInput) => {
-      const answer = await apiJson<{ user: PublicUser }>('POST', '/api/auth/login', input);
-      writeStoredUser(answer.user);
-      queryClient.setQueryData(meQuery.queryKey, { user: answer.user });
-      return answer.user;
+  const signedIn = useCallback(
+    (user: PublicUser) => {
+      writeStoredUser(user);
+      queryClient.setQueryData(meQuery.queryKey, { user });
+      return user;
     },
     [queryClient],
+  );
+
+  const login = useCallback(
+    async (input: LoginInput): Promise<LoginOutcome> => {
+      const answer = await apiJson<LoginOutcome>('POST', '/api/auth/login', input);
+      if ('user' in answer) signedIn(answer.user);
+      return answer;
+    },
+    [signedIn],
+  );
+
+  const verifyTwoFactor = useCallback(
+    async (code: string) => {
+      const answer = await apiJson<{ user: PublicUser }>('POST', '/api/auth/2fa/verify', { code });
+      return signedIn(answer.user);
+    },
+    [signedIn],
   );
 
   const logout = useCallback(async () => {
@@ -73,8 +95,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   );
 
   const value = useMemo<AuthContextValue>(
-    () => ({ user, isLoading, login, logout, setUser }),
-    [user, isLoading, login, logout, setUser],
+    () => ({ user, isLoading, login, verifyTwoFactor, logout, setUser }),
+    [user, isLoading, login, verifyTwoFactor, logout, setUser],
   );
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
 }

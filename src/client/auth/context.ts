@@ -10,13 +10,21 @@ export interface LoginInput {
   remember: boolean;
 }
 
+/** The password step's outcome: signed in, or a second step (two-factor code) is needed. */
+export type LoginOutcome = { user: PublicUser } | { twoFactorRequired: true; message: string };
+
 export interface AuthContextValue {
   /** The signed-in user, or null. */
   user: PublicUser | null;
   /** True until the server has confirmed (or dropped) the stored session. */
   isLoading: boolean;
-  /** Signs in and stores the user; raises the request helper's error on failure. */
-  login: (input: LoginInput) => Promise<PublicUser>;
+  /**
+   * The password step: signs in and stores the user, or answers that a two-factor code is needed
+   * (then `verifyTwoFactor` finishes). Raises the request helper's error on failure.
+   */
+  login: (input: LoginInput) => Promise<LoginOutcome>;
+  /** The second step: a code from the authenticator app or a recovery code; stores the user. */
+  verifyTwoFactor: (code: string) => Promise<PublicUser>;
   /** Clears the local user, ends the server session, reloads at /. */
   logout: () => Promise<void>;
   /** Replaces the signed-in user (e.g. after a profile change). */

@@ -1,13 +1,18 @@
 // npm run admin -- create --email E --password P
 // Creates a MedLedger administrator; the only way to get one besides ADMIN_EMAIL/ADMIN_PASSWORD.
+// npm run admin -- reset-two-factor --email E
+// Turns two-factor sign-in off for an account locked out of it (lost phone and recovery codes).
 import { parseArgs } from 'node:util';
 import { emailSchema, newPasswordSchema } from '../../shared/auth.js';
 import { loadConfig } from '../config.js';
 import { HttpError } from '../errors.js';
 import { createAdmin } from '../features/auth/service.js';
+import { resetTwoFactor } from '../features/auth/two-factor.js';
 import { openDatabaseForCli } from './open-database.js';
 
-const USAGE = 'Usage: npm run admin -- create --email <email> --password <password>';
+const USAGE =
+  'Usage: npm run admin -- create --email <email> --password <password>\n' +
+  '       npm run admin -- reset-two-factor --email <email>';
 
 async function main() {
   const { positionals, values } = parseArgs({
@@ -15,6 +20,7 @@ async function main() {
     allowPositionals: true,
     options: { email: { type: 'string' }, password: { type: 'string' } },
   });
+  if (positionals[0] === 'reset-two-factor') return resetCommand(values.email);
   if (positionals[0] !== 'create') {
     console.error(USAGE);
     process.exit(2);
@@ -29,7 +35,34 @@ async function main() {
   const database = await openDatabaseForCli(loadConfig());
   try {
     const { created, user } = await createAdmin(database.db, email.data, password.data);
-    console.log(created ? `Administrator ${user.email} created.` : `Administrator ${user.email} already exists.`);
+    console.log(
+      created ? `Administrator ${user.email} created.` : `Administrator ${user.email} already exists.`,
+    );
+  } catch (err) {
+    if (err instanceof HttpError) {
+      console.error(err.message);
+      process.exitCode = 1;
+    } else throw err;
+  } finally {
+    await database.close();
+  }
+}
+
+async function resetCommand(rawEmail: string | undefined) {
+  const email = emailSchema.safeParse(rawEmail);
+  if (!email.success) {
+    console.error(email.error.issues[0]?.message ?? USAGE);
+    console.error(USAGE);
+    process.exit(2);
+  }
+  const database = await openDatabaseForCli(loadConfig());
+  try {
+    const wasOn = await resetTwoFactor(database.db, email.data);
+    console.log(
+      wasOn
+        ? `Two-factor sign-in of ${email.data} is off; they can sign in with the password and set it up again.`
+        : `Two-factor sign-in of ${email.data} was not on.`,
+    );
   } catch (err) {
     if (err instanceof HttpError) {
       console.error(err.message);

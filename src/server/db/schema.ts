@@ -39,7 +39,8 @@ export const users = pgTable(
     hospitalName: text('hospital_name'),
     /** Hospital settings: the administrator e-mail shown and saved in the Settings tab. */
     hospitalAdminEmail: text('hospital_admin_email'),
-    twoFactorEnabled: boolean('two_factor_enabled').notNull().default(true),
+    /** Two-factor sign-in (TOTP) is on; its secret and recovery codes are in `user_two_factor`. */
+    twoFactorEnabled: boolean('two_factor_enabled').notNull().default(false),
     blockchainVerificationEnabled: boolean('blockchain_verification_enabled').notNull().default(true),
     lastLoginAt: ts('last_login_at'),
     createdAt: createdAt(),
@@ -346,6 +347,8 @@ export const notificationPreferences = pgTable('notification_preferences', {
     .primaryKey()
     .references(() => users.id),
   emailEnabled: boolean('email_enabled').notNull().default(true),
+  /** "New sign-in to your account" mails (issue 13), on unless turned off. */
+  newSignInEnabled: boolean('new_sign_in_enabled').notNull().default(true),
   updatedAt: updatedAt(),
 });
 
@@ -394,9 +397,82 @@ export const sessions = pgTable(
     userId: uuid('user_id')
       .notNull()
       .references(() => users.id),
+    /** The id the sessions list shows and DELETE takes: random, unrelated to the cookie. */
+    publicId: uuid('public_id').notNull().unique().defaultRandom(),
+    /** The browser's User-Agent header as sent at sign-in (cut to 500 characters). */
+    userAgent: text('user_agent'),
+    ip: text('ip'),
+    createdAt: createdAt(),
+    /** Updated at most once a minute per session (plugins/session.ts). */
+    lastSeenAt: ts('last_seen_at').notNull().defaultNow(),
   },
   (t) => [index('sessions_expire_idx').on(t.expire), index('sessions_user_idx').on(t.userId)],
 );
+
+/**
+ * Devices a user has signed in from: the SHA-256 of a long-lived device cookie, and the user agent
+ * and address seen. A sign-in from none of them mails "New sign-in" (issue 13).
+ */
+export const userDevices = pgTable(
+  'user_devices',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id),
+    tokenHash: text('token_hash').notNull(),
+    userAgent: text('user_agent'),
+    ip: text('ip'),
+    firstSeenAt: ts('first_seen_at').notNull().defaultNow(),
+    lastSeenAt: ts('last_seen_at').notNull().defaultNow(),
+  },
+  (t) => [index('user_devices_user_idx').on(t.userId), index('user_devices_token_idx').on(t.tokenHash)],
+);
+
+/**
+ * TOTP (RFC 6238) of a user: the secret encrypted (AES-256-GCM, a key derived from the file key),
+ * the secret being set up until it is confirmed, and the last time step used (no replay).
+ */
+export const userTwoFactor = pgTable('user_two_factor', {
+  userId: uuid('user_id')
+    .primaryKey()
+    .references(() => users.id),
+  secret: text('secret'),
+  pendingSecret: text('pending_secret'),
+  pendingCreatedAt: ts('pending_created_at'),
+  lastUsedStep: bigint('last_used_step', { mode: 'number' }),
+  enabledAt: ts('enabled_at'),
+});
+
+/** Single-use recovery codes (HMAC-SHA256 of each under a server key), made when two-factor sign-in is turned on. */
+export const recoveryCodes = pgTable(
+  'recovery_codes',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id),
+    codeHash: text('code_hash').notNull(),
+    usedAt: ts('used_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('recovery_codes_user_idx').on(t.userId)],
+);
+
+/**
+ * A sign-in that passed the password and waits for the second step: bound to the browser by a
+ * short-lived cookie whose SHA-256 is the key.
+ */
+export const pendingLogins = pgTable('pending_logins', {
+  tokenHash: text('token_hash').primaryKey(),
+  userId: uuid('user_id')
+    .notNull()
+    .references(() => users.id),
+  remember: boolean('remember').notNull().default(false),
+  failures: integer('failures').notNull().default(0),
+  expire: ts('expire').notNull(),
+  createdAt: createdAt(),
+});
 
 /** Failed sign-in counters, kept in the database so that every server process shares them. */
 export const loginFailures = pgTable('login_failures', {

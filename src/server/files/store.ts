@@ -89,6 +89,11 @@ export class FileStore {
     fs.mkdirSync(this.tmpDir, { recursive: true });
     this.key = loadKey(dataDir, keyHex);
   }
+
+  /** A key for another purpose (e.g. TOTP secrets), derived from the file key with HKDF-SHA256. */
+  deriveKey(purpose: string): Buffer {
+    return Buffer.from(crypto.hkdfSync('sha256', this.key, Buffer.alloc(0), `medledger:${purpose}`, 32));
+  }
   /** Storage is writable: a probe file is written, synced and removed (the readiness check). */
   async checkWritable(): Promise<void> {
     const probe = path.join(

@@ -128,3 +128,35 @@ export function notificationMail(
     ...(attachments ? { attachments } : {}),
   };
 }
+
+/**
+ * "New sign-in to your MedLedger account" (issue 13): the device, address and time of a sign-in
+ * from a device the account had not used before, and a link to the sessions list. No health data.
+ */
+export function newSignInMail(
+  to: string,
+  name: string,
+  sign: { device: string; ip: string | null; at: string },
+  link: string,
+): OutgoingMail {
+  const lines = [
+    `Hello ${name},`,
+    `Your ${BRAND} account was signed in to from a device it had not used before.`,
+    `Device: ${sign.device}`,
+    `Address: ${sign.ip ?? 'unknown'}`,
+    `Time: ${sign.at}`,
+    'If this was you, there is nothing to do. If not, sign out that session from your profile page, change your password and turn on two-factor sign-in.',
+  ];
+  const footer = `You receive this because new sign-in notices are on in your ${BRAND} profile.`;
+  return {
+    to,
+    kind: 'new_sign_in',
+    subject: `New sign-in to your ${BRAND} account`,
+    text: `${lines.join('\n\n')}\n\nReview your sessions: ${link}\n\n${footer}\n${BRAND}\n`,
+    html: html(lines, { href: link, label: 'Review your sessions' }).replace(
+      '</body>',
+      `<p style="color:#868e96">${escapeHtml(footer)}</p></body>`,
+    ),
+    links: [link],
+  };
+}

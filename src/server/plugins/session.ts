@@ -2,15 +2,17 @@
 // `requireRole` guard every route uses. The cookie holds a random id; the table holds its SHA-256.
 import crypto from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
-import { and, eq, gt, lt } from 'drizzle-orm';
+import { and, eq, gt, lt, ne } from 'drizzle-orm';
 import type { Role } from '../../shared/constants.js';
 import type { PublicUser } from '../../shared/users.js';
 import type { Db } from '../db/connect.js';
-import { sessions, users } from '../db/schema.js';
+import { pendingLogins, sessions, users } from '../db/schema.js';
 import { forbidden, unauthorized } from '../errors.js';
 
 export const SESSION_COOKIE = 'medledger_sid';
 const REMEMBER_ME_DAYS = 30;
+/** A session's "last seen" is written at most this often, not on every request. */
+export const LAST_SEEN_EVERY_MS = 60_000;
 
 export interface SessionData {
   userId: string;
@@ -20,7 +22,20 @@ export interface SessionData {
 
 export interface SessionUser extends PublicUser {
   sessionId: string;
+  /** The session's id in the sessions list (not usable as a cookie). */
+  sessionPublicId: string;
 }
+
+/** Where a session was opened from (shown in the sessions list). */
+export interface DeviceInfo {
+  userAgent: string | null;
+  ip: string | null;
+}
+
+export const deviceOf = (request: FastifyRequest): DeviceInfo => ({
+  userAgent: request.headers['user-agent']?.slice(0, 500) ?? null,
+  ip: request.ip ?? null,
+});
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -29,7 +44,7 @@ declare module 'fastify' {
   }
 }
 
-const hashSid = (sid: string) => crypto.createHash('sha256').update(sid).digest('hex');
+export const hashSid = (sid: string) => crypto.createHash('sha256').update(sid).digest('hex');
 
 export function toPublicUser(
   row: typeof users.$inferSelect,
@@ -43,6 +58,7 @@ export function toPublicUser(
     lastName: row.lastName,
     hospitalName: row.role === 'hospital' ? row.hospitalName : null,
     lastLoginAt: previousLoginAt,
+    twoFactorEnabled: row.twoFactorEnabled,
   };
 }
 
@@ -52,11 +68,19 @@ export async function createSession(
   data: SessionData,
   ttlHours: number,
   remember: boolean,
+  device: DeviceInfo = { userAgent: null, ip: null },
 ): Promise<{ sid: string; expire: Date }> {
   const sid = crypto.randomBytes(32).toString('base64url');
   const hours = remember ? REMEMBER_ME_DAYS * 24 : ttlHours;
   const expire = new Date(Date.now() + hours * 3600_000);
-  await db.insert(sessions).values({ sid: hashSid(sid), sess: data, expire, userId: data.userId });
+  await db.insert(sessions).values({
+    sid: hashSid(sid),
+    sess: data,
+    expire,
+    userId: data.userId,
+    userAgent: device.userAgent,
+    ip: device.ip,
+  });
   return { sid, expire };
 }
 
@@ -64,9 +88,21 @@ export async function destroySession(db: Db, sid: string): Promise<void> {
   await db.delete(sessions).where(eq(sessions.sid, hashSid(sid)));
 }
 
-/** Ends every session of a user (password reset). */
-export async function destroyUserSessions(db: Db, userId: string): Promise<void> {
-  await db.delete(sessions).where(eq(sessions.userId, userId));
+/**
+ * Ends every session of a user (password reset), or every one but `exceptSid` (password change),
+ * and any sign-in of theirs waiting for its two-factor step.
+ */
+export async function destroyUserSessions(db: Db, userId: string, exceptSid?: string): Promise<number> {
+  await db.delete(pendingLogins).where(eq(pendingLogins.userId, userId));
+  const rows = await db
+    .delete(sessions)
+    .where(
+      exceptSid
+        ? and(eq(sessions.userId, userId), ne(sessions.sid, hashSid(exceptSid)))
+        : eq(sessions.userId, userId),
+    )
+    .returning({ sid: sessions.sid });
+  return rows.length;
 }
 
 export function setSessionCookie(
@@ -100,21 +136,37 @@ export function registerSessions(app: FastifyInstance, db: Db) {
     request.user = null;
     const sid = request.cookies[SESSION_COOKIE];
     if (!sid || sid.length > 100 || !request.url.startsWith('/api/')) return;
+    const now = new Date();
+    const hashed = hashSid(sid);
     const [row] = await db
-      .select({ user: users, sess: sessions.sess })
+      .select({
+        user: users,
+        sess: sessions.sess,
+        publicId: sessions.publicId,
+        lastSeenAt: sessions.lastSeenAt,
+      })
       .from(sessions)
       .innerJoin(users, eq(users.id, sessions.userId))
-      .where(and(eq(sessions.sid, hashSid(sid)), gt(sessions.expire, new Date())))
+      .where(and(eq(sessions.sid, hashed), gt(sessions.expire, now)))
       .limit(1);
     if (!row) return;
+    if (now.getTime() - row.lastSeenAt.getTime() >= LAST_SEEN_EVERY_MS) {
+      await db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.sid, hashed));
+    }
     const data = row.sess as SessionData;
-    request.user = { ...toPublicUser(row.user, data.previousLoginAt), sessionId: sid };
+    request.user = {
+      ...toPublicUser(row.user, data.previousLoginAt),
+      sessionId: sid,
+      sessionPublicId: row.publicId,
+    };
   });
-  // Expired sessions are swept now and then, not on every request.
+  // Expired sessions and unfinished two-step sign-ins are swept now and then, not on every request.
   const sweep = setInterval(() => {
-    db.delete(sessions)
-      .where(lt(sessions.expire, new Date()))
-      .catch((err: unknown) => app.log.warn({ err }, 'session sweep failed'));
+    const now = new Date();
+    Promise.all([
+      db.delete(sessions).where(lt(sessions.expire, now)),
+      db.delete(pendingLogins).where(lt(pendingLogins.expire, now)),
+    ]).catch((err: unknown) => app.log.warn({ err }, 'session sweep failed'));
   }, 3600_000);
   sweep.unref();
   app.addHook('onClose', async () => clearInterval(sweep));
@@ -135,4 +187,15 @@ export function requireRole(...roles: Role[]): onRequestAsyncHookHandler {
 export function currentUser(request: FastifyRequest): SessionUser {
   if (!request.user) throw unauthorized();
   return request.user;
+}
+
+/**
+ * Route guard for `onRequest` after `requireRole`: 403 unless the user has two-factor sign-in on
+ * (administrators reviewing provider applications).
+ */
+export function requireTwoFactor(message: string): onRequestAsyncHookHandler {
+  return async (request) => {
+    if (!request.user) throw unauthorized();
+    if (!request.user.twoFactorEnabled) throw forbidden(message);
+  };
 }

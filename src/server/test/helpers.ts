@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import { Secret, TOTP } from 'otpauth';
 import pg from 'pg';
 import { buildApp, type AppContext, type BuildOptions } from '../app.js';
 import { loadConfig, type Config } from '../config.js';
@@ -171,8 +172,78 @@ export async function signedInPatient(app: FastifyInstance, mrn: string, email =
   return { email, userId: (res.json().user as { id: string }).id, cookie: await login(app, email) };
 }
 
-/** Creates an administrator (as the admin command does) and signs it in. */
+/**
+ * TOTP codes of a secret, computed here from the base32 secret as an authenticator app does
+ * (RFC 6238, SHA-1, 6 digits, 30 s). `next()` gives a code for a time step not used before,
+ * within the one step of drift the server accepts (the server refuses a step used twice).
+ */
+export function authenticator(secret: string, clock: () => Date = () => new Date()) {
+  const totp = new TOTP({ algorithm: 'SHA1', digits: 6, period: 30, secret: Secret.fromBase32(secret) });
+  let lastStep = -Infinity;
+  const codeAt = (step: number) => totp.generate({ timestamp: step * 30_000 });
+  return {
+    secret,
+    codeAt,
+    now: () => totp.generate({ timestamp: clock().getTime() }),
+    next(): string {
+      const current = Math.floor(clock().getTime() / 30_000);
+      const step = Math.max(current - 1, lastStep + 1);
+      if (step > current + 1) throw new Error('no unused TOTP step left at this time');
+      lastStep = step;
+      return codeAt(step);
+    },
+  };
+}
+export type Authenticator = ReturnType<typeof authenticator>;
+
+/** Turns two-factor sign-in on for a signed-in user; answers its authenticator and recovery codes. */
+export async function enableTwoFactor(t: TestApp, cookie: string) {
+  const setup = await t.app.inject({ method: 'POST', url: '/api/auth/2fa/setup', headers: { cookie } });
+  if (setup.statusCode !== 200) throw new Error(`2fa setup: ${setup.statusCode} ${setup.body}`);
+  const auth = authenticator(setup.json<{ secret: string }>().secret, t.ctx.now);
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/api/auth/2fa/enable',
+    headers: { cookie },
+    payload: { code: auth.next() },
+  });
+  if (res.statusCode !== 200) throw new Error(`2fa enable: ${res.statusCode} ${res.body}`);
+  return { auth, recoveryCodes: res.json<{ recoveryCodes: string[] }>().recoveryCodes };
+}
+
+/** Both sign-in steps: the password, then a code, with the pending-login cookie of the first. */
+export async function loginWithCode(app: FastifyInstance, email: string, code: string): Promise<string> {
+  const first = await app.inject({
+    method: 'POST',
+    url: '/api/auth/login',
+    payload: { email, password: STRONG_PASSWORD },
+  });
+  const pending = first.cookies.find((c) => c.name === 'medledger_2fa');
+  if (first.statusCode !== 200 || !pending) throw new Error(`login ${email}: ${first.statusCode} ${first.body}`);
+  const res = await app.inject({
+    method: 'POST',
+    url: '/api/auth/2fa/verify',
+    headers: { cookie: `medledger_2fa=${pending.value}` },
+    payload: { code },
+  });
+  if (res.statusCode !== 200) throw new Error(`2fa verify ${email}: ${res.statusCode} ${res.body}`);
+  return sessionCookie(res);
+}
+
+/**
+ * Creates an administrator (as the admin command does), signs it in, turns two-factor sign-in on
+ * (administrators review applications only with it) and signs in again with a code.
+ */
 export async function signedInAdmin(t: TestApp, email = uniqueEmail('admin')) {
+  const { user } = await createAdmin(t.ctx.db, email, STRONG_PASSWORD);
+  const first = await login(t.app, email);
+  const { auth, recoveryCodes } = await enableTwoFactor(t, first);
+  const cookie = await loginWithCode(t.app, email, auth.next());
+  return { email, userId: user.id, cookie, auth, recoveryCodes };
+}
+
+/** An administrator without two-factor sign-in (it may not review applications). */
+export async function signedInAdminWithoutTwoFactor(t: TestApp, email = uniqueEmail('admin')) {
   const { user } = await createAdmin(t.ctx.db, email, STRONG_PASSWORD);
   return { email, userId: user.id, cookie: await login(t.app, email) };
 }

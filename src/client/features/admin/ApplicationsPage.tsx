@@ -1,10 +1,12 @@
 // /medledger/applications (docs/spec.md#other-pages): pending applications as cards with Approve / Reject,
 // reviewed ones in a table, and the empty state. The route guard lets only medledger_admin in.
-import { Alert, Center, Loader, Paper, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, Center, Loader, Paper, Stack, Text, Title } from '@mantine/core';
 import { modals } from '@mantine/modals';
-import { IconInbox } from '@tabler/icons-react';
+import { IconInbox, IconShieldLock } from '@tabler/icons-react';
+import { Link } from 'react-router';
+import { useAuth } from '../../auth/context';
 import type { Application, HospitalSubscription } from '../../../shared/providers';
-import { errorMessage } from '../../api/request';
+import { errorMessage, errorStatus } from '../../api/request';
 import { AppLayout } from '../../components/layout/AppLayout';
 import { notifyError, notifySuccess } from '../../notify';
 import { ApplicationCard } from './ApplicationCard';
@@ -13,6 +15,7 @@ import { ReviewedTable } from './ReviewedTable';
 import { useApplications, useHospitalAccounts, useMarkActive, useResendLink, useReview } from './api';
 
 export default function ApplicationsPage() {
+  const { user } = useAuth();
   const { data, isLoading, isError } = useApplications();
   const accounts = useHospitalAccounts();
   const review = useReview();
@@ -28,8 +31,14 @@ export default function ApplicationsPage() {
           status === 'approved'
             ? notifySuccess('Application Approved', 'The provider application has been approved.')
             : notifySuccess('Application Rejected', 'The provider application has been rejected.'),
-        // The spec's exact text; the list refreshes either way and shows the real state.
-        onError: () => notifyError('Error', 'Failed to update application status.'),
+        // The spec's exact text (or why: two-factor sign-in is off); the list refreshes either way.
+        onError: (error) =>
+          notifyError(
+            'Error',
+            errorStatus(error) === 403
+              ? errorMessage(error, 'Failed to update application status.')
+              : 'Failed to update application status.',
+          ),
       },
     );
   }
@@ -74,6 +83,23 @@ export default function ApplicationsPage() {
           <Title order={1}>Provider Applications</Title>
           <Text c="dimmed">Review healthcare providers who asked to join MedLedger.</Text>
         </div>
+        {user && !user.twoFactorEnabled && (
+          <Alert
+            variant="light"
+            title="Turn on two-factor sign-in first"
+            icon={<IconShieldLock aria-hidden />}
+          >
+            <Stack gap="xs" align="flex-start">
+              <Text size="sm">
+                Approving or rejecting applications decides who gets a hospital account, so it needs
+                two-factor sign-in: a code from an authenticator app at each sign-in. It takes a minute.
+              </Text>
+              <Button component={Link} to="/profile/edit#two-factor">
+                Set up two-factor sign-in
+              </Button>
+            </Stack>
+          </Alert>
+        )}
         {isLoading ? (
           <Center py="xl">
             <Loader aria-label="Loading applications" />

@@ -18,6 +18,8 @@ import {
 import { IconArrowLeft } from '@tabler/icons-react';
 import { lazy, Suspense, useState, type FormEvent, type ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router';
+import type { PublicUser } from '../../../shared/users';
+import { errorMessage, errorStatus } from '../../api/request';
 import { useAuth } from '../../auth/context';
 import { PublicLayout } from '../../components/layout/PublicLayout';
 import { notifyError } from '../../notify';
@@ -43,28 +45,62 @@ interface LoginFormProps {
 }
 
 export function LoginForm({ portal, title, subtitle, emailLabel, icon, footer }: LoginFormProps) {
-  const { login } = useAuth();
+  const { login, verifyTwoFactor } = useAuth();
   const navigate = useNavigate();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [remember, setRemember] = useState(false);
   const [loading, setLoading] = useState(false);
   const [forgotOpen, setForgotOpen] = useState(false);
+  /** Two-factor sign-in: the password was right, the code step is shown. */
+  const [codeStep, setCodeStep] = useState(false);
+  const [code, setCode] = useState('');
+  const [codeError, setCodeError] = useState<string | null>(null);
+
+  async function signedIn(user: PublicUser) {
+    if (user.role === PORTAL_ROLE[portal]) {
+      await navigate(SUCCESS_PATH[portal]);
+      return true;
+    }
+    const denied = accessDeniedToast(portal);
+    notifyError(denied.title, denied.message);
+    return false;
+  }
 
   async function handleSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     setLoading(true);
     try {
-      const user = await login({ email, password, remember });
-      if (user.role === PORTAL_ROLE[portal]) {
-        await navigate(SUCCESS_PATH[portal]);
+      const outcome = await login({ email, password, remember });
+      if ('twoFactorRequired' in outcome) {
+        setCodeStep(true);
+        setCode('');
+        setCodeError(null);
+      } else if (await signedIn(outcome.user)) {
         return;
       }
-      const denied = accessDeniedToast(portal);
-      notifyError(denied.title, denied.message);
     } catch (error) {
       const failed = loginFailedToast(portal, error);
       notifyError(failed.title, failed.message);
+    }
+    setLoading(false);
+  }
+
+  async function handleCode(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (!code.trim()) {
+      setCodeError('Enter the 6-digit code from your authenticator app or a recovery code');
+      return;
+    }
+    setLoading(true);
+    try {
+      if (await signedIn(await verifyTwoFactor(code))) return;
+    } catch (error) {
+      // An expired or used-up pending sign-in: back to the password.
+      if (errorStatus(error) === 401 && /sign in with your password/.test(errorMessage(error, ''))) {
+        setCodeStep(false);
+      }
+      setCodeError(errorMessage(error, 'The code could not be checked. Please try again.'));
     }
     setLoading(false);
   }
@@ -93,39 +129,74 @@ export function LoginForm({ portal, title, subtitle, emailLabel, icon, footer }:
             {subtitle}
           </Text>
         </Stack>
-        <form onSubmit={(e) => void handleSubmit(e)}>
-          <Stack gap="md">
-            <TextInput
-              label={emailLabel}
-              type="email"
-              autoComplete="username"
-              required
-              value={email}
-              onChange={(e) => setEmail(e.currentTarget.value)}
-            />
-            <PasswordInput
-              label="Password"
-              autoComplete="current-password"
-              required
-              visibilityToggleFocusable
-              value={password}
-              onChange={(e) => setPassword(e.currentTarget.value)}
-            />
-            <Group justify="space-between">
-              <Checkbox
-                label="Remember me"
-                checked={remember}
-                onChange={(e) => setRemember(e.currentTarget.checked)}
+        {codeStep ? (
+          <form onSubmit={(e) => void handleCode(e)} aria-label="Two-factor code">
+            <Stack gap="md">
+              <Text size="sm">
+                Two-factor sign-in is on for this account. Enter the 6-digit code from your authenticator app,
+                or one of your recovery codes.
+              </Text>
+              <TextInput
+                label="Authentication code"
+                autoComplete="one-time-code"
+                inputMode="text"
+                required
+                autoFocus
+                value={code}
+                error={codeError}
+                onChange={(e) => setCode(e.currentTarget.value)}
               />
-              <Anchor component="button" type="button" size="sm" onClick={() => setForgotOpen(true)}>
-                Forgot password?
+              <Button type="submit" fullWidth size="md" disabled={loading}>
+                {loading ? 'Verifying...' : 'Verify'}
+              </Button>
+              <Anchor
+                component="button"
+                type="button"
+                size="sm"
+                onClick={() => {
+                  setCodeStep(false);
+                  setPassword('');
+                }}
+              >
+                Start over
               </Anchor>
-            </Group>
-            <Button type="submit" fullWidth size="md" disabled={loading}>
-              {loading ? 'Signing In...' : 'Sign In'}
-            </Button>
-          </Stack>
-        </form>
+            </Stack>
+          </form>
+        ) : (
+          <form onSubmit={(e) => void handleSubmit(e)}>
+            <Stack gap="md">
+              <TextInput
+                label={emailLabel}
+                type="email"
+                autoComplete="username"
+                required
+                value={email}
+                onChange={(e) => setEmail(e.currentTarget.value)}
+              />
+              <PasswordInput
+                label="Password"
+                autoComplete="current-password"
+                required
+                visibilityToggleFocusable
+                value={password}
+                onChange={(e) => setPassword(e.currentTarget.value)}
+              />
+              <Group justify="space-between">
+                <Checkbox
+                  label="Remember me"
+                  checked={remember}
+                  onChange={(e) => setRemember(e.currentTarget.checked)}
+                />
+                <Anchor component="button" type="button" size="sm" onClick={() => setForgotOpen(true)}>
+                  Forgot password?
+                </Anchor>
+              </Group>
+              <Button type="submit" fullWidth size="md" disabled={loading}>
+                {loading ? 'Signing In...' : 'Sign In'}
+              </Button>
+            </Stack>
+          </form>
+        )}
         {footer && (
           <Stack gap={4} align="center" mt="lg">
             {footer}

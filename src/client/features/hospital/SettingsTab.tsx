@@ -1,7 +1,9 @@
 // Settings tab (docs/spec.md#hospital-dashboard): Hospital Profile (name and administrator e-mail, saved and
-// audited) and Security Settings (the two toggles, on, as the spec shows them).
-import { Button, Paper, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
+// audited) and Security Settings (two-factor sign-in as it is, with a link to its set-up on the profile
+// page; the ledger toggle, always on).
+import { Button, Group, Paper, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
 import { useState } from 'react';
+import { Link } from 'react-router';
 import { hospitalSettingsSchema, type HospitalSettings } from '../../../shared/hospital';
 import { errorMessage } from '../../api/request';
 import { useAuth } from '../../auth/context';
@@ -23,13 +25,18 @@ export function SettingsTab() {
           Security Settings
         </Title>
         <Stack>
-          <Switch
-            label="Two-Factor Authentication"
-            description="Shown as on, as in the product's design; a second sign-in step is not offered yet."
-            checked={data?.twoFactorEnabled ?? true}
-            disabled
-            readOnly
-          />
+          <Group justify="space-between" align="flex-start">
+            <Switch
+              label="Two-Factor Authentication"
+              description="A code from an authenticator app at each sign-in. Turned on and off on your profile page."
+              checked={data?.twoFactorEnabled ?? false}
+              disabled
+              readOnly
+            />
+            <Button component={Link} to="/profile/edit#two-factor" variant="light" size="xs">
+              {data?.twoFactorEnabled ? 'Manage' : 'Set up'}
+            </Button>
+          </Group>
           <Switch
             label="Blockchain Verification"
             description="Always on: every uploaded record and consent change is entered in the tamper-evident ledger."

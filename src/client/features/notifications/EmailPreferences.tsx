@@ -1,8 +1,11 @@
 // Profile page: the e-mail notification switch (on by default). Subjects never carry health
 // details; the switch turns off every notification mail to this account.
-import { Paper, Switch, Text, Title } from '@mantine/core';
+import { Paper, Stack, Switch, Text, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { NotificationPreferences } from '../../../shared/notifications';
+import type {
+  NotificationPreferences,
+  NotificationPreferencesInput,
+} from '../../../shared/notifications';
 import { apiJson } from '../../api/request';
 import { notifyError } from '../../notify';
 
@@ -12,7 +15,7 @@ export function EmailPreferences() {
   const client = useQueryClient();
   const prefs = useQuery<NotificationPreferences>({ queryKey: KEY });
   const save = useMutation({
-    mutationFn: (input: NotificationPreferences) =>
+    mutationFn: (input: NotificationPreferencesInput) =>
       apiJson<NotificationPreferences>('PUT', '/api/notifications/preferences', input),
     onSuccess: (data) => client.setQueryData(KEY, data),
     onError: (e) => notifyError('E-mail notifications', e.message),
@@ -28,13 +31,22 @@ export function EmailPreferences() {
       ) : prefs.error ? (
         <Text c="red">Could not load your notification settings.</Text>
       ) : (
-        <Switch
-          label="E-mail me about new records, appointments and reminders"
-          description="Subject lines never contain health details."
-          checked={prefs.data?.emailEnabled ?? true}
-          disabled={save.isPending}
-          onChange={(e) => save.mutate({ emailEnabled: e.currentTarget.checked })}
-        />
+        <Stack gap="sm">
+          <Switch
+            label="E-mail me about new records, appointments and reminders"
+            description="Subject lines never contain health details."
+            checked={prefs.data?.emailEnabled ?? true}
+            disabled={save.isPending}
+            onChange={(e) => save.mutate({ emailEnabled: e.currentTarget.checked })}
+          />
+          <Switch
+            label="E-mail me when my account is signed in to from a new device"
+            description="A security notice with the device, address and time of the sign-in."
+            checked={prefs.data?.newSignInEnabled ?? true}
+            disabled={save.isPending}
+            onChange={(e) => save.mutate({ newSignInEnabled: e.currentTarget.checked })}
+          />
+        </Stack>
       )}
     </Paper>
   );

@@ -1,9 +1,10 @@
 // Profile page (docs/spec.md#other-pages, /profile/edit). Hospital users see read-only account and hospital
-// details; patients get the Edit Profile button, which opens the patient dashboard's modal.
+// details; patients get the Edit Profile button, which opens the patient dashboard's modal. Every role
+// gets two-factor sign-in, password change and the sessions list (issue 9).
 import { Alert, Button, Divider, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { IconArrowLeft, IconEdit, IconInfoCircle, IconMail } from '@tabler/icons-react';
-import { useState } from 'react';
-import { Link } from 'react-router';
+import { useEffect, useState } from 'react';
+import { Link, useLocation } from 'react-router';
 import type { Role } from '../../../shared/constants';
 import { displayName, type PublicUser } from '../../../shared/users';
 import { useAuth } from '../../auth/context';
@@ -11,6 +12,9 @@ import { AppLayout } from '../../components/layout/AppLayout';
 import { EditProfileModal } from '../patients/EditProfileModal';
 import { CalendarSubscription } from '../calendar/CalendarSubscription';
 import { EmailPreferences } from '../notifications/EmailPreferences';
+import { PasswordChangeForm } from '../account/PasswordChangeForm';
+import { SessionsList } from '../account/SessionsList';
+import { TwoFactorSection } from '../account/TwoFactorSection';
 
 const ROLE_LABELS: Record<Role, string> = {
   hospital: 'Hospital',
@@ -96,6 +100,11 @@ function PatientProfile() {
 
 export default function ProfilePage() {
   const { user } = useAuth();
+  const { hash } = useLocation();
+  // Links such as /profile/edit#sessions (the new sign-in mail) scroll to their section.
+  useEffect(() => {
+    if (hash) document.getElementById(hash.slice(1))?.scrollIntoView();
+  }, [hash]);
   // The route guard only renders this page for a signed-in user.
   if (!user) return null;
   return (
@@ -116,6 +125,9 @@ export default function ProfilePage() {
         {user.role === 'hospital' && <HospitalInfo user={user} />}
         {user.role === 'patient' && <PatientProfile />}
         {user.role === 'patient' && <CalendarSubscription />}
+        <TwoFactorSection />
+        <PasswordChangeForm />
+        <SessionsList />
         <EmailPreferences />
       </Stack>
     </AppLayout>

@@ -27,6 +27,9 @@ export type AuditAction =
   | 'application_review'
   | 'provider_register'
   | 'password_reset'
+  | 'password_change'
+  | 'two_factor_change'
+  | 'session_end'
   | 'subscription_change';
 
 export interface AuditEntry {

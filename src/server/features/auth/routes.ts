@@ -1,18 +1,32 @@
-// POST /api/auth/register, /login, /logout and GET /api/auth/me (docs/spec.md#calls).
-import type { FastifyInstance } from 'fastify';
+// POST /api/auth/register, /login, /logout and GET /api/auth/me (docs/spec.md#calls), and the
+// second sign-in step POST /api/auth/2fa/verify (issue 9). The account's own security calls are in
+// account-routes.ts.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import {
+  loginResponseSchema,
+  PENDING_LOGIN_MINUTES,
+  twoFactorCodeBodySchema,
+} from '../../../shared/account.js';
 import { loginSchema, meResponseSchema, messageSchema, registerSchema, userResponseSchema } from '../../../shared/auth.js';
 import type { AppContext } from '../../app.js';
 import {
   clearSessionCookie,
   createSession,
   destroySession,
+  deviceOf,
   setSessionCookie,
 } from '../../plugins/session.js';
-import { authenticate, registerUser } from './service.js';
+import { accountRoutes } from './account-routes.js';
+import { DEVICE_COOKIE, recordSignInDevice, setDeviceCookie } from './devices.js';
+import { checkPassword, completeSignIn, registerUser } from './service.js';
+import { createPendingLogin, dropPendingLogin, verifyPendingLogin } from './two-factor.js';
+
+export const PENDING_COOKIE = 'medledger_2fa';
 
 export async function authRoutes(app: FastifyInstance, ctx: AppContext) {
   const r = app.withTypeProvider<ZodTypeProvider>();
+  await accountRoutes(app, ctx);
 
   r.post(
     '/api/auth/register',
@@ -33,11 +47,43 @@ export async function authRoutes(app: FastifyInstance, ctx: AppContext) {
     },
   );
 
+  const twoFactorDeps = () => ({
+    db: ctx.db,
+    secretKey: ctx.files.deriveKey('totp-secret'),
+    loginMaxFailures: ctx.config.loginMaxFailures,
+  });
+
+  /** Every step passed: audit, device (and its mail when new), a fresh session and its cookie. */
+  async function finishSignIn(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    user: Parameters<typeof completeSignIn>[1],
+    remember: boolean,
+    how: string | null,
+  ) {
+    const now = ctx.now();
+    const device = deviceOf(request);
+    let deviceToken = '';
+    const result = await completeSignIn(ctx.db, user, request.ip, now, how, async (tx) => {
+      deviceToken = await recordSignInDevice(tx, user.id, request.cookies[DEVICE_COOKIE], device, now);
+    });
+    const { sid, expire } = await createSession(
+      ctx.db,
+      { userId: result.userId, previousLoginAt: result.previousLoginAt },
+      ctx.config.sessionTtlHours,
+      remember,
+      device,
+    );
+    setSessionCookie(request, reply, sid, expire, remember);
+    setDeviceCookie(request, reply, deviceToken, now);
+    return { user: result.user };
+  }
+
   r.post(
     '/api/auth/login',
-    { schema: { tags: ['auth'], body: loginSchema, response: { 200: userResponseSchema } } },
+    { schema: { tags: ['auth'], body: loginSchema, response: { 200: loginResponseSchema } } },
     async (request, reply) => {
-      const result = await authenticate(
+      const user = await checkPassword(
         ctx.db,
         request.body,
         request.ip,
@@ -48,14 +94,56 @@ export async function authRoutes(app: FastifyInstance, ctx: AppContext) {
       const oldSid = request.cookies.medledger_sid;
       if (oldSid) await destroySession(ctx.db, oldSid);
       const remember = request.body.remember ?? false;
-      const { sid, expire } = await createSession(
-        ctx.db,
-        { userId: result.userId, previousLoginAt: result.previousLoginAt },
-        ctx.config.sessionTtlHours,
-        remember,
+      await dropPendingLogin(ctx.db, request.cookies[PENDING_COOKIE]);
+      if (user.twoFactorEnabled) {
+        // Nobody is signed in yet: this browser holds a pending sign-in for the second step.
+        if (oldSid) clearSessionCookie(request, reply);
+        const { token, expire } = await createPendingLogin(ctx.db, user.id, remember, ctx.now());
+        reply.setCookie(PENDING_COOKIE, token, {
+          path: '/api/auth/2fa',
+          httpOnly: true,
+          sameSite: 'strict',
+          secure: request.protocol === 'https',
+          maxAge: PENDING_LOGIN_MINUTES * 60,
+          expires: expire,
+        });
+        return {
+          twoFactorRequired: true as const,
+          message: 'Enter the 6-digit code from your authenticator app, or a recovery code.',
+        };
+      }
+      return finishSignIn(request, reply, user, remember, null);
+    },
+  );
+
+  r.post(
+    '/api/auth/2fa/verify',
+    {
+      // Public (the browser is not signed in yet); codes are also counted by the sign-in throttle.
+      config: { rateLimit: { max: 60, timeWindow: '15 minutes' } },
+      schema: {
+        tags: ['auth'],
+        summary: 'The second sign-in step: a TOTP code or a recovery code, each usable once',
+        body: twoFactorCodeBodySchema,
+        response: { 200: userResponseSchema },
+      },
+    },
+    async (request, reply) => {
+      const { user, remember, method } = await verifyPendingLogin(
+        twoFactorDeps(),
+        request.cookies[PENDING_COOKIE],
+        request.body.code,
+        request.ip,
+        ctx.now(),
       );
-      setSessionCookie(request, reply, sid, expire, remember);
-      return { user: result.user };
+      reply.clearCookie(PENDING_COOKIE, { path: '/api/auth/2fa' });
+      return finishSignIn(
+        request,
+        reply,
+        user,
+        remember,
+        method === 'recovery' ? 'with a recovery code' : 'with two-factor',
+      );
     },
   );
 
@@ -75,7 +163,7 @@ export async function authRoutes(app: FastifyInstance, ctx: AppContext) {
     { schema: { tags: ['auth'], response: { 200: meResponseSchema } } },
     async (request) => {
       if (!request.user) return { user: null };
-      const { sessionId: _sid, ...user } = request.user;
+      const { sessionId: _sid, sessionPublicId: _pid, ...user } = request.user;
       return { user };
     },
   );

@@ -1,6 +1,7 @@
 // Accounts: signup (docs/spec.md#validation, docs/decisions.md#accounts-and-signup), sign-in with
 // throttling, admin creation.
 import { and, eq, isNull } from 'drizzle-orm';
+import type { PasswordChangeInput } from '../../../shared/account.js';
 import type { LoginInput, RegisterInput } from '../../../shared/auth.js';
 import type { PublicUser } from '../../../shared/users.js';
 import type { Db } from '../../db/connect.js';
@@ -8,7 +9,7 @@ import { patients, users } from '../../db/schema.js';
 import { HttpError, badRequest, conflict, forbidden } from '../../errors.js';
 import { writeAudit } from '../audit/service.js';
 import { startTrial } from '../billing/service.js';
-import { toPublicUser } from '../../plugins/session.js';
+import { destroyUserSessions, toPublicUser } from '../../plugins/session.js';
 import { hashPassword, verifyAgainstDummy, verifyPassword } from './passwords.js';
 import { reserveSignInAttempt, signInSucceeded } from './throttle.js';
 import { notifyPatientClaimed, notifyTrialEnding } from '../notifications/events.js';
@@ -85,21 +86,38 @@ export interface LoginResult {
   previousLoginAt: string | null;
 }
 
-/** Checks the credentials (throttled), records the sign-in and writes the `login` audit entry. */
-export async function authenticate(
+type UserRow = typeof users.$inferSelect;
+
+/** The password step: the account when the credentials are right (throttled), else 401. */
+export async function checkPassword(
   db: Db,
   input: LoginInput,
   ip: string,
   maxFailures: number,
   now = new Date(),
-): Promise<LoginResult> {
+): Promise<UserRow> {
   await reserveSignInAttempt(db, input.email, ip, maxFailures, now);
   const [user] = await db.select().from(users).where(eq(users.email, input.email));
   const ok = user
     ? await verifyPassword(user.password, input.password)
     : (await verifyAgainstDummy(input.password), false);
   if (!user || !ok) throw new HttpError(401, INVALID_CREDENTIALS);
-  await signInSucceeded(db, input.email, ip);
+  return user;
+}
+
+/**
+ * A sign-in that passed every step: the throttle's counters end, the sign-in time is kept and the
+ * `login` audit entry written; `inTransaction` adds the caller's work (the device) to it.
+ */
+export async function completeSignIn(
+  db: Db,
+  user: UserRow,
+  ip: string,
+  now: Date,
+  how: string | null = null,
+  inTransaction?: (tx: Db) => Promise<void>,
+): Promise<LoginResult> {
+  await signInSucceeded(db, user.email, ip);
   const previousLoginAt = user.lastLoginAt?.toISOString() ?? null;
   await db.transaction(async (tx) => {
     await tx.update(users).set({ lastLoginAt: now }).where(eq(users.id, user.id));
@@ -115,14 +133,64 @@ export async function authenticate(
       action: 'login',
       entityType: 'user',
       entityId: user.id,
-      details: `Signed in as ${user.role}`,
+      details: `Signed in as ${user.role}${how ? ` ${how}` : ''}`,
       ipAddress: ip,
       // A patient's sign-in belongs to their hospital's trail too (it is about that hospital's patient).
       hospitalId: user.role === 'hospital' ? user.id : (patient?.hospitalId ?? null),
       patientId: patient?.id ?? null,
     });
+    if (inTransaction) await inTransaction(tx);
   });
   return { user: toPublicUser(user, previousLoginAt), userId: user.id, previousLoginAt };
+}
+
+/** Checks the credentials (throttled), records the sign-in and writes the `login` audit entry. */
+export async function authenticate(
+  db: Db,
+  input: LoginInput,
+  ip: string,
+  maxFailures: number,
+  now = new Date(),
+): Promise<LoginResult> {
+  const user = await checkPassword(db, input, ip, maxFailures, now);
+  return completeSignIn(db, user, ip, now);
+}
+
+/**
+ * Changes the password of a signed-in user: the current one must be right (throttled like a
+ * sign-in); every other session of the user ends; audited.
+ */
+export async function changePassword(
+  db: Db,
+  actor: { id: string; email: string; ip: string; sessionId: string },
+  input: PasswordChangeInput,
+  maxFailures: number,
+  now: Date,
+): Promise<number> {
+  await reserveSignInAttempt(db, actor.email, actor.ip, maxFailures, now);
+  const [user] = await db.select().from(users).where(eq(users.id, actor.id));
+  if (!user || !(await verifyPassword(user.password, input.currentPassword))) {
+    throw forbidden('The current password is not correct.');
+  }
+  await signInSucceeded(db, actor.email, actor.ip);
+  if (input.newPassword === input.currentPassword) {
+    throw badRequest('The new password must be different from the current one.');
+  }
+  const passwordHash = await hashPassword(input.newPassword);
+  return db.transaction(async (tx) => {
+    await tx.update(users).set({ password: passwordHash }).where(eq(users.id, actor.id));
+    const ended = await destroyUserSessions(tx, actor.id, actor.sessionId);
+    await writeAudit(tx, {
+      userId: actor.id,
+      action: 'password_change',
+      entityType: 'user',
+      entityId: actor.id,
+      details: `Changed the password; ended ${ended} other session${ended === 1 ? '' : 's'}`,
+      ipAddress: actor.ip,
+      hospitalId: user.role === 'hospital' ? actor.id : null,
+    });
+    return ended;
+  });
 }
 
 /** Creates an administrator (the CLI and ADMIN_EMAIL/ADMIN_PASSWORD on first start). */

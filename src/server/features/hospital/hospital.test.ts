@@ -20,7 +20,7 @@ const put = (cookie: string | undefined, payload: Record<string, unknown>) =>
   t.app.inject({ method: 'PUT', url: '/api/hospital/settings', headers: cookie ? { cookie } : {}, payload });
 
 describe('hospital settings', () => {
-  it('starts with the registered name and e-mail and both toggles on', async () => {
+  it('starts with the registered name and e-mail, two-factor sign-in off until set up', async () => {
     const h = await signedInHospital(t.app, 'St. Mary');
     const res = await t.app.inject({
       method: 'GET',
@@ -30,7 +30,7 @@ describe('hospital settings', () => {
     expect(res.json()).toEqual({
       hospitalName: 'St. Mary',
       adminEmail: h.email,
-      twoFactorEnabled: true,
+      twoFactorEnabled: false,
       blockchainVerificationEnabled: true,
     });
   });

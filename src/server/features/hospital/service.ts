@@ -1,5 +1,6 @@
 // Hospital settings (Settings tab): the hospital name and administrator e-mail are saved and
-// audited. The two security toggles are shown as the spec says (on); they are not settings yet.
+// audited. Two-factor sign-in is the user's real state (set on the profile page); blockchain
+// verification is always on.
 import { eq } from 'drizzle-orm';
 import type { HospitalSettings, HospitalSettingsInput } from '../../../shared/hospital.js';
 import type { Db } from '../../db/connect.js';

@@ -3,6 +3,7 @@
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/connect.js';
 import { patients, subscriptions, users, type appointments } from '../../db/schema.js';
+import type { DeviceInfo } from '../../plugins/session.js';
 import { enqueueJob } from './jobs.js';
 
 export const REMINDER_BEFORE_MS = 24 * 60 * 60 * 1000;
@@ -81,4 +82,10 @@ export async function notifyApplicationSubmitted(
   for (const admin of admins) {
     await enqueueJob(tx, { kind: 'application_submitted', userId: admin.id, payload, dueAt: now });
   }
+}
+
+/** A sign-in from a device the account has not used before (security notice, no health data). */
+export async function notifyNewSignIn(tx: Db, userId: string, device: DeviceInfo, now: Date) {
+  const payload = { userAgent: device.userAgent, ip: device.ip, at: now.toISOString() };
+  await enqueueJob(tx, { kind: 'new_sign_in', userId, payload, dueAt: now });
 }

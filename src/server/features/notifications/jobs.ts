@@ -32,12 +32,14 @@ export interface RunResult {
   failed: number;
 }
 
-async function emailEnabled(db: Db, userId: string | null): Promise<boolean> {
-  if (!userId) return true;
+/** The user's switch for this kind: the new sign-in notice has its own, the rest share one. */
+async function emailEnabled(db: Db, userId: string | null, kind: string): Promise<boolean> {
+  if (!userId) return true; // a plain address (no account, no preferences)
   const [row] = await db
     .select()
     .from(notificationPreferences)
     .where(eq(notificationPreferences.userId, userId));
+  if (kind === 'new_sign_in') return row?.newSignInEnabled ?? true;
   return row?.emailEnabled ?? true;
 }
 
@@ -59,7 +61,7 @@ export async function runDueJobs(db: Db, mail: Mailer, render: RenderJob, now: D
       .limit(BATCH)
       .for('update', { skipLocked: true });
     for (const job of due) {
-      const message = (await emailEnabled(tx, job.userId)) ? await render(tx, job) : null;
+      const message = (await emailEnabled(tx, job.userId, job.kind)) ? await render(tx, job) : null;
       if (!message) {
         await tx.update(notificationJobs).set({ skippedAt: now }).where(eq(notificationJobs.id, job.id));
         result.skipped++;

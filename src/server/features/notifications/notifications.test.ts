@@ -145,9 +145,10 @@ describe('appointment notifications', () => {
   it('sends nothing while the patient has turned e-mail off', async () => {
     expect((await call('GET', '/api/notifications/preferences', patient.cookie)).json()).toEqual({
       emailEnabled: true,
+      newSignInEnabled: true,
     });
     const off = await call('PUT', '/api/notifications/preferences', patient.cookie, { emailEnabled: false });
-    expect(off.json()).toEqual({ emailEnabled: false });
+    expect(off.json()).toEqual({ emailEnabled: false, newSignInEnabled: true });
     expect(
       (await call('PUT', '/api/notifications/preferences', patient.cookie, { emailEnabled: 'no' }))
         .statusCode,

@@ -11,7 +11,8 @@ import {
   users,
   type notificationJobs,
 } from '../../db/schema.js';
-import { applicationReceived, notificationMail } from '../../mail/templates.js';
+import { applicationReceived, newSignInMail, notificationMail } from '../../mail/templates.js';
+import { deviceLabel } from '../../../shared/account.js';
 import type { OutgoingMail } from '../../mail/mailer.js';
 import { calendarItems } from '../calendar/service.js';
 import { appointmentsCalendar, ICalCalendarMethod } from '../calendar/ics.js';
@@ -152,6 +153,16 @@ export function createRenderer(publicUrl: string) {
         'a patient activated their account',
         [`${name} (MRN ${p.patientId}) has created their patient account and can now see their records.`],
         { href: `${publicUrl}/hospital-dashboard`, label: 'Open MedLedger' },
+      );
+    }
+    if (job.kind === 'new_sign_in') {
+      const { userAgent, ip, at } = job.payload as { userAgent: string | null; ip: string | null; at: string };
+      const name = [to.firstName, to.lastName].filter(Boolean).join(' ') || to.email;
+      return newSignInMail(
+        to.email,
+        name,
+        { device: deviceLabel(userAgent), ip, at: whenText(new Date(at)) },
+        `${publicUrl}/profile/edit#sessions`,
       );
     }
     if (job.kind === 'trial_ending') {

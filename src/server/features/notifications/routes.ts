@@ -1,7 +1,10 @@
 // E-mail notification preferences of the signed-in user (issue 13).
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { notificationPreferencesSchema } from '../../../shared/notifications.js';
+import {
+  notificationPreferencesInputSchema,
+  notificationPreferencesSchema,
+} from '../../../shared/notifications.js';
 import type { AppContext } from '../../app.js';
 import { requireRole } from '../../plugins/session.js';
 import { actorOf } from '../patients/actor.js';
@@ -30,8 +33,8 @@ export async function notificationRoutes(app: FastifyInstance, ctx: AppContext) 
       onRequest: signedIn,
       schema: {
         tags,
-        summary: 'Turn e-mail notifications on or off',
-        body: notificationPreferencesSchema,
+        summary: 'Turn e-mail notifications (and the new sign-in notice) on or off',
+        body: notificationPreferencesInputSchema,
         response: { 200: notificationPreferencesSchema },
       },
     },

@@ -1,0 +1,83 @@
+// Correcting a record without erasing it, as a hospital would: a lab result with a wrong value is
+// amended from the record view (a new version with the corrected PDF), the old version stays
+// readable as superseded, the new one is then marked as entered in error with a reason, and the
+// public /verify page says that the original file's record was later amended.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { samplePdf } from '../src/server/features/records/testing';
+import { addPatient, signedInHospital, toast } from './auth-helpers';
+import { startJourney } from './journey';
+
+const journey = startJourney();
+const fixtures = fs.mkdtempSync(path.join(os.tmpdir(), 'medledger-amend-e2e-'));
+const wrongFile = path.join(fixtures, 'potassium.pdf');
+const correctedFile = path.join(fixtures, 'potassium-corrected.pdf');
+fs.writeFileSync(wrongFile, samplePdf('Potassium: 9.1'));
+fs.writeFileSync(correctedFile, samplePdf('Potassium: 4.1'));
+afterAll(() => fs.rmSync(fixtures, { recursive: true, force: true }));
+
+describe('amendments and retractions', () => {
+  it('amends a record with a corrected file, keeps the old version, then marks it entered in error', async () => {
+    const context = await journey.browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const url = journey.app.url;
+    await signedInHospital(context, url);
+    const mrn = await addPatient(context, url, { firstName: 'Lab', lastName: 'Patient' });
+    const list = await context.request.get(`${url}/api/patients?search=${mrn}`);
+    const patientId = ((await list.json()) as { items: { id: string }[] }).items[0].id;
+    const uploaded = await context.request.post(`${url}/api/medical-records`, {
+      multipart: {
+        patientId,
+        recordType: 'lab-results',
+        title: 'Potassium panel',
+        files: { name: 'potassium.pdf', mimeType: 'application/pdf', buffer: fs.readFileSync(wrongFile) },
+      },
+    });
+    expect(uploaded.status()).toBe(201);
+
+    const page = await context.newPage();
+    await page.goto(`${url}/hospital-dashboard`);
+    await page.getByRole('button', { name: 'Open patient file of Lab Patient' }).click();
+    await page.getByRole('button', { name: 'View' }).click();
+    const record = page.getByRole('dialog', { name: 'Potassium panel' });
+    await record.getByRole('button', { name: 'Amend Record' }).click();
+
+    const amend = page.getByRole('dialog', { name: 'Amend "Potassium panel"' });
+    await amend.getByLabel('Title').fill('Potassium panel (corrected)');
+    await amend.locator('input[type="file"]').setInputFiles(correctedFile);
+    await amend.getByRole('button', { name: 'Save Amendment' }).click();
+    await toast(page, 'Record Amended').waitFor();
+
+    // The dialog now shows the new version, marked Amended, with both versions in its history.
+    const current = page.getByRole('dialog', { name: 'Potassium panel (corrected)' });
+    await current.getByText('Amended', { exact: true }).waitFor();
+    const history = current.getByText(/^Version \d: /);
+    await expect.poll(() => history.count()).toBe(2);
+    await current.getByRole('button', { name: 'Open', exact: true }).click();
+    const old = page.getByRole('dialog', { name: 'Potassium panel', exact: true });
+    await old.getByText('A corrected version exists').waitFor();
+    await old.getByText('Superseded', { exact: true }).waitFor();
+    expect(await old.getByRole('button', { name: 'Amend Record' }).count()).toBe(0);
+    await old.getByRole('button', { name: 'Open current version' }).click();
+
+    await current.getByRole('button', { name: 'Mark as Entered in Error' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Mark as entered in error?' });
+    await confirm.getByRole('button', { name: 'Mark as Entered in Error' }).click();
+    await confirm.getByText('Please give a reason').waitFor(); // nothing sent without a reason
+    await confirm.getByLabel('Reason').fill('Sample belonged to another patient');
+    await confirm.getByRole('button', { name: 'Mark as Entered in Error' }).click();
+    await toast(page, 'Marked as Entered in Error').waitFor();
+    await current.getByText('Sample belonged to another patient').waitFor();
+
+    // Anyone can learn from /verify that the original file's record was later amended.
+    const verify = await journey.newPage();
+    await verify.goto(`${url}/verify`);
+    await verify.getByLabel('File to verify', { exact: true }).setInputFiles(wrongFile);
+    const result = verify.getByRole('status').filter({ hasText: 'Found in the ledger' });
+    await result.waitFor();
+    expect(await result.textContent()).toContain('This record was later amended');
+    await verify.context().close();
+    await context.close();
+  });
+});

@@ -43,12 +43,6 @@ export function localDayBounds(day: string): { from: string; to: string } {
   return { from: new Date(y, m - 1, d).toISOString(), to: new Date(y, m - 1, d + 1).toISOString() };
 }
 
-/** Today as YYYY-MM-DD in the browser's time zone. */
-export function todayLocal(): string {
-  const now = new Date();
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
-}
 
 const pluralRules = new Intl.PluralRules('en-US');
 

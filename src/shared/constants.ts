@@ -50,14 +50,40 @@ export const DEPARTMENT_LABELS: Record<(typeof DEPARTMENTS)[number], string> = {
 export const APPOINTMENT_STATUSES = ['scheduled', 'confirmed', 'completed', 'pending', 'cancelled'] as const;
 export const RELATIONSHIPS = ['spouse', 'parent', 'child', 'sibling', 'guardian', 'other'] as const;
 
-export const HOSPITAL_AUDIT_ACTIONS = [
+/** Every kind of audit entry the server writes (its AuditAction type is made from this list). */
+export const AUDIT_ACTIONS = [
+  'login',
   'record_upload',
   'record_access',
-  'consent_change',
-  'login',
+  'record_view',
+  'record_download',
   // A stored attachment failed its integrity check while it was being downloaded.
   'integrity_failure',
+  'record_draft',
+  'record_amend',
+  'record_entered_in_error',
+  'consent_change',
+  'profile_change',
+  'patient_create',
+  'patient_update',
+  'patient_archive',
+  'appointment_create',
+  'appointment_update',
+  'appointment_status',
+  'appointment_cancel',
+  'family_contact_change',
+  'settings_change',
+  'application_review',
+  'provider_register',
+  'password_reset',
+  'password_change',
+  'two_factor_change',
+  'session_end',
+  'subscription_change',
 ] as const;
+
+/** The hospital trail's action filter: every action that can appear in a hospital's trail. */
+export const HOSPITAL_AUDIT_ACTIONS = AUDIT_ACTIONS.filter((a) => a !== 'application_review');
 export const PATIENT_AUDIT_ACTIONS = [
   'record_upload',
   'record_access',

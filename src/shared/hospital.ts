@@ -3,16 +3,37 @@
 import { z } from 'zod';
 import { instantInRange, yearRangeMessage } from './dates.js';
 import { text } from './text.js';
-import { MIN_NAME_LENGTH } from './constants.js';
+import { MIN_NAME_LENGTH, type AUDIT_ACTIONS } from './constants.js';
 import { pagedSchema, pagingQuerySchema } from './patients.js';
 
-export const AUDIT_ACTION_LABELS: Record<string, string> = {
+export const AUDIT_ACTION_LABELS: Record<(typeof AUDIT_ACTIONS)[number], string> = {
+  login: 'Login',
   record_upload: 'Record Upload',
   record_access: 'Record Access',
   record_view: 'Record View',
-  consent_change: 'Consent Change',
-  login: 'Login',
+  record_download: 'Record Download',
   integrity_failure: 'Integrity Failure',
+  record_draft: 'Record Draft',
+  record_amend: 'Record Amendment',
+  record_entered_in_error: 'Record Entered in Error',
+  consent_change: 'Consent Change',
+  profile_change: 'Profile Change',
+  patient_create: 'Patient Added',
+  patient_update: 'Patient Updated',
+  patient_archive: 'Patient Removed',
+  appointment_create: 'Appointment Booked',
+  appointment_update: 'Appointment Changed',
+  appointment_status: 'Appointment Status',
+  appointment_cancel: 'Appointment Cancelled',
+  family_contact_change: 'Family Contact Change',
+  settings_change: 'Settings Change',
+  application_review: 'Application Review',
+  provider_register: 'Provider Registration',
+  password_reset: 'Password Reset',
+  password_change: 'Password Change',
+  two_factor_change: 'Two-Factor Change',
+  session_end: 'Session Ended',
+  subscription_change: 'Subscription Change',
 };
 
 /** "record_upload" -> "record upload" (spec: underscores replaced by spaces). */

@@ -8,7 +8,7 @@ import { useState } from 'react';
 import { PATIENT_AUDIT_ACTIONS } from '../../../shared/constants';
 import { actionName, type AuditEntry } from '../../../shared/hospital';
 import { notifyError, notifySuccess } from '../../notify';
-import { formatDateTime, localDayBounds, todayLocal, truncateHash } from '../../format';
+import { formatDateTime, localDayBounds, truncateHash } from '../../format';
 import { useActivity } from '../patient/api';
 import { ACTIVITY_ACTION_LABELS, activityDescription } from '../../pages/patient-dashboard/dashboard';
 import { LedgerBadge } from '../../components/LedgerBadge';
@@ -65,7 +65,7 @@ function ActivityRow({ entry }: { entry: AuditEntry }) {
 
 export function ActivityTrail() {
   const [action, setAction] = useState('all');
-  const [day, setDay] = useState<string | null>(todayLocal());
+  const [day, setDay] = useState<string | null>(null); // no date filter until one is chosen
   const [page, setPage] = useState(1);
   const bounds = day ? localDayBounds(day) : null;
   const { data, isLoading } = useActivity({ action, from: bounds?.from, to: bounds?.to, page });
@@ -123,9 +123,7 @@ export function ActivityTrail() {
         <Text size="sm" c="dimmed" aria-live="polite">
           Showing {total} {total === 1 ? 'activity' : 'activities'}
         </Text>
-        {total > pageSize && (
-          <PagerButtons page={page} hasNext={page * pageSize < total} setPage={setPage} />
-        )}
+        {total > pageSize && <PagerButtons page={page} hasNext={page * pageSize < total} setPage={setPage} />}
       </Group>
     </Paper>
   );

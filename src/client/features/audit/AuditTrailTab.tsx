@@ -8,7 +8,7 @@ import { HOSPITAL_AUDIT_ACTIONS } from '../../../shared/constants';
 import { AUDIT_ACTION_LABELS } from '../../../shared/hospital';
 import { pageRange } from '../../../shared/patients';
 import { useAuditLogs, useAuditUsers } from '../hospital/api';
-import { localDayBounds, showingRange, todayLocal } from '../../format';
+import { localDayBounds, showingRange } from '../../format';
 import { AuditEntryRow } from './AuditEntryRow';
 import { PagerButtons } from '../../components/PagerButtons';
 
@@ -24,7 +24,7 @@ interface Filters {
 }
 
 export function AuditTrailTab() {
-  const [draft, setDraft] = useState<Filters>({ action: 'all', userId: 'all', day: todayLocal() });
+  const [draft, setDraft] = useState<Filters>({ action: 'all', userId: 'all', day: null }); // no date filter until one is chosen
   const [applied, setApplied] = useState<Filters>(draft);
   const [page, setPage] = useState(1);
   const users = useAuditUsers();

@@ -109,10 +109,11 @@ export function VerificationBanner({ recordId }: { recordId: string }) {
             {local?.ok ? ' · proof re-checked in your browser' : ''}
           </Text>
         )}
-        <Group gap="xs" wrap="nowrap">
+        {/* Wraps on narrow screens so that "Check again" always stays visible. */}
+        <Group gap="xs" wrap="wrap">
           {result.hash && (
             <>
-              <Code style={{ wordBreak: 'break-all' }}>{result.hash}</Code>
+              <Code style={{ wordBreak: 'break-all', flex: '1 1 16rem', minWidth: 0 }}>{result.hash}</Code>
               <Button
                 size="compact-xs"
                 variant="subtle"

@@ -2,35 +2,9 @@
 // that either both exist or neither does (docs/decisions.md#audit-trail).
 import type { Db } from '../../db/connect.js';
 import { auditLogs } from '../../db/schema.js';
+import type { AUDIT_ACTIONS } from '../../../shared/constants.js';
 
-export type AuditAction =
-  | 'login'
-  | 'record_upload'
-  | 'record_access'
-  | 'record_view'
-  | 'record_download'
-  | 'integrity_failure'
-  | 'record_draft'
-  | 'record_amend'
-  | 'record_entered_in_error'
-  | 'consent_change'
-  | 'profile_change'
-  | 'patient_create'
-  | 'patient_update'
-  | 'patient_archive'
-  | 'appointment_create'
-  | 'appointment_update'
-  | 'appointment_status'
-  | 'appointment_cancel'
-  | 'family_contact_change'
-  | 'settings_change'
-  | 'application_review'
-  | 'provider_register'
-  | 'password_reset'
-  | 'password_change'
-  | 'two_factor_change'
-  | 'session_end'
-  | 'subscription_change';
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 export interface AuditEntry {
   userId: string | null;

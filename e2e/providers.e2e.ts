@@ -99,6 +99,10 @@ describe('provider onboarding', () => {
     ).toBe('https://harbour-general.example/');
     await admin.screenshot({ path: '/tmp/medledger-applications.png', fullPage: true });
     await card.getByRole('button', { name: 'Approve' }).click();
+    await admin
+      .getByRole('dialog', { name: 'Approve this application?' })
+      .getByRole('button', { name: 'Approve' })
+      .click();
     await toast(admin, 'Application Approved').waitFor();
     await admin.getByRole('heading', { name: 'Pending Applications (0)' }).waitFor();
     await admin.getByRole('heading', { name: 'Reviewed Applications (1)' }).waitFor();

@@ -1,5 +1,6 @@
 // Display helpers of the hospital dashboard: dates in the browser's time zone, sizes, labels.
 import { DEPARTMENT_LABELS, DEPARTMENTS, HASH_DISPLAY_LENGTH } from '../shared/constants';
+import { GENDER_OPTIONS } from '../shared/patients';
 import { RECORD_TYPE_LABELS, type RecordType } from '../shared/records';
 
 export function formatDate(value: string | null | undefined, fallback = '—'): string {
@@ -28,6 +29,12 @@ export const departmentLabel = (value: string | null | undefined) =>
 export const recordTypeLabel = (value: string | null | undefined) =>
   value ? (RECORD_TYPE_LABELS[value as RecordType] ?? value) : '—';
 
+/** "prefer not to say" -> "Prefer not to say": one label for a gender wherever it is shown. */
+export const genderLabel = (value: string | null | undefined) =>
+  value ? value.charAt(0).toUpperCase() + value.slice(1) : null;
+
+export const GENDER_SELECT_OPTIONS = GENDER_OPTIONS.map((g) => ({ value: g, label: genderLabel(g)! }));
+
 export const truncateHash = (hash: string | null | undefined) =>
   hash ? hash.slice(0, HASH_DISPLAY_LENGTH) : '';
 
@@ -42,7 +49,6 @@ export function localDayBounds(day: string): { from: string; to: string } {
   const [y, m, d] = day.split('-').map(Number);
   return { from: new Date(y, m - 1, d).toISOString(), to: new Date(y, m - 1, d + 1).toISOString() };
 }
-
 
 const pluralRules = new Intl.PluralRules('en-US');
 

@@ -43,6 +43,21 @@ export default function ApplicationsPage() {
     );
   }
 
+  // Both decisions e-mail the applicant and cannot be undone: one confirmation pattern for both.
+  function confirmApprove(a: Application) {
+    modals.openConfirmModal({
+      title: 'Approve this application?',
+      children: (
+        <Text size="sm">
+          {a.contactName} ({a.contactEmail}) will receive a one-time link to register {a.hospitalName}, which
+          then starts its free trial. This cannot be undone.
+        </Text>
+      ),
+      labels: { confirm: 'Approve', cancel: 'Keep pending' },
+      onConfirm: () => decide(a, 'approved'),
+    });
+  }
+
   function confirmReject(a: Application) {
     modals.openConfirmModal({
       title: 'Reject this application?',
@@ -129,7 +144,7 @@ export default function ApplicationsPage() {
                     key={a.id}
                     application={a}
                     busy={busy}
-                    onApprove={() => decide(a, 'approved')}
+                    onApprove={() => confirmApprove(a)}
                     onReject={() => confirmReject(a)}
                   />
                 ))

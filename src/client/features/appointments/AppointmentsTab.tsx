@@ -10,14 +10,7 @@ import { useAuth } from '../../auth/context';
 import { notifyError, notifySuccess } from '../../notify';
 import { useCancelAppointment, useHospitalAppointments, useSetAppointmentStatus } from './api';
 import { AppointmentFormDialog } from './AppointmentFormDialog';
-import {
-  byDay,
-  dayKey,
-  fromDayKey,
-  quickStats,
-  scheduleFor,
-  type StatusFilter,
-} from './calendar';
+import { byDay, dayKey, fromDayKey, quickStats, scheduleFor, type StatusFilter } from './calendar';
 import { confirmCancelAppointment } from './confirmCancelAppointment';
 import { MonthCalendar } from './MonthCalendar';
 import { QuickStats } from './QuickStats';

@@ -1,5 +1,5 @@
-// The side panel: "Today's Schedule" or the selected date's, a search box (doctor, type or
-// department) and a status filter, then the day's appointment cards.
+// The side panel: "Today's Schedule" or the selected date's, a search box (patient, MRN, doctor,
+// type, department or notes) and a status filter, then the day's appointment cards.
 import { Paper, Select, Stack, Text, TextInput, Title } from '@mantine/core';
 import { IconSearch } from '@tabler/icons-react';
 import type { Appointment } from '../../../shared/appointments';
@@ -39,7 +39,7 @@ export function SchedulePanel(props: Props) {
       <Stack gap="xs" mb="sm">
         <TextInput
           aria-label="Search appointments"
-          placeholder="Search by doctor, type or department"
+          placeholder="Search by patient, MRN, doctor, type or notes"
           leftSection={<IconSearch size={14} aria-hidden />}
           value={props.search}
           onChange={(e) => props.onSearch(e.currentTarget.value)}

@@ -53,6 +53,17 @@ describe('schedule and stats', () => {
     expect(byDay(list).get('2026-11-25')).toHaveLength(1);
   });
 
+  it('finds appointments by patient name, MRN and notes too', () => {
+    const day = [
+      appt(new Date(2026, 10, 26, 9), { patientName: 'Maria Garcia', patientMrn: 'MRN2026000123' }),
+      appt(new Date(2026, 10, 26, 10), { notes: 'Bring previous X-rays' }),
+    ];
+    expect(scheduleFor(day, '2026-11-26', 'garcia', 'all')).toHaveLength(1);
+    expect(scheduleFor(day, '2026-11-26', '000123', 'all')).toHaveLength(1);
+    expect(scheduleFor(day, '2026-11-26', 'x-ray', 'all')).toHaveLength(1);
+    expect(scheduleFor(day, '2026-11-26', 'nobody', 'all')).toHaveLength(0);
+  });
+
   it('filters the day by doctor, type or department and by status', () => {
     expect(scheduleFor(list, '2026-11-25', '', 'all')).toHaveLength(2);
     expect(scheduleFor(list, '2026-11-25', 'gone', 'all')).toHaveLength(1);

@@ -69,7 +69,9 @@ export function scheduleFor(
       appointmentDay(a) === day &&
       (status === 'all' || a.status === status) &&
       (!needle ||
-        [a.doctorName, a.appointmentType, a.department].some((v) => v.toLowerCase().includes(needle))),
+        [a.patientName, a.patientMrn, a.doctorName, a.appointmentType, a.department, a.notes ?? ''].some(
+          (v) => v.toLowerCase().includes(needle),
+        )),
   );
 }
 

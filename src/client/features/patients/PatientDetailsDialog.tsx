@@ -8,7 +8,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { patientDisplayName, type Patient } from '../../../shared/patients';
 import { RECORDS_KEY, usePatientRecords } from '../hospital/api';
-import { departmentLabel, formatDate, recordTypeLabel } from '../../format';
+import { departmentLabel, formatDate, genderLabel, recordTypeLabel } from '../../format';
 import { downloadRecord } from '../records/download';
 import { RecordDetailDialog } from '../records/RecordDetailDialog';
 import { RecordStatusBadges } from '../records/RecordVersions';
@@ -73,7 +73,7 @@ function PatientDetails({ patient }: { patient: Patient }) {
           title="Medical"
           rows={[
             ['Date of birth', formatDate(patient.dateOfBirth, '')],
-            ['Gender', patient.gender],
+            ['Gender', genderLabel(patient.gender)],
             ['Primary care', patient.primaryCarePhysician],
             ['Last visit', formatDate(patient.lastVisit, '')],
           ]}

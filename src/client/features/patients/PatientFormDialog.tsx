@@ -6,7 +6,6 @@ import { DateInput } from '@mantine/dates';
 import { useState } from 'react';
 import { ADD_PATIENT_TOAST_MS } from '../../../shared/constants';
 import {
-  GENDER_OPTIONS,
   PATIENT_FIELDS,
   patientInputSchema,
   patientDisplayName,
@@ -16,6 +15,7 @@ import {
   type PossibleDuplicate,
 } from '../../../shared/patients';
 import { ApiError, errorMessage, errorStatus } from '../../api/request';
+import { GENDER_SELECT_OPTIONS } from '../../format';
 import { notifyError, notifySuccess } from '../../notify';
 import { useSavePatient, type PatientPayload } from '../hospital/api';
 
@@ -150,7 +150,7 @@ function PatientForm({ editing, onClose }: { editing: Patient | null; onClose: (
             label="Gender"
             placeholder="Select"
             clearable
-            data={GENDER_OPTIONS.map((g) => ({ value: g, label: g[0].toUpperCase() + g.slice(1) }))}
+            data={GENDER_SELECT_OPTIONS}
             value={values.gender || null}
             onChange={(value) => set('gender', value ?? '')}
           />

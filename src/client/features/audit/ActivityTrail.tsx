@@ -44,7 +44,10 @@ function ActivityRow({ entry }: { entry: AuditEntry }) {
           </Group>
           <Text size="sm">{activityDescription(entry)}</Text>
           <Text size="xs" c="dimmed">
-            {formatDateTime(entry.createdAt)} · {entry.ipAddress || 'Unknown location'}
+            {/* The server gives the patient their own addresses only; for staff it names who acted. */}
+            {formatDateTime(entry.createdAt)}
+            {entry.userName ? ` · by ${entry.userName}` : ''}
+            {entry.ipAddress ? ` · ${entry.ipAddress}` : ''}
           </Text>
           {entry.blockchainHash && <Code w="fit-content">{truncateHash(entry.blockchainHash)}</Code>}
         </Stack>

@@ -120,14 +120,16 @@ describe("a hospital's audit trail", () => {
 });
 
 describe("a patient's activity trail", () => {
-  it("holds the entries about the patient's own records only, with the IP", async () => {
+  it("holds the entries about the patient's own records only, with the patient's own IP only", async () => {
     const res = await get('/api/audit-logs/patient', account.cookie);
     expect(res.statusCode).toBe(200);
     const page = res.json();
     expect(page.total).toBeGreaterThan(0);
     const rows = await t.ctx.db.select().from(auditLogs).where(eq(auditLogs.patientId, patient.id));
     expect(page.total).toBe(rows.length);
-    expect(page.items.find((e: { action: string }) => e.action === 'record_access').ipAddress).toBeTruthy();
+    for (const e of page.items as { userId: string | null; ipAddress: string | null }[]) {
+      expect(e.ipAddress === null, JSON.stringify(e)).toBe(e.userId !== account.userId);
+    }
     const uploads = (await get('/api/audit-logs/patient?action=record_upload', account.cookie)).json();
     expect(uploads.items.map((e: { entityId: string }) => e.entityId)).toEqual([recordId]);
   });
@@ -135,5 +137,45 @@ describe("a patient's activity trail", () => {
   it('answers 403 to a hospital and 401 signed out', async () => {
     expect((await get('/api/audit-logs/patient', h.cookie)).statusCode).toBe(403);
     expect((await get('/api/audit-logs/patient')).statusCode).toBe(401);
+  });
+});
+
+describe("the patient's trail shows only what the patient can see", () => {
+  it("leaves out the hospital's drafts and the staff's IP addresses; keeps the patient's own", async () => {
+    const draft = await uploadRecord(t.app, h.cookie, patient.id, {
+      fields: { title: 'Unfinished biopsy note', draft: 'true' },
+    });
+    expect(draft.statusCode).toBe(201);
+    const draftRecord = draft.json<{ id: string; attachments: { url: string }[] }>();
+    for (const url of [`/api/medical-records/record/${draftRecord.id}`, draftRecord.attachments[0].url]) {
+      expect((await t.app.inject({ method: 'GET', url, headers: { cookie: h.cookie } })).statusCode).toBe(200);
+    }
+    const seen = await t.app.inject({
+      method: 'GET',
+      url: `/api/medical-records/record/${recordId}`,
+      headers: { cookie: account.cookie },
+      remoteAddress: '203.0.113.7',
+    });
+    expect(seen.statusCode).toBe(200);
+
+    const hospitalTrail = await t.app.inject({
+      method: 'GET',
+      url: '/api/audit-logs?pageSize=100',
+      headers: { cookie: h.cookie },
+    });
+    expect(JSON.stringify(hospitalTrail.json().items)).toContain('Unfinished biopsy note');
+
+    const res = await t.app.inject({
+      method: 'GET',
+      url: '/api/audit-logs/patient?pageSize=100',
+      headers: { cookie: account.cookie },
+    });
+    const items = res.json<{ items: { userId: string | null; ipAddress: string | null; details: string }[] }>().items;
+    expect(JSON.stringify(items)).not.toContain('Unfinished biopsy note');
+    expect(JSON.stringify(items)).not.toContain('report.pdf" of "Unfinished');
+    const byStaff = items.filter((i) => i.userId === h.userId);
+    expect(byStaff.length).toBeGreaterThan(0);
+    expect(byStaff.every((i) => i.ipAddress === null)).toBe(true);
+    expect(items.some((i) => i.userId === account.userId && i.ipAddress === '203.0.113.7')).toBe(true);
   });
 });

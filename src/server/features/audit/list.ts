@@ -1,20 +1,44 @@
 // Reading audit trails: a hospital's (entries scoped to it: its users' actions and reads of its
 // patients' records) and a patient's (entries scoped to their patient row). Filters by action,
 // user and period; paged; newest first.
-import { and, count, desc, eq, gte, lt, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, gte, isNull, lt, ne, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import type { AuditEntry, AuditQuery, AuditUser } from '../../../shared/hospital.js';
 import type { Paged } from '../../../shared/patients.js';
 import { displayName } from '../../../shared/users.js';
 import type { Db } from '../../db/connect.js';
-import { auditLogs, ledgerEntries, users } from '../../db/schema.js';
+import { attachments, auditLogs, ledgerEntries, medicalRecords, users } from '../../db/schema.js';
 
-export type TrailScope = { hospitalId: string } | { patientId: string };
+/** A hospital's trail, or a patient's (`patientUserId`: the patient's own account). */
+export type TrailScope = { hospitalId: string } | { patientId: string; patientUserId: string };
+
+/**
+ * What a patient may see of their trail: nothing about the hospital's drafts (their titles and
+ * file names, a record not uploaded yet or discarded), so entries on a record or an attachment
+ * count only while that record is uploaded (final).
+ */
+const aboutWhatThePatientCanSee = and(
+  ne(auditLogs.action, 'record_draft'),
+  or(
+    isNull(auditLogs.entityType),
+    notInArray(auditLogs.entityType, ['medical_record', 'attachment']),
+    and(
+      eq(auditLogs.entityType, 'medical_record'),
+      sql`exists (select 1 from ${medicalRecords} where ${medicalRecords.id}::text = ${auditLogs.entityId}
+        and ${medicalRecords.status} = 'final')`,
+    ),
+    and(
+      eq(auditLogs.entityType, 'attachment'),
+      sql`exists (select 1 from ${attachments} join ${medicalRecords} on ${medicalRecords.id} = ${attachments.recordId}
+        where ${attachments.id}::text = ${auditLogs.entityId} and ${medicalRecords.status} = 'final')`,
+    ),
+  ),
+);
 
 function filters(scope: TrailScope, query: AuditQuery): SQL | undefined {
   const conditions: (SQL | undefined)[] = [
     'hospitalId' in scope
       ? eq(auditLogs.hospitalId, scope.hospitalId)
-      : eq(auditLogs.patientId, scope.patientId),
+      : and(eq(auditLogs.patientId, scope.patientId), aboutWhatThePatientCanSee),
   ];
   if (query.action && query.action !== 'all') conditions.push(eq(auditLogs.action, query.action));
   if (query.userId && query.userId !== 'all') conditions.push(eq(auditLogs.userId, query.userId));
@@ -48,7 +72,8 @@ export async function listTrail(db: Db, scope: TrailScope, query: AuditQuery): P
       userName: user?.email ? displayName({ ...user, email: user.email }) : null,
       entityType: entry.entityType,
       entityId: entry.entityId,
-      ipAddress: entry.ipAddress,
+      // Staff members' addresses stay out of a patient's view; the patient sees their own.
+      ipAddress: 'hospitalId' in scope || entry.userId === scope.patientUserId ? entry.ipAddress : null,
       createdAt: entry.createdAt ? entry.createdAt.toISOString() : null,
       blockchainHash: entry.blockchainHash,
       blockchainVerified: !!entry.blockchainHash && ledgerHash === entry.blockchainHash,

@@ -56,10 +56,11 @@ export async function auditRoutes(app: FastifyInstance, ctx: AppContext) {
       },
     },
     async (request) => {
-      const patient = await findOwnPatient(ctx.db, currentUser(request)).catch(() => null);
+      const user = currentUser(request);
+      const patient = await findOwnPatient(ctx.db, user).catch(() => null);
       const { page, pageSize } = request.query;
       if (!patient) return { items: [], total: 0, page, pageSize };
-      return listTrail(ctx.db, { patientId: patient.id }, request.query);
+      return listTrail(ctx.db, { patientId: patient.id, patientUserId: user.id }, request.query);
     },
   );
 }

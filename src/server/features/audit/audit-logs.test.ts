@@ -148,7 +148,9 @@ describe("the patient's trail shows only what the patient can see", () => {
     expect(draft.statusCode).toBe(201);
     const draftRecord = draft.json<{ id: string; attachments: { url: string }[] }>();
     for (const url of [`/api/medical-records/record/${draftRecord.id}`, draftRecord.attachments[0].url]) {
-      expect((await t.app.inject({ method: 'GET', url, headers: { cookie: h.cookie } })).statusCode).toBe(200);
+      expect((await t.app.inject({ method: 'GET', url, headers: { cookie: h.cookie } })).statusCode).toBe(
+        200,
+      );
     }
     const seen = await t.app.inject({
       method: 'GET',
@@ -170,7 +172,9 @@ describe("the patient's trail shows only what the patient can see", () => {
       url: '/api/audit-logs/patient?pageSize=100',
       headers: { cookie: account.cookie },
     });
-    const items = res.json<{ items: { userId: string | null; ipAddress: string | null; details: string }[] }>().items;
+    const items = res.json<{
+      items: { userId: string | null; ipAddress: string | null; details: string }[];
+    }>().items;
     expect(JSON.stringify(items)).not.toContain('Unfinished biopsy note');
     expect(JSON.stringify(items)).not.toContain('report.pdf" of "Unfinished');
     const byStaff = items.filter((i) => i.userId === h.userId);

@@ -57,7 +57,8 @@ describe('amendments and retractions', () => {
     await current.getByRole('button', { name: 'Open', exact: true }).click();
     const old = page.getByRole('dialog', { name: 'Potassium panel', exact: true });
     await old.getByText('A corrected version exists').waitFor();
-    await old.getByText('Superseded', { exact: true }).waitFor();
+    // The header's badge (the history lists the same status once it has loaded).
+    await old.getByText('Superseded', { exact: true }).first().waitFor();
     expect(await old.getByRole('button', { name: 'Amend Record' }).count()).toBe(0);
     await old.getByRole('button', { name: 'Open current version' }).click();
 

@@ -74,6 +74,9 @@ export async function createTestAppOn(
     ctx,
     config,
     close: async () => {
+      // A test that listened on a real socket may leave a client still sending (an upload answered
+      // 413 early): end such connections instead of waiting for them, which could outlast the hook.
+      if (app.server.listening) app.server.closeAllConnections();
       await app.close();
       await database.close();
       fs.rmSync(dataDir, { recursive: true, force: true });

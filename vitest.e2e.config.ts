@@ -7,6 +7,8 @@ export default defineConfig({
     environment: 'node',
     testTimeout: 90_000,
     hookTimeout: 120_000,
+    // expect.poll waits 1 s by default; a loaded CI machine can take longer than that to render a list.
+    expect: { poll: { timeout: 15_000 } },
     pool: 'forks',
     maxWorkers: 1,
     fileParallelism: false,

@@ -185,20 +185,7 @@ export async function disableTwoFactor(deps: TwoFactorDeps, actor: Actor, passwo
   }
   await signInSucceeded(deps.db, actor.email, actor.ip);
   if (!user.twoFactorEnabled) throw conflict('Two-factor sign-in is not on.');
-  await deps.db.transaction(async (tx) => {
-    await tx.update(users).set({ twoFactorEnabled: false }).where(eq(users.id, actor.id));
-    await tx.delete(userTwoFactor).where(eq(userTwoFactor.userId, actor.id));
-    await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, actor.id));
-    await writeAudit(tx, {
-      userId: actor.id,
-      action: 'two_factor_change',
-      entityType: 'user',
-      entityId: actor.id,
-      details: 'Turned off two-factor sign-in',
-      ipAddress: actor.ip,
-      hospitalId: user.role === 'hospital' ? actor.id : null,
-    });
-  });
+  await clearTwoFactor(deps.db, user, 'Turned off two-factor sign-in', actor.ip);
 }
 
 /**
@@ -315,6 +302,21 @@ export async function resetTwoFactor(db: Db, email: string): Promise<boolean> {
   const [user] = await db.select().from(users).where(eq(users.email, email.trim().toLowerCase()));
   if (!user) throw notFound('No account has this e-mail.');
   const wasOn = user.twoFactorEnabled;
+  await clearTwoFactor(db, user, 'Two-factor sign-in reset from the command line', null);
+  return wasOn;
+}
+
+/**
+ * Two-factor sign-in off, in one transaction: the secret, the recovery codes and any sign-in
+ * waiting for a code go, and the change is audited. The user's own "turn off" and the
+ * administrator's reset both end here, so they cannot drift apart.
+ */
+async function clearTwoFactor(
+  db: Db,
+  user: { id: string; role: string },
+  details: string,
+  ip: string | null,
+): Promise<void> {
   await db.transaction(async (tx) => {
     await tx.update(users).set({ twoFactorEnabled: false }).where(eq(users.id, user.id));
     await tx.delete(userTwoFactor).where(eq(userTwoFactor.userId, user.id));
@@ -325,9 +327,9 @@ export async function resetTwoFactor(db: Db, email: string): Promise<boolean> {
       action: 'two_factor_change',
       entityType: 'user',
       entityId: user.id,
-      details: 'Two-factor sign-in reset from the command line',
+      details,
+      ipAddress: ip,
       hospitalId: user.role === 'hospital' ? user.id : null,
     });
   });
-  return wasOn;
 }

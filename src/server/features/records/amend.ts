@@ -2,10 +2,10 @@
 // an amendment is a new record that supersedes the current version (its ledger entry names the
 // old record and that record's entry hash); "entered in error" retracts a version, which is kept,
 // ledgered and hidden from default lists. Nothing uploaded is ever changed or deleted.
-import { and, asc, eq, isNull } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import { recordFieldsSchema, type MedicalRecord, type RecordVersion } from '../../../shared/records.js';
-import { findRecordForUser, type RecordRow } from '../../access.js';
+import { findRecordForUser } from '../../access.js';
 import type { Db } from '../../db/connect.js';
 import { attachments, medicalRecords } from '../../db/schema.js';
 import { badRequest, conflict } from '../../errors.js';
@@ -18,12 +18,12 @@ import { RECORD_NOT_CURRENT, saveUpload } from './service.js';
 import { readUploadForm, type UploadedFile } from './upload.js';
 
 /** The version a hospital may correct or retract: its own, uploaded, and still current. */
-async function currentVersion(db: Db, actor: Actor, recordId: string): Promise<RecordRow> {
-  const { record } = await findRecordForUser(db, actor, recordId);
-  if (record.status !== 'final')
+async function currentVersion(db: Db, actor: Actor, recordId: string) {
+  const found = await findRecordForUser(db, actor, recordId);
+  if (found.record.status !== 'final')
     throw conflict('A draft is corrected by editing it; only uploaded records are amended.');
-  if (record.supersededById || record.enteredInErrorAt) throw conflict(RECORD_NOT_CURRENT);
-  return record;
+  if (found.record.supersededById || found.record.enteredInErrorAt) throw conflict(RECORD_NOT_CURRENT);
+  return found;
 }
 
 /**
@@ -42,7 +42,7 @@ export async function amendRecord(
   const form = await readUploadForm(request, store, async (raw) => {
     const parsed = recordFieldsSchema.safeParse(raw);
     if (!parsed.success) throw badRequest(parsed.error.issues[0]?.message ?? 'Invalid form');
-    const old = await currentVersion(db, actor, recordId);
+    const { record: old, patient } = await currentVersion(db, actor, recordId);
     if (parsed.data.draft || parsed.data.draftId)
       throw badRequest('An amendment cannot be saved as a draft.');
     if (parsed.data.patientId !== old.patientId) {
@@ -50,11 +50,10 @@ export async function amendRecord(
         'An amendment stays with the same patient. For a record uploaded to the wrong patient, mark it as entered in error and upload it to the right one.',
       );
     }
-    return { value: { fields: parsed.data, old }, existingFiles: 0 };
+    return { value: { fields: parsed.data, old, patient }, existingFiles: 0 };
   });
-  const { fields, old } = form.fields;
+  const { fields, old, patient } = form.fields;
   const files = form.files.length > 0 ? form.files : await copyFiles(db, store, old.id);
-  const { patient } = await findRecordForUser(db, actor, old.id);
   return saveUpload(db, actor, fields, { patient, draft: null, existing: [], supersedes: old }, files, now);
 }
 
@@ -96,7 +95,7 @@ export async function markEnteredInError(
   reason: string,
   now: Date,
 ): Promise<MedicalRecord> {
-  const record = await currentVersion(db, actor, recordId);
+  const { record } = await currentVersion(db, actor, recordId);
   await db.transaction(async (tx) => {
     const entry = await appendLedgerEntry(
       tx,
@@ -165,8 +164,10 @@ export async function recordHistory(db: Db, actor: Actor, recordId: string): Pro
       .where(eq(medicalRecords.id, next));
     next = row?.supersededById ?? null;
   }
-  const versions = await Promise.all(ids.map((id) => loadRecords(db, eq(medicalRecords.id, id), 1)));
-  return versions.flat().map((v) => ({
+  const loaded = await loadRecords(db, inArray(medicalRecords.id, ids), ids.length);
+  const byId = new Map(loaded.map((v) => [v.id, v]));
+  const versions = ids.flatMap((id) => byId.get(id) ?? []);
+  return versions.map((v) => ({
     id: v.id,
     title: v.title,
     createdAt: v.createdAt,

@@ -1,10 +1,13 @@
 // Browser journey of the Appointments tab: a hospital adds a patient (API), schedules an
 // appointment in the dialog, sees the calendar marker and the card, finds the slot "Booked" for
 // the same doctor when scheduling again, changes the status, and cancels through the
-// confirmation (ledgered). The patient sees the upcoming appointment on their dashboard.
+// confirmation (ledgered). The patient sees the upcoming appointment on their dashboard. The
+// hospital's time zone is one where it is early morning now (not the browser's), so today's slots
+// are all ahead and the screens must place times in the hospital's zone, not the browser's.
 import type { BrowserContext, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { signedInHospital, signedInPatient, toast, uniqueEmail } from './auth-helpers';
+import { formatInstant } from '../src/shared/time';
+import { signedInHospital, zoneAtHour, signedInPatient, toast, uniqueEmail } from './auth-helpers';
 import { startJourney } from './journey';
 
 const journey = startJourney();
@@ -19,8 +22,12 @@ async function pick(page: Page, label: string, option: string | RegExp) {
 
 describe('appointments', () => {
   it('schedules, refuses the same doctor’s booked slot, changes status and cancels on chain; the patient sees it', async () => {
-    const hospital: BrowserContext = await journey.browser.newContext({ viewport: { width: 1400, height: 1000 } });
-    await signedInHospital(hospital, journey.app.url);
+    const hospital: BrowserContext = await journey.browser.newContext({
+      viewport: { width: 1400, height: 1000 },
+      timezoneId: 'UTC',
+    });
+    const zone = zoneAtHour(1, 7);
+    await signedInHospital(hospital, journey.app.url, 'Riverside Clinic', zone);
     const email = uniqueEmail('appointment-patient');
     const added = await hospital.request.post(`${journey.app.url}/api/patients`, {
       data: { firstName: 'Ada', lastName: 'Lovelace', email },
@@ -48,7 +55,9 @@ describe('appointments', () => {
     await dialog.getByRole('button', { name: 'Schedule Appointment' }).click();
     await toast(page, 'Please fill in all required fields').waitFor();
 
-    // Schedule today at 10:00 (the dialog starts on the selected day, today).
+    // Schedule today at 10:00 hospital time (the dialog starts on the selected day, today); the
+    // grid says which zone its times are in, since the browser's differs.
+    await dialog.getByText(`(times in ${zone})`).waitFor();
     await dialog.getByRole('combobox', { name: 'Patient' }).fill('Ada');
     await page.getByRole('option', { name: `Ada Lovelace (${mrn})` }).click();
     await pick(page, 'Appointment Type', 'Consultation');
@@ -98,13 +107,21 @@ describe('appointments', () => {
     await card.waitFor();
 
     // The patient sees it on their dashboard.
-    const patientContext = await journey.browser.newContext();
+    const patientContext = await journey.browser.newContext({ timezoneId: 'Asia/Tokyo' });
     await signedInPatient(patientContext, journey.app.url, mrn, email);
     const patientPage = await patientContext.newPage();
     await patientPage.goto(`${journey.app.url}/patient-dashboard`);
     const upcoming = patientPage.getByTestId('upcoming-appointment').filter({ hasText: 'Dr. House' });
     await upcoming.getByText('Consultation').waitFor();
     await upcoming.getByText(/Room 12/).waitFor();
+    // In the patient's own zone, both zones named.
+    const [booked10] = (await (
+      await patientContext.request.get(`${journey.app.url}/api/appointments/patient`)
+    ).json()) as { appointmentDate: string }[];
+    await upcoming
+      .getByText(`${formatInstant(booked10!.appointmentDate, zone)} at the hospital (${zone})`)
+      .waitFor();
+    await upcoming.getByText(/\(Asia\/Tokyo\)/).waitFor();
     expect(await patientPage.getByTestId('stat-Upcoming Appointments').textContent()).toContain('1');
     await upcoming.getByRole('button', { name: 'Reschedule' }).click();
     await toast(patientPage, 'contact your healthcare provider').waitFor();
@@ -127,6 +144,22 @@ describe('appointments', () => {
     expect(cancelled?.blockchainHash).toMatch(/^[0-9a-f]{64}$/);
     await patientPage.reload();
     await patientPage.getByText('No upcoming appointments.', { exact: false }).waitFor();
+
+    // Where it is evening now, today's slots have all begun: each is disabled and marked "Past".
+    const evening = zoneAtHour(18, 23);
+    const saved = await hospital.request.put(`${journey.app.url}/api/hospital/settings`, {
+      data: { hospitalName: 'Riverside Clinic', adminEmail: uniqueEmail('admin'), timeZone: evening },
+    });
+    expect(saved.ok()).toBe(true);
+    await page.reload();
+    await nav(page, 'Appointments').click();
+    await page.getByRole('button', { name: 'New Appointment' }).click();
+    await dialog.getByText(`(times in ${evening})`).waitFor();
+    for (const slot of ['09:00', '17:30']) {
+      const button = dialog.getByTestId(`slot-${slot}`).getByRole('button');
+      await button.getByText(`${slot} Past`).waitFor();
+      expect(await button.isDisabled()).toBe(true);
+    }
 
     await patientContext.close();
     await hospital.close();

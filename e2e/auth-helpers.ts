@@ -29,6 +29,7 @@ export async function signedInHospital(
   context: BrowserContext,
   url: string,
   hospitalName = 'Riverside Clinic',
+  timeZone?: string,
 ) {
   const account: Account = {
     email: uniqueEmail('hospital'),
@@ -36,7 +37,7 @@ export async function signedInHospital(
     firstName: 'Grace',
     lastName: 'Hopper',
   };
-  await post(context, url, '/api/auth/register', { ...account, role: 'hospital', hospitalName });
+  await post(context, url, '/api/auth/register', { ...account, role: 'hospital', hospitalName, timeZone });
   await post(context, url, '/api/auth/login', { email: account.email, password: account.password });
   return { ...account, hospitalName };
 }
@@ -89,4 +90,18 @@ export async function enableTwoFactor(context: BrowserContext, url: string): Pro
   // The code of the previous step (accepted as drift), so that the next sign-in's code is unused.
   await post(context, url, '/api/auth/2fa/enable', { code: totpCode(secret, Date.now() - 30_000) });
   return secret;
+}
+
+/**
+ * A fixed-offset zone where the hour now is between `from` and `to` (inclusive), so a journey can
+ * rely on today's slots (09:00–17:30) being all ahead (01–07) or all past (18–23) there, whenever
+ * it runs. Etc/GMT-5 is UTC+5 (POSIX signs).
+ */
+export function zoneAtHour(from: number, to: number, now = new Date()): string {
+  for (let offset = -12; offset <= 14; offset++) {
+    const hour = (now.getUTCHours() + offset + 24) % 24;
+    if (hour >= from && hour <= to)
+      return offset === 0 ? 'UTC' : `Etc/GMT${offset > 0 ? '-' : '+'}${Math.abs(offset)}`;
+  }
+  throw new Error(`no zone where it is ${from}–${to} h now`);
 }

@@ -11,7 +11,10 @@ describe('hospital dashboard formatting', () => {
   });
 
   it('shows a date of birth on its own calendar day and "Unknown" for a missing time', () => {
-    expect(formatDate('2000-01-01')).toBe(new Date(2000, 0, 1).toLocaleDateString());
+    expect(formatDate('2000-01-01')).toBe('Jan 1, 2000');
+    expect(formatDateTime('2026-11-23T14:00:00.000Z', 'Unknown', 'America/Los_Angeles')).toBe(
+      'Nov 23, 2026, 6:00 AM',
+    );
     expect(formatDate(null)).toBe('—');
     expect(formatDateTime(null)).toBe('Unknown');
     expect(formatDateTime('not a date')).toBe('Unknown');

@@ -1,5 +1,7 @@
-// Display helpers of the hospital dashboard: dates in the browser's time zone, sizes, labels.
+// Display helpers: dates and times (through the one time module, src/shared/time.ts, in the
+// viewer's zone unless one is given), sizes and labels.
 import { DEPARTMENT_LABELS, DEPARTMENTS, HASH_DISPLAY_LENGTH } from '../shared/constants';
+import { formatDay, formatInstant } from '../shared/time';
 import { GENDER_OPTIONS } from '../shared/patients';
 import { RECORD_TYPE_LABELS, type RecordType } from '../shared/records';
 
@@ -8,13 +10,17 @@ export function formatDate(value: string | null | undefined, fallback = '—'): 
   // A plain date (date of birth) is a calendar day, not an instant: never shift it by time zone.
   const plain = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
   const date = plain ? new Date(Number(plain[1]), Number(plain[2]) - 1, Number(plain[3])) : new Date(value);
-  return Number.isNaN(date.getTime()) ? fallback : date.toLocaleDateString();
+  return Number.isNaN(date.getTime()) ? fallback : formatDay(date);
 }
 
-export function formatDateTime(value: string | null | undefined, fallback = 'Unknown'): string {
+export function formatDateTime(
+  value: string | null | undefined,
+  fallback = 'Unknown',
+  zone?: string,
+): string {
   if (!value) return fallback;
   const date = new Date(value);
-  return Number.isNaN(date.getTime()) ? fallback : date.toLocaleString();
+  return Number.isNaN(date.getTime()) ? fallback : formatInstant(date, zone);
 }
 
 export function formatSize(bytes: number): string {

@@ -35,10 +35,14 @@ describe('time slots', () => {
     expect(TIME_SLOTS).toHaveLength(18);
   });
 
-  it('are placed in local time on the chosen day', () => {
-    const instant = slotInstant(new Date(2030, 4, 6, 23, 59), '14:30');
-    expect([instant.getFullYear(), instant.getMonth(), instant.getDate()]).toEqual([2030, 4, 6]);
-    expect([instant.getHours(), instant.getMinutes()]).toEqual([14, 30]);
+  it('are placed in the hospital’s time zone on the chosen day', () => {
+    expect(slotInstant('2030-05-06', '14:30', 'Europe/Berlin').toISOString()).toBe(
+      '2030-05-06T12:30:00.000Z',
+    );
+    expect(slotInstant('2030-01-06', '14:30', 'Europe/Berlin').toISOString()).toBe(
+      '2030-01-06T13:30:00.000Z',
+    );
+    expect(slotInstant('2030-05-06', '09:00', 'UTC').toISOString()).toBe('2030-05-06T09:00:00.000Z');
   });
 });
 

@@ -1,7 +1,7 @@
 // Appointments (docs/spec.md#screens-and-routes, #entities, #validation and #calls;
 // docs/decisions.md#appointments): the form's and the API's schemas, the bookable slots and the one
-// conflict rule used by both the slot grid and the server. Slot times are the browser's local
-// times; the API carries ISO instants.
+// conflict rule used by both the slot grid and the server. Slot times are wall-clock times in the
+// hospital's time zone (docs/decisions.md#time); the API carries ISO instants.
 import { z } from 'zod';
 import { instantInRange, yearRangeMessage } from './dates.js';
 import { text } from './text.js';
@@ -14,6 +14,7 @@ import {
   SLOT_START,
   SLOT_STEP_MINUTES,
 } from './constants.js';
+import { instantIn } from './time.js';
 
 export const APPOINTMENT_MESSAGES = {
   required: 'Please fill in all required fields',
@@ -88,6 +89,8 @@ export const appointmentSchema = z.object({
   blockchainHash: z.string().nullable(),
   createdAt: z.string(),
   updatedAt: z.string(),
+  /** The hospital's IANA time zone: its staff see the time in it, and a patient elsewhere is told. */
+  timeZone: z.string(),
 });
 export type Appointment = z.infer<typeof appointmentSchema>;
 
@@ -117,14 +120,8 @@ export const TIME_SLOTS: readonly string[] = (() => {
   return slots;
 })();
 
-/** The instant of a slot on a day, in the local time of whoever runs this (the browser). */
-export function slotInstant(day: Date, slot: string): Date {
-  const [h, m] = slot.split(':').map(Number);
-  return new Date(day.getFullYear(), day.getMonth(), day.getDate(), h ?? 0, m ?? 0, 0, 0);
-}
-
-/** "HH:MM" of an instant in local time. */
-export const localSlotOf = (instant: Date) => `${pad(instant.getHours())}:${pad(instant.getMinutes())}`;
+/** The instant of a slot ("14:30") on a day ("YYYY-MM-DD") in the hospital's time zone. */
+export const slotInstant = (day: string, slot: string, zone: string): Date => instantIn(day, slot, zone);
 
 export interface ScheduledAppointment {
   id: string;

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { text } from './text.js';
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, ROLES } from './constants.js';
+import { timeZoneSchema } from './time.js';
 
 export const MESSAGES = {
   email: 'Please enter a valid email address',
@@ -44,6 +45,8 @@ export const registerSchema = z
     role: z.enum(ROLES, { error: 'Account type must be patient or hospital' }),
     mrn: mrnSchema.nullish(),
     hospitalName: trimmed(200).nullish(),
+    /** A hospital's time zone (the signup page sends the browser's); UTC when left out. */
+    timeZone: timeZoneSchema.optional(),
   })
   .superRefine((value, ctx) => {
     if (value.role === 'patient' && !value.mrn) {
@@ -73,6 +76,8 @@ export const publicUserSchema = z.object({
   hospitalName: z.string().nullable(),
   lastLoginAt: z.string().nullable(),
   twoFactorEnabled: z.boolean().optional(),
+  /** A hospital's time zone; null for other roles (they see their own zone). */
+  timeZone: z.string().nullable().optional(),
 });
 
 export const userResponseSchema = z.object({ user: publicUserSchema });

@@ -5,6 +5,7 @@ import { instantInRange, yearRangeMessage } from './dates.js';
 import { text } from './text.js';
 import { MIN_NAME_LENGTH, type AUDIT_ACTIONS } from './constants.js';
 import { pagedSchema, pagingQuerySchema } from './patients.js';
+import { timeZoneSchema } from './time.js';
 
 export const AUDIT_ACTION_LABELS: Record<(typeof AUDIT_ACTIONS)[number], string> = {
   login: 'Login',
@@ -95,6 +96,8 @@ export const hospitalSettingsSchema = z.object({
     .toLowerCase()
     .max(254, 'Please enter a valid email address')
     .pipe(z.email({ error: 'Please enter a valid email address' })),
+  /** Left out by older clients: the zone stays as it is. */
+  timeZone: timeZoneSchema.optional(),
 });
 export type HospitalSettingsInput = z.infer<typeof hospitalSettingsSchema>;
 
@@ -103,5 +106,6 @@ export const hospitalSettingsResponseSchema = z.object({
   adminEmail: z.string().nullable(),
   twoFactorEnabled: z.boolean(),
   blockchainVerificationEnabled: z.boolean(),
+  timeZone: z.string(),
 });
 export type HospitalSettings = z.infer<typeof hospitalSettingsResponseSchema>;

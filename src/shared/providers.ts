@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { text } from './text.js';
 import { MESSAGES, emailSchema, newPasswordSchema } from './auth.js';
 import { MIN_NAME_LENGTH } from './constants.js';
+import { timeZoneSchema } from './time.js';
 
 export const PROVIDER_MESSAGES = {
   hospitalName: 'Hospital name must be at least 2 characters',
@@ -111,6 +112,7 @@ export const providerRegisterSchema = z.object({
   password: newPasswordSchema,
   firstName: text({ error: MESSAGES.firstName }).trim().min(1, MESSAGES.firstName).max(100),
   lastName: text({ error: MESSAGES.lastName }).trim().min(1, MESSAGES.lastName).max(100),
+  timeZone: timeZoneSchema.optional(),
 });
 export type ProviderRegisterInput = z.infer<typeof providerRegisterSchema>;
 

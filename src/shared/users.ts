@@ -12,6 +12,8 @@ export interface PublicUser {
   lastLoginAt: string | null;
   /** Two-factor sign-in is on (always sent by the server; optional for older stored users). */
   twoFactorEnabled?: boolean;
+  /** A hospital's IANA time zone; null for other roles (optional for older stored users). */
+  timeZone?: string | null;
 }
 
 /** Display name: first and last name, else e-mail. */

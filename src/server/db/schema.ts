@@ -42,6 +42,8 @@ export const users = pgTable(
     /** Two-factor sign-in (TOTP) is on; its secret and recovery codes are in `user_two_factor`. */
     twoFactorEnabled: boolean('two_factor_enabled').notNull().default(false),
     blockchainVerificationEnabled: boolean('blockchain_verification_enabled').notNull().default(true),
+    /** A hospital's IANA time zone: its calendar, time slots and texts are in it (docs/decisions.md#time). */
+    timeZone: text('time_zone').notNull().default('UTC'),
     lastLoginAt: ts('last_login_at'),
     createdAt: createdAt(),
   },
@@ -376,10 +378,7 @@ export const notificationJobs = pgTable(
     createdAt: createdAt(),
   },
   (t) => [
-    check(
-      'notification_jobs_one_recipient',
-      sql`(${t.userId} is null) <> (${t.recipientEmail} is null)`,
-    ),
+    check('notification_jobs_one_recipient', sql`(${t.userId} is null) <> (${t.recipientEmail} is null)`),
     index('notification_jobs_due_idx')
       .on(t.dueAt)
       .where(sql`${t.sentAt} is null and ${t.skippedAt} is null`),

@@ -59,6 +59,7 @@ export function toPublicUser(
     hospitalName: row.role === 'hospital' ? row.hospitalName : null,
     lastLoginAt: previousLoginAt,
     twoFactorEnabled: row.twoFactorEnabled,
+    timeZone: row.role === 'hospital' ? row.timeZone : null,
   };
 }
 

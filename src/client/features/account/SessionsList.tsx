@@ -3,10 +3,11 @@
 // table, so that it fits a phone without scrolling sideways.
 import { Badge, Box, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { errorMessage } from '../../api/request';
+import { formatDateTime } from '../../format';
 import { notifyError, notifySuccess } from '../../notify';
 import { useEndSession, useSessions } from './api';
 
-const when = (iso: string) => new Date(iso).toLocaleString();
+const when = (iso: string) => formatDateTime(iso);
 
 export function SessionsList() {
   const sessions = useSessions();

@@ -3,6 +3,7 @@
 import { ActionIcon, Badge, Group, Paper, Select, Stack, Text, Tooltip } from '@mantine/core';
 import { IconClock, IconEdit, IconMapPin, IconTrash } from '@tabler/icons-react';
 import { SETTABLE_STATUSES, type Appointment } from '../../../shared/appointments';
+import { useDisplayZone } from '../../time';
 import { timeOf } from './calendar';
 import { AddToCalendarButton } from '../calendar/AddToCalendarButton';
 import { departmentLabel, typeLabel } from './confirmCancelAppointment';
@@ -24,6 +25,7 @@ interface Props {
 }
 
 export function AppointmentCard({ appointment: a, onEdit, onCancel, onStatus }: Props) {
+  const zone = useDisplayZone();
   const cancelled = a.status === 'cancelled';
   return (
     <Paper
@@ -37,7 +39,7 @@ export function AppointmentCard({ appointment: a, onEdit, onCancel, onStatus }: 
         <Group justify="space-between" wrap="nowrap">
           <Group gap={6}>
             <IconClock size={16} aria-hidden />
-            <Text fw={600}>{timeOf(a)}</Text>
+            <Text fw={600}>{timeOf(a, zone)}</Text>
             <Badge color={STATUS_COLORS[a.status]} variant="light">
               {capitalise(a.status)}
             </Badge>

@@ -1,14 +1,13 @@
 // "New Appointment" and the edit dialog that mirrors it (docs/spec.md#hospital-dashboard and
 // #validation): patient, type, doctor, department, date (from today), location, notes and the time
-// slot grid. Required fields missing: "Please fill in all required fields". Slots are local times;
-// the API gets ISO instants.
+// slot grid. Required fields missing: "Please fill in all required fields". Slots are wall-clock
+// times in the hospital's time zone, past ones disabled; the API gets ISO instants.
 import { Button, Group, Modal, Select, SimpleGrid, Stack, Textarea, TextInput } from '@mantine/core';
 import { DateInput } from '@mantine/dates';
 import { useState } from 'react';
 import {
   APPOINTMENT_MESSAGES,
   APPOINTMENT_TYPE_LABELS,
-  localSlotOf,
   slotInstant,
   type Appointment,
 } from '../../../shared/appointments';
@@ -17,7 +16,9 @@ import { errorMessage } from '../../api/request';
 import { notifyError, notifySuccess } from '../../notify';
 import { PatientPicker } from '../records/PatientPicker';
 import { useSaveAppointment } from './api';
-import { dayKey, fromDayKey } from './calendar';
+import { dayKeyIn, localTimeZone } from '../../../shared/time';
+import { useDisplayZone } from '../../time';
+import { appointmentDay, slotOf } from './calendar';
 import { TimeSlotGrid } from './TimeSlotGrid';
 
 interface FormValues {
@@ -32,7 +33,7 @@ interface FormValues {
   notes: string;
 }
 
-function initialValues(editing: Appointment | null, defaultDay: string): FormValues {
+function initialValues(editing: Appointment | null, defaultDay: string, zone: string): FormValues {
   if (!editing) {
     return {
       patientId: null,
@@ -46,15 +47,14 @@ function initialValues(editing: Appointment | null, defaultDay: string): FormVal
       notes: '',
     };
   }
-  const start = new Date(editing.appointmentDate);
   return {
     patientId: editing.patientId,
     patientLabel: `${editing.patientName} (${editing.patientMrn})`,
     appointmentType: editing.appointmentType,
     doctorName: editing.doctorName,
     department: editing.department,
-    date: dayKey(start),
-    slot: localSlotOf(start),
+    date: appointmentDay(editing, zone),
+    slot: slotOf(editing, zone),
     location: editing.location ?? '',
     notes: editing.notes ?? '',
   };
@@ -85,12 +85,13 @@ export function AppointmentFormDialog(props: Props) {
 }
 
 function AppointmentForm({ editing, defaultDay, appointments, onClose }: Props) {
-  const [values, setValues] = useState<FormValues>(() => initialValues(editing, defaultDay));
+  const zone = useDisplayZone();
+  const [values, setValues] = useState<FormValues>(() => initialValues(editing, defaultDay, zone));
   const [missing, setMissing] = useState(false);
   const save = useSaveAppointment();
   const set = <K extends keyof FormValues>(key: K, value: FormValues[K]) =>
     setValues((v) => ({ ...v, [key]: value }));
-  const today = dayKey(new Date());
+  const today = dayKeyIn(new Date(), zone);
   const errorIf = (empty: boolean) => (missing && empty ? APPOINTMENT_MESSAGES.required : undefined);
 
   const submit = async () => {
@@ -106,7 +107,7 @@ function AppointmentForm({ editing, defaultDay, appointments, onClose }: Props) 
       appointmentType,
       doctorName,
       department,
-      appointmentDate: slotInstant(fromDayKey(date), slot).toISOString(),
+      appointmentDate: slotInstant(date, slot, zone).toISOString(),
       location: values.location.trim() || null,
       notes: values.notes.trim() || null,
     };
@@ -181,7 +182,9 @@ function AppointmentForm({ editing, defaultDay, appointments, onClose }: Props) 
           />
         </SimpleGrid>
         <TimeSlotGrid
-          day={values.date ? fromDayKey(values.date) : null}
+          day={values.date}
+          zone={zone}
+          zoneNamed={zone !== localTimeZone()}
           doctorName={values.doctorName}
           patientId={values.patientId}
           excludeId={editing?.id ?? null}

@@ -10,7 +10,9 @@ import { useAuth } from '../../auth/context';
 import { notifyError, notifySuccess } from '../../notify';
 import { useCancelAppointment, useHospitalAppointments, useSetAppointmentStatus } from './api';
 import { AppointmentFormDialog } from './AppointmentFormDialog';
-import { byDay, dayKey, fromDayKey, quickStats, scheduleFor, type StatusFilter } from './calendar';
+import { dayKeyIn } from '../../../shared/time';
+import { useDisplayZone } from '../../time';
+import { byDay, fromDayKey, quickStats, scheduleFor, type StatusFilter } from './calendar';
 import { confirmCancelAppointment } from './confirmCancelAppointment';
 import { MonthCalendar } from './MonthCalendar';
 import { QuickStats } from './QuickStats';
@@ -19,7 +21,9 @@ import { SchedulePanel } from './SchedulePanel';
 export function AppointmentsTab() {
   const { user } = useAuth();
   const appointments = useHospitalAppointments(user?.id);
-  const today = dayKey(new Date());
+  // Days and times are the hospital's, wherever this browser is.
+  const zone = useDisplayZone();
+  const today = dayKeyIn(new Date(), zone);
   const [selected, setSelected] = useState(today);
   const [month, setMonth] = useState(() => fromDayKey(today));
   const [search, setSearch] = useState('');
@@ -28,12 +32,12 @@ export function AppointmentsTab() {
   const setStatusCall = useSetAppointmentStatus();
   const cancel = useCancelAppointment();
 
-  const days = useMemo(() => byDay(appointments), [appointments]);
+  const days = useMemo(() => byDay(appointments, zone), [appointments, zone]);
   const schedule = useMemo(
-    () => scheduleFor(appointments, selected, search, status),
-    [appointments, selected, search, status],
+    () => scheduleFor(appointments, selected, search, status, zone),
+    [appointments, selected, search, status, zone],
   );
-  const stats = useMemo(() => quickStats(appointments, new Date()), [appointments]);
+  const stats = useMemo(() => quickStats(appointments, new Date(), zone), [appointments, zone]);
 
   const select = (key: string) => {
     setSelected(key);

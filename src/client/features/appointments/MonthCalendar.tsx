@@ -3,6 +3,8 @@
 import { Box, Button, Group, Paper, Text, Title, UnstyledButton } from '@mantine/core';
 import { IconChevronLeft, IconChevronRight } from '@tabler/icons-react';
 import type { Appointment } from '../../../shared/appointments';
+import { formatMonth } from '../../../shared/time';
+import { useDisplayZone } from '../../time';
 import { dayKey, monthGrid, timeOf, WEEKDAYS } from './calendar';
 import { plural } from '../../format';
 
@@ -19,8 +21,9 @@ interface Props {
 }
 
 export function MonthCalendar({ month, selected, today, days, onMonth, onSelect, onToday }: Props) {
+  const zone = useDisplayZone();
   const weeks = monthGrid(month);
-  const title = month.toLocaleDateString('en-US', { month: 'long', year: 'numeric' });
+  const title = formatMonth(month);
   return (
     <Paper withBorder p="md" radius="md">
       <Group justify="space-between" mb="sm">
@@ -103,7 +106,7 @@ export function MonthCalendar({ month, selected, today, days, onMonth, onSelect,
                         marginTop: 2,
                       }}
                     >
-                      {timeOf(a)} {a.patientName}
+                      {timeOf(a, zone)} {a.patientName}
                     </Text>
                   ))}
                   {list.length > MAX_MARKERS && (

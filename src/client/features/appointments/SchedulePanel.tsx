@@ -6,6 +6,7 @@ import type { Appointment } from '../../../shared/appointments';
 import { APPOINTMENT_STATUSES } from '../../../shared/constants';
 import { AppointmentCard } from './AppointmentCard';
 import { fromDayKey, type StatusFilter } from './calendar';
+import { formatLongDay } from '../../../shared/time';
 
 interface Props {
   day: string;
@@ -23,14 +24,7 @@ interface Props {
 const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
 export function SchedulePanel(props: Props) {
-  const title = props.isToday
-    ? "Today's Schedule"
-    : `Schedule for ${fromDayKey(props.day).toLocaleDateString('en-US', {
-        weekday: 'long',
-        month: 'long',
-        day: 'numeric',
-        year: 'numeric',
-      })}`;
+  const title = props.isToday ? "Today's Schedule" : `Schedule for ${formatLongDay(fromDayKey(props.day))}`;
   return (
     <Paper withBorder p="md" radius="md" component="section" aria-labelledby="schedule-title">
       <Title order={3} size="h4" id="schedule-title" mb="sm">

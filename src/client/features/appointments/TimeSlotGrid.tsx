@@ -1,6 +1,9 @@
-// The schedule dialog's time slots in three columns. A slot that the shared conflict rule refuses
-// for the chosen doctor and patient is disabled, marked "Booked", and names the conflicting doctors.
+// The schedule dialog's time slots in three columns, in the hospital's time zone (named when the
+// browser is elsewhere). A slot that has begun is disabled and marked "Past"; a slot that the
+// shared conflict rule refuses for the chosen doctor and patient is disabled, marked "Booked", and
+// names the conflicting doctors.
 import { Button, SimpleGrid, Text, Tooltip } from '@mantine/core';
+import { useState } from 'react';
 import {
   conflictLabel,
   findConflicts,
@@ -10,7 +13,11 @@ import {
 } from '../../../shared/appointments';
 
 interface Props {
-  day: Date | null;
+  /** "YYYY-MM-DD", or null before a date is chosen. */
+  day: string | null;
+  zone: string;
+  /** Say which zone the slots are in (the browser's differs from it). */
+  zoneNamed: boolean;
   doctorName: string;
   patientId: string | null;
   excludeId: string | null;
@@ -22,6 +29,8 @@ interface Props {
 
 export function TimeSlotGrid({
   day,
+  zone,
+  zoneNamed,
   doctorName,
   patientId,
   excludeId,
@@ -30,6 +39,8 @@ export function TimeSlotGrid({
   onChange,
   error,
 }: Props) {
+  // When the dialog opened; the server refuses a slot that begins while it stays open.
+  const [now] = useState(() => Date.now());
   return (
     <div>
       <Text size="sm" fw={500} mb={4}>
@@ -37,6 +48,11 @@ export function TimeSlotGrid({
         <Text span c="red">
           *
         </Text>
+        {zoneNamed && (
+          <Text span size="xs" c="dimmed">
+            (times in {zone})
+          </Text>
+        )}
       </Text>
       {!day ? (
         <Text size="sm" c="dimmed">
@@ -45,23 +61,23 @@ export function TimeSlotGrid({
       ) : (
         <SimpleGrid cols={3} spacing="xs" role="group" aria-label="Time slots">
           {TIME_SLOTS.map((slot) => {
-            const conflicts = findConflicts(
-              { start: slotInstant(day, slot), doctorName, patientId, excludeId },
-              appointments,
-            );
-            const booked = conflicts.length > 0;
+            const start = slotInstant(day, slot, zone);
+            // The slot being edited keeps its time even once it has begun.
+            const past = start.getTime() < now && value !== slot;
+            const conflicts = findConflicts({ start, doctorName, patientId, excludeId }, appointments);
+            const booked = !past && conflicts.length > 0;
             const button = (
               <Button
                 size="xs"
                 fullWidth
                 variant={value === slot ? 'filled' : 'default'}
-                disabled={booked}
+                disabled={booked || past}
                 aria-pressed={value === slot}
                 onClick={() => onChange(slot)}
                 data-slot={slot}
               >
                 {slot}
-                {booked ? ' Booked' : ''}
+                {booked ? ' Booked' : past ? ' Past' : ''}
               </Button>
             );
             return booked ? (

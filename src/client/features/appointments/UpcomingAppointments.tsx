@@ -12,7 +12,9 @@ import {
 } from '../../../shared/appointments';
 import { DEPARTMENT_LABELS } from '../../../shared/constants';
 import { notifyInfo } from '../../notify';
+import { useDisplayZone } from '../../time';
 import { AddToCalendarButton } from '../calendar/AddToCalendarButton';
+import { whenForViewer } from './calendar';
 
 /** Failed fetches are only logged (docs/spec.md#messages): the list stays empty. */
 export function useUpcomingAppointments(): Appointment[] {
@@ -25,6 +27,7 @@ const contactProvider = (title: string) =>
   notifyInfo(title, 'Please contact your healthcare provider to book, reschedule or cancel an appointment.');
 
 export function UpcomingAppointments({ appointments }: { appointments: Appointment[] }) {
+  const zone = useDisplayZone();
   return (
     <Paper withBorder p="md" radius="md" component="section" aria-labelledby="upcoming-title">
       <Group justify="space-between" mb="sm">
@@ -52,7 +55,7 @@ export function UpcomingAppointments({ appointments }: { appointments: Appointme
       ) : (
         <Stack gap="sm">
           {appointments.map((a) => {
-            const when = new Date(a.appointmentDate);
+            const when = whenForViewer(a, zone);
             return (
               <Paper key={a.id} withBorder p="sm" radius="md" data-testid="upcoming-appointment">
                 <Group justify="space-between" align="flex-start">
@@ -66,10 +69,14 @@ export function UpcomingAppointments({ appointments }: { appointments: Appointme
                       {DEPARTMENT_LABELS[a.department as keyof typeof DEPARTMENT_LABELS] ?? a.department}
                     </Text>
                     <Text size="sm" c="dimmed">
-                      {when.toLocaleDateString()} at{' '}
-                      {when.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })}
+                      {when.local}
                       {a.location ? ` · ${a.location}` : ''}
                     </Text>
+                    {when.hospital && (
+                      <Text size="xs" c="dimmed">
+                        {when.hospital}
+                      </Text>
+                    )}
                   </div>
                   <Group gap="xs">
                     <AddToCalendarButton appointmentId={a.id} />

@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { Appointment } from '../../../shared/appointments';
-import { byDay, dayKey, monthGrid, quickStats, scheduleFor, weekRange } from './calendar';
+import { instantIn } from '../../../shared/time';
+import { byDay, dayKey, monthGrid, quickStats, scheduleFor, weekRange, whenForViewer } from './calendar';
+
+// The hospital is in Los Angeles; the tests give its wall-clock times, whatever zone runs them.
+const ZONE = 'America/Los_Angeles';
+const at = (day: string, time: string) => instantIn(day, time, ZONE);
 
 const appt = (local: Date, over: Partial<Appointment> = {}): Appointment => ({
   id: Math.random().toString(36),
@@ -18,6 +23,7 @@ const appt = (local: Date, over: Partial<Appointment> = {}): Appointment => ({
   blockchainHash: null,
   createdAt: '',
   updatedAt: '',
+  timeZone: ZONE,
   ...over,
 });
 
@@ -35,44 +41,64 @@ describe('the month grid', () => {
 
   it('has a Sunday-to-Saturday week', () => {
     const { start, end } = weekRange(new Date(2026, 10, 25, 15));
-    expect(dayKey(start)).toBe('2026-11-22');
-    expect(dayKey(end)).toBe('2026-11-29');
+    expect(start).toBe('2026-11-22');
+    expect(end).toBe('2026-11-29');
   });
 });
 
 describe('schedule and stats', () => {
-  const now = new Date(2026, 10, 25, 8); // Wednesday
+  const now = at('2026-11-25', '08:00'); // Wednesday
   const list = [
-    appt(new Date(2026, 10, 25, 9)),
-    appt(new Date(2026, 10, 25, 11), { status: 'cancelled', doctorName: 'Dr. Gone' }),
-    appt(new Date(2026, 10, 28, 10), { status: 'pending', department: 'neurology' }),
-    appt(new Date(2026, 10, 29, 10), { status: 'confirmed', appointmentType: 'surgery' }),
+    appt(at('2026-11-25', '09:00')),
+    appt(at('2026-11-25', '11:00'), { status: 'cancelled', doctorName: 'Dr. Gone' }),
+    appt(at('2026-11-28', '10:00'), { status: 'pending', department: 'neurology' }),
+    appt(at('2026-11-29', '10:00'), { status: 'confirmed', appointmentType: 'surgery' }),
   ];
 
   it('leaves cancelled appointments off the calendar', () => {
-    expect(byDay(list).get('2026-11-25')).toHaveLength(1);
+    expect(byDay(list, ZONE).get('2026-11-25')).toHaveLength(1);
   });
 
   it('finds appointments by patient name, MRN and notes too', () => {
     const day = [
-      appt(new Date(2026, 10, 26, 9), { patientName: 'Maria Garcia', patientMrn: 'MRN2026000123' }),
-      appt(new Date(2026, 10, 26, 10), { notes: 'Bring previous X-rays' }),
+      appt(at('2026-11-26', '09:00'), { patientName: 'Maria Garcia', patientMrn: 'MRN2026000123' }),
+      appt(at('2026-11-26', '10:00'), { notes: 'Bring previous X-rays' }),
     ];
-    expect(scheduleFor(day, '2026-11-26', 'garcia', 'all')).toHaveLength(1);
-    expect(scheduleFor(day, '2026-11-26', '000123', 'all')).toHaveLength(1);
-    expect(scheduleFor(day, '2026-11-26', 'x-ray', 'all')).toHaveLength(1);
-    expect(scheduleFor(day, '2026-11-26', 'nobody', 'all')).toHaveLength(0);
+    expect(scheduleFor(day, '2026-11-26', 'garcia', 'all', ZONE)).toHaveLength(1);
+    expect(scheduleFor(day, '2026-11-26', '000123', 'all', ZONE)).toHaveLength(1);
+    expect(scheduleFor(day, '2026-11-26', 'x-ray', 'all', ZONE)).toHaveLength(1);
+    expect(scheduleFor(day, '2026-11-26', 'nobody', 'all', ZONE)).toHaveLength(0);
   });
 
   it('filters the day by doctor, type or department and by status', () => {
-    expect(scheduleFor(list, '2026-11-25', '', 'all')).toHaveLength(2);
-    expect(scheduleFor(list, '2026-11-25', 'gone', 'all')).toHaveLength(1);
-    expect(scheduleFor(list, '2026-11-25', '', 'scheduled')).toHaveLength(1);
-    expect(scheduleFor(list, '2026-11-28', 'NEURO', 'all')).toHaveLength(1);
-    expect(scheduleFor(list, '2026-11-29', 'surg', 'confirmed')).toHaveLength(1);
+    expect(scheduleFor(list, '2026-11-25', '', 'all', ZONE)).toHaveLength(2);
+    expect(scheduleFor(list, '2026-11-25', 'gone', 'all', ZONE)).toHaveLength(1);
+    expect(scheduleFor(list, '2026-11-25', '', 'scheduled', ZONE)).toHaveLength(1);
+    expect(scheduleFor(list, '2026-11-28', 'NEURO', 'all', ZONE)).toHaveLength(1);
+    expect(scheduleFor(list, '2026-11-29', 'surg', 'confirmed', ZONE)).toHaveLength(1);
   });
 
   it('counts today and this week without cancelled ones', () => {
-    expect(quickStats(list, now)).toEqual({ today: 1, thisWeek: 2, scheduled: 1, pending: 1 });
+    expect(quickStats(list, now, ZONE)).toEqual({ today: 1, thisWeek: 2, scheduled: 1, pending: 1 });
+  });
+
+  it('puts a late-evening appointment on the hospital’s day, not the UTC one', () => {
+    const late = appt(at('2026-11-25', '17:30')); // 01:30 UTC on the 26th
+    expect(new Date(late.appointmentDate).toISOString()).toBe('2026-11-26T01:30:00.000Z');
+    expect([...byDay([late], ZONE).keys()]).toEqual(['2026-11-25']);
+    expect([...byDay([late], 'Europe/Berlin').keys()]).toEqual(['2026-11-26']);
+  });
+});
+
+describe('an appointment seen from another time zone', () => {
+  const a = appt(at('2026-11-25', '10:00'));
+  it('is shown in the viewer’s zone with both zones named', () => {
+    expect(whenForViewer(a, 'Europe/Berlin')).toEqual({
+      local: 'Nov 25, 2026 at 7:00 PM (Europe/Berlin)',
+      hospital: 'Nov 25, 2026, 10:00 AM at the hospital (America/Los_Angeles)',
+    });
+  });
+  it('names no zone when the clocks agree', () => {
+    expect(whenForViewer(a, ZONE)).toEqual({ local: 'Nov 25, 2026 at 10:00 AM', hospital: null });
   });
 });

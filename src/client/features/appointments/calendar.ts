@@ -1,11 +1,14 @@
-// Pure helpers of the Appointments tab: the month grid (weeks start on Sunday), day keys in local
-// time, the schedule's search and status filter, and the Quick Stats.
+// Pure helpers of the Appointments tab: the month grid (weeks start on Sunday), the schedule's
+// search and status filter, and the Quick Stats. The grid is plain calendar days; an appointment
+// falls on the day and at the time it has in the hospital's time zone (`zone`), wherever the
+// browser is (docs/decisions.md#time).
 import type { Appointment } from '../../../shared/appointments';
+import { clockIn, dayKeyIn, formatClock, formatDay, formatInstant } from '../../../shared/time';
 
 export const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 
 const pad = (n: number) => String(n).padStart(2, '0');
-/** "YYYY-MM-DD" of a date in local time. */
+/** "YYYY-MM-DD" of a calendar day of the grid (a local Date used as a plain day). */
 export const dayKey = (d: Date) => `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
 /** Local midnight of a "YYYY-MM-DD" key. */
 export function fromDayKey(key: string): Date {
@@ -31,24 +34,30 @@ export function monthGrid(month: Date): Date[][] {
   return weeks;
 }
 
-/** Sunday 00:00 to the next Sunday 00:00 around `day`. */
-export function weekRange(day: Date): { start: Date; end: Date } {
+/** The Sunday-to-Saturday week around `day` as [first, after-last) day keys. */
+export function weekRange(day: Date): { start: string; end: string } {
   const start = addDays(startOfDay(day), -day.getDay());
-  return { start, end: addDays(start, 7) };
+  return { start: dayKey(start), end: dayKey(addDays(start, 7)) };
 }
 
-export const appointmentDay = (a: Pick<Appointment, 'appointmentDate'>) =>
-  dayKey(new Date(a.appointmentDate));
+/** The day an appointment falls on in `zone`. */
+export const appointmentDay = (a: Pick<Appointment, 'appointmentDate'>, zone: string) =>
+  dayKeyIn(a.appointmentDate, zone);
 
-export const timeOf = (a: Pick<Appointment, 'appointmentDate'>) =>
-  new Date(a.appointmentDate).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+/** "10:00 AM": the appointment's time in `zone`. */
+export const timeOf = (a: Pick<Appointment, 'appointmentDate'>, zone: string) =>
+  formatClock(a.appointmentDate, zone);
 
-/** Non-cancelled appointments by local day, for the calendar's markers. */
-export function byDay(list: readonly Appointment[]): Map<string, Appointment[]> {
+/** The slot ("10:00") an appointment starts in, in `zone`. */
+export const slotOf = (a: Pick<Appointment, 'appointmentDate'>, zone: string) =>
+  clockIn(a.appointmentDate, zone);
+
+/** Non-cancelled appointments by their day in `zone`, for the calendar's markers. */
+export function byDay(list: readonly Appointment[], zone: string): Map<string, Appointment[]> {
   const map = new Map<string, Appointment[]>();
   for (const a of list) {
     if (a.status === 'cancelled') continue;
-    const key = appointmentDay(a);
+    const key = appointmentDay(a, zone);
     map.set(key, [...(map.get(key) ?? []), a]);
   }
   return map;
@@ -62,11 +71,12 @@ export function scheduleFor(
   day: string,
   search: string,
   status: StatusFilter,
+  zone: string,
 ): Appointment[] {
   const needle = search.trim().toLowerCase();
   return list.filter(
     (a) =>
-      appointmentDay(a) === day &&
+      appointmentDay(a, zone) === day &&
       (status === 'all' || a.status === status) &&
       (!needle ||
         [a.patientName, a.patientMrn, a.doctorName, a.appointmentType, a.department, a.notes ?? ''].some(
@@ -82,17 +92,37 @@ export interface QuickStats {
   pending: number;
 }
 
-export function quickStats(list: readonly Appointment[], now: Date): QuickStats {
-  const today = dayKey(now);
-  const { start, end } = weekRange(now);
+/** Today and this week are the hospital's (in `zone`), not the browser's. */
+export function quickStats(list: readonly Appointment[], now: Date, zone: string): QuickStats {
+  const today = dayKeyIn(now, zone);
+  const { start, end } = weekRange(fromDayKey(today));
   const active = list.filter((a) => a.status !== 'cancelled');
   return {
-    today: active.filter((a) => appointmentDay(a) === today).length,
+    today: active.filter((a) => appointmentDay(a, zone) === today).length,
     thisWeek: active.filter((a) => {
-      const t = new Date(a.appointmentDate);
-      return t >= start && t < end;
+      const day = appointmentDay(a, zone);
+      return day >= start && day < end;
     }).length,
     scheduled: list.filter((a) => a.status === 'scheduled').length,
     pending: list.filter((a) => a.status === 'pending').length,
+  };
+}
+
+/**
+ * An appointment's date and time for someone whose zone is `viewerZone` (a patient): in their
+ * own zone, and, when the hospital's clock reads differently, also as the hospital has it, both
+ * zones named.
+ */
+export function whenForViewer(
+  a: Pick<Appointment, 'appointmentDate' | 'timeZone'>,
+  viewerZone: string,
+): { local: string; hospital: string | null } {
+  const local = `${formatDay(a.appointmentDate, viewerZone)} at ${formatClock(a.appointmentDate, viewerZone)}`;
+  if (formatInstant(a.appointmentDate, viewerZone) === formatInstant(a.appointmentDate, a.timeZone)) {
+    return { local, hospital: null };
+  }
+  return {
+    local: `${local} (${viewerZone})`,
+    hospital: `${formatInstant(a.appointmentDate, a.timeZone)} at the hospital (${a.timeZone})`,
   };
 }

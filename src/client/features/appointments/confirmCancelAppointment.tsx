@@ -9,11 +9,13 @@ import {
   type AppointmentType,
 } from '../../../shared/appointments';
 import { DEPARTMENT_LABELS } from '../../../shared/constants';
+import { formatClock, formatDay } from '../../../shared/time';
 
 export const typeLabel = (type: string) => APPOINTMENT_TYPE_LABELS[type as AppointmentType] ?? type;
 export const departmentLabel = (d: string) => DEPARTMENT_LABELS[d as keyof typeof DEPARTMENT_LABELS] ?? d;
 
 export function confirmCancelAppointment(appointment: Appointment, onConfirm: () => void) {
+  // The hospital's own clock: whoever cancels is its staff.
   const when = new Date(appointment.appointmentDate);
   modals.openConfirmModal({
     title: 'Cancel Appointment',
@@ -27,8 +29,8 @@ export function confirmCancelAppointment(appointment: Appointment, onConfirm: ()
           <b>Type:</b> {typeLabel(appointment.appointmentType)}
         </Text>
         <Text size="sm">
-          <b>Date &amp; Time:</b> {when.toLocaleDateString()} at{' '}
-          {when.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })}
+          <b>Date &amp; Time:</b> {formatDay(when, appointment.timeZone)} at{' '}
+          {formatClock(when, appointment.timeZone)}
         </Text>
         <Text size="sm">
           <b>Department:</b> {departmentLabel(appointment.department)}

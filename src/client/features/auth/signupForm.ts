@@ -3,6 +3,7 @@
 import { MIN_PASSWORD_LENGTH } from '../../../shared/constants';
 import type { RegisterInput } from '../../../shared/auth';
 import type { Toast } from './loginMessages';
+import { localTimeZone } from '../../../shared/time';
 
 export type SignupRole = 'patient' | 'hospital';
 
@@ -42,7 +43,10 @@ export function registerPayload(values: SignupValues): RegisterInput {
     lastName: values.lastName.trim(),
     role: values.role,
     ...(values.role === 'patient' ? { mrn: values.mrn.trim().toUpperCase() } : {}),
-    ...(values.role === 'hospital' ? { hospitalName: values.hospitalName.trim() } : {}),
+    // A hospital starts in the zone of the browser it signed up from; Settings changes it.
+    ...(values.role === 'hospital'
+      ? { hospitalName: values.hospitalName.trim(), timeZone: localTimeZone() }
+      : {}),
   };
 }
 

@@ -7,6 +7,7 @@ import { useState } from 'react';
 import { DEFAULT_CONSENT, type ConsentInput } from '../../../shared/consent';
 import { notifyError, notifySuccess } from '../../notify';
 import { useConsent, useSaveConsent } from '../patient/api';
+import { formatDateTime } from '../../format';
 
 function useConsentSaver(userId: string) {
   const save = useSaveConsent(userId);
@@ -115,7 +116,7 @@ export function ConsentCard({ userId }: { userId: string }) {
         />
         {consent.data?.updatedAt && (
           <Text size="xs" c="dimmed">
-            Last changed {new Date(consent.data.updatedAt).toLocaleString()}
+            Last changed {formatDateTime(consent.data.updatedAt)}
           </Text>
         )}
         <Button variant="light" onClick={() => setManaging(true)} disabled={consent.isLoading}>

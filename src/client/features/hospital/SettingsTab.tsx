@@ -1,10 +1,16 @@
-// Settings tab (docs/spec.md#hospital-dashboard): Hospital Profile (name and administrator e-mail, saved and
-// audited) and Security Settings (two-factor sign-in as it is, with a link to its set-up on the profile
+// Settings tab (docs/spec.md#hospital-dashboard): Hospital Profile (name, administrator e-mail and time
+// zone, saved and audited) and Security Settings (two-factor sign-in as it is, with a link to its set-up on the profile
 // page; the ledger toggle, always on).
-import { Button, Group, Paper, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
-import { useState } from 'react';
+import { Button, Group, Paper, Select, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
+import { schemaResolver, useForm } from '@mantine/form';
+import { useMemo } from 'react';
 import { Link } from 'react-router';
-import { hospitalSettingsSchema, type HospitalSettings } from '../../../shared/hospital';
+import {
+  hospitalSettingsSchema,
+  type HospitalSettings,
+  type HospitalSettingsInput,
+} from '../../../shared/hospital';
+import { timeZones } from '../../../shared/time';
 import { errorMessage } from '../../api/request';
 import { useAuth } from '../../auth/context';
 import { notifyError, notifySuccess } from '../../notify';
@@ -16,7 +22,7 @@ export function SettingsTab() {
     <Stack>
       <Title order={2}>Settings</Title>
       {data ? (
-        <ProfileForm key={`${data.hospitalName}|${data.adminEmail}`} settings={data} />
+        <ProfileForm key={`${data.hospitalName}|${data.adminEmail}|${data.timeZone}`} settings={data} />
       ) : (
         <Text c="dimmed">Loading settings...</Text>
       )}
@@ -53,23 +59,20 @@ export function SettingsTab() {
 function ProfileForm({ settings }: { settings: HospitalSettings }) {
   const { user, setUser } = useAuth();
   const save = useSaveSettings();
-  const [hospitalName, setHospitalName] = useState(settings.hospitalName ?? '');
-  const [adminEmail, setAdminEmail] = useState(settings.adminEmail ?? '');
-  const [errors, setErrors] = useState<{ hospitalName?: string; adminEmail?: string }>({});
+  const form = useForm<HospitalSettingsInput>({
+    initialValues: {
+      hospitalName: settings.hospitalName ?? '',
+      adminEmail: settings.adminEmail ?? '',
+      timeZone: settings.timeZone,
+    },
+    validate: schemaResolver(hospitalSettingsSchema, { sync: true }),
+  });
+  const zones = useMemo(() => timeZones(), []);
 
-  async function submit() {
-    const parsed = hospitalSettingsSchema.safeParse({ hospitalName, adminEmail });
-    if (!parsed.success) {
-      const next: typeof errors = {};
-      for (const issue of parsed.error.issues)
-        next[issue.path[0] as 'hospitalName' | 'adminEmail'] ??= issue.message;
-      setErrors(next);
-      return;
-    }
-    setErrors({});
+  async function submit(values: HospitalSettingsInput) {
     try {
-      const saved = await save.mutateAsync(parsed.data);
-      if (user) setUser({ ...user, hospitalName: saved.hospitalName });
+      const saved = await save.mutateAsync(hospitalSettingsSchema.parse(values));
+      if (user) setUser({ ...user, hospitalName: saved.hospitalName, timeZone: saved.timeZone });
       notifySuccess('Settings Saved', 'The hospital profile was updated.');
     } catch (error) {
       notifyError('Error', errorMessage(error, 'Failed to save the settings.'));
@@ -81,28 +84,23 @@ function ProfileForm({ settings }: { settings: HospitalSettings }) {
       <Title order={3} size="h4" mb="sm">
         Hospital Profile
       </Title>
-      <form
-        noValidate
-        onSubmit={(e) => {
-          e.preventDefault();
-          void submit();
-        }}
-      >
+      <form noValidate onSubmit={form.onSubmit((values) => void submit(values))}>
         <Stack maw={480}>
-          <TextInput
-            label="Hospital Name"
-            required
-            value={hospitalName}
-            error={errors.hospitalName}
-            onChange={(e) => setHospitalName(e.currentTarget.value)}
-          />
+          <TextInput label="Hospital Name" required {...form.getInputProps('hospitalName')} />
           <TextInput
             label="Administrator Email"
             type="email"
             required
-            value={adminEmail}
-            error={errors.adminEmail}
-            onChange={(e) => setAdminEmail(e.currentTarget.value)}
+            {...form.getInputProps('adminEmail')}
+          />
+          <Select
+            label="Time Zone"
+            description="Your calendar, time slots and appointment e-mails use this zone, wherever you sign in from."
+            required
+            searchable
+            data={zones}
+            allowDeselect={false}
+            {...form.getInputProps('timeZone')}
           />
           <Button type="submit" loading={save.isPending} style={{ alignSelf: 'flex-start' }}>
             Save Changes

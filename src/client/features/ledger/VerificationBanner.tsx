@@ -9,6 +9,7 @@ import type { RecordVerification } from '../../../shared/ledger/api';
 import { errorMessage } from '../../api/request';
 import { notifyError, notifySuccess } from '../../notify';
 import { checkEntryProof, plural, shortHash } from './proof';
+import { formatDateTime } from '../../format';
 
 const CHECK_LABELS: Record<RecordVerification['checks'][number]['name'], string> = {
   entry: 'Ledger entry',
@@ -101,7 +102,7 @@ export function VerificationBanner({ recordId }: { recordId: string }) {
         {result.leafIndex !== null && (
           <Text size="xs" c="dimmed">
             Ledger entry #{result.leafIndex}
-            {result.entryCreatedAt ? `, entered ${new Date(result.entryCreatedAt).toLocaleString()}` : ''}
+            {result.entryCreatedAt ? `, entered ${formatDateTime(result.entryCreatedAt)}` : ''}
             {result.rootHash
               ? ` · checked against root ${shortHash(result.rootHash)} of ${plural(result.treeSize, 'entry', 'entries')}` +
                 ` · proof of ${plural(result.auditPath.length, 'hash', 'hashes')}`

@@ -4,6 +4,7 @@ import { Alert, Code, List, Stack, Text } from '@mantine/core';
 import { IconAlertTriangle, IconCircleCheck, IconSearchOff } from '@tabler/icons-react';
 import type { LookupResult } from './lookup';
 import { kindLabel, plural, shortHash } from './proof';
+import { formatDateTime } from '../../format';
 
 export function VerifyResult({ result, subject }: { result: LookupResult; subject: string }) {
   if (!result.found) {
@@ -17,7 +18,7 @@ export function VerifyResult({ result, subject }: { result: LookupResult; subjec
     );
   }
   const { proof, head, check, matchedBy } = result;
-  const when = new Date(proof.createdAt).toLocaleString();
+  const when = formatDateTime(proof.createdAt);
   return (
     <Alert
       color={check.ok ? 'teal' : 'red'}
@@ -35,7 +36,7 @@ export function VerifyResult({ result, subject }: { result: LookupResult; subjec
         {result.fate?.documentStatus === 'superseded' && result.fate.supersededBy && (
           <Text size="sm" fw={500}>
             This record was later amended: a corrected version was entered on{' '}
-            {new Date(result.fate.supersededBy.createdAt).toLocaleString()} (entry{' '}
+            {formatDateTime(result.fate.supersededBy.createdAt)} (entry{' '}
             <Code>{shortHash(result.fate.supersededBy.hash)}</Code>). Ask the provider for the current
             version.
           </Text>
@@ -43,10 +44,8 @@ export function VerifyResult({ result, subject }: { result: LookupResult; subjec
         {result.fate?.documentStatus === 'entered-in-error' && (
           <Text size="sm" fw={500} c="red.8">
             This record was later marked as entered in error
-            {result.fate.enteredInError
-              ? ` on ${new Date(result.fate.enteredInError.createdAt).toLocaleString()}`
-              : ''}
-            : it was kept in the ledger but should not be relied on.
+            {result.fate.enteredInError ? ` on ${formatDateTime(result.fate.enteredInError.createdAt)}` : ''}:
+            it was kept in the ledger but should not be relied on.
           </Text>
         )}
         <List size="xs" spacing={4}>

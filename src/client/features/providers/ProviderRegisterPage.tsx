@@ -18,6 +18,7 @@ import { Logo } from '../../components/Logo';
 import { PublicLayout } from '../../components/layout/PublicLayout';
 import { notifyError, notifySuccess } from '../../notify';
 import { registerProblem, type ProviderRegisterValues } from './registerForm';
+import { localTimeZone } from '../../../shared/time';
 
 export default function ProviderRegisterPage() {
   const navigate = useNavigate();
@@ -61,6 +62,7 @@ export default function ProviderRegisterPage() {
         password: values.password,
         firstName: values.firstName.trim(),
         lastName: values.lastName.trim(),
+        timeZone: localTimeZone(),
       });
       setDone(true);
       notifySuccess(

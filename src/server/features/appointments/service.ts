@@ -22,7 +22,8 @@ import {
   type PatientRow,
 } from '../../access.js';
 import type { Db } from '../../db/connect.js';
-import { appointments, patients } from '../../db/schema.js';
+import { appointments, patients, users } from '../../db/schema.js';
+import { formatInstantWithZone } from '../../../shared/time.js';
 import { badRequest, conflict, notFound } from '../../errors.js';
 import { writeAudit } from '../audit/service.js';
 import { appendLedgerEntry } from '../ledger/service.js';
@@ -34,13 +35,11 @@ const NOT_FOUND = 'Appointment not found.';
 /** Key of the advisory lock that serialises a hospital's bookings ("APPT"). */
 const BOOKING_LOCK_KEY = 0x41505054;
 const HOUR_MS = APPOINTMENT_LENGTH_MINUTES * 60_000;
-/** Local "today" starts at most a day before now, wherever the browser is. */
-const PAST_TOLERANCE_MS = 24 * 60 * 60_000;
 
 const patientName = (p: Pick<PatientRow, 'firstName' | 'lastName'>) =>
   [p.firstName, p.lastName].filter(Boolean).join(' ').trim() || 'Patient';
 
-function toAppointment(row: AppointmentRow, patient: PatientRow): Appointment {
+function toAppointment(row: AppointmentRow, patient: PatientRow, timeZone: string): Appointment {
   return {
     id: row.id,
     patientId: row.patientId,
@@ -57,28 +56,35 @@ function toAppointment(row: AppointmentRow, patient: PatientRow): Appointment {
     blockchainHash: row.blockchainHash,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
+    timeZone,
   };
 }
 
-export function describeAppointment(a: {
-  doctorName: string;
-  appointmentType: string;
-  department: string;
-  appointmentDate: Date;
-}): string {
+/** The audit text of an appointment; its time in the hospital's zone, named (no raw ISO string). */
+export function describeAppointment(
+  a: { doctorName: string; appointmentType: string; department: string; appointmentDate: Date },
+  timeZone: string,
+): string {
   const type = APPOINTMENT_TYPE_LABELS[a.appointmentType as AppointmentType] ?? a.appointmentType;
   const department = DEPARTMENT_LABELS[a.department as keyof typeof DEPARTMENT_LABELS] ?? a.department;
-  return `${type} with ${a.doctorName} (${department}) at ${a.appointmentDate.toISOString()}`;
+  return `${type} with ${a.doctorName} (${department}) on ${formatInstantWithZone(a.appointmentDate, timeZone)}`;
+}
+
+/** The hospital's time zone, which its appointments are shown and described in. */
+async function hospitalTimeZone(db: Db, hospitalId: string): Promise<string> {
+  const [row] = await db.select({ timeZone: users.timeZone }).from(users).where(eq(users.id, hospitalId));
+  return row?.timeZone ?? 'UTC';
 }
 
 async function listWhere(db: Db, where: SQL | undefined): Promise<Appointment[]> {
   const rows = await db
-    .select({ appointment: appointments, patient: patients })
+    .select({ appointment: appointments, patient: patients, timeZone: users.timeZone })
     .from(appointments)
     .innerJoin(patients, eq(patients.id, appointments.patientId))
+    .innerJoin(users, eq(users.id, appointments.hospitalId))
     .where(where)
     .orderBy(asc(appointments.appointmentDate));
-  return rows.map((r) => toAppointment(r.appointment, r.patient));
+  return rows.map((r) => toAppointment(r.appointment, r.patient, r.timeZone));
 }
 
 /** GET /api/appointments/hospital/{id}: only the signed-in hospital's own, patients not archived. */
@@ -126,7 +132,8 @@ async function findHospitalAppointment(db: Db, actor: Actor, id: string) {
 function startOf(input: AppointmentInput, now: Date): Date {
   const start = new Date(input.appointmentDate);
   if (Number.isNaN(start.getTime())) throw badRequest(APPOINTMENT_MESSAGES.date);
-  if (start.getTime() < now.getTime() - PAST_TOLERANCE_MS) throw badRequest(APPOINTMENT_MESSAGES.past);
+  // Strictly: a slot that has begun is in the past, whatever the browser's clock or zone says.
+  if (start.getTime() < now.getTime()) throw badRequest(APPOINTMENT_MESSAGES.past);
   return start;
 }
 
@@ -176,6 +183,7 @@ export async function createAppointment(
 ): Promise<Appointment> {
   const patient = await findPatientForUser(db, actor, input.patientId);
   const start = startOf(input, now);
+  const zone = await hospitalTimeZone(db, actor.id);
   const row = await db.transaction(async (tx) => {
     await assertSlotFree(tx, actor.id, { start, doctorName: input.doctorName, patientId: patient.id });
     const [created] = await tx
@@ -195,14 +203,14 @@ export async function createAppointment(
       action: 'appointment_create',
       entityType: 'appointment',
       entityId: created.id,
-      details: `Scheduled ${describeAppointment(created)}`,
+      details: `Scheduled ${describeAppointment(created, zone)}`,
       ipAddress: actor.ip,
       hospitalId: actor.id,
       patientId: patient.id,
     });
     return created;
   });
-  return toAppointment(row, patient);
+  return toAppointment(row, patient, zone);
 }
 
 export async function updateAppointment(
@@ -222,6 +230,7 @@ export async function updateAppointment(
   const unchangedDate =
     new Date(input.appointmentDate).getTime() === current.appointment.appointmentDate.getTime();
   const start = unchangedDate ? current.appointment.appointmentDate : startOf(input, now);
+  const zone = await hospitalTimeZone(db, actor.id);
   const row = await db.transaction(async (tx) => {
     await assertSlotFree(tx, actor.id, {
       start,
@@ -241,14 +250,14 @@ export async function updateAppointment(
       action: 'appointment_update',
       entityType: 'appointment',
       entityId: id,
-      details: `Updated to ${describeAppointment(updated)}`,
+      details: `Updated to ${describeAppointment(updated, zone)}`,
       ipAddress: actor.ip,
       hospitalId: actor.id,
       patientId: patient.id,
     });
     return updated;
   });
-  return toAppointment(row, patient);
+  return toAppointment(row, patient, zone);
 }
 
 export async function setAppointmentStatus(
@@ -259,6 +268,7 @@ export async function setAppointmentStatus(
   now: Date,
 ): Promise<Appointment> {
   const current = await findHospitalAppointment(db, actor, id);
+  const zone = await hospitalTimeZone(db, actor.id);
   const row = await db.transaction(async (tx) => {
     const [updated] = await tx
       .update(appointments)
@@ -271,19 +281,20 @@ export async function setAppointmentStatus(
       action: 'appointment_status',
       entityType: 'appointment',
       entityId: id,
-      details: `Status ${current.appointment.status} → ${status}: ${describeAppointment(updated)}`,
+      details: `Status ${current.appointment.status} → ${status}: ${describeAppointment(updated, zone)}`,
       ipAddress: actor.ip,
       hospitalId: actor.id,
       patientId: current.patient.id,
     });
     return updated;
   });
-  return toAppointment(row, current.patient);
+  return toAppointment(row, current.patient, zone);
 }
 
 /** DELETE /api/appointments/{id}: status cancelled, ledgered (appointment_cancel) and audited. */
 export async function cancelAppointment(db: Db, actor: Actor, id: string, now: Date): Promise<Appointment> {
   const current = await findHospitalAppointment(db, actor, id);
+  const zone = await hospitalTimeZone(db, actor.id);
   const row = await db.transaction(async (tx) => {
     const [cancelled] = await tx
       .update(appointments)
@@ -321,7 +332,7 @@ export async function cancelAppointment(db: Db, actor: Actor, id: string, now: D
       action: 'appointment_cancel',
       entityType: 'appointment',
       entityId: id,
-      details: `Cancelled ${describeAppointment(cancelled)}`,
+      details: `Cancelled ${describeAppointment(cancelled, zone)}`,
       ipAddress: actor.ip,
       blockchainHash: entry.hash,
       hospitalId: actor.id,
@@ -329,5 +340,5 @@ export async function cancelAppointment(db: Db, actor: Actor, id: string, now: D
     });
     return withHash ?? { ...cancelled, blockchainHash: entry.hash };
   });
-  return toAppointment(row, current.patient);
+  return toAppointment(row, current.patient, zone);
 }

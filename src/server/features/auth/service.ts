@@ -56,6 +56,7 @@ export async function registerUser(db: Db, input: RegisterInput, now = new Date(
           lastName: input.lastName,
           hospitalName: input.role === 'hospital' ? (input.hospitalName ?? null) : null,
           hospitalAdminEmail: input.role === 'hospital' ? input.email : null,
+          timeZone: input.role === 'hospital' ? (input.timeZone ?? 'UTC') : 'UTC',
         })
         .returning();
 

@@ -32,6 +32,7 @@ describe('hospital settings', () => {
       adminEmail: h.email,
       twoFactorEnabled: false,
       blockchainVerificationEnabled: true,
+      timeZone: 'UTC',
     });
   });
 

@@ -10,12 +10,14 @@ import { writeAudit } from '../audit/service.js';
 import type { Actor } from '../patients/actor.js';
 
 type UserRow = typeof users.$inferSelect;
+const listFormat = new Intl.ListFormat('en', { type: 'conjunction' });
 
 const toSettings = (row: UserRow): HospitalSettings => ({
   hospitalName: row.hospitalName,
   adminEmail: row.hospitalAdminEmail ?? row.email,
   twoFactorEnabled: row.twoFactorEnabled,
   blockchainVerificationEnabled: row.blockchainVerificationEnabled,
+  timeZone: row.timeZone,
 });
 
 export async function getSettings(db: Db, hospitalId: string): Promise<HospitalSettings> {
@@ -33,11 +35,18 @@ export async function saveSettings(
   const changed = [
     before.hospitalName !== input.hospitalName ? 'hospital name' : null,
     before.adminEmail !== input.adminEmail ? 'administrator e-mail' : null,
-  ].filter(Boolean);
+    input.timeZone && before.timeZone !== input.timeZone
+      ? `time zone (${before.timeZone} → ${input.timeZone})`
+      : null,
+  ].filter((c): c is string => c !== null);
   const row = await db.transaction(async (tx) => {
     const [updated] = await tx
       .update(users)
-      .set({ hospitalName: input.hospitalName, hospitalAdminEmail: input.adminEmail })
+      .set({
+        hospitalName: input.hospitalName,
+        hospitalAdminEmail: input.adminEmail,
+        ...(input.timeZone ? { timeZone: input.timeZone } : {}),
+      })
       .where(eq(users.id, actor.id))
       .returning();
     await writeAudit(tx, {
@@ -45,7 +54,7 @@ export async function saveSettings(
       action: 'settings_change',
       entityType: 'hospital',
       entityId: actor.id,
-      details: changed.length ? `Changed ${changed.join(' and ')}` : 'Saved settings without changes',
+      details: changed.length ? `Changed ${listFormat.format(changed)}` : 'Saved settings without changes',
       ipAddress: actor.ip,
       hospitalId: actor.id,
     });

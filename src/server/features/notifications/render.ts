@@ -13,14 +13,12 @@ import {
 } from '../../db/schema.js';
 import { applicationReceived, newSignInMail, notificationMail } from '../../mail/templates.js';
 import { deviceLabel } from '../../../shared/account.js';
+import { formatInstantWithZone } from '../../../shared/time.js';
 import type { OutgoingMail } from '../../mail/mailer.js';
 import { calendarItems } from '../calendar/service.js';
 import { appointmentsCalendar, ICalCalendarMethod } from '../calendar/ics.js';
 
 type JobRow = typeof notificationJobs.$inferSelect;
-
-const whenText = (d: Date) =>
-  `${d.toLocaleString('en-US', { timeZone: 'UTC', dateStyle: 'full', timeStyle: 'short' })} (UTC)`;
 
 const SUBJECTS: Record<string, string> = {
   appointment_booked: 'an appointment was booked for you',
@@ -63,7 +61,7 @@ export function createRenderer(publicUrl: string) {
     const lines = [
       `Dear ${name},`,
       OPENINGS[job.kind] ?? '',
-      `${whenText(a.appointmentDate)} with ${a.doctorName}${item.hospitalName ? ` at ${item.hospitalName}` : ''}${a.location ? `, ${a.location}` : ''}.`,
+      `${formatInstantWithZone(a.appointmentDate, hospital?.timeZone ?? 'UTC')} with ${a.doctorName}${item.hospitalName ? ` at ${item.hospitalName}` : ''}${a.location ? `, ${a.location}` : ''}.`,
     ];
     const cancel = job.kind === 'appointment_cancelled';
     const attachments =
@@ -156,12 +154,16 @@ export function createRenderer(publicUrl: string) {
       );
     }
     if (job.kind === 'new_sign_in') {
-      const { userAgent, ip, at } = job.payload as { userAgent: string | null; ip: string | null; at: string };
+      const { userAgent, ip, at } = job.payload as {
+        userAgent: string | null;
+        ip: string | null;
+        at: string;
+      };
       const name = [to.firstName, to.lastName].filter(Boolean).join(' ') || to.email;
       return newSignInMail(
         to.email,
         name,
-        { device: deviceLabel(userAgent), ip, at: whenText(new Date(at)) },
+        { device: deviceLabel(userAgent), ip, at: formatInstantWithZone(at, to.timeZone) },
         `${publicUrl}/profile/edit#sessions`,
       );
     }
@@ -173,7 +175,7 @@ export function createRenderer(publicUrl: string) {
         job.kind,
         'your free trial ends in 2 days',
         [
-          `The free trial of ${to.hospitalName ?? 'your hospital'} ends on ${whenText(sub.trialEndsAt)}.`,
+          `The free trial of ${to.hospitalName ?? 'your hospital'} ends on ${formatInstantWithZone(sub.trialEndsAt, to.timeZone)}.`,
           'Add a payment method to keep adding and changing records; reading stays possible after the trial.',
         ],
         { href: `${publicUrl}/hospital-dashboard`, label: 'Open MedLedger' },

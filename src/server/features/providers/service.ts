@@ -274,6 +274,7 @@ export async function registerProvider(
         lastName: input.lastName,
         role: 'hospital',
         hospitalName: application.hospitalName,
+        timeZone: input.timeZone,
       },
       now,
     );

@@ -1,0 +1,170 @@
+// Time, once (issue 15): a hospital's time zone is set at signup and in Settings, appointments
+// carry it, audit texts and e-mails name the time in it, and a start that has begun is refused.
+import { and, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auditLogs } from '../../db/schema.js';
+import {
+  addPatient,
+  createTestApp,
+  login,
+  signedInHospital,
+  signedInPatient,
+  uniqueEmail,
+  type TestApp,
+} from '../../test/helpers.js';
+
+let clock = new Date('2031-03-04T09:15:00.000Z');
+let t: TestApp;
+let hospital: { cookie: string; userId: string };
+let patientRowId: string;
+let patient: { cookie: string };
+
+const book = (appointmentDate: string, doctorName = 'Dr. Zone') =>
+  t.app.inject({
+    method: 'POST',
+    url: '/api/appointments',
+    headers: { cookie: hospital.cookie },
+    payload: {
+      patientId: patientRowId,
+      appointmentType: 'consultation',
+      doctorName,
+      department: 'general',
+      appointmentDate,
+    },
+  });
+const settings = (payload: object) =>
+  t.app.inject({
+    method: 'PUT',
+    url: '/api/hospital/settings',
+    headers: { cookie: hospital.cookie },
+    payload: { hospitalName: 'Zone Clinic', adminEmail: 'admin@zone.example', ...payload },
+  });
+
+beforeAll(async () => {
+  t = await createTestApp({}, { now: () => clock });
+  hospital = await signedInHospital(t.app, 'Zone Clinic');
+  const row = await addPatient(t.app, hospital.cookie);
+  patientRowId = row.id;
+  patient = await signedInPatient(t.app, row.patientId);
+});
+afterAll(async () => t?.close());
+
+describe('a hospital’s time zone', () => {
+  it('is UTC for a hospital that signed up without one, and is changed in Settings', async () => {
+    const before = await t.app.inject({
+      method: 'GET',
+      url: '/api/hospital/settings',
+      headers: { cookie: hospital.cookie },
+    });
+    expect(before.json().timeZone).toBe('UTC');
+    const saved = await settings({ timeZone: 'Europe/Berlin' });
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect(saved.json().timeZone).toBe('Europe/Berlin');
+    const me = await t.app.inject({
+      method: 'GET',
+      url: '/api/auth/me',
+      headers: { cookie: hospital.cookie },
+    });
+    expect(me.json().user.timeZone).toBe('Europe/Berlin');
+    const [audit] = await t.ctx.db
+      .select()
+      .from(auditLogs)
+      .where(and(eq(auditLogs.userId, hospital.userId), eq(auditLogs.action, 'settings_change')));
+    expect(audit?.details).toContain('time zone (UTC → Europe/Berlin)');
+  });
+
+  it('refuses a zone that does not exist, with a message', async () => {
+    for (const timeZone of ['Mars/Olympus_Mons', '', 'UTC\u0000', 'x'.repeat(100)]) {
+      const res = await settings({ timeZone });
+      expect(res.statusCode, timeZone).toBe(400);
+      expect(res.json().message).toBeTruthy();
+    }
+  });
+
+  it('is taken from the signup form', async () => {
+    const email = uniqueEmail('tz');
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/register',
+      payload: {
+        email,
+        password: 'Str0ng!Passw0rd',
+        firstName: 'Tia',
+        lastName: 'Zone',
+        role: 'hospital',
+        hospitalName: 'Tokyo Clinic',
+        timeZone: 'Asia/Tokyo',
+      },
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    const me = await t.app.inject({
+      method: 'GET',
+      url: '/api/auth/me',
+      headers: { cookie: await login(t.app, email) },
+    });
+    expect(me.json().user.timeZone).toBe('Asia/Tokyo');
+  });
+});
+
+describe('appointments in the hospital’s zone', () => {
+  it('refuses a start that has begun, even by a minute, and takes one a minute ahead', async () => {
+    const past = await book(new Date(clock.getTime() - 60_000).toISOString());
+    expect(past.statusCode).toBe(400);
+    expect(past.json().message).toBe('The appointment date cannot be in the past');
+    const soon = await book(new Date(clock.getTime() + 60_000).toISOString(), 'Dr. Soon');
+    expect(soon.statusCode, soon.body).toBe(201);
+  });
+
+  it('carries the zone and names the local time in the audit text, with no ISO string', async () => {
+    // 09:00 UTC on 10 March 2031 is 10:00 in Berlin (winter time).
+    const res = await book('2031-03-10T09:00:00.000Z');
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json().timeZone).toBe('Europe/Berlin');
+    const [audit] = await t.ctx.db
+      .select()
+      .from(auditLogs)
+      .where(and(eq(auditLogs.entityId, res.json().id), eq(auditLogs.action, 'appointment_create')));
+    expect(audit?.details).toContain('Mar 10, 2031, 10:00 AM (Europe/Berlin)');
+    expect(audit?.details).not.toMatch(/\d{4}-\d{2}-\d{2}T/);
+    const mine = await t.app.inject({
+      method: 'GET',
+      url: '/api/appointments/patient',
+      headers: { cookie: patient.cookie },
+    });
+    const listed = mine.json<{ id: string; timeZone: string }[]>();
+    expect(listed.find((a) => a.id === res.json().id)?.timeZone).toBe('Europe/Berlin');
+  });
+
+  it('lets the hospital edit the notes of an appointment that has begun without moving it', async () => {
+    const res = await book('2031-03-04T11:00:00.000Z', 'Dr. Later');
+    expect(res.statusCode, res.body).toBe(201);
+    clock = new Date('2031-03-04T11:30:00.000Z');
+    const edited = await t.app.inject({
+      method: 'PUT',
+      url: `/api/appointments/${res.json().id}`,
+      headers: { cookie: hospital.cookie },
+      payload: {
+        patientId: patientRowId,
+        appointmentType: 'consultation',
+        doctorName: 'Dr. Later',
+        department: 'general',
+        appointmentDate: '2031-03-04T11:00:00.000Z',
+        notes: 'Ran late',
+      },
+    });
+    expect(edited.statusCode, edited.body).toBe(200);
+    const moved = await t.app.inject({
+      method: 'PUT',
+      url: `/api/appointments/${res.json().id}`,
+      headers: { cookie: hospital.cookie },
+      payload: {
+        patientId: patientRowId,
+        appointmentType: 'consultation',
+        doctorName: 'Dr. Later',
+        department: 'general',
+        appointmentDate: '2031-03-04T11:15:00.000Z',
+      },
+    });
+    expect(moved.statusCode).toBe(400);
+  });
+});

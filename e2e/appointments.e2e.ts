@@ -119,7 +119,7 @@ describe('appointments', () => {
       await patientContext.request.get(`${journey.app.url}/api/appointments/patient`)
     ).json()) as { appointmentDate: string }[];
     await upcoming
-      .getByText(`${formatInstant(booked10!.appointmentDate, zone)} at the hospital (${zone})`)
+      .getByText(`${formatInstant(booked10.appointmentDate, zone)} at the hospital (${zone})`)
       .waitFor();
     await upcoming.getByText(/\(Asia\/Tokyo\)/).waitFor();
     expect(await patientPage.getByTestId('stat-Upcoming Appointments').textContent()).toContain('1');

@@ -160,6 +160,22 @@ describe('patient dashboard', () => {
     expect(copied).toMatch(/^[0-9a-f]{64}$/);
     expect(copied).not.toBe('f'.repeat(64));
 
+    // Routine reads (the records list opened on each dashboard load) are counted, not listed,
+    // until asked for.
+    await trail.getByRole('combobox', { name: 'Activity type' }).click();
+    await page.getByRole('option', { name: 'All Activities' }).click();
+    await trail
+      .getByTestId('routine-hidden')
+      .getByText(/Your records list was opened \d+ times?/)
+      .waitFor();
+    expect(await trail.getByText(/^Listed \d+ medical record/).count()).toBe(0);
+    await trail.getByRole('switch', { name: /Show routine access/ }).check({ force: true });
+    await trail
+      .getByText(/Listed \d+ medical record/)
+      .first()
+      .waitFor();
+    await trail.getByTestId('routine-hidden').waitFor({ state: 'detached' });
+
     await page.screenshot({ path: '/tmp/medledger-patient-dashboard.png', fullPage: true });
 
     // Everything was saved: a reload shows the same.

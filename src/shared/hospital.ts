@@ -62,6 +62,11 @@ export const auditQuerySchema = pagingQuerySchema.extend({
   /** The start (inclusive) and end (exclusive) of the period, e.g. the local day's bounds. */
   from: instant('from'),
   to: instant('to'),
+  /**
+   * "hide" leaves out routine reads (a records list opened): a patient's trail hides them unless
+   * asked, and says how many it hid. Views and downloads of one record always stay.
+   */
+  routine: z.enum(['show', 'hide'], { error: 'routine must be show or hide' }).optional(),
 });
 export type AuditQuery = z.infer<typeof auditQuerySchema>;
 
@@ -81,7 +86,11 @@ export const auditEntrySchema = z.object({
   blockchainVerified: z.boolean(),
 });
 export type AuditEntry = z.infer<typeof auditEntrySchema>;
-export const auditPageSchema = pagedSchema(auditEntrySchema);
+export const auditPageSchema = pagedSchema(auditEntrySchema).extend({
+  /** With routine=hide: how many routine reads matched the other filters and were left out. */
+  routineHidden: z.number().optional(),
+});
+export type AuditPage = z.infer<typeof auditPageSchema>;
 
 export const auditUserSchema = z.object({ id: z.string(), name: z.string(), role: z.string() });
 export type AuditUser = z.infer<typeof auditUserSchema>;

@@ -1,14 +1,15 @@
 // Activity trail (docs/spec.md#patient-dashboard; docs/decisions.md#filters-and-paging: the filters
-// work): action filter and a date (today by default, clearable), each entry with its description,
-// badge, time, hash, IP and a copy button.
-import { ActionIcon, Code, Group, Paper, Select, Stack, Text, Title, Tooltip } from '@mantine/core';
+// work): action filter and a date (empty until chosen), each entry with its description, badge,
+// time, who acted, hash, IP and a copy button. Routine reads (a records list opened, written on
+// every dashboard load) are hidden behind "Show routine access", with a line saying how many.
+import { ActionIcon, Code, Group, Paper, Select, Stack, Switch, Text, Title, Tooltip } from '@mantine/core';
 import { DateInput } from '@mantine/dates';
 import { IconCopy } from '@tabler/icons-react';
 import { useState } from 'react';
 import { PATIENT_AUDIT_ACTIONS } from '../../../shared/constants';
 import { actionName, type AuditEntry } from '../../../shared/hospital';
 import { notifyError, notifySuccess } from '../../notify';
-import { formatDateTime, localDayBounds, truncateHash } from '../../format';
+import { formatDateTime, localDayBounds, plural, truncateHash } from '../../format';
 import { useActivity } from '../patient/api';
 import { ACTIVITY_ACTION_LABELS, activityDescription } from '../../pages/patient-dashboard/dashboard';
 import { LedgerBadge } from '../../components/LedgerBadge';
@@ -70,8 +71,16 @@ export function ActivityTrail() {
   const [action, setAction] = useState('all');
   const [day, setDay] = useState<string | null>(null); // no date filter until one is chosen
   const [page, setPage] = useState(1);
+  const [showRoutine, setShowRoutine] = useState(false);
   const bounds = day ? localDayBounds(day) : null;
-  const { data, isLoading } = useActivity({ action, from: bounds?.from, to: bounds?.to, page });
+  const { data, isLoading } = useActivity({
+    action,
+    from: bounds?.from,
+    to: bounds?.to,
+    page,
+    routine: showRoutine ? 'show' : 'hide',
+  });
+  const routineHidden = data?.routineHidden ?? 0;
   const items = data?.items ?? [];
   const total = data?.total ?? 0;
   const pageSize = data?.pageSize ?? 50;
@@ -105,7 +114,22 @@ export function ActivityTrail() {
             setPage(1);
           }}
         />
+        <Switch
+          label="Show routine access"
+          description="Each time your records list was opened"
+          checked={showRoutine}
+          onChange={(e) => {
+            setShowRoutine(e.currentTarget.checked);
+            setPage(1);
+          }}
+        />
       </Group>
+      {!showRoutine && routineHidden > 0 && (
+        <Text size="sm" c="dimmed" mb="xs" data-testid="routine-hidden">
+          Your records list was opened {plural(routineHidden, 'time', 'times')}
+          {day ? ' that day' : ''}; turn on “Show routine access” to list each one.
+        </Text>
+      )}
       {isLoading && <Text c="dimmed">Loading activity...</Text>}
       {!isLoading && items.length === 0 && (
         <Stack gap={2} py="md" align="center">

@@ -3,9 +3,9 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Consent, ConsentInput } from '../../../shared/consent';
 import type { FamilyContact, FamilyContactInput } from '../../../shared/family-contacts';
-import type { AuditEntry } from '../../../shared/hospital';
+import type { AuditPage } from '../../../shared/hospital';
 import type { ProfileUpdate } from '../../../shared/patient-profile';
-import type { Paged, Patient } from '../../../shared/patients';
+import type { Patient } from '../../../shared/patients';
 import type { MedicalRecord } from '../../../shared/records';
 import { apiJson } from '../../api/request';
 
@@ -33,11 +33,12 @@ export interface ActivityParams {
   from?: string;
   to?: string;
   page: number;
+  routine: 'show' | 'hide';
 }
 
 /** Read again whenever the dashboard opens: every read of a record adds entries. */
 export const useActivity = (params: ActivityParams) =>
-  useQuery<Paged<AuditEntry>>({ queryKey: [ACTIVITY_KEY, { ...params }], refetchOnMount: 'always' });
+  useQuery<AuditPage>({ queryKey: [ACTIVITY_KEY, { ...params }], refetchOnMount: 'always' });
 
 /** The activity trail after any change or read (data is never stale otherwise). */
 export function useRefreshActivity() {

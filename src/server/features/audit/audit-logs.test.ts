@@ -183,3 +183,29 @@ describe("the patient's trail shows only what the patient can see", () => {
     expect(items.some((i) => i.userId === account.userId && i.ipAddress === '203.0.113.7')).toBe(true);
   });
 });
+
+describe('routine access in the patient’s trail', () => {
+  it('hides list reads on request and counts them, keeping every view and download', async () => {
+    const read = (url: string) => t.app.inject({ method: 'GET', url, headers: { cookie: account.cookie } });
+    for (let i = 0; i < 3; i++) expect((await read('/api/medical-records')).statusCode).toBe(200);
+    expect((await read(`/api/medical-records/record/${recordId}`)).statusCode).toBe(200);
+    const trail = async (query: string) =>
+      (await read(`/api/audit-logs/patient?pageSize=100${query}`)).json();
+
+    const all = await trail('');
+    const lists = all.items.filter((e: { details: string }) => e.details.startsWith('Listed '));
+    expect(lists.length).toBeGreaterThanOrEqual(4);
+    expect(all.routineHidden).toBeUndefined();
+
+    const quiet = await trail('&routine=hide');
+    expect(quiet.items.some((e: { details: string }) => e.details.startsWith('Listed '))).toBe(false);
+    expect(quiet.routineHidden).toBe(lists.length);
+    expect(quiet.total).toBe(all.total - lists.length);
+    expect(quiet.items.some((e: { action: string }) => e.action === 'record_view')).toBe(true);
+    // The other filters still apply to what is counted.
+    const uploads = await trail('&routine=hide&action=record_upload');
+    expect(uploads.routineHidden).toBe(0);
+
+    expect((await read('/api/audit-logs/patient?routine=maybe')).statusCode).toBe(400);
+  });
+});

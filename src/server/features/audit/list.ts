@@ -2,8 +2,7 @@
 // patients' records) and a patient's (entries scoped to their patient row). Filters by action,
 // user and period; paged; newest first.
 import { and, count, desc, eq, gte, isNull, lt, ne, notInArray, or, sql, type SQL } from 'drizzle-orm';
-import type { AuditEntry, AuditQuery, AuditUser } from '../../../shared/hospital.js';
-import type { Paged } from '../../../shared/patients.js';
+import type { AuditPage, AuditQuery, AuditUser } from '../../../shared/hospital.js';
 import { displayName } from '../../../shared/users.js';
 import type { Db } from '../../db/connect.js';
 import { attachments, auditLogs, ledgerEntries, medicalRecords, users } from '../../db/schema.js';
@@ -34,6 +33,10 @@ const aboutWhatThePatientCanSee = and(
   ),
 );
 
+/** A routine read: a list of records opened (one entry per list, not about one record). */
+// coalesce: never null, so `not` of it keeps every other entry.
+const routineRead = sql`(${auditLogs.action} = 'record_access' and coalesce(${auditLogs.entityType}, '') = 'patient')`;
+
 function filters(scope: TrailScope, query: AuditQuery): SQL | undefined {
   const conditions: (SQL | undefined)[] = [
     'hospitalId' in scope
@@ -47,9 +50,17 @@ function filters(scope: TrailScope, query: AuditQuery): SQL | undefined {
   return and(...conditions);
 }
 
-export async function listTrail(db: Db, scope: TrailScope, query: AuditQuery): Promise<Paged<AuditEntry>> {
-  const where = filters(scope, query);
-  const [{ total }] = await db.select({ total: count() }).from(auditLogs).where(where);
+export async function listTrail(db: Db, scope: TrailScope, query: AuditQuery): Promise<AuditPage> {
+  const matching = filters(scope, query);
+  const hide = query.routine === 'hide';
+  const where = hide ? and(matching, sql`not ${routineRead}`) : matching;
+  const [{ total, routineHidden }] = await db
+    .select({
+      total: hide ? sql<number>`count(*) filter (where not ${routineRead})`.mapWith(Number) : count(),
+      routineHidden: sql<number>`count(*) filter (where ${routineRead})`.mapWith(Number),
+    })
+    .from(auditLogs)
+    .where(matching);
   const rows = await db
     .select({
       entry: auditLogs,
@@ -81,6 +92,7 @@ export async function listTrail(db: Db, scope: TrailScope, query: AuditQuery): P
     total,
     page: query.page,
     pageSize: query.pageSize,
+    ...(hide ? { routineHidden } : {}),
   };
 }
 

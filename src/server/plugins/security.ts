@@ -40,6 +40,8 @@ export async function registerSecurity(app: FastifyInstance, config: Config) {
         connectSrc: ["'self'"],
         fontSrc: ["'self'", 'data:'],
         objectSrc: ["'none'"],
+        // Attachment previews: a PDF fetched through the download route, shown from a blob: URL.
+        frameSrc: ["'self'", 'blob:'],
         frameAncestors: ["'none'"],
         upgradeInsecureRequests: null,
       },

@@ -16,6 +16,7 @@ import { VerificationBanner } from '../ledger/VerificationBanner';
 import { DraftNotice } from './DraftNotice';
 import { printRecord } from './printRecord';
 import { RecordStatusBadges, RecordVersions } from './RecordVersions';
+import { PreviewButton } from './AttachmentPreview';
 
 export const RECORD_KEY = '/api/medical-records/record';
 
@@ -139,15 +140,18 @@ function RecordDetail({ record, onOpen }: { record: MedicalRecord; onOpen: (reco
                         {formatSize(a.size)}
                       </Text>
                     </div>
-                    <Button
-                      size="xs"
-                      variant="light"
-                      leftSection={<IconDownload size={14} aria-hidden />}
-                      aria-label={`Download ${a.fileName}`}
-                      onClick={() => void downloadAttachment(a)}
-                    >
-                      Download
-                    </Button>
+                    <Group gap="xs" wrap="nowrap">
+                      <PreviewButton attachment={a} />
+                      <Button
+                        size="xs"
+                        variant="light"
+                        leftSection={<IconDownload size={14} aria-hidden />}
+                        aria-label={`Download ${a.fileName}`}
+                        onClick={() => void downloadAttachment(a)}
+                      >
+                        Download
+                      </Button>
+                    </Group>
                   </Group>
                 ))}
               </Stack>

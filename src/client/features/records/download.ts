@@ -3,10 +3,18 @@ import type { Attachment, MedicalRecord } from '../../../shared/records';
 import { ApiError, errorStatus } from '../../api/request';
 import { notifyError, notifySuccess } from '../../notify';
 
-async function saveAttachment(attachment: Pick<Attachment, 'url' | 'fileName'>) {
+/**
+ * The attachment's bytes, through the download route (its access check, audit and integrity
+ * check: a file that fails it is broken off, and reading the body then fails).
+ */
+export async function fetchAttachment(attachment: Pick<Attachment, 'url'>): Promise<Blob> {
   const res = await fetch(attachment.url, { credentials: 'include' });
   if (!res.ok) throw new ApiError(res.status, res.statusText, await res.text().catch(() => ''));
-  const blob = await res.blob();
+  return res.blob();
+}
+
+async function saveAttachment(attachment: Pick<Attachment, 'url' | 'fileName'>) {
+  const blob = await fetchAttachment(attachment);
   const href = URL.createObjectURL(blob);
   const link = document.createElement('a');
   link.href = href;
@@ -66,7 +74,8 @@ export async function downloadReceipt(record: Pick<MedicalRecord, 'id' | 'title'
     });
     notifySuccess('Receipt Downloaded', 'Keep it with the record: /verify checks it, even offline.');
   } catch (error) {
-    if (errorStatus(error) === 404) notifyError('Receipt Unavailable', 'This record is not in the ledger yet.');
+    if (errorStatus(error) === 404)
+      notifyError('Receipt Unavailable', 'This record is not in the ledger yet.');
     else notifyError('Download Failed', 'Unable to download the receipt. Please try again.');
   }
 }

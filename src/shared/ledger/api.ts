@@ -56,6 +56,8 @@ export const fileVerificationSchema = z.object({
   sha256: z.string(),
   entry: entryProofSchema.nullable(),
   fate: recordFateSchema.nullable().optional(),
+  /** The issuing hospital is a verified provider (null when the file was not found). */
+  providerVerified: z.boolean().nullable().optional(),
 });
 export type FileVerification = z.infer<typeof fileVerificationSchema>;
 

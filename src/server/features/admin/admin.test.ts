@@ -229,7 +229,7 @@ describe('verified providers', () => {
       files: [{ fileName: 'scan.pdf', bytes: pdf }],
     });
     expect(upload.statusCode).toBe(201);
-    const record = upload.json<{ id: string; providerVerified: boolean }>();
+    const record = upload.json<{ id: string; providerVerified: boolean; blockchainHash: string }>();
     expect(record.providerVerified).toBe(false);
     const sha = crypto.createHash('sha256').update(pdf).digest('hex');
 
@@ -242,11 +242,13 @@ describe('verified providers', () => {
       return (Array.isArray(body) ? body : body.items).find((r) => r.id === record.id)!;
     };
     const publicCheck = async () => (await get(`/api/ledger/files/${sha}`)).json();
+    const entryCheck = async () => (await get(`/api/ledger/entries/${record.blockchainHash}`)).json();
 
     expect((await view(account.cookie)).providerVerified).toBe(false);
     expect((await view(hospital.cookie)).providerVerified).toBe(false);
     expect((await listed()).providerVerified).toBe(false);
     expect(await publicCheck()).toMatchObject({ found: true, providerVerified: false });
+    expect(await entryCheck()).toMatchObject({ hash: record.blockchainHash, providerVerified: false });
 
     const verified = await act(hospital.userId, 'verify');
     expect(verified.statusCode).toBe(200);
@@ -256,6 +258,7 @@ describe('verified providers', () => {
     expect((await listed()).providerVerified).toBe(true);
     const after = await publicCheck();
     expect(after).toMatchObject({ found: true, providerVerified: true });
+    expect(await entryCheck()).toMatchObject({ hash: record.blockchainHash, providerVerified: true });
     // The public answer says "verified", never which hospital.
     expect(JSON.stringify(after)).not.toMatch(/Walk-in/);
     expect((await get(`/api/ledger/files/${'0'.repeat(64)}`)).json()).toMatchObject({

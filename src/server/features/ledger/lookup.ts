@@ -77,6 +77,20 @@ export async function entryProofByHash(
 }
 
 /**
+ * For an entry about a record: whether the record's hospital is a verified provider (never which
+ * hospital); null for entries about no record.
+ */
+export async function entryProviderVerified(db: Db, hash: string): Promise<boolean | null> {
+  const [row] = await db
+    .select({ verifiedAt: users.verifiedAt })
+    .from(ledgerEntries)
+    .innerJoin(medicalRecords, eq(medicalRecords.id, ledgerEntries.recordId))
+    .innerJoin(users, eq(users.id, medicalRecords.hospitalId))
+    .where(eq(ledgerEntries.hash, hash));
+  return row ? row.verifiedAt !== null : null;
+}
+
+/**
  * The record_upload entry that covers a file with this SHA-256, and its proof, or null: of the
  * records holding the file, a current one first (an amendment may carry a file over), else the
  * first. The attachment row only points at candidates; the entry's own content must list the hash.

@@ -1,8 +1,21 @@
 // Account control (issue 9): the administrator finds a hospital in Users, suspends it (after the
 // confirmation), the hospital is signed out and cannot sign in; reactivated, it can; verified, its
-// row says so. Also that the Users page fits a phone's width.
+// row says so. Also that the Users page fits a phone's width. And the patient's side: a sign-in
+// refused on the wrong portal is no sign-in ("New Notifications" still counts the new record), and
+// the record says its provider is not verified.
+import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { PASSWORD, enableTwoFactor, logIn, signedInHospital, toast } from './auth-helpers';
+import { samplePdf } from '../src/server/features/records/testing';
+import {
+  PASSWORD,
+  addPatient,
+  enableTwoFactor,
+  logIn,
+  signedInHospital,
+  signedInPatient,
+  toast,
+  uniqueEmail,
+} from './auth-helpers';
 import { ADMIN_EMAIL, ADMIN_PASSWORD } from './harness';
 import { startJourney } from './journey';
 
@@ -76,5 +89,49 @@ describe('the administrator’s Users table', () => {
     expect(await admin.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     const box = await row.getByRole('button', { name: 'Suspend Harbor Clinic' }).boundingBox();
     expect(box && box.x + box.width).toBeLessThanOrEqual(390);
+  });
+
+  it('a patient refused on the hospital login is not signed in, and New Notifications still counts the new record', async () => {
+    const url = journey.app.url;
+    const hospital = await journey.browser.newContext();
+    await signedInHospital(hospital, url, 'Walk-in Clinic');
+    const mrn = await addPatient(hospital, url, { firstName: 'Ada', lastName: 'Lovelace' });
+    // The patient's first sign-in (through the API) is the last one before the new record.
+    const setup = await journey.browser.newContext();
+    const email = uniqueEmail('wrong-portal');
+    await signedInPatient(setup, url, mrn, email);
+    await setup.close();
+    const patients = (await (await hospital.request.get(`${url}/api/patients`)).json()) as {
+      items: { id: string; patientId: string }[];
+    };
+    const upload = await hospital.request.post(`${url}/api/medical-records`, {
+      multipart: {
+        patientId: patients.items.find((p) => p.patientId === mrn)!.id,
+        recordType: 'lab-results',
+        title: 'Thyroid panel',
+        files: { name: 'thyroid.pdf', mimeType: 'application/pdf', buffer: samplePdf('Thyroid panel') },
+      },
+    });
+    expect(upload.status()).toBe(201);
+    await hospital.close();
+
+    const context = await journey.browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    await page.goto(`${url}/hospital-login`);
+    await logIn(page, email, PASSWORD);
+    await toast(page, 'This login is for healthcare providers only.').waitFor();
+    expect((await (await context.request.get(`${url}/api/auth/me`)).json()).user).toBeNull();
+
+    await page.goto(`${url}/patient-login`);
+    await logIn(page, email, PASSWORD);
+    await page.waitForURL(`${url}/patient-dashboard`);
+    const records = page.getByRole('region', { name: 'Recent Medical Records' });
+    await records.getByText('Thyroid panel').waitFor();
+    const stat = (p: Page, label: string) => p.getByTestId(`stat-${label}`).textContent();
+    expect(await stat(page, 'New Notifications')).toBe('1');
+    await records.getByText('Provider not verified by MedLedger').waitFor();
+    await records.getByRole('button', { name: 'Open Thyroid panel' }).click();
+    await page.getByRole('dialog').getByText('Provider not verified by MedLedger').waitFor();
+    await context.close();
   });
 });

@@ -101,6 +101,7 @@ describe('the administrator’s Users table', () => {
     const email = uniqueEmail('wrong-portal');
     await signedInPatient(setup, url, mrn, email);
     await setup.close();
+    const thyroid = samplePdf('Thyroid panel of a walk-in clinic');
     const patients = (await (await hospital.request.get(`${url}/api/patients`)).json()) as {
       items: { id: string; patientId: string }[];
     };
@@ -109,7 +110,7 @@ describe('the administrator’s Users table', () => {
         patientId: patients.items.find((p) => p.patientId === mrn)!.id,
         recordType: 'lab-results',
         title: 'Thyroid panel',
-        files: { name: 'thyroid.pdf', mimeType: 'application/pdf', buffer: samplePdf('Thyroid panel') },
+        files: { name: 'thyroid.pdf', mimeType: 'application/pdf', buffer: thyroid },
       },
     });
     expect(upload.status()).toBe(201);
@@ -132,6 +133,17 @@ describe('the administrator’s Users table', () => {
     await records.getByText('Provider not verified by MedLedger').waitFor();
     await records.getByRole('button', { name: 'Open Thyroid panel' }).click();
     await page.getByRole('dialog').getByText('Provider not verified by MedLedger').waitFor();
+
+    // Anyone checking the file at /verify is told the same, without the hospital's name.
+    const visitor = await journey.newPage({ viewport: { width: 1280, height: 900 } });
+    await visitor.goto(`${url}/verify`);
+    await visitor
+      .getByLabel('File to verify', { exact: true })
+      .setInputFiles({ name: 'thyroid.pdf', mimeType: 'application/pdf', buffer: thyroid });
+    const result = visitor.getByRole('status').filter({ hasText: 'Found in the ledger' });
+    await result.getByText('Provider not verified by MedLedger').waitFor();
+    expect(await result.textContent()).not.toContain('Walk-in Clinic');
+    await visitor.context().close();
     await context.close();
   });
 });

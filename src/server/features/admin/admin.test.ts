@@ -7,6 +7,7 @@ import { ACCOUNT_SUSPENDED, type AdminUser, type AdminUserPage } from '../../../
 import { PORTAL_DENIED } from '../../../shared/auth.js';
 import { auditLogs, providerApplications, sessions, users } from '../../db/schema.js';
 import { linkTo, outboxMessages } from '../../mail/read-message.js';
+import { completeSignIn } from '../auth/service.js';
 import { samplePdf, uploadRecord } from '../records/testing.js';
 import {
   STRONG_PASSWORD,
@@ -184,6 +185,19 @@ describe('suspension', () => {
     expect(refused.statusCode).toBe(403);
     expect(refused.json().message).toBe(ACCOUNT_SUSPENDED);
     expect(refused.cookies.find((c) => c.name === 'medledger_2fa')).toBeUndefined();
+  });
+
+  it('refuses to finish a sign-in whose account was suspended after its checks passed', async () => {
+    const hospital = await signedInHospital(t.app);
+    const checked = await userRow(hospital.userId);
+    expect((await act(hospital.userId, 'suspend')).statusCode).toBe(200);
+    // The row read before the suspension, as the code step holds it: the sign-in still stops.
+    await expect(completeSignIn(t.ctx.db, checked, '10.1.1.1', new Date())).rejects.toMatchObject({
+      statusCode: 403,
+      message: ACCOUNT_SUSPENDED,
+    });
+    expect((await userRow(hospital.userId)).lastLoginAt).toEqual(checked.lastLoginAt);
+    expect(await auditsOn(hospital.userId, 'login')).toHaveLength(1);
   });
 
   it('suspends patients too, but never the administrator themself', async () => {

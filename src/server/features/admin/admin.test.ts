@@ -208,6 +208,16 @@ describe('suspension', () => {
     expect(await me(account.cookie)).toBeNull();
     expect((await signIn(account.email, { portal: 'patient' })).json().message).toBe(ACCOUNT_SUSPENDED);
 
+    // The patient's calendar feed (its token stands in for a session) stops with the suspension.
+    expect((await act(account.userId, 'reactivate')).statusCode).toBe(200);
+    const patientCookie = await login(t.app, account.email);
+    const feed = await post('/api/calendar/feed', patientCookie);
+    expect(feed.statusCode, feed.body).toBe(200);
+    const feedPath = new URL(feed.json<{ url: string }>().url).pathname;
+    expect((await get(feedPath)).statusCode).toBe(200);
+    expect((await act(account.userId, 'suspend')).statusCode).toBe(200);
+    expect((await get(feedPath)).statusCode).toBe(404);
+
     const self = await act(admin.userId, 'suspend');
     expect(self.statusCode).toBe(400);
     expect(self.json().message).toBe('You cannot suspend your own account.');

@@ -19,6 +19,7 @@ import {
   ProviderRegisterPage,
   ResetPasswordPage,
   SignupPage,
+  UsersPage,
   VerifyPage,
 } from './pages/lazyPages';
 
@@ -79,6 +80,14 @@ export function App() {
           element={
             <RequireRole roles={['medledger_admin']} signedOutTo="/medledger-login">
               <ApplicationsPage />
+            </RequireRole>
+          }
+        />
+        <Route
+          path="/medledger/users"
+          element={
+            <RequireRole roles={['medledger_admin']} signedOutTo="/medledger-login">
+              <UsersPage />
             </RequireRole>
           }
         />

@@ -12,6 +12,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config.js';
 import type { Database, Db } from './db/connect.js';
+import { adminRoutes } from './features/admin/routes.js';
 import { authRoutes } from './features/auth/routes.js';
 import { billingRoutes } from './features/billing/routes.js';
 import { ledgerRoutes } from './features/ledger/routes.js';
@@ -151,6 +152,7 @@ export async function buildApp(
     await auditRoutes(scope, ctx);
     await hospitalRoutes(scope, ctx);
     await providerRoutes(scope, ctx);
+    await adminRoutes(scope, ctx);
     await billingRoutes(scope, ctx);
     await passwordResetRoutes(scope, ctx);
     await ledgerRoutes(scope, ctx);

@@ -1,7 +1,7 @@
 // Request schemas of the auth calls (docs/spec.md#validation and #calls), used by the routes and the forms.
 import { z } from 'zod';
 import { text } from './text.js';
-import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, ROLES } from './constants.js';
+import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, ROLES, type Role } from './constants.js';
 import { timeZoneSchema } from './time.js';
 
 export const MESSAGES = {
@@ -58,12 +58,29 @@ export const registerSchema = z
   });
 export type RegisterInput = z.infer<typeof registerSchema>;
 
+/** The three sign-in pages; each admits one role. */
+export const LOGIN_PORTALS = ['hospital', 'patient', 'admin'] as const;
+export type LoginPortal = (typeof LOGIN_PORTALS)[number];
+export const PORTAL_ROLE: Record<LoginPortal, Role> = {
+  hospital: 'hospital',
+  patient: 'patient',
+  admin: 'medledger_admin',
+};
+/** The answer (403) to the right password on another role's sign-in page: nobody is signed in. */
+export const PORTAL_DENIED: Record<LoginPortal, string> = {
+  hospital: 'Access Denied: This login is for healthcare providers only.',
+  patient: 'Access Denied: This login is for patients only.',
+  admin: 'Access Denied: This login is for MedLedger team administrators only.',
+};
+
 export const loginSchema = z.object({
   email: emailSchema,
   password: requiredString(MESSAGES.passwordRequired)
     .min(1, MESSAGES.passwordRequired)
     .max(MAX_PASSWORD_LENGTH),
   remember: z.boolean().optional(),
+  /** The sign-in page used: a right password of another role is refused (403) before any sign-in. */
+  portal: z.enum(LOGIN_PORTALS, { error: `portal must be one of ${LOGIN_PORTALS.join(', ')}` }).optional(),
 });
 export type LoginInput = z.infer<typeof loginSchema>;
 

@@ -80,6 +80,10 @@ export const AUDIT_ACTIONS = [
   'two_factor_change',
   'session_end',
   'subscription_change',
+  // The administrator's account control (issue 9).
+  'account_suspend',
+  'account_reactivate',
+  'provider_verify',
 ] as const;
 
 /** The hospital trail's action filter: every action that can appear in a hospital's trail. */

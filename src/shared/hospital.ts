@@ -35,6 +35,9 @@ export const AUDIT_ACTION_LABELS: Record<(typeof AUDIT_ACTIONS)[number], string>
   two_factor_change: 'Two-Factor Change',
   session_end: 'Session Ended',
   subscription_change: 'Subscription Change',
+  account_suspend: 'Account Suspended',
+  account_reactivate: 'Account Reactivated',
+  provider_verify: 'Provider Verified',
 };
 
 /** "record_upload" -> "record upload" (spec: underscores replaced by spaces). */

@@ -128,6 +128,8 @@ export const recordSchema = z.object({
   updatedAt: z.string(),
   /** The hospital's name (the record's provider). */
   providerName: z.string().nullable(),
+  /** The issuing hospital is a verified provider (approved application or verified by MedLedger). */
+  providerVerified: z.boolean(),
   patient: z.object({ id: z.string(), mrn: z.string(), name: z.string() }),
   attachments: z.array(attachmentSchema),
   /** FHIR DocumentReference.status: amended records are `superseded`, retracted ones `entered-in-error`. */

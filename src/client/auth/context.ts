@@ -1,5 +1,6 @@
 import type { QueryKey } from '@tanstack/react-query';
 import { createContext, useContext } from 'react';
+import type { LoginPortal } from '../../shared/auth';
 import type { PublicUser } from '../../shared/users';
 
 export const ME_QUERY_KEY: QueryKey = ['/api/auth/me'];
@@ -8,6 +9,8 @@ export interface LoginInput {
   email: string;
   password: string;
   remember: boolean;
+  /** The sign-in page: the server refuses another role's account there (403) without signing in. */
+  portal?: LoginPortal;
 }
 
 /** The password step's outcome: signed in, or a second step (two-factor code) is needed. */

@@ -31,5 +31,8 @@ describe('page titles', () => {
     expect(pageTitle('/verify', '', null)).toBe('Verify a Record · MedLedger');
     expect(pageTitle('/hospital-login', '', null)).toBe('Healthcare Provider Login · MedLedger');
     expect(pageTitle('/no-such-page', '', null)).toBe('Page Not Found · MedLedger');
+    const admin: PublicUser = { ...hospital, role: 'medledger_admin', hospitalName: null };
+    expect(pageTitle('/medledger/users', '', admin)).toBe('Users · MedLedger');
+    expect(pageTitle('/', '', admin)).toBe('Provider Applications · MedLedger');
   });
 });

@@ -31,6 +31,7 @@ function screenTitle(pathname: string, search: string, user: PublicUser | null):
   if (pathname === '/patient-dashboard' || dashboard === 'patient') return ['My Health Records'];
   if (pathname === '/medledger/applications' || dashboard === 'medledger_admin')
     return ['Provider Applications'];
+  if (pathname === '/medledger/users') return ['Users'];
   if (pathname === '/profile/edit') return ['Profile', ...hospital];
   if (pathname === '/') return ['Sign In'];
   return ['Page Not Found'];

@@ -28,6 +28,7 @@ export const HospitalDashboardPage = workspacePage(
 );
 export const PatientDashboardPage = workspacePage(() => import('./patient-dashboard/PatientDashboardPage'));
 export const ApplicationsPage = workspacePage(() => import('../features/admin/ApplicationsPage'));
+export const UsersPage = workspacePage(() => import('../features/admin/UsersPage'));
 export const ProfilePage = workspacePage(() => import('../features/profile/ProfilePage'));
 export const VerifyPage = lazy(() => import('../features/ledger/VerifyPage'));
 export const SignupPage = lazy(() => import('../features/auth/SignupPage'));

@@ -45,6 +45,13 @@ export const users = pgTable(
     /** A hospital's IANA time zone: its calendar, time slots and texts are in it (docs/decisions.md#time). */
     timeZone: text('time_zone').notNull().default('UTC'),
     lastLoginAt: ts('last_login_at'),
+    /** Set while an administrator has suspended the account: no sign-in, no session works. */
+    suspendedAt: ts('suspended_at'),
+    /**
+     * Hospitals: when the provider became "verified" (registered through an approved application,
+     * or verified by an administrator); null for a self-signed-up hospital not verified yet.
+     */
+    verifiedAt: ts('verified_at'),
     createdAt: createdAt(),
   },
   (t) => [check('users_role_check', sql`${t.role} in ('patient', 'hospital', 'medledger_admin')`)],

@@ -2,7 +2,7 @@
 // `requireRole` guard every route uses. The cookie holds a random id; the table holds its SHA-256.
 import crypto from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
-import { and, eq, gt, lt, ne } from 'drizzle-orm';
+import { and, eq, gt, isNull, lt, ne } from 'drizzle-orm';
 import type { Role } from '../../shared/constants.js';
 import type { PublicUser } from '../../shared/users.js';
 import type { Db } from '../db/connect.js';
@@ -139,6 +139,7 @@ export function registerSessions(app: FastifyInstance, db: Db) {
     if (!sid || sid.length > 100 || !request.url.startsWith('/api/')) return;
     const now = new Date();
     const hashed = hashSid(sid);
+    // A suspended account's sessions are ended when it is suspended; this also refuses any left.
     const [row] = await db
       .select({
         user: users,
@@ -148,7 +149,7 @@ export function registerSessions(app: FastifyInstance, db: Db) {
       })
       .from(sessions)
       .innerJoin(users, eq(users.id, sessions.userId))
-      .where(and(eq(sessions.sid, hashed), gt(sessions.expire, now)))
+      .where(and(eq(sessions.sid, hashed), gt(sessions.expire, now), isNull(users.suspendedAt)))
       .limit(1);
     if (!row) return;
     if (now.getTime() - row.lastSeenAt.getTime() >= LAST_SEEN_EVERY_MS) {

@@ -31,6 +31,12 @@ export const entryProofSchema = treeHeadSchema.extend({
 });
 export type EntryProof = z.infer<typeof entryProofSchema>;
 
+/** GET /api/ledger/entries/{hash}: the proof, and for a record's entry whether its provider is verified. */
+export const entryLookupSchema = entryProofSchema.extend({
+  providerVerified: z.boolean().nullable().optional(),
+});
+export type EntryLookup = z.infer<typeof entryLookupSchema>;
+
 export const consistencySchema = z.object({
   from: z.number().int(),
   to: z.number().int(),
@@ -56,6 +62,8 @@ export const fileVerificationSchema = z.object({
   sha256: z.string(),
   entry: entryProofSchema.nullable(),
   fate: recordFateSchema.nullable().optional(),
+  /** The issuing hospital is a verified provider (null when the file was not found). */
+  providerVerified: z.boolean().nullable().optional(),
 });
 export type FileVerification = z.infer<typeof fileVerificationSchema>;
 

@@ -9,6 +9,7 @@ import type { Application, HospitalSubscription } from '../../../shared/provider
 import { errorMessage, errorStatus } from '../../api/request';
 import { AppLayout } from '../../components/layout/AppLayout';
 import { notifyError, notifySuccess } from '../../notify';
+import { AdminNav } from './AdminNav';
 import { ApplicationCard } from './ApplicationCard';
 import { HospitalAccountsTable } from './HospitalAccountsTable';
 import { ReviewedTable } from './ReviewedTable';
@@ -94,6 +95,7 @@ export default function ApplicationsPage() {
   return (
     <AppLayout>
       <Stack gap="xl">
+        <AdminNav />
         <div>
           <Title order={1}>Provider Applications</Title>
           <Text c="dimmed">Review healthcare providers who asked to join MedLedger.</Text>

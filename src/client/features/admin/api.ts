@@ -1,5 +1,7 @@
-// The administrator's calls: the applications list, review, a new link, and "mark active".
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+// The administrator's calls: the applications list, review, a new link, "mark active", and the
+// Users table with suspend / reactivate / verify.
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { AdminUser, AdminUserPage } from '../../../shared/admin-users';
 import type { Application, HospitalSubscriptionList } from '../../../shared/providers';
 import { apiJson } from '../../api/request';
 
@@ -43,4 +45,31 @@ export function useMarkActive() {
   return useRefreshingMutation((hospitalUserId: string) =>
     apiJson<{ message: string }>('POST', `/api/billing/subscriptions/${hospitalUserId}/activate`),
   );
+}
+
+export const USERS_KEY = '/api/admin/users';
+
+/** The Users table: one page of accounts for the search, role and status chosen. */
+export function useAdminUsers(query: {
+  search: string;
+  role: string;
+  status: string;
+  page: number;
+  pageSize: number;
+}) {
+  return useQuery<AdminUserPage>({ queryKey: [USERS_KEY, query], placeholderData: keepPreviousData });
+}
+
+/** Suspend, reactivate or verify an account; the Users table and hospital accounts refresh. */
+export function useAccountAction() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (vars: { id: string; action: 'suspend' | 'reactivate' | 'verify' }) =>
+      apiJson<{ user: AdminUser; message: string }>('POST', `/api/admin/users/${vars.id}/${vars.action}`),
+    onSettled: () =>
+      Promise.all([
+        client.invalidateQueries({ queryKey: [USERS_KEY] }),
+        client.invalidateQueries({ queryKey: HOSPITAL_ACCOUNTS_KEY }),
+      ]),
+  });
 }

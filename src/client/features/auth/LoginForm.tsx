@@ -1,7 +1,8 @@
 // One login screen, shared by the hospital, patient and administrator logins: e-mail, password,
 // Remember me, "Forgot password?", Sign In ("Signing In..." and disabled while loading).
-// Success with the portal's role goes to its page; another role gets "Access Denied" (the session
-// is stored by then, as the spec says); a failure gets "Login Failed".
+// The form sends its portal: the server refuses another role's right password with 403 before
+// anything is signed in or recorded (so lastLoginAt, which drives "New Notifications", stays), and
+// the form shows "Access Denied"; success goes to the portal's page; a failure gets "Login Failed".
 import {
   Anchor,
   Button,
@@ -25,6 +26,7 @@ import { PublicLayout } from '../../components/layout/PublicLayout';
 import { notifyError } from '../../notify';
 import {
   accessDeniedToast,
+  isWrongPortal,
   loginFailedToast,
   PORTAL_ROLE,
   SUCCESS_PATH,
@@ -71,7 +73,7 @@ export function LoginForm({ portal, title, subtitle, emailLabel, icon, footer }:
     event.preventDefault();
     setLoading(true);
     try {
-      const outcome = await login({ email, password, remember });
+      const outcome = await login({ email, password, remember, portal });
       if ('twoFactorRequired' in outcome) {
         setCodeStep(true);
         setCode('');
@@ -80,7 +82,9 @@ export function LoginForm({ portal, title, subtitle, emailLabel, icon, footer }:
         return;
       }
     } catch (error) {
-      const failed = loginFailedToast(portal, error);
+      const failed = isWrongPortal(portal, error)
+        ? accessDeniedToast(portal)
+        : loginFailedToast(portal, error);
       notifyError(failed.title, failed.message);
     }
     setLoading(false);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../api/request';
-import { accessDeniedToast, loginFailedToast } from './loginMessages';
+import { accessDeniedToast, isWrongPortal, loginFailedToast } from './loginMessages';
 
 describe('login toasts', () => {
   it('tells a patient on the hospital login that it is for healthcare providers only', () => {
@@ -31,5 +31,25 @@ describe('login toasts', () => {
   it("shows the server's reason when sign-in is throttled (429)", () => {
     const error = new ApiError(429, 'Too Many Requests', '{"message":"Too many failed sign-in attempts."}');
     expect(loginFailedToast('hospital', error).message).toBe('Too many failed sign-in attempts.');
+  });
+
+  it("tells the server's wrong-portal refusal apart from a suspended account (both 403)", () => {
+    const wrongPortal = new ApiError(
+      403,
+      'Forbidden',
+      '{"message":"Access Denied: This login is for healthcare providers only."}',
+    );
+    expect(isWrongPortal('hospital', wrongPortal)).toBe(true);
+    expect(isWrongPortal('patient', wrongPortal)).toBe(false);
+    const suspended = new ApiError(
+      403,
+      'Forbidden',
+      '{"message":"This account is suspended. Contact support."}',
+    );
+    expect(isWrongPortal('hospital', suspended)).toBe(false);
+    expect(loginFailedToast('hospital', suspended)).toEqual({
+      title: 'Login Failed',
+      message: 'This account is suspended. Contact support.',
+    });
   });
 });

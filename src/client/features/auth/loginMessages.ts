@@ -1,19 +1,13 @@
 // The toasts of the three login screens (docs/spec.md#roles and #messages, docs/decisions.md#names).
-import type { Role } from '../../../shared/constants';
+import { PORTAL_DENIED, PORTAL_ROLE, type LoginPortal } from '../../../shared/auth';
 import { errorMessage, errorStatus } from '../../api/request';
 
-export type LoginPortal = 'hospital' | 'patient' | 'admin';
+export { PORTAL_ROLE, type LoginPortal };
 
 export interface Toast {
   title?: string;
   message: string;
 }
-
-export const PORTAL_ROLE: Record<LoginPortal, Role> = {
-  hospital: 'hospital',
-  patient: 'patient',
-  admin: 'medledger_admin',
-};
 
 export const SUCCESS_PATH: Record<LoginPortal, string> = {
   hospital: '/hospital-dashboard',
@@ -34,8 +28,19 @@ export function accessDeniedToast(portal: LoginPortal): Toast {
 
 const INVALID = 'Invalid credentials. Please try again.';
 
-/** Any failed login reads "Invalid credentials"; a throttled one (429) shows the server's reason. */
+/**
+ * The server refused the right password because this is another role's sign-in page (nobody was
+ * signed in, and the account's last sign-in stays as it was).
+ */
+export const isWrongPortal = (portal: LoginPortal, error: unknown) =>
+  errorStatus(error) === 403 && errorMessage(error, '') === PORTAL_DENIED[portal];
+
+/**
+ * Any failed login reads "Invalid credentials"; a throttled one (429) or a refused one (403: a
+ * suspended account) shows the server's reason.
+ */
 export function loginFailedToast(portal: LoginPortal, error: unknown): Toast {
-  const message = errorStatus(error) === 429 ? errorMessage(error, INVALID) : INVALID;
+  const status = errorStatus(error);
+  const message = status === 429 || status === 403 ? errorMessage(error, INVALID) : INVALID;
   return portal === 'admin' ? { message: `Login Failed: ${message}` } : { title: 'Login Failed', message };
 }

@@ -2,6 +2,7 @@
 // and whether its inclusion proof checked out in this browser.
 import { Alert, Code, List, Stack, Text } from '@mantine/core';
 import { IconAlertTriangle, IconCircleCheck, IconSearchOff } from '@tabler/icons-react';
+import { ProviderVerification } from '../../components/ProviderVerification';
 import type { LookupResult } from './lookup';
 import { kindLabel, plural, shortHash } from './proof';
 import { formatDateTime } from '../../format';
@@ -33,6 +34,16 @@ export function VerifyResult({ result, subject }: { result: LookupResult; subjec
           .
         </Text>
         <Text size="sm">{check.ok ? `Checked in your browser: ${check.detail}` : check.detail}</Text>
+        {result.providerVerified !== null && (
+          <Stack gap={2}>
+            <ProviderVerification verified={result.providerVerified} size="sm" />
+            <Text size="xs" c="dimmed">
+              {result.providerVerified
+                ? 'The provider that entered this record was vetted by MedLedger.'
+                : 'The provider that entered this record signed up by itself and has not been vetted by MedLedger.'}
+            </Text>
+          </Stack>
+        )}
         {result.fate?.documentStatus === 'superseded' && result.fate.supersededBy && (
           <Text size="sm" fw={500}>
             This record was later amended: a corrected version was entered on{' '}

@@ -1,10 +1,12 @@
-// Recent Medical Records (docs/spec.md#patient-dashboard): title, doctor and department, created date, badge
-// "Blockchain Verified", "Accessible", Download and Share; a click opens the record detail view.
+// Recent Medical Records (docs/spec.md#patient-dashboard): title, doctor and department, created date,
+// the issuing hospital and whether it is a verified provider, badge "Blockchain Verified",
+// "Accessible", Download and Share; a click opens the record detail view.
 import { Badge, Button, Group, Paper, Stack, Switch, Text, Title, UnstyledButton } from '@mantine/core';
 import { IconDownload, IconFileText, IconShare } from '@tabler/icons-react';
 import { shareSummary, type MedicalRecord } from '../../../shared/records';
 import { notifyError, notifyInfo, notifySuccess } from '../../notify';
 import { departmentLabel, formatDate } from '../../format';
+import { ProviderVerification } from '../../components/ProviderVerification';
 import { downloadAttachment } from './download';
 import { RecordStatusBadges } from './RecordVersions';
 import { recordDownload } from '../../pages/patient-dashboard/dashboard';
@@ -92,7 +94,9 @@ export function RecentRecords({
                     </Text>
                     <Text size="xs" c="dimmed">
                       {formatDate(record.createdAt)}
+                      {record.providerName ? ` · ${record.providerName}` : ''}
                     </Text>
+                    <ProviderVerification verified={record.providerVerified} />
                   </div>
                 </Group>
               </UnstyledButton>

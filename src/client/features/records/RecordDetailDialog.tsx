@@ -11,6 +11,7 @@ import { apiJson } from '../../api/request';
 import { notifyError, notifySuccess } from '../../notify';
 import { AUDIT_KEY, RECORDS_KEY } from '../hospital/api';
 import { departmentLabel, formatDate, formatDateTime, formatSize, recordTypeLabel } from '../../format';
+import { ProviderVerification } from '../../components/ProviderVerification';
 import { downloadAttachment, downloadReceipt, downloadRecord } from './download';
 import { VerificationBanner } from '../ledger/VerificationBanner';
 import { DraftNotice } from './DraftNotice';
@@ -114,6 +115,7 @@ function RecordDetail({ record, onOpen }: { record: MedicalRecord; onOpen: (reco
               <Field label="Department" value={departmentLabel(record.department)} />
               <Field label="Provider" value={record.providerName ?? '—'} />
             </Group>
+            <ProviderVerification verified={record.providerVerified} size="sm" />
             {record.description && (
               <Text size="sm" mt="sm" style={{ whiteSpace: 'pre-wrap' }}>
                 {record.description}

@@ -2,7 +2,8 @@
 // throttling, admin creation.
 import { and, eq, isNull } from 'drizzle-orm';
 import type { PasswordChangeInput } from '../../../shared/account.js';
-import type { LoginInput, RegisterInput } from '../../../shared/auth.js';
+import { ACCOUNT_SUSPENDED } from '../../../shared/admin-users.js';
+import { PORTAL_DENIED, PORTAL_ROLE, type LoginInput, type RegisterInput } from '../../../shared/auth.js';
 import type { PublicUser } from '../../../shared/users.js';
 import type { Db } from '../../db/connect.js';
 import { patients, users } from '../../db/schema.js';
@@ -103,6 +104,18 @@ export async function checkPassword(
     ? await verifyPassword(user.password, input.password)
     : (await verifyAgainstDummy(input.password), false);
   if (!user || !ok) throw new HttpError(401, INVALID_CREDENTIALS);
+  // The right password, but no sign-in follows: a suspended account, or another role's sign-in
+  // page. Neither is a guess, so the attempt is given back; lastLoginAt and the audit stay as
+  // they were (only completeSignIn writes them).
+  const refusal = user.suspendedAt
+    ? ACCOUNT_SUSPENDED
+    : input.portal && PORTAL_ROLE[input.portal] !== user.role
+      ? PORTAL_DENIED[input.portal]
+      : null;
+  if (refusal) {
+    await signInSucceeded(db, input.email, ip);
+    throw forbidden(refusal);
+  }
   return user;
 }
 
@@ -118,10 +131,15 @@ export async function completeSignIn(
   how: string | null = null,
   inTransaction?: (tx: Db) => Promise<void>,
 ): Promise<LoginResult> {
-  await signInSucceeded(db, user.email, ip);
   const previousLoginAt = user.lastLoginAt?.toISOString() ?? null;
   await db.transaction(async (tx) => {
-    await tx.update(users).set({ lastLoginAt: now }).where(eq(users.id, user.id));
+    // Suspended between the password and the code step (or at this very moment): no sign-in.
+    const stamped = await tx
+      .update(users)
+      .set({ lastLoginAt: now })
+      .where(and(eq(users.id, user.id), isNull(users.suspendedAt)))
+      .returning({ id: users.id });
+    if (stamped.length === 0) throw forbidden(ACCOUNT_SUSPENDED);
     const [patient] =
       user.role === 'patient'
         ? await tx
@@ -142,6 +160,7 @@ export async function completeSignIn(
     });
     if (inTransaction) await inTransaction(tx);
   });
+  await signInSucceeded(db, user.email, ip);
   return { user: toPublicUser(user, previousLoginAt), userId: user.id, previousLoginAt };
 }
 

@@ -2,10 +2,10 @@
 // (calendar apps cannot sign in). Only its SHA-256 is stored, so a database leak opens no feed;
 // renewing issues a new token (the old URL stops working), revoking deletes it.
 import crypto from 'node:crypto';
-import { eq } from 'drizzle-orm';
+import { and, eq, isNull } from 'drizzle-orm';
 import type { CalendarFeed, CalendarFeedCreated } from '../../../shared/calendar.js';
 import type { Db } from '../../db/connect.js';
-import { calendarFeeds } from '../../db/schema.js';
+import { calendarFeeds, users } from '../../db/schema.js';
 import { notFound } from '../../errors.js';
 import type { Actor } from '../patients/actor.js';
 import { findOwnPatient } from '../../access.js';
@@ -50,10 +50,12 @@ export async function revokeFeed(db: Db, actor: Actor): Promise<CalendarFeed> {
 export async function feedCalendar(deps: CalendarDeps, segment: string): Promise<string> {
   const token = segment.endsWith('.ics') ? segment.slice(0, -4) : '';
   if (!TOKEN_FORMAT.test(token)) throw notFound('Calendar not found.');
+  // A suspended account's feed answers like a dead token (docs/decisions.md#account-control).
   const [row] = await deps.db
-    .select()
+    .select({ userId: calendarFeeds.userId })
     .from(calendarFeeds)
-    .where(eq(calendarFeeds.tokenHash, hashToken(token)));
+    .innerJoin(users, eq(users.id, calendarFeeds.userId))
+    .where(and(eq(calendarFeeds.tokenHash, hashToken(token)), isNull(users.suspendedAt)));
   if (!row) throw notFound('Calendar not found.');
   return patientCalendarForUser(deps, row.userId);
 }

@@ -85,9 +85,12 @@ describe('GET /api/ledger/head and /api/ledger/entries/{hash}', () => {
       'hash',
       'kind',
       'leafIndex',
+      // Whether the record's hospital is a verified provider (issue 9), never which hospital.
+      'providerVerified',
       'rootHash',
       'treeSize',
     ]);
+    expect(typeof body.providerVerified).toBe('boolean');
     expect(res.body).not.toContain('Private diagnosis');
     expect(res.body).not.toContain(made.recordId);
     expect(body).toMatchObject({ hash: made.hash, leafIndex: made.seq, kind: 'record_upload' });
@@ -182,7 +185,13 @@ describe('POST /api/ledger/verify-file and GET /api/ledger/files/{sha256}', () =
       url: '/api/ledger/verify-file',
       ...multipartFile('file', 'n.txt', bytes),
     });
-    expect(res.json()).toEqual({ found: false, sha256: sha(bytes), entry: null, fate: null });
+    expect(res.json()).toEqual({
+      found: false,
+      sha256: sha(bytes),
+      entry: null,
+      fate: null,
+      providerVerified: null,
+    });
   });
 
   it('refuses a request without a file field (400) or not in multipart (415)', async () => {

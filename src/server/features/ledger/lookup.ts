@@ -1,11 +1,12 @@
 // Public reads of the ledger: the tree head, an entry's inclusion proof found by its hash or by the
 // SHA-256 of a file it covers, and consistency proofs. Nothing here returns an entry's content,
-// ids or canonical text: only hashes, positions, times and kinds.
+// ids or canonical text: only hashes, positions, times and kinds (and, for a file, whether its
+// provider is verified, without naming it).
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { emptyRoot } from '../../../shared/ledger/merkle.js';
 import type { Db } from '../../db/connect.js';
 import type { RecordFate } from '../../../shared/ledger/api.js';
-import { attachments, ledgerEntries, medicalRecords } from '../../db/schema.js';
+import { attachments, ledgerEntries, medicalRecords, users } from '../../db/schema.js';
 import { badRequest } from '../../errors.js';
 import { hexOf, sha256 } from './hashing.js';
 import { consistencyProof, inclusionProof, ledgerSize, rootAt } from './tree.js';
@@ -76,6 +77,20 @@ export async function entryProofByHash(
 }
 
 /**
+ * For an entry about a record: whether the record's hospital is a verified provider (never which
+ * hospital); null for entries about no record.
+ */
+export async function entryProviderVerified(db: Db, hash: string): Promise<boolean | null> {
+  const [row] = await db
+    .select({ verifiedAt: users.verifiedAt })
+    .from(ledgerEntries)
+    .innerJoin(medicalRecords, eq(medicalRecords.id, ledgerEntries.recordId))
+    .innerJoin(users, eq(users.id, medicalRecords.hospitalId))
+    .where(eq(ledgerEntries.hash, hash));
+  return row ? row.verifiedAt !== null : null;
+}
+
+/**
  * The record_upload entry that covers a file with this SHA-256, and its proof, or null: of the
  * records holding the file, a current one first (an amendment may carry a file over), else the
  * first. The attachment row only points at candidates; the entry's own content must list the hash.
@@ -83,7 +98,7 @@ export async function entryProofByHash(
 export async function entryProofByFileHash(
   db: Db,
   sha256: string,
-): Promise<{ entry: EntryProof; fate: RecordFate } | null> {
+): Promise<{ entry: EntryProof; fate: RecordFate; providerVerified: boolean } | null> {
   const candidates = await db
     .selectDistinct({
       ...entryColumns,
@@ -91,9 +106,11 @@ export async function entryProofByFileHash(
       recordId: medicalRecords.id,
       supersededById: medicalRecords.supersededById,
       enteredInErrorAt: medicalRecords.enteredInErrorAt,
+      providerVerifiedAt: users.verifiedAt,
     })
     .from(attachments)
     .innerJoin(medicalRecords, eq(medicalRecords.id, attachments.recordId))
+    .innerJoin(users, eq(users.id, medicalRecords.hospitalId))
     .innerJoin(
       ledgerEntries,
       and(eq(ledgerEntries.recordId, attachments.recordId), eq(ledgerEntries.kind, 'record_upload')),
@@ -105,7 +122,7 @@ export async function entryProofByFileHash(
   const chosen = covering.find((c) => !c.supersededById && !c.enteredInErrorAt) ?? covering[0];
   if (!chosen) return null;
   const entry = await proofFor(db, { ...chosen, seq: Number(chosen.seq) });
-  return { entry, fate: await fateOf(db, chosen) };
+  return { entry, fate: await fateOf(db, chosen), providerVerified: chosen.providerVerifiedAt !== null };
 }
 
 async function fateOf(
@@ -122,7 +139,11 @@ async function fateOf(
     return row ? { hash: row.hash, createdAt: row.createdAt.toISOString() } : null;
   };
   return {
-    documentStatus: record.enteredInErrorAt ? 'entered-in-error' : record.supersededById ? 'superseded' : 'current',
+    documentStatus: record.enteredInErrorAt
+      ? 'entered-in-error'
+      : record.supersededById
+        ? 'superseded'
+        : 'current',
     supersededBy: record.supersededById ? await later(record.supersededById, 'record_upload') : null,
     enteredInError: record.enteredInErrorAt ? await later(record.recordId, 'record_entered_in_error') : null,
   };
@@ -131,7 +152,14 @@ async function fateOf(
 /** The public answer for a file hash: found or not, the entry's proof, what became of its record. */
 export async function fileVerification(db: Db, sha256: string) {
   const found = await entryProofByFileHash(db, sha256);
-  return { found: found !== null, sha256, entry: found?.entry ?? null, fate: found?.fate ?? null };
+  return {
+    found: found !== null,
+    sha256,
+    entry: found?.entry ?? null,
+    fate: found?.fate ?? null,
+    // Whether the hospital that entered the file is a verified provider; never which hospital.
+    providerVerified: found?.providerVerified ?? null,
+  };
 }
 
 function coversFile(canonical: string, sha256: string): boolean {

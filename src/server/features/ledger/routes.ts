@@ -9,7 +9,7 @@ import { text } from '../../../shared/text.js';
 import {
   consistencyQuerySchema,
   consistencySchema,
-  entryProofSchema,
+  entryLookupSchema,
   fileVerificationSchema,
   hashParamSchema,
   recordVerificationSchema,
@@ -20,7 +20,13 @@ import { findRecordForUser } from '../../access.js';
 import type { AppContext } from '../../app.js';
 import { badRequest, HttpError, notFound, tooLarge, unsupportedType } from '../../errors.js';
 import { currentUser, requireRole } from '../../plugins/session.js';
-import { consistency, entryProofByHash, fileVerification, treeHead } from './lookup.js';
+import {
+  consistency,
+  entryProofByHash,
+  entryProviderVerified,
+  fileVerification,
+  treeHead,
+} from './lookup.js';
 import { receiptSchema } from '../../../shared/ledger/receipt.js';
 import { actorOf } from '../patients/actor.js';
 import { CHECKPOINT_PAGE, checkpointsAfter, currentCheckpoint } from './checkpoints.js';
@@ -167,13 +173,13 @@ export async function ledgerRoutes(app: FastifyInstance, ctx: AppContext) {
         description: 'The leaf is SHA-256(0x00 || entry hash bytes). No content of the entry is returned.',
         params: z.object({ hash: hashParamSchema }),
         querystring: treeSizeQuerySchema,
-        response: { 200: entryProofSchema },
+        response: { 200: entryLookupSchema },
       },
     },
     async (request) => {
       const proof = await entryProofByHash(ctx.db, request.params.hash, request.query.treeSize);
       if (!proof) throw notFound('No ledger entry has this hash.');
-      return proof;
+      return { ...proof, providerVerified: await entryProviderVerified(ctx.db, proof.hash) };
     },
   );
 

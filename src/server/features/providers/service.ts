@@ -12,7 +12,7 @@ import {
 } from '../../../shared/providers.js';
 import type { PublicUser } from '../../../shared/users.js';
 import type { Db } from '../../db/connect.js';
-import { providerApplications, subscriptions } from '../../db/schema.js';
+import { providerApplications, subscriptions, users } from '../../db/schema.js';
 import { HttpError, badRequest, conflict, notFound } from '../../errors.js';
 import { notifyApplicationSubmitted } from '../notifications/events.js';
 import { issueToken, parseToken, verifierMatches } from '../../mail/link-tokens.js';
@@ -282,6 +282,8 @@ export async function registerProvider(
       .update(providerApplications)
       .set({ userId: user.id })
       .where(eq(providerApplications.id, application.id));
+    // Vetted by an administrator's approval: a verified provider from the start.
+    await tx.update(users).set({ verifiedAt: now }).where(eq(users.id, user.id));
     await writeAudit(tx, {
       userId: user.id,
       action: 'provider_register',

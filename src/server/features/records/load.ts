@@ -46,6 +46,7 @@ export async function loadRecords(db: Db, where: SQL | undefined, limit = 500): 
       record: medicalRecords,
       patient: patients,
       providerName: users.hospitalName,
+      providerVerifiedAt: users.verifiedAt,
       retractedBy: { firstName: retractor.firstName, lastName: retractor.lastName, email: retractor.email },
     })
     .from(medicalRecords)
@@ -74,7 +75,7 @@ export async function loadRecords(db: Db, where: SQL | undefined, limit = 500): 
         .where(and(inArray(ledgerEntries.hash, hashes), inArray(ledgerEntries.recordId, ids)))
     : [];
   const entryByHash = new Map(entries.map((e) => [e.hash, e]));
-  return rows.map(({ record, patient, providerName, retractedBy }) => {
+  return rows.map(({ record, patient, providerName, providerVerifiedAt, retractedBy }) => {
     const own = files.filter((f) => f.recordId === record.id);
     const entry = record.blockchainHash ? entryByHash.get(record.blockchainHash) : undefined;
     return {
@@ -98,6 +99,7 @@ export async function loadRecords(db: Db, where: SQL | undefined, limit = 500): 
       createdAt: record.createdAt.toISOString(),
       updatedAt: record.updatedAt.toISOString(),
       providerName,
+      providerVerified: providerVerifiedAt !== null,
       patient: { id: patient.id, mrn: patient.patientId, name: patientDisplayName(patient) },
       attachments: own.map((f) => ({
         id: f.id,

@@ -1,0 +1,318 @@
+// /medledger/users (issue 9, items 6 and 7): every account of every role, searched by name or
+// e-mail, filtered by role and status, paged on the server; suspend, reactivate and verify, each
+// behind the same confirmation pattern as Approve / Reject. The route guard lets only
+// medledger_admin in; the server checks the role and two-factor sign-in again.
+import {
+  Alert,
+  Badge,
+  Button,
+  Group,
+  Paper,
+  Select,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Title,
+  Tooltip,
+} from '@mantine/core';
+import { modals } from '@mantine/modals';
+import { IconSearch, IconShieldLock } from '@tabler/icons-react';
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { ROLE_LABELS, USER_ROLE_FILTERS, type AdminUser } from '../../../shared/admin-users';
+import { DEFAULT_PAGE_SIZE } from '../../../shared/constants';
+import { pageRange } from '../../../shared/patients';
+import { displayName } from '../../../shared/users';
+import { errorMessage } from '../../api/request';
+import { useAuth } from '../../auth/context';
+import { PagerButtons } from '../../components/PagerButtons';
+import { AppLayout } from '../../components/layout/AppLayout';
+import { formatDate, showingRange } from '../../format';
+import { notifyError, notifySuccess } from '../../notify';
+import { AdminNav } from './AdminNav';
+import { useAccountAction, useAdminUsers } from './api';
+
+const ROLE_OPTIONS = USER_ROLE_FILTERS.map((r) => ({
+  value: r,
+  label: r === 'all' ? 'All roles' : ROLE_LABELS[r],
+}));
+const STATUS_OPTIONS = [
+  { value: 'all', label: 'All statuses' },
+  { value: 'active', label: 'Active' },
+  { value: 'suspended', label: 'Suspended' },
+  { value: 'verified', label: 'Verified providers' },
+  { value: 'unverified', label: 'Providers not verified' },
+];
+
+const nameOf = (u: AdminUser) => (u.role === 'hospital' && u.hospitalName ? u.hospitalName : displayName(u));
+
+function StatusBadges({ user }: { user: AdminUser }) {
+  return (
+    <Group gap={4}>
+      {user.status === 'suspended' ? (
+        <Badge color="red">Suspended</Badge>
+      ) : (
+        <Badge color="teal" variant="light">
+          Active
+        </Badge>
+      )}
+      {user.verified === true && (
+        <Badge color="blue" variant="light">
+          Verified
+        </Badge>
+      )}
+      {user.verified === false && (
+        <Badge color="gray" variant="light">
+          Not verified
+        </Badge>
+      )}
+    </Group>
+  );
+}
+
+export default function UsersPage() {
+  const { user: me } = useAuth();
+  const [searchInput, setSearchInput] = useState('');
+  const [search, setSearch] = useState('');
+  const [role, setRole] = useState('all');
+  const [status, setStatus] = useState('all');
+  const [page, setPage] = useState(1);
+  const { data, isLoading, isError } = useAdminUsers({
+    search,
+    role,
+    status,
+    page,
+    pageSize: DEFAULT_PAGE_SIZE,
+  });
+  const action = useAccountAction();
+
+  const items = data?.items ?? [];
+  const total = data?.total ?? 0;
+  const range = pageRange(page, data?.pageSize ?? DEFAULT_PAGE_SIZE, items.length, total);
+
+  function run(u: AdminUser, kind: 'suspend' | 'reactivate' | 'verify') {
+    const titles = {
+      suspend: 'Account Suspended',
+      reactivate: 'Account Reactivated',
+      verify: 'Provider Verified',
+    };
+    action.mutate(
+      { id: u.id, action: kind },
+      {
+        onSuccess: (answer) => notifySuccess(titles[kind], answer.message),
+        onError: (error) => notifyError('Error', errorMessage(error, 'The account could not be changed.')),
+      },
+    );
+  }
+
+  function confirmSuspend(u: AdminUser) {
+    modals.openConfirmModal({
+      title: 'Suspend this account?',
+      children: (
+        <Text size="sm">
+          {nameOf(u)} ({u.email}) will be signed out everywhere at once and cannot sign in until the account
+          is reactivated.
+        </Text>
+      ),
+      labels: { confirm: 'Suspend', cancel: 'Cancel' },
+      confirmProps: { color: 'red' },
+      onConfirm: () => run(u, 'suspend'),
+    });
+  }
+
+  function confirmReactivate(u: AdminUser) {
+    modals.openConfirmModal({
+      title: 'Reactivate this account?',
+      children: (
+        <Text size="sm">
+          {nameOf(u)} ({u.email}) will be able to sign in again.
+        </Text>
+      ),
+      labels: { confirm: 'Reactivate', cancel: 'Cancel' },
+      onConfirm: () => run(u, 'reactivate'),
+    });
+  }
+
+  function confirmVerify(u: AdminUser) {
+    modals.openConfirmModal({
+      title: 'Verify this provider?',
+      children: (
+        <Text size="sm">
+          Records issued by {nameOf(u)} will show &quot;Verified provider&quot; to patients and on the public
+          verification page. Verify only a provider whose identity you have checked.
+        </Text>
+      ),
+      labels: { confirm: 'Verify', cancel: 'Cancel' },
+      onConfirm: () => run(u, 'verify'),
+    });
+  }
+
+  return (
+    <AppLayout>
+      <Stack gap="lg">
+        <AdminNav />
+        <div>
+          <Title order={1}>Users</Title>
+          <Text c="dimmed">Every account of every role: suspend, reactivate, and verify providers.</Text>
+        </div>
+        {me && !me.twoFactorEnabled && (
+          <Alert
+            variant="light"
+            title="Turn on two-factor sign-in first"
+            icon={<IconShieldLock aria-hidden />}
+          >
+            <Stack gap="xs" align="flex-start">
+              <Text size="sm">Suspending, reactivating and verifying accounts needs two-factor sign-in.</Text>
+              <Button component={Link} to="/profile/edit#two-factor">
+                Set up two-factor sign-in
+              </Button>
+            </Stack>
+          </Alert>
+        )}
+        <Paper withBorder p="md">
+          <Group
+            align="end"
+            component="form"
+            role="search"
+            onSubmit={(e) => {
+              e.preventDefault();
+              setSearch(searchInput.trim());
+              setPage(1);
+            }}
+          >
+            <TextInput
+              style={{ flex: 1, minWidth: 200 }}
+              label="Search users"
+              placeholder="Name, hospital or email"
+              leftSection={<IconSearch size={16} aria-hidden />}
+              value={searchInput}
+              onChange={(e) => setSearchInput(e.currentTarget.value)}
+            />
+            <Select
+              label="Role"
+              w={170}
+              data={ROLE_OPTIONS}
+              value={role}
+              allowDeselect={false}
+              onChange={(value) => {
+                setRole(value ?? 'all');
+                setPage(1);
+              }}
+            />
+            <Select
+              label="Status"
+              w={200}
+              data={STATUS_OPTIONS}
+              value={status}
+              allowDeselect={false}
+              onChange={(value) => {
+                setStatus(value ?? 'all');
+                setPage(1);
+              }}
+            />
+            <Button type="submit">Search</Button>
+          </Group>
+        </Paper>
+        <Paper withBorder>
+          <Table.ScrollContainer minWidth={0}>
+            <Table striped highlightOnHover aria-label="Users">
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>User</Table.Th>
+                  <Table.Th visibleFrom="sm">Role</Table.Th>
+                  <Table.Th>Status</Table.Th>
+                  <Table.Th visibleFrom="md">Joined</Table.Th>
+                  <Table.Th visibleFrom="md">Last sign-in</Table.Th>
+                  <Table.Th>Actions</Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {items.map((u) => {
+                  const self = u.id === me?.id;
+                  return (
+                    <Table.Tr key={u.id} data-testid="user-row">
+                      <Table.Td>
+                        <Text size="sm" fw={500} style={{ overflowWrap: 'anywhere' }}>
+                          {nameOf(u)}
+                        </Text>
+                        <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+                          {u.email}
+                          <Text span hiddenFrom="sm" inherit>
+                            {' '}
+                            · {ROLE_LABELS[u.role]}
+                          </Text>
+                        </Text>
+                      </Table.Td>
+                      <Table.Td visibleFrom="sm">{ROLE_LABELS[u.role]}</Table.Td>
+                      <Table.Td>
+                        <StatusBadges user={u} />
+                      </Table.Td>
+                      <Table.Td visibleFrom="md">{formatDate(u.createdAt)}</Table.Td>
+                      <Table.Td visibleFrom="md">{formatDate(u.lastLoginAt, 'Never')}</Table.Td>
+                      <Table.Td>
+                        <Group gap={4}>
+                          {u.status === 'suspended' ? (
+                            <Button
+                              size="compact-xs"
+                              variant="light"
+                              disabled={action.isPending}
+                              onClick={() => confirmReactivate(u)}
+                              aria-label={`Reactivate ${nameOf(u)}`}
+                            >
+                              Reactivate
+                            </Button>
+                          ) : (
+                            <Tooltip label="You cannot suspend your own account" disabled={!self}>
+                              <Button
+                                size="compact-xs"
+                                variant="light"
+                                color="red"
+                                disabled={self || action.isPending}
+                                onClick={() => confirmSuspend(u)}
+                                aria-label={`Suspend ${nameOf(u)}`}
+                              >
+                                Suspend
+                              </Button>
+                            </Tooltip>
+                          )}
+                          {u.verified === false && (
+                            <Button
+                              size="compact-xs"
+                              variant="light"
+                              disabled={action.isPending}
+                              onClick={() => confirmVerify(u)}
+                              aria-label={`Verify ${nameOf(u)} as a provider`}
+                            >
+                              Verify
+                            </Button>
+                          )}
+                        </Group>
+                      </Table.Td>
+                    </Table.Tr>
+                  );
+                })}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+          {isLoading && (
+            <Text p="md" c="dimmed">
+              Loading users...
+            </Text>
+          )}
+          {!isLoading && items.length === 0 && (
+            <Text p="md" c="dimmed" ta="center">
+              {isError ? 'Users could not be loaded. Please try again.' : 'No users match your search.'}
+            </Text>
+          )}
+          <Group justify="space-between" p="md">
+            <Text size="sm" c="dimmed" aria-live="polite">
+              {showingRange(range, 'user', 'users')}
+            </Text>
+            <PagerButtons page={page} hasNext={range.to < total} setPage={setPage} />
+          </Group>
+        </Paper>
+      </Stack>
+    </AppLayout>
+  );
+}

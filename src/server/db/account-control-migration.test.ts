@@ -1,0 +1,65 @@
+// The migration that adds suspension and verified providers must mark the hospitals that already
+// came through an approved provider application as verified, and no other account.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
+import { drizzle } from 'drizzle-orm/pglite';
+import { migrate } from 'drizzle-orm/pglite/migrator';
+import { afterAll, expect, it } from 'vitest';
+import * as schema from './schema.js';
+
+const migrations = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
+const TAG = 'account_control';
+const before = fs.mkdtempSync(path.join(os.tmpdir(), 'medledger-migrations-'));
+afterAll(() => fs.rmSync(before, { recursive: true, force: true }));
+
+/** A copy of the migrations folder that stops just before this migration. */
+function migrationsBeforeAccountControl(): string {
+  fs.cpSync(migrations, before, { recursive: true });
+  const journalFile = path.join(before, 'meta', '_journal.json');
+  const journal = JSON.parse(fs.readFileSync(journalFile, 'utf8')) as { entries: { tag: string }[] };
+  const at = journal.entries.findIndex((e) => e.tag.endsWith(TAG));
+  expect(at).toBeGreaterThan(0);
+  journal.entries = journal.entries.slice(0, at);
+  fs.writeFileSync(journalFile, JSON.stringify(journal));
+  return before;
+}
+
+it('verifies existing hospitals of approved applications only; nobody is suspended', async () => {
+  const client = await PGlite.create();
+  const db = drizzle(client, { schema });
+  await migrate(db, { migrationsFolder: migrationsBeforeAccountControl() });
+  // Written with plain SQL: the schema in the code already has the new columns.
+  const user = async (email: string, role: string) =>
+    (
+      await client.query<{ id: string }>(
+        `insert into users (email, password, role) values ($1, 'x', $2) returning id`,
+        [email, role],
+      )
+    ).rows[0].id;
+  const vetted = await user('vetted@example.test', 'hospital');
+  const selfSignedUp = await user('walkin@example.test', 'hospital');
+  const rejectedLater = await user('rejected@example.test', 'hospital');
+  const patient = await user('pat@example.test', 'patient');
+  const application = (hospitalUserId: string | null, status: string, reviewedAt: string | null) =>
+    client.query(
+      `insert into provider_applications (user_id, hospital_name, contact_name, contact_email, status, reviewed_at)
+       values ($1, 'Clinic', 'Rita', $2, $3, $4)`,
+      [hospitalUserId, `${status}.${Math.random()}@example.test`, status, reviewedAt],
+    );
+  await application(vetted, 'approved', '2026-02-01T10:00:00Z');
+  await application(rejectedLater, 'rejected', '2026-02-02T10:00:00Z');
+  await application(null, 'approved', '2026-02-03T10:00:00Z');
+
+  await migrate(db, { migrationsFolder: migrations });
+  const rows = await db.select().from(schema.users);
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  expect(byId.get(vetted)!.verifiedAt?.toISOString()).toBe('2026-02-01T10:00:00.000Z');
+  expect(byId.get(selfSignedUp)!.verifiedAt).toBeNull();
+  expect(byId.get(rejectedLater)!.verifiedAt).toBeNull();
+  expect(byId.get(patient)!.verifiedAt).toBeNull();
+  expect(rows.every((r) => r.suspendedAt === null)).toBe(true);
+  await client.close();
+});

@@ -1,0 +1,103 @@
+// The administrator's account control (issue 9): GET /api/admin/users (the Users table) and
+// POST /api/admin/users/{id}/suspend, /reactivate and /verify. Changes need two-factor sign-in,
+// like application reviews.
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { TWO_FACTOR_MESSAGES } from '../../../shared/account.js';
+import {
+  adminUserActionAnswerSchema,
+  adminUserListQuerySchema,
+  adminUserPageSchema,
+} from '../../../shared/admin-users.js';
+import { text } from '../../../shared/text.js';
+import type { AppContext } from '../../app.js';
+import { currentUser, requireRole, requireTwoFactor } from '../../plugins/session.js';
+import { listUsers, reactivateUser, suspendUser, verifyProvider } from './service.js';
+
+const idParams = z.object({ id: text().max(100) });
+const tags = ['admin'];
+
+export async function adminRoutes(app: FastifyInstance, ctx: AppContext) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const adminOnly = requireRole('medledger_admin');
+  const adminWithTwoFactor = [adminOnly, requireTwoFactor(TWO_FACTOR_MESSAGES.adminAccountsRequired)];
+  const actorOf = (request: import('fastify').FastifyRequest) => ({
+    id: currentUser(request).id,
+    ip: request.ip,
+  });
+
+  r.get(
+    '/api/admin/users',
+    {
+      onRequest: adminOnly,
+      schema: {
+        tags,
+        summary:
+          'Every account of every role, newest first; search by name or e-mail, filter by role and status',
+        querystring: adminUserListQuerySchema,
+        response: { 200: adminUserPageSchema },
+      },
+    },
+    async (request) => listUsers(ctx.db, request.query),
+  );
+
+  r.post(
+    '/api/admin/users/:id/suspend',
+    {
+      onRequest: adminWithTwoFactor,
+      schema: {
+        tags,
+        summary: 'Suspend an account: every session ends and sign-in answers 403 (not your own)',
+        params: idParams,
+        response: { 200: adminUserActionAnswerSchema },
+      },
+    },
+    async (request) => {
+      const { user, sessionsEnded } = await suspendUser(
+        ctx.db,
+        actorOf(request),
+        request.params.id,
+        ctx.now(),
+      );
+      return {
+        user,
+        message: `The account has been suspended; ${sessionsEnded} session${sessionsEnded === 1 ? '' : 's'} ended.`,
+      };
+    },
+  );
+
+  r.post(
+    '/api/admin/users/:id/reactivate',
+    {
+      onRequest: adminWithTwoFactor,
+      schema: {
+        tags,
+        summary: 'Lift a suspension: the account can sign in again',
+        params: idParams,
+        response: { 200: adminUserActionAnswerSchema },
+      },
+    },
+    async (request) => {
+      const user = await reactivateUser(ctx.db, actorOf(request), request.params.id);
+      return { user, message: 'The account has been reactivated.' };
+    },
+  );
+
+  r.post(
+    '/api/admin/users/:id/verify',
+    {
+      onRequest: adminWithTwoFactor,
+      schema: {
+        tags,
+        summary: 'Mark a hospital as a verified provider (its records and /verify then say so)',
+        params: idParams,
+        response: { 200: adminUserActionAnswerSchema },
+      },
+    },
+    async (request) => {
+      const user = await verifyProvider(ctx.db, actorOf(request), request.params.id, ctx.now());
+      return { user, message: 'The hospital is now a verified provider.' };
+    },
+  );
+}

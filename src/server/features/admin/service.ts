@@ -1,0 +1,175 @@
+// The administrator's account control (issue 9, items 6 and 7; docs/decisions.md#account-control):
+// the Users table, suspension (every session ends, sign-in answers 403), reactivation and provider
+// verification. Each change is audited in the transaction that makes it.
+import { and, count, desc, eq, ilike, isNotNull, isNull, or, sql, type SQL } from 'drizzle-orm';
+import type { AdminUser, AdminUserListQuery, AdminUserPage } from '../../../shared/admin-users.js';
+import type { Db } from '../../db/connect.js';
+import { users } from '../../db/schema.js';
+import { badRequest, conflict, notFound } from '../../errors.js';
+import { destroyUserSessions } from '../../plugins/session.js';
+import { isUuid } from '../../access.js';
+import { writeAudit } from '../audit/service.js';
+import { likePattern } from '../patients/service.js';
+
+type UserRow = typeof users.$inferSelect;
+
+export interface AdminActor {
+  id: string;
+  ip: string;
+}
+
+export const USER_NOT_FOUND = 'User not found.';
+
+export function toAdminUser(row: UserRow): AdminUser {
+  return {
+    id: row.id,
+    email: row.email,
+    role: row.role,
+    firstName: row.firstName,
+    lastName: row.lastName,
+    hospitalName: row.role === 'hospital' ? row.hospitalName : null,
+    status: row.suspendedAt ? 'suspended' : 'active',
+    suspendedAt: row.suspendedAt?.toISOString() ?? null,
+    verified: row.role === 'hospital' ? row.verifiedAt !== null : null,
+    verifiedAt: row.role === 'hospital' ? (row.verifiedAt?.toISOString() ?? null) : null,
+    twoFactorEnabled: row.twoFactorEnabled,
+    lastLoginAt: row.lastLoginAt?.toISOString() ?? null,
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+function statusFilter(status: AdminUserListQuery['status']): SQL | undefined {
+  switch (status) {
+    case 'active':
+      return isNull(users.suspendedAt);
+    case 'suspended':
+      return isNotNull(users.suspendedAt);
+    case 'verified':
+      return and(eq(users.role, 'hospital'), isNotNull(users.verifiedAt));
+    case 'unverified':
+      return and(eq(users.role, 'hospital'), isNull(users.verifiedAt));
+    default:
+      return undefined;
+  }
+}
+
+/** Every account of every role, newest first: search by name, hospital name or e-mail; paged. */
+export async function listUsers(db: Db, query: AdminUserListQuery): Promise<AdminUserPage> {
+  const conditions: (SQL | undefined)[] = [statusFilter(query.status)];
+  if (query.role !== 'all') conditions.push(eq(users.role, query.role));
+  const search = query.search?.trim();
+  if (search) {
+    const pattern = likePattern(search);
+    conditions.push(
+      or(
+        ilike(users.email, pattern),
+        ilike(users.firstName, pattern),
+        ilike(users.lastName, pattern),
+        ilike(sql`coalesce(${users.firstName}, '') || ' ' || coalesce(${users.lastName}, '')`, pattern),
+        ilike(users.hospitalName, pattern),
+      ),
+    );
+  }
+  const where = and(...conditions);
+  const [{ total }] = await db.select({ total: count() }).from(users).where(where);
+  const rows = await db
+    .select()
+    .from(users)
+    .where(where)
+    .orderBy(desc(users.createdAt), desc(users.id))
+    .limit(query.pageSize)
+    .offset((query.page - 1) * query.pageSize);
+  return { items: rows.map(toAdminUser), total, page: query.page, pageSize: query.pageSize };
+}
+
+async function findUser(db: Db, id: string): Promise<UserRow> {
+  if (!isUuid(id)) throw notFound(USER_NOT_FOUND);
+  const [row] = await db.select().from(users).where(eq(users.id, id));
+  if (!row) throw notFound(USER_NOT_FOUND);
+  return row;
+}
+
+const who = (u: UserRow) => `${u.email} (${u.role === 'medledger_admin' ? 'administrator' : u.role})`;
+/** A hospital's own trail shows what was done to its account. */
+const trailOf = (u: UserRow) => (u.role === 'hospital' ? u.id : null);
+
+/**
+ * Suspends an account: it can no longer sign in (403 with ACCOUNT_SUSPENDED), and every session
+ * and unfinished two-step sign-in of it ends in the same transaction. Not the caller's own.
+ */
+export async function suspendUser(
+  db: Db,
+  actor: AdminActor,
+  id: string,
+  now: Date,
+): Promise<{ user: AdminUser; sessionsEnded: number }> {
+  const target = await findUser(db, id);
+  if (target.id === actor.id) throw badRequest('You cannot suspend your own account.');
+  return db.transaction(async (tx) => {
+    // Only a row not suspended yet is changed: two suspensions at once audit one.
+    const [row] = await tx
+      .update(users)
+      .set({ suspendedAt: now })
+      .where(and(eq(users.id, target.id), isNull(users.suspendedAt)))
+      .returning();
+    if (!row) throw conflict('This account is already suspended.');
+    const sessionsEnded = await destroyUserSessions(tx, row.id);
+    await writeAudit(tx, {
+      userId: actor.id,
+      action: 'account_suspend',
+      entityType: 'user',
+      entityId: row.id,
+      details: `Suspended the account ${who(row)}; ended ${sessionsEnded} session${sessionsEnded === 1 ? '' : 's'}`,
+      ipAddress: actor.ip,
+      hospitalId: trailOf(row),
+    });
+    return { user: toAdminUser(row), sessionsEnded };
+  });
+}
+
+/** Lifts a suspension: the account can sign in again (its old sessions stay ended). */
+export async function reactivateUser(db: Db, actor: AdminActor, id: string): Promise<AdminUser> {
+  const target = await findUser(db, id);
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(users)
+      .set({ suspendedAt: null })
+      .where(and(eq(users.id, target.id), isNotNull(users.suspendedAt)))
+      .returning();
+    if (!row) throw conflict('This account is not suspended.');
+    await writeAudit(tx, {
+      userId: actor.id,
+      action: 'account_reactivate',
+      entityType: 'user',
+      entityId: row.id,
+      details: `Reactivated the account ${who(row)}`,
+      ipAddress: actor.ip,
+      hospitalId: trailOf(row),
+    });
+    return toAdminUser(row);
+  });
+}
+
+/** Marks a self-signed-up hospital as a verified provider (its records then say so). */
+export async function verifyProvider(db: Db, actor: AdminActor, id: string, now: Date): Promise<AdminUser> {
+  const target = await findUser(db, id);
+  if (target.role !== 'hospital') throw badRequest('Only hospital accounts can be verified as providers.');
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(users)
+      .set({ verifiedAt: now })
+      .where(and(eq(users.id, target.id), isNull(users.verifiedAt)))
+      .returning();
+    if (!row) throw conflict('This hospital is already a verified provider.');
+    await writeAudit(tx, {
+      userId: actor.id,
+      action: 'provider_verify',
+      entityType: 'user',
+      entityId: row.id,
+      details: `Verified ${row.hospitalName ?? row.email} as a provider`,
+      ipAddress: actor.ip,
+      hospitalId: row.id,
+    });
+    return toAdminUser(row);
+  });
+}

@@ -1,10 +1,10 @@
-// npm run ledger -- verify | migrate-files | witness | verify-receipt
+// npm run ledger -- verify | migrate-files | erase | witness | verify-receipt
 // `verify` audits the ledger and every record against it and `migrate-files` rewrites old-format
 // attachments, both opening the database like the server
 // does (DATABASE_URL, or PGlite under DATA_DIR, refused with a clear message while the server
 // runs). `witness` and `verify-receipt` need no database: they run on any machine.
 import { loadConfig } from '../config.js';
-import { LEDGER_USAGE, parseLedgerArgs, runLedgerVerify } from '../features/ledger/command.js';
+import { LEDGER_USAGE, parseLedgerArgs, runLedgerErase, runLedgerVerify } from '../features/ledger/command.js';
 import { parseVerifyReceiptArgs, runVerifyReceipt } from '../features/ledger/receipt-command.js';
 import { parseWitnessArgs, runWitness } from '../features/ledger/witness.js';
 import { runMigrateFiles } from '../features/records/migrate-files.js';
@@ -40,7 +40,9 @@ async function main() {
     const files = new FileStore(config.dataDir, config.fileEncryptionKey);
     process.exitCode =
       'command' in parsed
-        ? await runMigrateFiles(database.db, files, io)
+        ? parsed.command === 'erase'
+          ? await runLedgerErase(parsed.entryId, database.db, io)
+          : await runMigrateFiles(database.db, files, io)
         : await runLedgerVerify(parsed.options, database.db, files, io);
   } finally {
     await database.close();

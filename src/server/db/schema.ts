@@ -507,6 +507,20 @@ export const ledgerEntries = pgTable(
   (t) => [index('ledger_entries_record_idx').on(t.recordId)],
 );
 
+/**
+ * The opening of a v2 ledger entry (src/shared/ledger/entry.ts): its random salt (hex) and its
+ * content (canonical JSON), kept apart from the append-only ledger and without its triggers, so
+ * that erasure (`npm run ledger -- erase`) can delete the row and leave the entry unlinkable to
+ * its content while the chain and the tree stay whole. v1 entries have no row here.
+ */
+export const ledgerContents = pgTable('ledger_contents', {
+  // No foreign key: it would make TRUNCATE of ledger_entries fail before its append-only trigger.
+  seq: bigint('seq', { mode: 'number' }).primaryKey(),
+  salt: text('salt').notNull(),
+  content: text('content').notNull(),
+  createdAt: createdAt(),
+});
+
 /** Hashes of complete Merkle subtrees: level L, index i covers leaves [i*2^L, (i+1)*2^L). */
 export const ledgerNodes = pgTable(
   'ledger_nodes',

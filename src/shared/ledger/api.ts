@@ -81,5 +81,7 @@ export const recordVerificationSchema = z.object({
   rootHash: z.string().nullable(),
   auditPath: z.array(z.string()),
   checkedAt: z.string(),
+  /** The entry's content was erased (its salt deleted): chain and proof still check, the content cannot. */
+  contentErased: z.boolean().default(false),
 });
 export type RecordVerification = z.infer<typeof recordVerificationSchema>;

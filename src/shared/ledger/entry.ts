@@ -2,9 +2,17 @@
 // JSON of this envelope: the entry's place (seq), time, kind, the ids it concerns and the content.
 // The place and time are inside the hash so that two entries never share a hash and an entry
 // cannot be moved in the ledger without its hash changing.
+//
+// Two formats (the envelope's `v`):
+// - v1 (entries written before salted commitments): the content is inside the envelope.
+// - v2: the envelope holds, instead of the content, one salted commitment per top-level content
+//   field: SHA-256(salt || UTF-8(canonical JSON of [field name, value])), hex, with one random
+//   32-byte salt per entry. The salt and the content are kept apart from the ledger (the server's
+//   ledger_contents table, a receipt's `opening`); without them a commitment reveals nothing, and
+//   deleting them (erasure) leaves the entry, its hash, the chain and the tree as they were.
 import { canonicalJson } from './canonical.js';
 import type { Hasher } from './merkle.js';
-import { sha256 } from './sha256.js';
+import { fromHex, sha256, toHex, utf8 } from './sha256.js';
 
 export const LEDGER_KINDS = [
   'record_upload',
@@ -15,8 +23,12 @@ export const LEDGER_KINDS = [
 ] as const;
 export type LedgerKind = (typeof LEDGER_KINDS)[number];
 
-/** Version of the envelope, so that the encoding can change later without breaking old entries. */
+/** Version of the envelope with the content inline (entries written before v2 keep it). */
 export const LEDGER_ENTRY_VERSION = 1;
+/** Version of the envelope that holds salted commitments instead of the content. */
+export const LEDGER_COMMITTED_VERSION = 2;
+/** Bytes of a v2 entry's salt. */
+export const LEDGER_SALT_BYTES = 32;
 
 export interface LedgerEnvelope {
   seq: number;
@@ -39,6 +51,71 @@ export function entryCanonical(entry: LedgerEnvelope): string {
     userId: entry.userId,
     content: entry.content,
   });
+}
+
+/** The v2 envelope: the entry's header plus the content's commitments (never the content). */
+export interface CommittedEnvelope extends Omit<LedgerEnvelope, 'content'> {
+  commitments: Record<string, string>;
+}
+
+export function committedEntryCanonical(entry: CommittedEnvelope): string {
+  return canonicalJson({
+    v: LEDGER_COMMITTED_VERSION,
+    seq: entry.seq,
+    createdAt: entry.createdAt,
+    kind: entry.kind,
+    recordId: entry.recordId,
+    patientId: entry.patientId,
+    userId: entry.userId,
+    commitments: entry.commitments,
+  });
+}
+
+/** SHA-256(salt || UTF-8(canonical JSON of [name, value])), hex. */
+export function fieldCommitment(salt: Uint8Array, name: string, value: unknown, hash: Hasher = sha256): string {
+  const text = utf8(canonicalJson([name, value === undefined ? null : value]));
+  const input = new Uint8Array(salt.length + text.length);
+  input.set(salt, 0);
+  input.set(text, salt.length);
+  return toHex(hash(input));
+}
+
+/** The commitments of every top-level field of `content` (fields whose value is undefined are left out). */
+export function contentCommitments(
+  saltHex: string,
+  content: Record<string, unknown>,
+  hash: Hasher = sha256,
+): Record<string, string> {
+  const salt = fromHex(saltHex);
+  const out: Record<string, string> = {};
+  for (const name of Object.keys(content).sort()) {
+    if (content[name] === undefined) continue;
+    out[name] = fieldCommitment(salt, name, content[name], hash);
+  }
+  return out;
+}
+
+/** Whether the salt and content open the commitments exactly (same fields, same hashes). */
+export function opensCommitments(
+  commitments: unknown,
+  saltHex: string,
+  content: Record<string, unknown>,
+  hash: Hasher = sha256,
+): boolean {
+  if (typeof commitments !== 'object' || commitments === null || Array.isArray(commitments)) return false;
+  if (!/^[0-9a-f]{64}$/.test(saltHex)) return false;
+  try {
+    return canonicalJson(contentCommitments(saltHex, content, hash)) === canonicalJson(commitments);
+  } catch {
+    return false;
+  }
+}
+
+/** The format of a stored envelope (its `v`), or null when it is neither v1 nor v2. */
+export function envelopeVersion(envelope: unknown): 1 | 2 | null {
+  if (typeof envelope !== 'object' || envelope === null) return null;
+  const v = (envelope as { v?: unknown }).v;
+  return v === LEDGER_ENTRY_VERSION || v === LEDGER_COMMITTED_VERSION ? v : null;
 }
 
 /** The previous chain hash of the first entry: 32 zero bytes. */

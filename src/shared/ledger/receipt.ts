@@ -2,9 +2,12 @@
 // in the ledger. It holds the entry's fields exactly as hashed, the leaf index, an RFC 9162
 // inclusion proof and the signed checkpoint (c2sp.org/tlog-checkpoint) the proof leads to.
 // verifyReceipt is the one check, run by `npm run ledger -- verify-receipt`, by /verify in the
-// browser (offline) and by the tests.
+// browser (offline) and by the tests. For a format-2 entry (salted commitments, see entry.ts) the
+// receipt also carries the entry's opening, its salt and content: the patient's own copy, from
+// which the check re-derives the entry's commitments.
 import { z } from 'zod';
 import { canonicalJson } from './canonical.js';
+import { envelopeVersion, opensCommitments } from './entry.js';
 import { leafHash, verifyInclusion } from './merkle.js';
 import { NoteError, openCheckpoint, parseVerifierKey, type Checkpoint, type VerifierKey } from './note.js';
 import { fromHex, sha256, toHex, utf8 } from './sha256.js';
@@ -29,7 +32,14 @@ export const receiptSchema = z.object({
   inclusionProof: z.array(hex64).max(64),
   /** The signed checkpoint of `treeSize` entries the inclusion proof leads to. */
   checkpoint: z.string().min(1).max(64 * 1024),
-  /** The record's files, as entered in the ledger (a copy of entry.content.attachments). */
+  /**
+   * Format-2 entries only: the salt (hex) and the content the entry's commitments were made over.
+   * Whoever holds them can prove the content; keep the receipt private.
+   */
+  opening: z
+    .object({ salt: hex64, content: z.record(z.string(), z.unknown()) })
+    .optional(),
+  /** The record's files, as entered in the ledger (a copy of the content's attachments). */
   attachments: z
     .array(z.object({ fileName: z.string().max(500), sha256: hex64, size: count }))
     .max(100),
@@ -66,9 +76,28 @@ interface EntryAttachment {
   size?: unknown;
 }
 
-function entryAttachments(entry: Record<string, unknown>): EntryAttachment[] {
-  const content = entry.content as { attachments?: unknown } | undefined;
+/** The content the entry covers: inline (format 1) or the receipt's opening (format 2). */
+function coveredContent(receipt: Receipt): Record<string, unknown> | undefined {
+  return envelopeVersion(receipt.entry) === 2
+    ? receipt.opening?.content
+    : (receipt.entry.content as Record<string, unknown> | undefined);
+}
+
+function entryAttachments(receipt: Receipt): EntryAttachment[] {
+  const content = coveredContent(receipt) as { attachments?: unknown } | undefined;
   return Array.isArray(content?.attachments) ? (content.attachments as EntryAttachment[]) : [];
+}
+
+/** Why a format-2 entry's opening fails, or null when it opens the commitments (or format 1). */
+function openingProblem(receipt: Receipt): string | null {
+  const version = envelopeVersion(receipt.entry);
+  if (version === null) return `The entry's format (${String(receipt.entry.v)}) is not one this check knows.`;
+  if (version === 1) return null;
+  if (!receipt.opening)
+    return "The entry commits to its content with a salt, and this receipt does not carry the salt and content.";
+  return opensCommitments(receipt.entry.commitments, receipt.opening.salt, receipt.opening.content)
+    ? null
+    : "The receipt's content does not match the entry's commitments: the content was changed.";
 }
 
 /**
@@ -143,8 +172,14 @@ export async function verifyReceipt(
           ? `The entry says it is number ${String(receipt.entry.seq)}, the receipt says ${receipt.leafIndex}.`
           : receipt.entry.kind !== 'record_upload' || receipt.entry.recordId !== receipt.recordId
             ? `The entry is not the upload of record ${receipt.recordId}.`
-            : null;
-    checks.push({ name: 'entry', ok: detail === null, detail: detail ?? `The entry's fields hash to ${hash}.` });
+            : openingProblem(receipt);
+    const opened =
+      envelopeVersion(receipt.entry) === 2 ? ', and its salted commitments open to the content given' : '';
+    checks.push({
+      name: 'entry',
+      ok: detail === null,
+      detail: detail ?? `The entry's fields hash to ${hash}${opened}.`,
+    });
   } catch {
     checks.push({ name: 'entry', ok: false, detail: "The entry's fields cannot be encoded." });
   }
@@ -176,7 +211,7 @@ export async function verifyReceipt(
   }
 
   // 4. The attachment list is the one the entry covers.
-  const covered = entryAttachments(receipt.entry);
+  const covered = entryAttachments(receipt);
   const listed = receipt.attachments;
   const sameList =
     covered.length === listed.length &&

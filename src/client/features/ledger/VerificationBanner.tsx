@@ -84,18 +84,23 @@ export function VerificationBanner({ recordId }: { recordId: string }) {
   const local = browserCheck(result);
   const verified = result.verified && local?.ok !== false;
   const failedCheck = result.checks.find((c) => !c.ok);
+  // Erased content is not tampering: only the content could not be checked, everything else held.
+  const erased =
+    !verified && result.contentErased && result.checks.every((c) => c.ok || c.name === 'content');
   return (
     <Alert
-      color={verified ? 'teal' : 'red'}
+      color={verified ? 'teal' : erased ? 'gray' : 'red'}
       icon={verified ? <IconShieldCheck aria-hidden /> : <IconAlertTriangle aria-hidden />}
-      title={verified ? 'Blockchain Verified' : 'Verification failed'}
+      title={verified ? 'Blockchain Verified' : erased ? 'Ledger content erased' : 'Verification failed'}
       role="status"
     >
       <Stack gap={6}>
         <Text size="sm">
           {verified
             ? 'This record, its attachments and its place in the ledger were checked and match.'
-            : failedCheck
+            : erased
+              ? `${failedCheck?.detail ?? ''} Its attachments, the hash chain and the inclusion proof were checked and hold.`
+              : failedCheck
               ? `${CHECK_LABELS[failedCheck.name]}: ${failedCheck.detail}`
               : (local?.detail ?? result.reason)}
         </Text>

@@ -10,6 +10,7 @@ import {
   signedInPatient,
   type TestApp,
 } from '../../test/helpers.js';
+import { ledgerContentOf } from '../ledger/testing.js';
 
 let t: TestApp;
 let hospital: { cookie: string; userId: string };
@@ -298,7 +299,7 @@ describe('DELETE /api/appointments/{id} (cancel)', () => {
       patientId: secondPatient.id,
       userId: hospital.userId,
     });
-    expect(entry.canonical).toContain(a.id);
+    expect(await ledgerContentOf(t.ctx.db, entry.seq)).toMatchObject({ appointmentId: a.id });
     const [audit] = await t.ctx.db
       .select()
       .from(auditLogs)

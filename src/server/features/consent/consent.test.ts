@@ -9,6 +9,7 @@ import {
   signedInPatient,
   type TestApp,
 } from '../../test/helpers.js';
+import { ledgerContentOf } from '../ledger/testing.js';
 
 let t: TestApp;
 let hospital: { cookie: string; userId: string };
@@ -127,7 +128,7 @@ describe('PUT /api/consent/{userId}', () => {
     expect(res.statusCode).toBe(200);
     const ledger = await ledgerOf(patientRow.id);
     expect(ledger).toHaveLength(1);
-    expect(JSON.parse(ledger[0].canonical).content).toEqual({
+    expect(await ledgerContentOf(t.ctx.db, ledger[0].seq)).toEqual({
       scope: 'patient',
       patientId: patientRow.id,
       shareWithSpecialists: true,

@@ -3,10 +3,13 @@
 // tests can run it against their own database.
 import type { Db } from '../../db/connect.js';
 import type { FileStore } from '../../files/store.js';
+import { HttpError } from '../../errors.js';
+import { eraseEntryContent } from './commitments.js';
 import { auditLedger } from './integrity.js';
 
 export const LEDGER_USAGE = `Usage: npm run ledger -- verify [--skip-records] [--batch <entries>]
        npm run ledger -- migrate-files
+       npm run ledger -- erase <entry number or hash>
        npm run ledger -- witness --url <server> --key <verifier key> --state <file>
        npm run ledger -- verify-receipt <receipt.json> [file...] [--key <verifier key>]
 
@@ -17,6 +20,8 @@ export const LEDGER_USAGE = `Usage: npm run ledger -- verify [--skip-records] [-
   migrate-files   rewrites every attachment still in the single-GCM format written before the
                   chunked one (each old file's tag is checked first; the plaintext SHA-256 must
                   not change); safe to run again; exits 1 if a file could not be converted
+  erase           deletes the salt and content of one (format 2) entry, so that the entry can no
+                  longer be linked to its content; the entry, chain and tree stay and verify
   witness         checks the server's signed checkpoint against the last one seen (see
                   "Witnessing the ledger" in the README); needs no database
   verify-receipt  checks a record's receipt offline; needs no database`;
@@ -33,11 +38,20 @@ export interface VerifyOptions {
   batchSize: number;
 }
 
-/** The options of `verify`, `migrate-files`, or the message to print (exit code 2). */
+/** The options of `verify`, `migrate-files`, `erase`, or the message to print (exit code 2). */
 export function parseLedgerArgs(
   args: string[],
-): { options: VerifyOptions } | { command: 'migrate-files' } | { error: string } {
+):
+  | { options: VerifyOptions }
+  | { command: 'migrate-files' }
+  | { command: 'erase'; entryId: string }
+  | { error: string } {
   const [command, ...rest] = args;
+  if (command === 'erase') {
+    if (rest.length !== 1 || rest[0].startsWith('--'))
+      return { error: `erase takes one entry: its number or its hash\n${LEDGER_USAGE}` };
+    return { command, entryId: rest[0] };
+  }
   if (command === 'migrate-files') {
     return rest.length === 0 ? { command } : { error: `Unknown option ${rest[0]}\n${LEDGER_USAGE}` };
   }
@@ -83,6 +97,13 @@ export async function runLedgerVerify(
       `Records: ${report.records} checked, ${(report.attachmentBytes / 1024 / 1024).toFixed(1)} MB of attachments read back`,
     );
   }
+  if (report.erasedCount > 0) {
+    const listed = report.erased.join(', ');
+    const more = report.erasedCount > report.erased.length ? ', ...' : '';
+    io.out(
+      `Content erased: ${report.erasedCount} entr${report.erasedCount === 1 ? 'y' : 'ies'} (${listed}${more}); their hashes, chain links and leaves were checked, their content cannot be.`,
+    );
+  }
   io.out(`Time: ${seconds.toFixed(1)} s`);
   if (report.problemCount === 0) {
     io.out('Result: OK, the chain, the Merkle tree and every record match.');
@@ -93,4 +114,17 @@ export async function runLedgerVerify(
   if (report.problemCount > report.problems.length)
     io.out(`  ... and ${report.problemCount - report.problems.length} more`);
   return 1;
+}
+
+/** `npm run ledger -- erase <entry>`: deletes one entry's opening and says what it did. */
+export async function runLedgerErase(entryId: string, db: Db, io: CommandIo): Promise<number> {
+  try {
+    const result = await eraseEntryContent(db, entryId);
+    io.out(result.message);
+    return result.erased || result.alreadyErased ? 0 : 1;
+  } catch (err) {
+    if (!(err instanceof HttpError)) throw err;
+    io.err(`erase: ${err.message}`);
+    return err.statusCode === 404 ? 1 : 2;
+  }
 }

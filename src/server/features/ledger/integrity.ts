@@ -1,7 +1,9 @@
 // The full audit behind `npm run ledger -- verify`: reads every ledger entry in order and checks
 // the sequence has no gaps, each hash against its canonical text, each chain link, every stored
 // Merkle node against the tree rebuilt from the entries, and every record against its entry
-// (row fields and attachment bytes). Memory stays constant: entries are read in batches and the
+// (row fields and attachment bytes). A v2 entry's opening (salt + content in ledger_contents) must
+// match its commitments; one that was erased is counted as "content erased", not as a problem: its
+// hash, chain link and leaf are checked like any other. Memory stays constant: entries are read in batches and the
 // tree is rebuilt with a stack of at most log2(n) pending subtrees.
 import { and, asc, eq, gt, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/connect.js';
@@ -11,6 +13,7 @@ import { GENESIS_CHAIN_HASH } from '../../../shared/ledger/entry.js';
 import { emptyRoot } from '../../../shared/ledger/merkle.js';
 import { bytesOf, chainHashOf, hexOf, leafOf, nodeOf, sha256, sha256Hex } from './hashing.js';
 import { rootAt } from './tree.js';
+import { openEntry, openingsOf, type Opening } from './commitments.js';
 import { compareRecord, type AttachmentRow, type LedgerEntryRow } from './verify.js';
 
 export interface AuditProgress {
@@ -29,6 +32,10 @@ export interface AuditReport {
   problems: string[];
   /** Problems beyond this many are counted, not listed. */
   problemCount: number;
+  /** v2 entries whose content was erased (salt deleted); not problems. */
+  erasedCount: number;
+  /** Their numbers (the first maxListedProblems). */
+  erased: number[];
 }
 
 export interface AuditOptions {
@@ -60,6 +67,8 @@ export async function auditLedger(
     rootHash: '',
     problems: [],
     problemCount: 0,
+    erasedCount: 0,
+    erased: [],
   };
   const problem = (text: string) => {
     report.problemCount++;
@@ -81,6 +90,10 @@ export async function auditLedger(
     if (batch.length === 0) break;
     const first = expectedSeq;
     const computed = new Map<string, string>();
+    const openings = await openingsOf(
+      db,
+      batch.map((e) => Number(e.seq)),
+    );
     for (const entry of batch) {
       const seq = Number(entry.seq);
       if (seq !== expectedSeq) {
@@ -91,6 +104,14 @@ export async function auditLedger(
       report.canonicalBytes += canonical.length;
       if (sha256Hex(canonical) !== entry.hash)
         problem(`Entry ${seq}: its hash does not match its canonical text.`);
+      const opened = openEntry(entry, openings.get(seq));
+      if (opened.state === 'unreadable') problem(`Entry ${seq}: its stored text is not a ledger entry.`);
+      else if (opened.state === 'altered')
+        problem(`Entry ${seq}: its stored content was changed (it no longer matches the entry's commitments).`);
+      else if (opened.state === 'erased') {
+        report.erasedCount++;
+        if (report.erased.length < maxListed) report.erased.push(seq);
+      }
       if (chainHashOf(previousChain, entry.hash) !== entry.chainHash)
         problem(`Entry ${seq}: its chain hash does not follow from entry ${seq - 1}.`);
       previousChain = entry.chainHash;
@@ -108,7 +129,7 @@ export async function auditLedger(
     }
     lastSeq = Number(batch[batch.length - 1].seq);
     await compareNodes(db, first, expectedSeq, computed, problem);
-    if (options.records !== false) await auditRecords(db, files, batch, report, problem);
+    if (options.records !== false) await auditRecords(db, files, batch, openings, report, problem);
     options.onProgress?.({ entries: report.entries, total, records: report.records });
   }
 
@@ -181,6 +202,7 @@ async function auditRecords(
   db: Db,
   files: FileStore,
   batch: LedgerEntryRow[],
+  openings: Map<number, Opening>,
   report: AuditReport,
   problem: (text: string) => void,
 ) {
@@ -202,7 +224,11 @@ async function auditRecords(
     const record = recordById.get(entry.recordId!);
     if (!record) return [`Entry ${entry.seq}: record ${entry.recordId} no longer exists.`];
     const own = byRecord.get(record.id) ?? [];
-    const { content, attachments: stored } = await compareRecord(files, record, own, entry);
+    const opening = openings.get(Number(entry.seq)) ?? null;
+    const { content, attachments: stored, erased } = await compareRecord(files, record, own, entry, opening);
+    // An erased entry can no longer vouch for its record's fields (counted above, not a problem);
+    // the attachment bytes are still checked against their recorded SHA-256.
+    if (erased) content.ok = true;
     report.attachmentBytes += own.reduce((sum, a) => sum + Number(a.size), 0);
     report.records++;
     return [stored, content]

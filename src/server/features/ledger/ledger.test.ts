@@ -313,8 +313,8 @@ describe('GET /api/medical-records/{id}/verification', () => {
     expect(nextBody.reason).toMatch(/missing: the chain is broken/);
   });
 
-  it('detects an entry whose canonical text and hash were both rewritten', async () => {
-    const made = await createLedgeredRecord(t.ctx, hospital.userId);
+  it('detects an entry whose canonical text and hash were both rewritten (format 1, content inline)', async () => {
+    const made = await createLedgeredRecord(t.ctx, hospital.userId, { format: 1 });
     await t.ctx.db.transaction(async (tx) =>
       appendLedgerEntry(tx, { kind: 'profile_change', content: { after: true } }),
     );

@@ -1,13 +1,16 @@
 // Public reads of the ledger: the tree head, an entry's inclusion proof found by its hash or by the
 // SHA-256 of a file it covers, and consistency proofs. Nothing here returns an entry's content,
 // ids or canonical text: only hashes, positions, times and kinds (and, for a file, whether its
-// provider is verified, without naming it).
+// provider is verified, without naming it). A file is found through the content of the entry that
+// covers it (inline in v1, the opening in ledger_contents in v2), so an erased entry no longer
+// answers for its files.
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { emptyRoot } from '../../../shared/ledger/merkle.js';
 import type { Db } from '../../db/connect.js';
 import type { RecordFate } from '../../../shared/ledger/api.js';
-import { attachments, ledgerEntries, medicalRecords, users } from '../../db/schema.js';
+import { attachments, ledgerContents, ledgerEntries, medicalRecords, users } from '../../db/schema.js';
 import { badRequest } from '../../errors.js';
+import { openEntry } from './commitments.js';
 import { hexOf, sha256 } from './hashing.js';
 import { consistencyProof, inclusionProof, ledgerSize, rootAt } from './tree.js';
 
@@ -103,6 +106,8 @@ export async function entryProofByFileHash(
     .selectDistinct({
       ...entryColumns,
       canonical: ledgerEntries.canonical,
+      salt: ledgerContents.salt,
+      content: ledgerContents.content,
       recordId: medicalRecords.id,
       supersededById: medicalRecords.supersededById,
       enteredInErrorAt: medicalRecords.enteredInErrorAt,
@@ -115,10 +120,13 @@ export async function entryProofByFileHash(
       ledgerEntries,
       and(eq(ledgerEntries.recordId, attachments.recordId), eq(ledgerEntries.kind, 'record_upload')),
     )
+    .leftJoin(ledgerContents, eq(ledgerContents.seq, ledgerEntries.seq))
     .where(eq(attachments.sha256, sha256))
     .orderBy(asc(ledgerEntries.seq))
     .limit(20);
-  const covering = candidates.filter((c) => coversFile(c.canonical, sha256));
+  const covering = candidates.filter((c) =>
+    coversFile(c.canonical, c.salt !== null && c.content !== null ? { salt: c.salt, content: c.content } : null, sha256),
+  );
   const chosen = covering.find((c) => !c.supersededById && !c.enteredInErrorAt) ?? covering[0];
   if (!chosen) return null;
   const entry = await proofFor(db, { ...chosen, seq: Number(chosen.seq) });
@@ -162,13 +170,11 @@ export async function fileVerification(db: Db, sha256: string) {
   };
 }
 
-function coversFile(canonical: string, sha256: string): boolean {
-  try {
-    const parsed = JSON.parse(canonical) as { content?: { attachments?: Array<{ sha256?: unknown }> } };
-    return (parsed.content?.attachments ?? []).some((a) => a.sha256 === sha256);
-  } catch {
-    return false;
-  }
+function coversFile(canonical: string, opening: { salt: string; content: string } | null, sha256: string): boolean {
+  const opened = openEntry({ canonical }, opening);
+  if (opened.state !== 'open') return false;
+  const list = opened.content.attachments;
+  return Array.isArray(list) && list.some((a) => (a as { sha256?: unknown } | null)?.sha256 === sha256);
 }
 
 export async function consistency(

@@ -18,7 +18,8 @@ import {
 import { samplePdf, samplePng, uploadRecord } from '../records/testing.js';
 import { parseVerifyReceiptArgs, runVerifyReceipt } from './receipt-command.js';
 import { noteSigner } from './signing.js';
-import { appendTestEntries } from './testing.js';
+import { eraseEntryContent } from './commitments.js';
+import { appendTestEntries, createLedgeredRecord } from './testing.js';
 
 /** Later appends before the receipt is checked (about 15 s on PGlite). */
 const LATER_APPENDS = 1000;
@@ -85,12 +86,40 @@ describe('GET /api/medical-records/:id/receipt', () => {
     expect(canonicalJson(receipt.entry)).toBe(entry.canonical);
     expect(receipt.entryHash).toBe(entry.hash);
     expect(receipt.leafIndex).toBe(Number(entry.seq));
-    expect(receipt.entry.content).toMatchObject({ title: 'Thyroid panel', description: 'TSH within range' });
+    // Format 2: the entry holds salted commitments only; the receipt carries the salt and content.
+    expect(receipt.entry.v).toBe(2);
+    expect(receipt.entry.content).toBeUndefined();
+    expect(entry.canonical).not.toContain('Thyroid panel');
+    expect(entry.canonical).not.toContain('panel.pdf');
+    expect(receipt.opening.salt).toMatch(/^[0-9a-f]{64}$/);
+    expect(receipt.opening.content).toMatchObject({ title: 'Thyroid panel', description: 'TSH within range' });
     expect(receipt.attachments.map((a: { fileName: string }) => a.fileName)).toEqual(['panel.pdf', 'chart.png']);
     expect(receipt.treeSize).toBeGreaterThan(receipt.leafIndex);
     expect(receipt.checkpoint.split('\n')[1]).toBe(String(receipt.treeSize));
     expect(receipt.verifierKey).toBe((await get('/api/ledger/public-key')).body.trim());
     expect((await verifyReceipt(receipt, { verifierKey: receipt.verifierKey })).ok).toBe(true);
+  });
+
+  it('holds an old (format 1) entry with its content inline and no opening, and verifies it', async () => {
+    const old = await createLedgeredRecord(t.ctx, hospital.userId, { title: 'Old format', format: 1 });
+    const receipt = (await get(`/api/medical-records/${old.recordId}/receipt`, hospital.cookie)).json();
+    expect(receipt.entry.v).toBe(1);
+    expect(receipt.entry.content).toMatchObject({ title: 'Old format' });
+    expect(receipt.opening).toBeUndefined();
+    const result = await verifyReceipt(receipt, { verifierKey: receipt.verifierKey });
+    expect(result.checks.filter((c) => !c.ok)).toEqual([]);
+    const changed = structuredClone(receipt);
+    changed.entry.content.title = 'Edited';
+    expect((await verifyReceipt(changed, { verifierKey: receipt.verifierKey })).ok).toBe(false);
+  });
+
+  it('is refused with a 409 once the entry\'s content was erased', async () => {
+    const made = await createLedgeredRecord(t.ctx, hospital.userId, { title: 'To be erased' });
+    expect((await get(`/api/medical-records/${made.recordId}/receipt`, hospital.cookie)).statusCode).toBe(200);
+    expect((await eraseEntryContent(t.ctx.db, String(made.seq))).erased).toBe(true);
+    const res = await get(`/api/medical-records/${made.recordId}/receipt`, hospital.cookie);
+    expect(res.statusCode).toBe(409);
+    expect(res.json().message).toMatch(/erased/);
   });
 
   it('signs a new checkpoint for a record newer than the latest one, however young that is', async () => {
@@ -153,11 +182,14 @@ describe(`npm run ledger -- verify-receipt, after ${LATER_APPENDS} later entries
   it('fails a receipt whose fields, proof, checkpoint or key were changed', async () => {
     const original = JSON.parse(fs.readFileSync(receiptPath, 'utf8'));
     const variants: Array<[string, (r: typeof original) => void, RegExp]> = [
-      ['title', (r) => (r.entry.content.title = 'Something else'), /FAILED entry: .*the fields were changed/],
+      ['title', (r) => (r.opening.content.title = 'Something else'), /FAILED entry: .*the content was changed/],
+      ['commitment', (r) => (r.entry.commitments.title = 'c'.repeat(64)), /FAILED entry: .*the fields were changed/],
+      ['salt', (r) => (r.opening.salt = 'd'.repeat(64)), /FAILED entry: .*the content was changed/],
+      ['no opening', (r) => delete r.opening, /FAILED entry: .*does not carry the salt and content/],
       [
         'file hash',
         (r) => {
-          r.entry.content.attachments[0].sha256 = 'a'.repeat(64);
+          r.opening.content.attachments[0].sha256 = 'a'.repeat(64);
           r.attachments[0].sha256 = 'a'.repeat(64);
         },
         /FAILED entry/,

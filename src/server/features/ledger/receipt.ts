@@ -1,14 +1,17 @@
 // A record's receipt (src/shared/ledger/receipt.ts): its ledger entry's fields exactly as hashed,
 // the inclusion proof and the signed checkpoint the proof leads to. Given to whoever may view the
-// record, and audited like a view: it carries the record's content.
+// record, and audited like a view: it carries the record's content. For a format-2 entry the
+// receipt carries its opening (salt and content) so that it verifies offline; once the entry's
+// content is erased no receipt can be made.
 import { canonicalJson } from '../../../shared/ledger/canonical.js';
 import { RECEIPT_FORMAT, type Receipt } from '../../../shared/ledger/receipt.js';
 import { findRecordForUser } from '../../access.js';
 import type { Db } from '../../db/connect.js';
-import { notFound } from '../../errors.js';
+import { conflict, notFound } from '../../errors.js';
 import type { Actor } from '../patients/actor.js';
 import { writeAudit } from '../audit/service.js';
 import { currentCheckpoint } from './checkpoints.js';
+import { openEntry, openingOf } from './commitments.js';
 import { hexOf } from './hashing.js';
 import type { LedgerSigner } from './signing.js';
 import { inclusionProof, LedgerDamagedError } from './tree.js';
@@ -34,11 +37,17 @@ export async function recordReceipt(
   if (canonicalJson(envelope) !== entry.canonical)
     throw new LedgerDamagedError(`Ledger entry ${entry.seq} is not in canonical form.`);
   const seq = Number(entry.seq);
+  const opening = await openingOf(db, seq);
+  const opened = openEntry(entry, opening);
+  if (opened.state === 'erased')
+    throw conflict("This record's ledger content was erased; a receipt can no longer be made for it.");
+  if (opened.state !== 'open')
+    throw new LedgerDamagedError(`Ledger entry ${seq}'s stored content does not match the entry.`);
   const checkpoint = await currentCheckpoint(db, { ...options, minSize: seq + 1 });
   const { auditPath, rootHash } = await inclusionProof(db, seq, checkpoint.treeSize);
   if (hexOf(rootHash) !== checkpoint.rootHash)
     throw new LedgerDamagedError(`The tree of ${checkpoint.treeSize} entries no longer has its signed root.`);
-  const content = envelope.content as { attachments?: EntryAttachment[] } | undefined;
+  const content = opened.content as { attachments?: EntryAttachment[] };
 
   await writeAudit(db, {
     userId: actor.id,
@@ -61,7 +70,8 @@ export async function recordReceipt(
     treeSize: checkpoint.treeSize,
     inclusionProof: auditPath.map(hexOf),
     checkpoint: checkpoint.note,
-    attachments: (content?.attachments ?? []).map((a) => ({
+    ...(opened.version === 2 && opening ? { opening: { salt: opening.salt, content: opened.content } } : {}),
+    attachments: (content.attachments ?? []).map((a) => ({
       fileName: a.fileName,
       sha256: a.sha256,
       size: a.size,

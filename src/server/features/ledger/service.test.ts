@@ -1,9 +1,9 @@
 import crypto from 'node:crypto';
 import { asc, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { entryCanonical } from '../../../shared/ledger/entry.js';
+import { committedEntryCanonical, contentCommitments } from '../../../shared/ledger/entry.js';
 import { connect } from '../../db/connect.js';
-import { ledgerEntries, ledgerNodes, medicalRecords } from '../../db/schema.js';
+import { ledgerContents, ledgerEntries, ledgerNodes, medicalRecords } from '../../db/schema.js';
 import { createTestApp, signedInHospital, type TestApp } from '../../test/helpers.js';
 import { recordLedgerContent } from './content.js';
 import { chainHashOf } from './hashing.js';
@@ -51,18 +51,19 @@ describe('appendLedgerEntry', () => {
     expect(await ledgerSize(t.ctx.db)).toBe(0);
   });
 
-  it('stores the canonical text, its SHA-256 and the chain hash, starting at seq 0', async () => {
+  it('stores the canonical text, its SHA-256 and the chain hash, starting at seq 0 (format 1)', async () => {
     const now = new Date('2025-03-01T10:00:00.000Z');
     const userId = crypto.randomUUID();
     const entry = await t.ctx.db.transaction((tx) =>
       appendLedgerEntry(
         tx,
         { kind: 'consent_change', userId, content: { shareWithFamily: true, b: [1, 'x'] } },
-        { now },
+        { now, format: 1 },
       ),
     );
     expect(entry.seq).toBe(0);
     const [row] = await t.ctx.db.select().from(ledgerEntries).where(eq(ledgerEntries.seq, 0));
+    expect(await t.ctx.db.select().from(ledgerContents).where(eq(ledgerContents.seq, 0))).toEqual([]);
     expect(row.canonical).toBe(
       `{"content":{"b":[1,"x"],"shareWithFamily":true},"createdAt":"2025-03-01T10:00:00.000Z","kind":"consent_change",` +
         `"patientId":null,"recordId":null,"seq":0,"userId":"${userId}","v":1}`,
@@ -72,6 +73,35 @@ describe('appendLedgerEntry', () => {
       sha(Buffer.concat([Buffer.alloc(32), Buffer.from(entry.hash, 'hex')])).toString('hex'),
     );
     expect(row.createdAt.toISOString()).toBe(now.toISOString());
+  });
+
+  it('writes format 2 by default: salted commitments in the ledger, the salt and content beside it', async () => {
+    const now = new Date('2025-03-01T11:00:00.000Z');
+    const entry = await t.ctx.db.transaction((tx) =>
+      appendLedgerEntry(tx, { kind: 'profile_change', content: { phone: '+15550199', when: now } }, { now }),
+    );
+    const [row] = await t.ctx.db.select().from(ledgerEntries).where(eq(ledgerEntries.seq, entry.seq));
+    const [opening] = await t.ctx.db.select().from(ledgerContents).where(eq(ledgerContents.seq, entry.seq));
+    expect(opening.salt).toMatch(/^[0-9a-f]{64}$/);
+    expect(opening.content).toBe('{"phone":"+15550199","when":"2025-03-01T11:00:00.000Z"}');
+    // Reference: SHA-256(salt bytes || UTF-8 JSON of [name, value]) per field, with node:crypto.
+    const commit = (name: string, value: unknown) =>
+      sha(Buffer.concat([Buffer.from(opening.salt, 'hex'), Buffer.from(JSON.stringify([name, value]))])).toString(
+        'hex',
+      );
+    expect(row.canonical).toBe(
+      `{"commitments":{"phone":"${commit('phone', '+15550199')}","when":"${commit('when', now.toISOString())}"},` +
+        `"createdAt":"2025-03-01T11:00:00.000Z","kind":"profile_change","patientId":null,"recordId":null,` +
+        `"seq":${entry.seq},"userId":null,"v":2}`,
+    );
+    expect(row.canonical).not.toContain('5550199');
+    expect(entry.hash).toBe(sha(row.canonical).toString('hex'));
+    // A fresh salt per entry: the same content commits differently.
+    const again = await t.ctx.db.transaction((tx) =>
+      appendLedgerEntry(tx, { kind: 'profile_change', content: { phone: '+15550199', when: now } }, { now }),
+    );
+    const [second] = await t.ctx.db.select().from(ledgerEntries).where(eq(ledgerEntries.seq, again.seq));
+    expect(JSON.parse(second.canonical).commitments.phone).not.toBe(JSON.parse(row.canonical).commitments.phone);
   });
 
   it('is rolled back with the transaction it belongs to', async () => {
@@ -212,18 +242,20 @@ describe('recordLedgerContent', () => {
     const made = await createLedgeredRecord(t.ctx, userId, { files: [] });
     const [entry] = await t.ctx.db.select().from(ledgerEntries).where(eq(ledgerEntries.hash, made.hash));
     const [row] = await t.ctx.db.select().from(medicalRecords).where(eq(medicalRecords.id, made.recordId));
-    const parsed = JSON.parse(entry.canonical);
-    expect(parsed.content.title).toBe(row.title);
+    const [opening] = await t.ctx.db.select().from(ledgerContents).where(eq(ledgerContents.seq, made.seq));
+    const content = JSON.parse(opening.content);
+    expect(content.title).toBe(row.title);
+    expect(content).toEqual(JSON.parse(JSON.stringify(recordLedgerContent(row, []))));
     expect(row.blockchainHash).toBe(entry.hash);
     expect(
-      entryCanonical({
+      committedEntryCanonical({
         seq: made.seq,
         createdAt: entry.createdAt,
         kind: 'record_upload',
         recordId: row.id,
         patientId: row.patientId,
         userId,
-        content: parsed.content,
+        commitments: contentCommitments(opening.salt, recordLedgerContent(row, [])),
       }),
     ).toBe(entry.canonical);
   });

@@ -2,17 +2,24 @@
 // consent or profile change it records and the audit entry), under a transaction-scoped advisory
 // lock, so appends from any number of requests and server processes on one PostgreSQL get a
 // gap-free sequence and an unbroken chain. Ledger rows are never updated or deleted.
+// New entries are format 2: the ledger row holds salted commitments to the content, and the salt
+// and content go to ledger_contents (deletable: erasure), so the ledger itself holds no health data.
+import crypto from 'node:crypto';
 import { desc, sql } from 'drizzle-orm';
 import { PgTransaction } from 'drizzle-orm/pg-core';
 import {
+  committedEntryCanonical,
+  contentCommitments,
   entryCanonical,
   GENESIS_CHAIN_HASH,
+  LEDGER_SALT_BYTES,
   LEDGER_KINDS,
   type LedgerKind,
 } from '../../../shared/ledger/entry.js';
 import type { Db } from '../../db/connect.js';
-import { ledgerEntries } from '../../db/schema.js';
-import { chainHashOf, leafOf, sha256Hex } from './hashing.js';
+import { ledgerContents, ledgerEntries } from '../../db/schema.js';
+import { storedContent } from './commitments.js';
+import { chainHashOf, leafOf, sha256, sha256Hex } from './hashing.js';
 import { addLeaf } from './tree.js';
 
 /** Key of the advisory lock that serialises appends ("MLED"). */
@@ -45,7 +52,11 @@ const isTransaction = (handle: unknown): boolean => handle instanceof PgTransact
 export async function appendLedgerEntry(
   tx: Db,
   input: LedgerAppendInput,
-  options: { now?: Date } = {},
+  options: {
+    now?: Date;
+    /** 1 writes the old format (content inline); only for tests of old entries. Default 2. */
+    format?: 1 | 2;
+  } = {},
 ): Promise<LedgerAppendResult> {
   if (!isTransaction(tx)) {
     throw new Error('appendLedgerEntry must be called with a transaction handle');
@@ -63,21 +74,22 @@ export async function appendLedgerEntry(
   const recordId = input.recordId ?? null;
   const patientId = input.patientId ?? null;
   const userId = input.userId ?? null;
-  const canonical = entryCanonical({
-    seq,
-    createdAt,
-    kind: input.kind,
-    recordId,
-    patientId,
-    userId,
-    content: input.content,
-  });
+  const header = { seq, createdAt, kind: input.kind, recordId, patientId, userId };
+  // The content as stored and committed to: canonical JSON read back, so Dates become strings.
+  const content = JSON.parse(storedContent(input.content)) as Record<string, unknown>;
+  const salt = crypto.randomBytes(LEDGER_SALT_BYTES).toString('hex');
+  const canonical =
+    options.format === 1
+      ? entryCanonical({ ...header, content })
+      : committedEntryCanonical({ ...header, commitments: contentCommitments(salt, content, sha256) });
   const hash = sha256Hex(canonical);
   const chainHash = chainHashOf(last?.chainHash ?? GENESIS_CHAIN_HASH, hash);
 
   await tx
     .insert(ledgerEntries)
     .values({ seq, kind: input.kind, recordId, patientId, userId, canonical, hash, chainHash, createdAt });
+  if (options.format !== 1)
+    await tx.insert(ledgerContents).values({ seq, salt, content: storedContent(content), createdAt });
   await addLeaf(tx, seq, leafOf(Buffer.from(hash, 'hex')));
   return { seq, hash, chainHash, createdAt };
 }

@@ -6,7 +6,8 @@ import { eq, sql } from 'drizzle-orm';
 import type { AppContext } from '../../app.js';
 import type { Db } from '../../db/connect.js';
 import type { PendingFile } from '../../files/store.js';
-import { attachments, medicalRecords, patients } from '../../db/schema.js';
+import { attachments, ledgerEntries, medicalRecords, patients } from '../../db/schema.js';
+import { entryContent } from './commitments.js';
 import { recordLedgerContent } from './content.js';
 import { appendLedgerEntry } from './service.js';
 
@@ -28,6 +29,8 @@ export async function createLedgeredRecord(
     files?: Array<{ name: string; bytes: Buffer }>;
     patientId?: string;
     patientUserId?: string;
+    /** 1: write the entry in the old format (content inline), as before salted commitments. */
+    format?: 1 | 2;
   } = {},
 ): Promise<LedgeredRecord> {
   const files = options.files ?? [
@@ -86,13 +89,17 @@ export async function createLedgeredRecord(
               })),
             )
             .returning();
-    const entry = await appendLedgerEntry(tx, {
-      kind: 'record_upload',
-      recordId: record.id,
-      patientId,
-      userId: hospitalId,
-      content: recordLedgerContent(record, rows),
-    });
+    const entry = await appendLedgerEntry(
+      tx,
+      {
+        kind: 'record_upload',
+        recordId: record.id,
+        patientId,
+        userId: hospitalId,
+        content: recordLedgerContent(record, rows),
+      },
+      { format: options.format },
+    );
     await tx
       .update(medicalRecords)
       .set({ blockchainHash: entry.hash, isBlockchainVerified: true })
@@ -136,4 +143,11 @@ export async function appendTestEntries(
       );
     });
   }
+}
+
+/** The content a ledger entry covers: inline (format 1) or from its opening (format 2); null once erased. */
+export async function ledgerContentOf(db: Db, seq: number): Promise<Record<string, unknown> | null> {
+  const [entry] = await db.select().from(ledgerEntries).where(eq(ledgerEntries.seq, seq));
+  if (!entry) throw new Error(`no ledger entry ${seq}`);
+  return entryContent(db, entry);
 }

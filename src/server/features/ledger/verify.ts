@@ -3,12 +3,13 @@
 // against the current tree head. Each part is reported, so a failure says what was changed.
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import { canonicalJson } from '../../../shared/ledger/canonical.js';
-import { entryCanonical, GENESIS_CHAIN_HASH, type LedgerKind } from '../../../shared/ledger/entry.js';
+import { GENESIS_CHAIN_HASH } from '../../../shared/ledger/entry.js';
 import { verifyInclusion } from '../../../shared/ledger/merkle.js';
 import type { RecordRow } from '../../access.js';
 import type { Db } from '../../db/connect.js';
 import { attachments, ledgerEntries } from '../../db/schema.js';
 import type { FileStore } from '../../files/store.js';
+import { openEntry, openingOf, recanonicalWith, type LedgerEntryRow, type Opening } from './commitments.js';
 import { RECORD_LEDGER_FIELDS, recordLedgerContent } from './content.js';
 import { bytesOf, chainHashOf, hexOf, leafOf, sha256, sha256Hex } from './hashing.js';
 import { inclusionProof, LedgerDamagedError, ledgerSize } from './tree.js';
@@ -36,9 +37,11 @@ export interface RecordVerification {
   rootHash: string | null;
   auditPath: string[];
   checkedAt: string;
+  /** The entry's content was erased (its salt deleted): the record can no longer be compared with it. */
+  contentErased: boolean;
 }
 
-export type LedgerEntryRow = typeof ledgerEntries.$inferSelect;
+export type { LedgerEntryRow };
 
 const FIELD_LABELS: Record<(typeof RECORD_LEDGER_FIELDS)[number], string> = {
   title: 'title',
@@ -62,27 +65,21 @@ export async function findRecordEntry(db: Db, recordId: string): Promise<LedgerE
   return entry;
 }
 
-/** Recomputes an entry's canonical text from its own header and the given content. */
-export function recanonical(entry: LedgerEntryRow, content: Record<string, unknown>): string {
-  return entryCanonical({
-    seq: Number(entry.seq),
-    createdAt: entry.createdAt,
-    kind: entry.kind as LedgerKind,
-    recordId: entry.recordId,
-    patientId: entry.patientId,
-    userId: entry.userId,
-    content,
-  });
-}
-
-/** Names the record fields and attachments that differ from the content the entry holds. */
-export function describeDifferences(entry: LedgerEntryRow, content: Record<string, unknown>): string {
-  let recorded: Record<string, unknown> = {};
-  try {
-    recorded = (JSON.parse(entry.canonical) as { content?: Record<string, unknown> }).content ?? {};
-  } catch {
-    return "The ledger entry's stored text is not readable.";
-  }
+/**
+ * Names the record fields and attachments that differ from the content the entry holds (v1: in
+ * the entry; v2: in its opening, checked against the entry's commitments first).
+ */
+export function describeDifferences(
+  entry: LedgerEntryRow,
+  content: Record<string, unknown>,
+  opening: Opening | null = null,
+): string {
+  const opened = openEntry(entry, opening);
+  if (opened.state === 'unreadable') return "The ledger entry's stored text is not readable.";
+  if (opened.state === 'erased') return ERASED_DETAIL;
+  if (opened.state === 'altered')
+    return "The ledger's stored content of this entry was changed: it no longer matches the entry's commitments.";
+  const recorded = opened.content;
   const fields = RECORD_LEDGER_FIELDS.filter(
     (f) => canonicalJson(recorded[f] ?? null) !== canonicalJson(content[f] ?? null),
   );
@@ -93,6 +90,9 @@ export function describeDifferences(entry: LedgerEntryRow, content: Record<strin
   return `The record's ${parts.join(', ')} ${parts.length === 1 ? 'differs' : 'differ'} from what was entered in the ledger.`;
 }
 
+export const ERASED_DETAIL =
+  "This entry's content was erased from the ledger (its salt was deleted): the entry still stands in the chain and the tree, but the record can no longer be compared with it.";
+
 export type AttachmentRow = typeof attachments.$inferSelect;
 
 /** The checks of the record's content and attachments against its entry. */
@@ -101,13 +101,13 @@ export async function checkRecordContent(
   files: FileStore,
   record: RecordRow,
   entry: LedgerEntryRow,
-): Promise<{ content: VerificationCheck; attachments: VerificationCheck }> {
+): Promise<{ content: VerificationCheck; attachments: VerificationCheck; erased: boolean }> {
   const rows = await db
     .select()
     .from(attachments)
     .where(eq(attachments.recordId, record.id))
     .orderBy(asc(attachments.position));
-  return compareRecord(files, record, rows, entry);
+  return compareRecord(files, record, rows, entry, await openingOf(db, Number(entry.seq)));
 }
 
 /** Reads back every attachment and recomputes the entry's hash from the row and the bytes. */
@@ -116,7 +116,8 @@ export async function compareRecord(
   record: RecordRow,
   rows: readonly AttachmentRow[],
   entry: LedgerEntryRow,
-): Promise<{ content: VerificationCheck; attachments: VerificationCheck }> {
+  opening: Opening | null,
+): Promise<{ content: VerificationCheck; attachments: VerificationCheck; erased: boolean }> {
   const problems: string[] = [];
   const fromBytes: AttachmentRow[] = [];
   for (const row of rows) {
@@ -135,14 +136,18 @@ export async function compareRecord(
     }
   }
   const content = recordLedgerContent(record, fromBytes);
-  const contentOk = sha256Hex(recanonical(entry, content)) === entry.hash;
+  const opened = openEntry(entry, opening);
+  const recomputed = recanonicalWith(entry, content, opening);
+  const contentOk =
+    opened.state === 'open' && recomputed !== null && sha256Hex(recomputed) === entry.hash;
   const hashOk = record.blockchainHash === entry.hash;
   return {
+    erased: opened.state === 'erased',
     content: {
       name: 'content',
       ok: contentOk && hashOk,
       detail: !contentOk
-        ? describeDifferences(entry, content)
+        ? describeDifferences(entry, content, opening)
         : hashOk
           ? 'The record and its attachments hash to the ledger entry.'
           : "The record's blockchain hash is not its ledger entry's hash.",
@@ -222,7 +227,13 @@ export async function verifyRecord(
   record: RecordRow,
   now: Date,
 ): Promise<RecordVerification> {
-  const base = { checkedAt: now.toISOString(), treeSize: 0, rootHash: null, auditPath: [] as string[] };
+  const base = {
+    checkedAt: now.toISOString(),
+    treeSize: 0,
+    rootHash: null,
+    auditPath: [] as string[],
+    contentErased: false,
+  };
   const entry = await findRecordEntry(db, record.id);
   if (!entry) {
     const detail =
@@ -249,7 +260,7 @@ export async function verifyRecord(
       ? `Ledger entry ${entry.seq} found.`
       : "The ledger entry's stored text does not match its hash.",
   };
-  const { content, attachments: files_ } = await checkRecordContent(db, files, record, entry);
+  const { content, attachments: files_, erased } = await checkRecordContent(db, files, record, entry);
   const chain = await checkChain(db, entry);
   const inclusion = await checkInclusion(db, entry);
   const checks = [entryCheck, content, files_, chain, inclusion.check];
@@ -266,5 +277,6 @@ export async function verifyRecord(
     treeSize: inclusion.treeSize,
     rootHash: inclusion.rootHash,
     auditPath: inclusion.auditPath,
+    contentErased: erased,
   };
 }

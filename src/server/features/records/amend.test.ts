@@ -13,6 +13,7 @@ import {
   type TestApp,
 } from '../../test/helpers.js';
 import { multipartBody, samplePdf, uploadRecord } from './testing.js';
+import { ledgerContentOf } from '../ledger/testing.js';
 
 let t: TestApp;
 let hospital: { cookie: string; userId: string };
@@ -103,7 +104,7 @@ describe('amending a record', () => {
       .select()
       .from(ledgerEntries)
       .where(eq(ledgerEntries.hash, amended.blockchainHash));
-    expect(JSON.parse(entry.canonical).content.supersedes).toEqual({
+    expect((await ledgerContentOf(t.ctx.db, entry.seq))?.supersedes).toEqual({
       recordId: original.id,
       entryHash: original.blockchainHash,
     });

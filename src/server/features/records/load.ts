@@ -1,17 +1,20 @@
 // Loading records with their attachments, provider name and ledger check, shaped for the API.
 import { and, asc, desc, eq, inArray, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import { canonicalJson } from '../../../shared/ledger/canonical.js';
 import { patientDisplayName } from '../../../shared/patients.js';
 import type { DocumentStatus, MedicalRecord } from '../../../shared/records.js';
 import type { Db } from '../../db/connect.js';
-import { attachments, ledgerEntries, medicalRecords, patients, users } from '../../db/schema.js';
+import { attachments, ledgerContents, ledgerEntries, medicalRecords, patients, users } from '../../db/schema.js';
+import { recanonicalWith } from '../ledger/commitments.js';
 import { recordLedgerContent } from '../ledger/content.js';
 import { sha256Hex } from '../ledger/hashing.js';
 
 type RecordRow = typeof medicalRecords.$inferSelect;
 type AttachmentRow = typeof attachments.$inferSelect;
-type EntryRow = Pick<typeof ledgerEntries.$inferSelect, 'hash' | 'canonical' | 'recordId'>;
+type EntryRow = typeof ledgerEntries.$inferSelect & {
+  /** The opening of a format-2 entry (null when none is stored: erased, or format 1). */
+  opening: { salt: string; content: string } | null;
+};
 
 const retractor = alias(users, 'retractor');
 
@@ -31,12 +34,9 @@ export function matchesLedger(
     return false;
   if (entry.recordId !== record.id || entry.hash !== record.blockchainHash) return false;
   if (sha256Hex(entry.canonical) !== entry.hash) return false;
-  try {
-    const stored = (JSON.parse(entry.canonical) as { content?: unknown }).content;
-    return canonicalJson(stored) === canonicalJson(recordLedgerContent(record, files));
-  } catch {
-    return false;
-  }
+  // The entry recomputed from the row (v1: content inline; v2: commitments under its salt).
+  const recomputed = recanonicalWith(entry, recordLedgerContent(record, files), entry.opening);
+  return recomputed !== null && sha256Hex(recomputed) === entry.hash;
 }
 
 /** Records matching `where`, newest first, each with attachments, patient and provider. */
@@ -66,15 +66,17 @@ export async function loadRecords(db: Db, where: SQL | undefined, limit = 500): 
   const hashes = rows.map((r) => r.record.blockchainHash).filter((h): h is string => !!h);
   const entries = hashes.length
     ? await db
-        .select({
-          hash: ledgerEntries.hash,
-          canonical: ledgerEntries.canonical,
-          recordId: ledgerEntries.recordId,
-        })
+        .select({ entry: ledgerEntries, salt: ledgerContents.salt, content: ledgerContents.content })
         .from(ledgerEntries)
+        .leftJoin(ledgerContents, eq(ledgerContents.seq, ledgerEntries.seq))
         .where(and(inArray(ledgerEntries.hash, hashes), inArray(ledgerEntries.recordId, ids)))
     : [];
-  const entryByHash = new Map(entries.map((e) => [e.hash, e]));
+  const entryByHash = new Map<string, EntryRow>(
+    entries.map(({ entry, salt, content }) => [
+      entry.hash,
+      { ...entry, opening: salt !== null && content !== null ? { salt, content } : null },
+    ]),
+  );
   return rows.map(({ record, patient, providerName, providerVerifiedAt, retractedBy }) => {
     const own = files.filter((f) => f.recordId === record.id);
     const entry = record.blockchainHash ? entryByHash.get(record.blockchainHash) : undefined;

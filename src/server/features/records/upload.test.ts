@@ -15,6 +15,7 @@ import {
 } from '../../test/helpers.js';
 import { multipartBody, samplePdf, samplePng, storedFiles, uploadRecord } from './testing.js';
 import { saveUpload } from './service.js';
+import { ledgerContentOf } from '../ledger/testing.js';
 
 let t: TestApp;
 let clock = new Date();
@@ -86,7 +87,7 @@ describe('uploading a record', () => {
     expect(record.fileUrl).toBe(record.attachments[0].url);
     const [entry] = await t.ctx.db.select().from(ledgerEntries).where(eq(ledgerEntries.recordId, record.id));
     expect(entry.hash).toBe(record.blockchainHash);
-    expect(entry.canonical).toContain(sha(pdf));
+    expect(JSON.stringify(await ledgerContentOf(t.ctx.db, entry.seq))).toContain(sha(pdf));
     // At rest the bytes are encrypted.
     const key = record.attachments[0].url.split('/').pop();
     const onDisk = fs.readFileSync(path.join(t.config.dataDir, 'attachments', key));

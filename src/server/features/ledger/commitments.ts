@@ -1,0 +1,183 @@
+// Salted commitments (v2 entries, src/shared/ledger/entry.ts): reading an entry's content back
+// from its opening in ledger_contents, checking the opening against the entry's commitments, and
+// erasure. A v1 entry carries its content inline and has no opening.
+import { eq, inArray } from 'drizzle-orm';
+import { canonicalJson } from '../../../shared/ledger/canonical.js';
+import {
+  committedEntryCanonical,
+  contentCommitments,
+  entryCanonical,
+  envelopeVersion,
+  opensCommitments,
+  type LedgerKind,
+} from '../../../shared/ledger/entry.js';
+import type { Db } from '../../db/connect.js';
+import { ledgerContents, ledgerEntries } from '../../db/schema.js';
+import { badRequest, notFound } from '../../errors.js';
+import { sha256 } from './hashing.js';
+
+export type LedgerEntryRow = typeof ledgerEntries.$inferSelect;
+export type LedgerContentRow = typeof ledgerContents.$inferSelect;
+/** The salt and content of a v2 entry, as stored. */
+export type Opening = Pick<LedgerContentRow, 'salt' | 'content'>;
+
+export type OpenedEntry =
+  /** v1, or v2 with an opening that matches its commitments: the content as entered. */
+  | { state: 'open'; version: 1 | 2; envelope: Record<string, unknown>; content: Record<string, unknown> }
+  /** v2 whose opening was deleted (erasure): the entry proves nothing about any content any more. */
+  | { state: 'erased'; version: 2; envelope: Record<string, unknown> }
+  /** v2 whose stored opening no longer matches the entry's commitments: the content row was changed. */
+  | { state: 'altered'; version: 2; envelope: Record<string, unknown> }
+  /** The stored text is not a readable v1/v2 envelope. */
+  | { state: 'unreadable' };
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** The format of a stored canonical text, or null when it is not readable. */
+export function versionOf(canonical: string): 1 | 2 | null {
+  try {
+    return envelopeVersion(JSON.parse(canonical));
+  } catch {
+    return null;
+  }
+}
+
+/** Reads an entry with its opening (null: none stored). Does not check the entry's own hash. */
+export function openEntry(
+  entry: Pick<LedgerEntryRow, 'canonical'>,
+  opening: Opening | null | undefined,
+): OpenedEntry {
+  let envelope: unknown;
+  try {
+    envelope = JSON.parse(entry.canonical);
+  } catch {
+    return { state: 'unreadable' };
+  }
+  const version = envelopeVersion(envelope);
+  if (version === null || !isPlainObject(envelope)) return { state: 'unreadable' };
+  if (version === 1) {
+    const content = envelope.content;
+    return isPlainObject(content) ? { state: 'open', version, envelope, content } : { state: 'unreadable' };
+  }
+  if (!opening) return { state: 'erased', version, envelope };
+  let content: unknown;
+  try {
+    content = JSON.parse(opening.content);
+  } catch {
+    return { state: 'altered', version, envelope };
+  }
+  if (!isPlainObject(content) || !opensCommitments(envelope.commitments, opening.salt, content, sha256))
+    return { state: 'altered', version, envelope };
+  return { state: 'open', version, envelope, content };
+}
+
+/**
+ * The canonical text the entry would have if it had been written over `content`: v1 with the
+ * content inline, v2 with commitments under the entry's own salt (null for v2 without one).
+ */
+export function recanonicalWith(
+  entry: LedgerEntryRow,
+  content: Record<string, unknown>,
+  opening: Opening | null | undefined,
+): string | null {
+  const header = {
+    seq: Number(entry.seq),
+    createdAt: entry.createdAt,
+    kind: entry.kind as LedgerKind,
+    recordId: entry.recordId,
+    patientId: entry.patientId,
+    userId: entry.userId,
+  };
+  const version = versionOf(entry.canonical);
+  if (version === 2) {
+    if (!opening || !/^[0-9a-f]{64}$/.test(opening.salt)) return null;
+    return committedEntryCanonical({
+      ...header,
+      commitments: contentCommitments(opening.salt, content, sha256),
+    });
+  }
+  return entryCanonical({ ...header, content });
+}
+
+/** Openings of these entries, by seq. */
+export async function openingsOf(db: Db, seqs: readonly number[]): Promise<Map<number, Opening>> {
+  if (seqs.length === 0) return new Map();
+  const rows = await db
+    .select({ seq: ledgerContents.seq, salt: ledgerContents.salt, content: ledgerContents.content })
+    .from(ledgerContents)
+    .where(inArray(ledgerContents.seq, [...seqs]));
+  return new Map(rows.map((r) => [Number(r.seq), { salt: r.salt, content: r.content }]));
+}
+
+export async function openingOf(db: Db, seq: number): Promise<Opening | null> {
+  return (await openingsOf(db, [seq])).get(seq) ?? null;
+}
+
+/** An entry's content if it can still be read (v1, or v2 with an intact opening), else null. */
+export async function entryContent(db: Db, entry: LedgerEntryRow): Promise<Record<string, unknown> | null> {
+  const opened = openEntry(entry, await openingOf(db, Number(entry.seq)));
+  return opened.state === 'open' ? opened.content : null;
+}
+
+export interface ErasureResult {
+  seq: number;
+  hash: string;
+  kind: string;
+  /** true: the opening was deleted now; false: nothing to delete (already erased, or a v1 entry). */
+  erased: boolean;
+  /** Nothing to delete because an earlier erasure did it. */
+  alreadyErased: boolean;
+  message: string;
+}
+
+/**
+ * Erasure: deletes the salt and content of a v2 entry (found by its number or its hash), so the
+ * entry can no longer be linked to any content. The entry, its hash, the chain and the tree stay.
+ * A v1 entry holds its content inline and cannot be erased this way (the ledger is append-only).
+ */
+export async function eraseEntryContent(db: Db, entryId: string): Promise<ErasureResult> {
+  const id = entryId.trim().toLowerCase();
+  const where = /^\d{1,15}$/.test(id)
+    ? eq(ledgerEntries.seq, Number(id))
+    : /^[0-9a-f]{64}$/.test(id)
+      ? eq(ledgerEntries.hash, id)
+      : null;
+  if (!where) throw badRequest('Give the entry as its number (seq) or its 64-character hash.');
+  return db.transaction(async (tx) => {
+    const [entry] = await tx.select().from(ledgerEntries).where(where);
+    if (!entry) throw notFound(`No ledger entry ${entryId}.`);
+    const seq = Number(entry.seq);
+    const base = { seq, hash: entry.hash, kind: entry.kind };
+    const version = versionOf(entry.canonical);
+    if (version !== 2) {
+      return {
+        ...base,
+        erased: false,
+        alreadyErased: false,
+        message: `Entry ${seq} (${entry.kind}) is a format-1 entry: its content is inside the append-only ledger and cannot be erased. Nothing was changed.`,
+      };
+    }
+    const deleted = await tx
+      .delete(ledgerContents)
+      .where(eq(ledgerContents.seq, seq))
+      .returning({ seq: ledgerContents.seq });
+    if (deleted.length === 0) {
+      return {
+        ...base,
+        erased: false,
+        alreadyErased: true,
+        message: `Entry ${seq} (${entry.kind}): its content was already erased. Nothing was changed.`,
+      };
+    }
+    return {
+      ...base,
+      erased: true,
+      alreadyErased: false,
+      message: `Entry ${seq} (${entry.kind}, hash ${entry.hash}): its salt and content were deleted. The entry, the hash chain and the Merkle tree are unchanged; the entry can no longer be linked to its content.`,
+    };
+  });
+}
+
+/** Canonical JSON of a content object, as stored in ledger_contents.content. */
+export const storedContent = (content: Record<string, unknown>): string => canonicalJson(content);

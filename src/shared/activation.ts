@@ -13,11 +13,7 @@ const GROUP = 5;
 
 /** The canonical form of a typed code (10 alphabet characters), or null when it cannot be one. */
 export function normalizeActivationCode(input: string): string | null {
-  const cleaned = input
-    .toUpperCase()
-    .replace(/[\s-]/g, '')
-    .replace(/[IL]/g, '1')
-    .replace(/O/g, '0');
+  const cleaned = input.toUpperCase().replace(/[\s-]/g, '').replace(/[IL]/g, '1').replace(/O/g, '0');
   if (cleaned.length !== ACTIVATION_CODE_LENGTH) return null;
   for (const c of cleaned) if (!ACTIVATION_CODE_ALPHABET.includes(c)) return null;
   return cleaned;

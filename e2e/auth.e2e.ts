@@ -94,6 +94,16 @@ describe('signing up and signing in', () => {
     expect(copied).toContain(`Activation code: ${code}`);
     await added.getByRole('button', { name: 'Done' }).click();
     await added.waitFor({ state: 'detached' });
+    // The code got lost: the hospital issues a new one from the patient's file; the old one is void.
+    await desk.getByRole('button', { name: 'Open patient file of Ada Lovelace' }).click();
+    await desk.getByRole('dialog', { name: 'Ada Lovelace' }).getByRole('button', { name: 'New Activation Code' }).click();
+    const reissued = desk.getByRole('dialog', { name: 'New Activation Code' });
+    const newCode = ((await reissued.getByTestId('activation-code').textContent()) ?? '').trim();
+    expect(newCode).toMatch(/^[0-9A-HJKMNP-TV-Z]{5}-[0-9A-HJKMNP-TV-Z]{5}$/);
+    expect(newCode).not.toBe(code);
+    await reissued.getByText('Any earlier activation code of this patient no longer works.').waitFor();
+    await reissued.getByRole('button', { name: 'Done' }).click();
+    await reissued.waitFor({ state: 'detached' });
     await hospital.close();
 
     const email = uniqueEmail('signup-patient');
@@ -113,16 +123,15 @@ describe('signing up and signing in', () => {
     await page.getByLabel('Email Address').fill(email);
     await page.getByLabel(/^Password/).fill(PASSWORD);
     await page.getByLabel(/^Confirm Password/).fill(PASSWORD);
-    // A mistyped code is refused with the one message that does not say which part was wrong.
+    // The replaced code is refused with the one message that does not say which part was wrong.
     const codeField = page.getByLabel('Activation code');
-    const wrong = `${code.slice(0, 10)}${code[10] === '0' ? '1' : '0'}`;
-    await codeField.fill(wrong);
+    await codeField.fill(code);
     await page.getByRole('button', { name: 'Create Account' }).click();
     const failure = toast(page, 'Registration Failed');
     await failure.waitFor();
     expect(await failure.textContent()).toContain('We could not match this Medical Record Number and activation code');
-    // The right code, typed without the dash and in lower case.
-    await codeField.fill(code.replace('-', '').toLowerCase());
+    // The new code, typed without the dash and in lower case.
+    await codeField.fill(newCode.replace('-', '').toLowerCase());
     await page.getByRole('button', { name: 'Create Account' }).click();
 
     await page.waitForURL(`${journey.app.url}/patient-login`);

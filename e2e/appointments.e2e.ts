@@ -4,7 +4,7 @@
 // confirmation (ledgered). The patient sees the upcoming appointment on their dashboard.
 import type { BrowserContext, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { signedInHospital, signedInPatient, toast, uniqueEmail } from './auth-helpers';
+import { addPatient, signedInHospital, signedInPatient, toast, uniqueEmail } from './auth-helpers';
 import { startJourney } from './journey';
 
 const journey = startJourney();
@@ -22,10 +22,8 @@ describe('appointments', () => {
     const hospital: BrowserContext = await journey.browser.newContext({ viewport: { width: 1400, height: 1000 } });
     await signedInHospital(hospital, journey.app.url);
     const email = uniqueEmail('appointment-patient');
-    const added = await hospital.request.post(`${journey.app.url}/api/patients`, {
-      data: { firstName: 'Ada', lastName: 'Lovelace', email },
-    });
-    const { patientId: mrn } = (await added.json()) as { patientId: string };
+    // Through the helper, which keeps the patient's activation code for signedInPatient below.
+    const mrn = await addPatient(hospital, journey.app.url, { firstName: 'Ada', lastName: 'Lovelace', email });
 
     const page = await hospital.newPage();
     await page.goto(`${journey.app.url}/hospital-dashboard`);

@@ -7,7 +7,14 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { formatInstant } from '../src/shared/time';
-import { signedInHospital, zoneAtHour, signedInPatient, toast, uniqueEmail } from './auth-helpers';
+import {
+  addPatient,
+  signedInHospital,
+  signedInPatient,
+  toast,
+  uniqueEmail,
+  zoneAtHour,
+} from './auth-helpers';
 import { startJourney } from './journey';
 
 const journey = startJourney();
@@ -29,10 +36,12 @@ describe('appointments', () => {
     const zone = zoneAtHour(1, 7);
     await signedInHospital(hospital, journey.app.url, 'Riverside Clinic', zone);
     const email = uniqueEmail('appointment-patient');
-    const added = await hospital.request.post(`${journey.app.url}/api/patients`, {
-      data: { firstName: 'Ada', lastName: 'Lovelace', email },
+    // Through the helper, which keeps the patient's activation code for signedInPatient below.
+    const mrn = await addPatient(hospital, journey.app.url, {
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+      email,
     });
-    const { patientId: mrn } = (await added.json()) as { patientId: string };
 
     const page = await hospital.newPage();
     await page.goto(`${journey.app.url}/hospital-dashboard`);

@@ -42,20 +42,35 @@ export async function signedInHospital(
   return { ...account, hospitalName };
 }
 
-/** As the signed-in hospital of `context`, adds a patient; answers its MRN. */
+/** The activation code each patient got when `addPatient` added it (the API shows it only once). */
+const activationCodes = new Map<string, string>();
+
+/** The activation code the hospital was given for the patient with this MRN (added by `addPatient`). */
+export function activationCodeOf(mrn: string): string {
+  const code = activationCodes.get(mrn);
+  if (!code) throw new Error(`no activation code known for ${mrn}: add the patient with addPatient`);
+  return code;
+}
+
+/** As the signed-in hospital of `context`, adds a patient; answers its MRN (its code: activationCodeOf). */
 export async function addPatient(
   context: BrowserContext,
   url: string,
   patient: { firstName: string; lastName: string; email?: string },
 ) {
-  const created = (await post(context, url, '/api/patients', patient)) as { patientId: string };
+  const created = (await post(context, url, '/api/patients', patient)) as {
+    patientId: string;
+    activationCode: string;
+  };
+  activationCodes.set(created.patientId, created.activationCode);
   return created.patientId;
 }
 
-/** Registers a patient (with the MRN a hospital created) through the API, and signs in. */
+/** Registers a patient (with the MRN and activation code a hospital got) through the API, and signs in. */
 export async function signedInPatient(context: BrowserContext, url: string, mrn: string, email: string) {
   const account: Account = { email, password: PASSWORD, firstName: 'Ada', lastName: 'Lovelace' };
-  await post(context, url, '/api/auth/register', { ...account, role: 'patient', mrn });
+  const activationCode = activationCodeOf(mrn);
+  await post(context, url, '/api/auth/register', { ...account, role: 'patient', mrn, activationCode });
   await post(context, url, '/api/auth/login', { email, password: PASSWORD });
   return account;
 }

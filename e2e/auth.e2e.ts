@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ADMIN_EMAIL, ADMIN_PASSWORD } from './harness';
 import { startJourney } from './journey';
 import {
+  activationCodeOf,
   addPatient,
   logIn,
   PASSWORD,
@@ -68,13 +69,44 @@ describe('signing up and signing in', () => {
     await context.close();
   });
 
-  it('lets a patient sign up with the MRN a hospital gave and reach the patient dashboard', async () => {
+  it('lets a patient sign up with the MRN and the activation code shown in the hospital\'s dialog', async () => {
+    // The hospital adds the patient on its dashboard; the success dialog shows MRN and code once.
     const hospital = await journey.browser.newContext();
+    await hospital.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: journey.app.url });
     await signedInHospital(hospital, journey.app.url);
-    const email = uniqueEmail('signup-patient');
-    const mrn = await addPatient(hospital, journey.app.url, { firstName: 'Ada', lastName: 'Lovelace', email });
+    const desk = await hospital.newPage();
+    await desk.goto(`${journey.app.url}/hospital-dashboard`);
+    await desk.getByRole('heading', { name: 'Patient Management' }).waitFor();
+    await desk.getByRole('button', { name: 'Add Patient' }).click();
+    const form = desk.getByRole('dialog', { name: 'Add Patient' });
+    await form.getByLabel('First Name').fill('Ada');
+    await form.getByLabel('Last Name').fill('Lovelace');
+    await form.getByRole('button', { name: 'Add Patient' }).click();
+    const added = desk.getByRole('dialog', { name: 'Patient Added Successfully' });
+    const code = ((await added.getByTestId('activation-code').textContent()) ?? '').trim();
+    expect(code).toMatch(/^[0-9A-HJKMNP-TV-Z]{5}-[0-9A-HJKMNP-TV-Z]{5}$/);
+    const mrn = /MRN\d{10}/.exec((await added.getByLabel('Activation details').textContent()) ?? '')?.[0] ?? '';
+    expect(mrn).toBeTruthy();
+    await added.getByRole('button', { name: 'Copy' }).click();
+    await toast(desk, 'Activation Code Copied').waitFor();
+    const copied = await desk.evaluate(() => navigator.clipboard.readText());
+    expect(copied).toContain(`Medical Record Number: ${mrn}`);
+    expect(copied).toContain(`Activation code: ${code}`);
+    await added.getByRole('button', { name: 'Done' }).click();
+    await added.waitFor({ state: 'detached' });
+    // The code got lost: the hospital issues a new one from the patient's file; the old one is void.
+    await desk.getByRole('button', { name: 'Open patient file of Ada Lovelace' }).click();
+    await desk.getByRole('dialog', { name: 'Ada Lovelace' }).getByRole('button', { name: 'New Activation Code' }).click();
+    const reissued = desk.getByRole('dialog', { name: 'New Activation Code' });
+    const newCode = ((await reissued.getByTestId('activation-code').textContent()) ?? '').trim();
+    expect(newCode).toMatch(/^[0-9A-HJKMNP-TV-Z]{5}-[0-9A-HJKMNP-TV-Z]{5}$/);
+    expect(newCode).not.toBe(code);
+    await reissued.getByText('Any earlier activation code of this patient no longer works.').waitFor();
+    await reissued.getByRole('button', { name: 'Done' }).click();
+    await reissued.waitFor({ state: 'detached' });
     await hospital.close();
 
+    const email = uniqueEmail('signup-patient');
     const context = await journey.browser.newContext();
     const page = await context.newPage();
     await page.goto(`${journey.app.url}/signup?role=patient`);
@@ -91,6 +123,15 @@ describe('signing up and signing in', () => {
     await page.getByLabel('Email Address').fill(email);
     await page.getByLabel(/^Password/).fill(PASSWORD);
     await page.getByLabel(/^Confirm Password/).fill(PASSWORD);
+    // The replaced code is refused with the one message that does not say which part was wrong.
+    const codeField = page.getByLabel('Activation code');
+    await codeField.fill(code);
+    await page.getByRole('button', { name: 'Create Account' }).click();
+    const failure = toast(page, 'Registration Failed');
+    await failure.waitFor();
+    expect(await failure.textContent()).toContain('We could not match this Medical Record Number and activation code');
+    // The new code, typed without the dash and in lower case.
+    await codeField.fill(newCode.replace('-', '').toLowerCase());
     await page.getByRole('button', { name: 'Create Account' }).click();
 
     await page.waitForURL(`${journey.app.url}/patient-login`);
@@ -106,6 +147,30 @@ describe('signing up and signing in', () => {
     await context.close();
   });
 
+  it('fills MRN and activation code from the e-mailed activation link', async () => {
+    const hospital = await journey.browser.newContext();
+    await signedInHospital(hospital, journey.app.url);
+    const email = uniqueEmail('link-patient');
+    const mrn = await addPatient(hospital, journey.app.url, { firstName: 'Lin', lastName: 'Kedin', email });
+    await hospital.close();
+
+    const context = await journey.browser.newContext();
+    const page = await context.newPage();
+    const code = activationCodeOf(mrn);
+    await page.goto(`${journey.app.url}/signup?mrn=${mrn}&code=${code}`);
+    expect(await page.getByLabel('Medical Record Number (MRN)').inputValue()).toBe(mrn);
+    expect(await page.getByLabel('Activation code').inputValue()).toBe(code);
+    expect(await page.getByLabel('Hospital/Clinic Name').count()).toBe(0);
+    await page.getByLabel('First Name').fill('Lin');
+    await page.getByLabel('Last Name').fill('Kedin');
+    await page.getByLabel('Email Address').fill(email);
+    await page.getByLabel(/^Password/).fill(PASSWORD);
+    await page.getByLabel(/^Confirm Password/).fill(PASSWORD);
+    await page.getByRole('button', { name: 'Create Account' }).click();
+    await page.waitForURL(`${journey.app.url}/patient-login`);
+    await context.close();
+  });
+
   it('refuses a signup whose MRN no hospital gave, with the server message', async () => {
     const context = await journey.browser.newContext();
     const page = await context.newPage();
@@ -113,6 +178,7 @@ describe('signing up and signing in', () => {
     // No role in the link: the Account Type radios are offered, Patient first.
     expect(await page.getByLabel('Patient', { exact: true }).isChecked()).toBe(true);
     await page.getByLabel('Medical Record Number (MRN)').fill('MRN2020000000');
+    await page.getByLabel('Activation code').fill('ABCDE-FGHJK');
     await page.getByLabel('First Name').fill('Eve');
     await page.getByLabel('Last Name').fill('Unknown');
     await page.getByLabel('Email Address').fill(uniqueEmail('no-mrn'));

@@ -61,6 +61,10 @@ describe('hospital dashboard', () => {
     await added.waitFor();
     const mrn = /MRN\d{10}/.exec((await added.textContent()) ?? '')?.[0];
     expect(mrn).toBeTruthy();
+    // The dialog shows the patient's one-time activation code until it is closed.
+    const codeDialog = page.getByRole('dialog', { name: 'Patient Added Successfully' });
+    await codeDialog.getByTestId('activation-code').waitFor();
+    await codeDialog.getByRole('button', { name: 'Done' }).click();
     await page.getByRole('cell', { name: mrn }).waitFor();
 
     // Upload Records: required fields first, then two files, one removed and put back.
@@ -129,6 +133,7 @@ describe('hospital dashboard', () => {
     await addPatient('Mary', 'Shelley', 'mary@example.com');
     await toast(page, 'Patient Added Successfully').waitFor();
     await page.getByRole('dialog', { name: 'Add Patient' }).waitFor({ state: 'detached' });
+    await page.getByRole('dialog', { name: 'Patient Added Successfully' }).getByRole('button', { name: 'Done' }).click();
 
     // Same e-mail: nothing is added until the hospital confirms it is another person.
     const dialog = await addPatient('Mary', 'Godwin', 'mary@example.com');
@@ -137,6 +142,7 @@ describe('hospital dashboard', () => {
     expect(await warning.textContent()).toContain('Mary Shelley · MRN');
     await dialog.getByRole('button', { name: 'Add Anyway' }).click();
     await toast(page, 'Patient Added Successfully').last().waitFor();
+    await page.getByRole('dialog', { name: 'Patient Added Successfully' }).getByRole('button', { name: 'Done' }).click();
 
     await nav(page, 'Upload Records').click();
     await page.getByRole('combobox', { name: 'Patient' }).fill('mary@example.com');

@@ -23,7 +23,11 @@ describe('patient dashboard', () => {
     const added = await hospital.request.post(`${journey.app.url}/api/patients`, {
       data: { firstName: 'Ada', lastName: 'Lovelace', email, dateOfBirth: '1990-12-10', gender: 'female' },
     });
-    const { id: patientRowId, patientId: mrn } = (await added.json()) as { id: string; patientId: string };
+    const {
+      id: patientRowId,
+      patientId: mrn,
+      activationCode,
+    } = (await added.json()) as { id: string; patientId: string; activationCode: string };
     const upload = await hospital.request.post(`${journey.app.url}/api/medical-records`, {
       multipart: {
         patientId: patientRowId,
@@ -41,12 +45,13 @@ describe('patient dashboard', () => {
     expect(upload.status()).toBe(201);
     await hospital.close();
 
-    // The patient signs up with the MRN and signs in.
+    // The patient signs up with the MRN and the activation code, and signs in.
     const context = await journey.browser.newContext();
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: journey.app.url });
     const page = await context.newPage();
     await page.goto(`${journey.app.url}/signup?role=patient`);
     await page.getByLabel('Medical Record Number (MRN)').fill(mrn);
+    await page.getByLabel('Activation code').fill(activationCode);
     await page.getByLabel('First Name').fill('Ada');
     await page.getByLabel('Last Name').fill('Lovelace');
     await page.getByLabel('Email Address').fill(email);

@@ -117,7 +117,7 @@ export async function buildApp(
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
-  await registerSecurity(app, config);
+  await registerSecurity(app, config, { db: ctx.db, now: ctx.now });
   await app.register(cookie);
   // API answers (JSON, FHIR, calendars) are compressed above 1 KiB; attachments never are (they
   // stream with integrity checks and ranges), and the client's files come pre-compressed.

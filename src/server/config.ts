@@ -35,6 +35,10 @@ export interface Config {
   loginMaxFailures: number;
   /** Sign-ups one address may try in 15 minutes (MRN guessing, and each try costs an argon2 hash). */
   registerMaxPerIp: number;
+  /** Patient sign-ups one MRN may see in an hour (REGISTER_MAX_PER_MRN), over all addresses. */
+  registerMaxPerMrn: number;
+  /** Days a patient's activation code stays valid (ACTIVATION_CODE_DAYS). */
+  activationCodeDays: number;
   /**
    * How old a stored file nobody claims must be before the start-up sweep removes it. Uploads in
    * flight are claimed by their reservation row, so this is only a second guard.
@@ -76,6 +80,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: env.TRUST_PROXY === 'true' || env.TRUST_PROXY === '1',
     loginMaxFailures: num(env.LOGIN_MAX_FAILURES, 5),
     registerMaxPerIp: num(env.REGISTER_MAX_PER_IP, 20),
+    registerMaxPerMrn: num(env.REGISTER_MAX_PER_MRN, 10),
+    activationCodeDays: num(env.ACTIVATION_CODE_DAYS, 30),
     uploadSweepGraceMs: num(env.UPLOAD_SWEEP_GRACE_MS, SWEEP_GRACE_MS),
     serveClient: env.SERVE_CLIENT !== 'false',
   };

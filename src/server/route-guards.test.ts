@@ -198,6 +198,7 @@ describe('every API route', () => {
       'firstName',
       'lastName',
       'mrn',
+      'activationCode',
       'hospitalName',
       'title',
       'description',

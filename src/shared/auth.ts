@@ -12,6 +12,7 @@ export const MESSAGES = {
   firstName: 'First name is required',
   lastName: 'Last name is required',
   mrn: 'Medical Record Number is required',
+  activationCode: 'Activation code is required',
   hospitalName: 'Hospital/Clinic name is required',
   emailRequired: 'Email is required',
   passwordRequired: 'Password is required',
@@ -44,6 +45,8 @@ export const registerSchema = z
     lastName: trimmed(100).min(1, MESSAGES.lastName),
     role: z.enum(ROLES, { error: 'Account type must be patient or hospital' }),
     mrn: mrnSchema.nullish(),
+    /** The patient's one-time code from the hospital (`ABCDE-FGHJK`; any case, dash optional). */
+    activationCode: trimmed(40).nullish(),
     hospitalName: trimmed(200).nullish(),
     /** A hospital's time zone (the signup page sends the browser's); UTC when left out. */
     timeZone: timeZoneSchema.optional(),
@@ -51,6 +54,9 @@ export const registerSchema = z
   .superRefine((value, ctx) => {
     if (value.role === 'patient' && !value.mrn) {
       ctx.addIssue({ code: 'custom', path: ['mrn'], message: MESSAGES.mrn });
+    }
+    if (value.role === 'patient' && !value.activationCode) {
+      ctx.addIssue({ code: 'custom', path: ['activationCode'], message: MESSAGES.activationCode });
     }
     if (value.role === 'hospital' && !value.hospitalName) {
       ctx.addIssue({ code: 'custom', path: ['hospitalName'], message: MESSAGES.hospitalName });

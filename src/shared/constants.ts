@@ -67,6 +67,7 @@ export const AUDIT_ACTIONS = [
   'patient_create',
   'patient_update',
   'patient_archive',
+  'activation_code_issue',
   'appointment_create',
   'appointment_update',
   'appointment_status',

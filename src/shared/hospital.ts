@@ -22,6 +22,7 @@ export const AUDIT_ACTION_LABELS: Record<(typeof AUDIT_ACTIONS)[number], string>
   patient_create: 'Patient Added',
   patient_update: 'Patient Updated',
   patient_archive: 'Patient Removed',
+  activation_code_issue: 'Activation Code Issued',
   appointment_create: 'Appointment Booked',
   appointment_update: 'Appointment Changed',
   appointment_status: 'Appointment Status',

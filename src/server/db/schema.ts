@@ -488,6 +488,34 @@ export const loginFailures = pgTable('login_failures', {
 });
 
 /**
+ * A patient's one live activation code (docs/decisions.md#identity): only its HMAC-SHA256 under a
+ * server key is kept. Issuing a new one replaces the row (the old code is void); claiming the
+ * account deletes it (the code dies when used).
+ */
+export const activationCodes = pgTable('activation_codes', {
+  patientId: uuid('patient_id')
+    .primaryKey()
+    .references(() => patients.id),
+  codeHash: text('code_hash').notNull(),
+  expiresAt: ts('expires_at').notNull(),
+  createdAt: createdAt(),
+});
+
+/**
+ * Request counters of the rate limiter on public writes (plugins/rate-limit-store.ts), in the
+ * database so that every server process shares them: one row per key and fixed window.
+ */
+export const rateLimitCounters = pgTable(
+  'rate_limit_counters',
+  {
+    key: text('key').primaryKey(),
+    hits: integer('hits').notNull().default(0),
+    windowStart: ts('window_start').notNull().defaultNow(),
+  },
+  (t) => [index('rate_limit_counters_window_idx').on(t.windowStart)],
+);
+
+/**
  * The append-only ledger. `seq` is the leaf index (0-based, gap-free). `canonical` is the exact
  * byte string hashed (canonical JSON), so anyone can recompute `hash`.
  */

@@ -160,3 +160,28 @@ export function newSignInMail(
     links: [link],
   };
 }
+
+/**
+ * To a patient the hospital has just added (or given a new code): the activation link, which fills
+ * in the MRN and the one-time code on the signup page, and the code itself for typing by hand.
+ */
+export function patientActivation(
+  to: string,
+  details: { name: string; hospitalName: string; mrn: string; code: string; expires: string },
+  link: string,
+): OutgoingMail {
+  const lines = [
+    `Dear ${details.name},`,
+    `${details.hospitalName} keeps your medical records in ${BRAND}. Create your patient account with the link below to see them.`,
+    `Your Medical Record Number is ${details.mrn} and your one-time activation code is ${details.code}. The code can be used once and is valid until ${details.expires}.`,
+    'If you did not expect this email, you can ignore it.',
+  ];
+  return {
+    to,
+    kind: 'patient-activation',
+    subject: `Activate your ${BRAND} patient account`,
+    text: `${lines.join('\n\n')}\n\n${link}\n\n${BRAND}\n`,
+    html: html(lines, { href: link, label: 'Create Your Account' }),
+    links: [link],
+  };
+}

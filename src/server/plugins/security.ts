@@ -1,10 +1,13 @@
 // Security headers (helmet), the Origin check on state-changing requests, and the rate limiter
-// that routes opt into with `config: { rateLimit: {...} }`.
+// that routes opt into with `config: { rateLimit: {...} }` (counted in the database, so every
+// server process shares the counts: rate-limit-store.ts).
 import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.js';
+import type { Db } from '../db/connect.js';
 import { forbidden } from '../errors.js';
+import { databaseRateLimitStore } from './rate-limit-store.js';
 
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /** Called by other servers (no browser Origin), authenticated by signature instead. */
@@ -28,7 +31,11 @@ export function isSameOrigin(
   }
 }
 
-export async function registerSecurity(app: FastifyInstance, config: Config) {
+export async function registerSecurity(
+  app: FastifyInstance,
+  config: Config,
+  deps: { db: Db; now: () => Date },
+) {
   await app.register(helmet, {
     contentSecurityPolicy: {
       directives: {
@@ -49,7 +56,7 @@ export async function registerSecurity(app: FastifyInstance, config: Config) {
     // The app is often tried over plain http on localhost.
     strictTransportSecurity: config.publicUrl.startsWith('https://'),
   });
-  await app.register(rateLimit, { global: false });
+  await app.register(rateLimit, { global: false, store: databaseRateLimitStore(deps.db, deps.now) });
 
   app.addHook('onRequest', async (request) => {
     if (!STATE_CHANGING.has(request.method) || ORIGIN_EXEMPT.has(request.url.split('?')[0])) return;

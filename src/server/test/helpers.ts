@@ -64,6 +64,8 @@ export async function createTestAppOn(
     logLevel: 'silent',
     // Test files sign many accounts up from one address; the limit has a test of its own.
     registerMaxPerIp: 10_000,
+    // Some tests race many sign-ups on one MRN; the per-MRN limit has a test of its own too.
+    registerMaxPerMrn: 10_000,
     ...overrides,
   };
   const { app, ctx } = await buildApp(config, database, { logger: false, ...options });
@@ -148,7 +150,14 @@ export async function signedInHospital(app: FastifyInstance, hospitalName = 'Gen
   return { email, userId: user.id, cookie: await login(app, email) };
 }
 
-/** Adds a patient as the signed-in hospital; returns the API's answer (with id and the MRN). */
+/**
+ * The activation code each patient got when `addPatient` added it (the API shows it only once), so
+ * that `signedInPatient(app, mrn)` signs up with it as the patient would, from the code the
+ * hospital handed over.
+ */
+const activationCodesByMrn = new Map<string, string>();
+
+/** Adds a patient as the signed-in hospital; returns the API's answer (id, MRN, activation code). */
 export async function addPatient(
   app: FastifyInstance,
   hospitalCookie: string,
@@ -161,16 +170,29 @@ export async function addPatient(
     payload,
   });
   if (res.statusCode !== 201) throw new Error(`add patient: ${res.statusCode} ${res.body}`);
-  return res.json<{ id: string; patientId: string; email: string | null }>();
+  const patient = res.json<{ id: string; patientId: string; email: string | null; activationCode: string }>();
+  activationCodesByMrn.set(patient.patientId, patient.activationCode);
+  return patient;
 }
 
-/** Creates the patient's own account with their MRN and signs it in. */
-export async function signedInPatient(app: FastifyInstance, mrn: string, email = uniqueEmail('patient')) {
-  const res = await app.inject({
-    method: 'POST',
-    url: '/api/auth/register',
-    payload: { email, password: STRONG_PASSWORD, firstName: 'Pat', lastName: 'Doe', role: 'patient', mrn },
-  });
+/** A patient's signup: their MRN with the activation code from `addPatient` (or the one given). */
+export function patientSignup(
+  patient: string | { patientId: string; activationCode: string },
+  email = uniqueEmail('patient'),
+) {
+  const mrn = typeof patient === 'string' ? patient : patient.patientId;
+  const activationCode = typeof patient === 'string' ? activationCodesByMrn.get(mrn) : patient.activationCode;
+  if (!activationCode) throw new Error(`no activation code known for ${mrn}: add the patient with addPatient`);
+  return { email, password: STRONG_PASSWORD, firstName: 'Pat', lastName: 'Doe', role: 'patient', mrn, activationCode };
+}
+
+/** Creates the patient's own account with their MRN and activation code, and signs it in. */
+export async function signedInPatient(
+  app: FastifyInstance,
+  patient: string | { patientId: string; activationCode: string },
+  email = uniqueEmail('patient'),
+) {
+  const res = await app.inject({ method: 'POST', url: '/api/auth/register', payload: patientSignup(patient, email) });
   if (res.statusCode !== 201) throw new Error(`register patient: ${res.statusCode} ${res.body}`);
   return { email, userId: (res.json().user as { id: string }).id, cookie: await login(app, email) };
 }

@@ -1,6 +1,6 @@
 // Account creation (docs/spec.md#screens-and-routes, Signup): email and role may come from the
-// query string; a given role hides the Account Type radios. Patients give their MRN, hospitals
-// their name.
+// query string; a given role hides the Account Type radios. Patients give their MRN and the
+// activation code from their hospital (both prefilled by the e-mailed link), hospitals their name.
 import {
   Anchor,
   Button,
@@ -32,10 +32,13 @@ import {
 export default function SignupPage() {
   const navigate = useNavigate();
   const [params] = useSearchParams();
-  const fixedRole = roleFromQuery(params.get('role'));
+  // The activation link (`?mrn=..&code=..`) is a patient's.
+  const fromLink = params.has('code');
+  const fixedRole = roleFromQuery(params.get('role')) ?? (fromLink ? 'patient' : null);
   const [values, setValues] = useState<SignupValues>(() => ({
     role: fixedRole ?? 'patient',
-    mrn: '',
+    mrn: normalizeMrnInput(params.get('mrn') ?? ''),
+    activationCode: params.get('code') ?? '',
     firstName: '',
     lastName: '',
     email: params.get('email') ?? '',
@@ -111,6 +114,18 @@ export default function SignupPage() {
                 autoComplete="off"
                 value={values.mrn}
                 onChange={(e) => set('mrn', normalizeMrnInput(e.currentTarget.value))}
+              />
+            )}
+            {values.role === 'patient' && (
+              <TextInput
+                label="Activation code"
+                description="The one-time code your healthcare provider gave you with your MRN"
+                placeholder="ABCDE-FGHJK"
+                required
+                autoComplete="off"
+                spellCheck={false}
+                value={values.activationCode}
+                onChange={(e) => set('activationCode', e.currentTarget.value.toUpperCase())}
               />
             )}
             <SimpleGrid cols={{ base: 1, xs: 2 }}>

@@ -4,6 +4,7 @@ import { registerPayload, roleFromQuery, signupProblem, type SignupValues } from
 const base: SignupValues = {
   role: 'patient',
   mrn: 'mrn2026123456',
+  activationCode: ' ABCDE-FGHJK ',
   firstName: ' Ada ',
   lastName: 'Lovelace',
   email: 'ada@example.com ',
@@ -32,7 +33,7 @@ describe('signup form', () => {
     expect(signupProblem({ password: 'abcdefgh', confirmPassword: 'abcdefgh' })).toBeNull();
   });
 
-  it('sends the MRN upper-cased for a patient and no hospital name', () => {
+  it('sends the MRN upper-cased and the activation code for a patient, and no hospital name', () => {
     const payload = registerPayload(base);
     expect(payload).toEqual({
       email: 'ada@example.com',
@@ -41,6 +42,7 @@ describe('signup form', () => {
       lastName: 'Lovelace',
       role: 'patient',
       mrn: 'MRN2026123456',
+      activationCode: 'ABCDE-FGHJK',
     });
   });
 
@@ -48,5 +50,6 @@ describe('signup form', () => {
     const payload = registerPayload({ ...base, role: 'hospital', hospitalName: ' General ' });
     expect(payload.hospitalName).toBe('General');
     expect(payload).not.toHaveProperty('mrn');
+    expect(payload).not.toHaveProperty('activationCode');
   });
 });

@@ -1,5 +1,6 @@
 // Signup rules of docs/spec.md#validation: passwords must match, only the length is enforced on submit;
-// MRN for patients, hospital name for hospitals. Query parameters email and role prefill.
+// MRN and activation code for patients, hospital name for hospitals. Query parameters email, role,
+// mrn and code (the e-mailed activation link) prefill.
 import { MIN_PASSWORD_LENGTH } from '../../../shared/constants';
 import type { RegisterInput } from '../../../shared/auth';
 import type { Toast } from './loginMessages';
@@ -10,6 +11,7 @@ export type SignupRole = 'patient' | 'hospital';
 export interface SignupValues {
   role: SignupRole;
   mrn: string;
+  activationCode: string;
   firstName: string;
   lastName: string;
   email: string;
@@ -42,7 +44,9 @@ export function registerPayload(values: SignupValues): RegisterInput {
     firstName: values.firstName.trim(),
     lastName: values.lastName.trim(),
     role: values.role,
-    ...(values.role === 'patient' ? { mrn: values.mrn.trim().toUpperCase() } : {}),
+    ...(values.role === 'patient'
+      ? { mrn: values.mrn.trim().toUpperCase(), activationCode: values.activationCode.trim() }
+      : {}),
     // A hospital starts in the zone of the browser it signed up from; Settings changes it.
     ...(values.role === 'hospital'
       ? { hospitalName: values.hospitalName.trim(), timeZone: localTimeZone() }

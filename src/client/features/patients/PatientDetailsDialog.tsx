@@ -2,7 +2,7 @@
 // details; the patient's medical records with View and Download; Upload Record opens a dialog whose
 // Done button reloads the list.
 import { Badge, Button, Group, Modal, Paper, SimpleGrid, Stack, Switch, Text, Title } from '@mantine/core';
-import { IconDownload, IconEye, IconUpload } from '@tabler/icons-react';
+import { IconDownload, IconEye, IconKey, IconUpload } from '@tabler/icons-react';
 import { FhirExportButton } from '../fhir/FhirExportButton';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -13,6 +13,9 @@ import { downloadRecord } from '../records/download';
 import { RecordDetailDialog } from '../records/RecordDetailDialog';
 import { RecordStatusBadges } from '../records/RecordVersions';
 import { UploadRecordForm } from '../records/UploadRecordForm';
+import { errorMessage } from '../../api/request';
+import { notifyError } from '../../notify';
+import { ActivationCodeModal, useIssueActivationCode, type ActivationDetails } from './ActivationCode';
 
 function Section({ title, rows }: { title: string; rows: [string, string | null | undefined][] }) {
   return (
@@ -58,6 +61,17 @@ function PatientDetails({ patient }: { patient: Patient }) {
   // A new key empties the upload form after each upload.
   const [formKey, setFormKey] = useState(0);
   const label = `${patientDisplayName(patient)} (${patient.patientId})`;
+  const issue = useIssueActivationCode();
+  const [issued, setIssued] = useState<ActivationDetails | null>(null);
+
+  async function newActivationCode() {
+    try {
+      const code = await issue.mutateAsync(patient.id);
+      setIssued({ ...code, patientName: patientDisplayName(patient), mrn: patient.patientId });
+    } catch (error) {
+      notifyError('No New Code', errorMessage(error, 'A new activation code could not be issued. Please try again.'));
+    }
+  }
 
   return (
     <Stack>
@@ -91,12 +105,28 @@ function PatientDetails({ patient }: { patient: Patient }) {
             ['MRN', patient.patientId],
             [
               'Patient account',
-              patient.user ? `Created (${patient.user.email})` : 'Not created yet: share the MRN',
+              patient.user
+                ? `Created (${patient.user.email})`
+                : 'Not created yet: give the patient the MRN and their activation code',
             ],
             ['Added', formatDate(patient.createdAt)],
           ]}
         />
       </SimpleGrid>
+      {!patient.user && (
+        <Group justify="flex-end">
+          <Button
+            size="xs"
+            variant="light"
+            leftSection={<IconKey size={14} aria-hidden />}
+            loading={issue.isPending}
+            onClick={() => void newActivationCode()}
+          >
+            New Activation Code
+          </Button>
+        </Group>
+      )}
+      <ActivationCodeModal details={issued} title="New Activation Code" onClose={() => setIssued(null)} />
 
       <Group justify="space-between">
         <Title order={3} size="h4">

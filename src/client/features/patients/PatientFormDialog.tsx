@@ -1,9 +1,10 @@
 // Add Patient and Edit Patient (docs/spec.md#hospital-dashboard and #validation): every field
 // optional, empty values sent as null, the date of birth as a calendar date. Adding shows the
-// generated MRN for 10 seconds.
+// generated MRN for 10 seconds, and the dialog turns into the patient's activation code (shown once).
 import { Alert, Button, Group, List, Modal, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { DateInput } from '@mantine/dates';
 import { useState } from 'react';
+import { createdPatientSchema } from '../../../shared/activation';
 import { ADD_PATIENT_TOAST_MS } from '../../../shared/constants';
 import {
   PATIENT_FIELDS,
@@ -18,6 +19,7 @@ import { ApiError, errorMessage, errorStatus } from '../../api/request';
 import { GENDER_SELECT_OPTIONS } from '../../format';
 import { notifyError, notifySuccess } from '../../notify';
 import { useSavePatient, type PatientPayload } from '../hospital/api';
+import { ActivationCodeView, type ActivationDetails } from './ActivationCode';
 
 type Values = Record<keyof PatientInput, string>;
 
@@ -43,19 +45,39 @@ interface Props {
 
 export function PatientFormDialog({ patient, onClose }: Props) {
   const editing = patient && patient !== 'new' ? patient : null;
+  // After Add Patient: the new patient's activation code, until the hospital closes the dialog.
+  const [added, setAdded] = useState<ActivationDetails | null>(null);
+  const close = () => {
+    setAdded(null);
+    onClose();
+  };
   return (
     <Modal
       opened={patient !== null}
-      onClose={onClose}
-      title={editing ? 'Edit Patient' : 'Add Patient'}
+      onClose={close}
+      title={added ? 'Patient Added Successfully' : editing ? 'Edit Patient' : 'Add Patient'}
       size="lg"
     >
-      {patient !== null && <PatientForm key={editing?.id ?? 'new'} editing={editing} onClose={onClose} />}
+      {added ? (
+        <ActivationCodeView details={added} onDone={close} />
+      ) : (
+        patient !== null && (
+          <PatientForm key={editing?.id ?? 'new'} editing={editing} onClose={close} onAdded={setAdded} />
+        )
+      )}
     </Modal>
   );
 }
 
-function PatientForm({ editing, onClose }: { editing: Patient | null; onClose: () => void }) {
+function PatientForm({
+  editing,
+  onClose,
+  onAdded,
+}: {
+  editing: Patient | null;
+  onClose: () => void;
+  onAdded: (details: ActivationDetails) => void;
+}) {
   const [values, setValues] = useState<Values>(() => (editing ? fromPatient(editing) : empty()));
   const [errors, setErrors] = useState<Partial<Record<keyof PatientInput, string>>>({});
   const save = useSavePatient();
@@ -86,14 +108,20 @@ function PatientForm({ editing, onClose }: { editing: Patient | null; onClose: (
       const saved = await save.mutateAsync({ id: editing?.id, payload });
       if (editing) {
         notifySuccess('Patient Updated', 'The patient’s details were saved.');
-      } else {
-        notifySuccess(
-          'Patient Added Successfully',
-          `Medical Record Number: ${saved.patientId}. Share this MRN with the patient so they can create their account.`,
-          { autoClose: ADD_PATIENT_TOAST_MS },
-        );
+        onClose();
+        return;
       }
-      onClose();
+      notifySuccess(
+        'Patient Added Successfully',
+        `Medical Record Number: ${saved.patientId}. Give the patient this MRN and their activation code so they can create their account.`,
+        { autoClose: ADD_PATIENT_TOAST_MS },
+      );
+      const created = createdPatientSchema.safeParse(saved);
+      if (created.success) {
+        onAdded({ ...created.data, patientName: patientDisplayName(created.data), mrn: created.data.patientId });
+      } else {
+        onClose();
+      }
     } catch (error) {
       const found = !editing && duplicatesIn(error);
       if (found) {

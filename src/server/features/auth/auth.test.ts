@@ -10,6 +10,7 @@ import {
   uniqueEmail,
   type TestApp,
 } from '../../test/helpers.js';
+import { ACTIVATION_KEY_PURPOSE, issueActivationCode } from '../patients/activation.js';
 import { createAdmin, MRN_NOT_MATCHED } from './service.js';
 import { accountDelayMs } from './throttle.js';
 
@@ -22,11 +23,16 @@ afterAll(async () => t?.close());
 const register = (payload: Record<string, unknown>) =>
   t.app.inject({ method: 'POST', url: '/api/auth/register', payload });
 
+/** A patient row with this MRN and its activation code (as POST /api/patients makes them). */
 async function addPatientRecord(mrn: string, email: string | null) {
   const { user } = await registerHospital(t.app);
-  await t.ctx.db
+  const [row] = await t.ctx.db
     .insert(patients)
-    .values({ patientId: mrn, createdByHospitalId: user.id, email, firstName: 'Pat' });
+    .values({ patientId: mrn, createdByHospitalId: user.id, email, firstName: 'Pat' })
+    .returning();
+  const settings = { key: t.ctx.files.deriveKey(ACTIVATION_KEY_PURPOSE), days: 30 };
+  const { code } = await issueActivationCode(t.ctx.db, settings, row.id, t.ctx.now());
+  return { row, code };
 }
 
 describe('registration', () => {
@@ -114,8 +120,8 @@ describe('registration', () => {
     expect(p.json().message).toBe('Medical Record Number is required');
   });
 
-  it('lets a patient claim an existing MRN once, typed in lower case', async () => {
-    await addPatientRecord('MRN2026000001', null);
+  it('lets a patient claim an existing MRN once, typed in lower case, with its code in lower case', async () => {
+    const { code } = await addPatientRecord('MRN2026000001', null);
     const email = uniqueEmail('p');
     const res = await register({
       email,
@@ -124,6 +130,7 @@ describe('registration', () => {
       lastName: 'Q',
       role: 'patient',
       mrn: 'mrn2026000001',
+      activationCode: code.toLowerCase(),
     });
     expect(res.statusCode).toBe(201);
     const [patient] = await t.ctx.db.select().from(patients).where(eq(patients.patientId, 'MRN2026000001'));
@@ -136,13 +143,14 @@ describe('registration', () => {
       lastName: 'Q',
       role: 'patient',
       mrn: 'MRN2026000001',
+      activationCode: code,
     });
     expect(second.statusCode).toBe(400);
     expect(second.json().message).toBe(MRN_NOT_MATCHED);
   });
 
   it('refuses an unknown MRN and an e-mail that differs from the one on file with the same message', async () => {
-    await addPatientRecord('MRN2026000002', 'Owner@Example.test');
+    const { code } = await addPatientRecord('MRN2026000002', 'Owner@Example.test');
     const unknown = await register({
       email: uniqueEmail(),
       password: STRONG_PASSWORD,
@@ -150,6 +158,7 @@ describe('registration', () => {
       lastName: 'Q',
       role: 'patient',
       mrn: 'MRN2026999999',
+      activationCode: code,
     });
     const wrongEmail = await register({
       email: uniqueEmail(),
@@ -158,6 +167,7 @@ describe('registration', () => {
       lastName: 'Q',
       role: 'patient',
       mrn: 'MRN2026000002',
+      activationCode: code,
     });
     expect(unknown.statusCode).toBe(400);
     expect(wrongEmail.statusCode).toBe(400);
@@ -169,6 +179,7 @@ describe('registration', () => {
       lastName: 'Q',
       role: 'patient',
       mrn: 'MRN2026000002',
+      activationCode: code,
     });
     expect(matching.statusCode).toBe(201);
   });
@@ -197,7 +208,7 @@ describe('registration', () => {
   });
 
   it('lets exactly one of 20 simultaneous signups claim one MRN, leaving no other account behind', async () => {
-    await addPatientRecord('MRN2026000003', null);
+    const { code } = await addPatientRecord('MRN2026000003', null);
     const emails = Array.from({ length: 20 }, () => uniqueEmail('claim'));
     const results = await Promise.all(
       emails.map((email) =>
@@ -208,6 +219,7 @@ describe('registration', () => {
           lastName: 'Q',
           role: 'patient',
           mrn: 'MRN2026000003',
+          activationCode: code,
         }),
       ),
     );
@@ -383,6 +395,8 @@ describe('patient sign-in audit', () => {
       .insert(patients)
       .values({ patientId: 'MRN2026000777', createdByHospitalId: hospital.id })
       .returning();
+    const settings = { key: t.ctx.files.deriveKey(ACTIVATION_KEY_PURPOSE), days: 30 };
+    const { code } = await issueActivationCode(t.ctx.db, settings, patient.id, t.ctx.now());
     const email = uniqueEmail('pl');
     await register({
       email,
@@ -391,6 +405,7 @@ describe('patient sign-in audit', () => {
       lastName: 'Q',
       role: 'patient',
       mrn: 'MRN2026000777',
+      activationCode: code,
     });
     await login(t.app, email);
     const rows = await t.ctx.db.select().from(auditLogs).where(eq(auditLogs.patientId, patient.id));

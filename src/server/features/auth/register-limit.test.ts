@@ -1,17 +1,40 @@
-// Sign-ups are rate-limited per address: an MRN cannot be guessed at full speed, and each try no
-// longer costs an argon2 hash without bound.
+// Sign-ups are rate-limited per address and per MRN, counted in the database: an MRN cannot be
+// guessed at full speed, each try no longer costs an argon2 hash without bound, and several app
+// processes on one database share the counts (issue 9).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, STRONG_PASSWORD, uniqueEmail, type TestApp } from '../../test/helpers.js';
+import type { Database } from '../../db/connect.js';
+import {
+  addPatient,
+  createTestAppOn,
+  createTestDatabase,
+  patientSignup,
+  signedInHospital,
+  STRONG_PASSWORD,
+  uniqueEmail,
+  type TestApp,
+} from '../../test/helpers.js';
+import { MRN_RATE_LIMITED } from './service.js';
 
-let t: TestApp;
+/**
+ * Two app instances (two processes, as far as the rate limiter can tell) on one database, sharing
+ * the file key as processes of one deployment must (the activation codes' HMAC key comes from it).
+ */
+const fileEncryptionKey = 'a1'.repeat(32);
+let a: TestApp;
+let b: TestApp;
+let database: Database;
 beforeAll(async () => {
-  t = await createTestApp({ registerMaxPerIp: 3 });
+  database = await createTestDatabase();
+  const limits = { registerMaxPerIp: 3, registerMaxPerMrn: 4, fileEncryptionKey };
+  a = await createTestAppOn({ ...database, close: async () => {} }, limits);
+  b = await createTestAppOn(database, limits);
 });
 afterAll(async () => {
-  await t.close();
+  await a?.close();
+  await b?.close();
 });
 
-const guess = (mrn: string, ip: string) =>
+const guess = (t: TestApp, mrn: string, ip: string, activationCode = '00000-00000') =>
   t.app.inject({
     method: 'POST',
     url: '/api/auth/register',
@@ -23,18 +46,102 @@ const guess = (mrn: string, ip: string) =>
       lastName: 'Guesser',
       role: 'patient',
       mrn,
+      activationCode,
     },
   });
 
-describe('sign-up rate limit', () => {
+describe('sign-up rate limit per address', () => {
   it('answers 429 with a message once an address has used its tries, and only that address', async () => {
     const statuses: number[] = [];
     for (let i = 0; i < 5; i++)
-      statuses.push((await guess(`MRN2026${String(100000 + i)}`, '10.20.30.40')).statusCode);
+      statuses.push((await guess(a, `MRN2026${String(100000 + i)}`, '10.20.30.40')).statusCode);
     expect(statuses.slice(0, 3)).toEqual([400, 400, 400]); // wrong MRNs, refused as usual
     expect(statuses.slice(3)).toEqual([429, 429]);
-    const limited = await guess('MRN2026999999', '10.20.30.40');
+    const limited = await guess(a, 'MRN2026999999', '10.20.30.40');
     expect(limited.json().message).toMatch(/rate limit/i);
-    expect((await guess('MRN2026999998', '10.20.30.41')).statusCode).toBe(400);
+    expect((await guess(a, 'MRN2026999998', '10.20.30.41')).statusCode).toBe(400);
+  });
+
+  it('is shared by two app instances on one database', async () => {
+    const ip = '10.20.31.1';
+    const statuses = [
+      (await guess(a, 'MRN2026200001', ip)).statusCode,
+      (await guess(b, 'MRN2026200002', ip)).statusCode,
+      (await guess(a, 'MRN2026200003', ip)).statusCode,
+      // Each instance alone has seen at most two tries; together they have seen three.
+      (await guess(b, 'MRN2026200004', ip)).statusCode,
+      (await guess(a, 'MRN2026200005', ip)).statusCode,
+    ];
+    expect(statuses).toEqual([400, 400, 400, 429, 429]);
+  });
+
+  it('counts the same way for the other public writes (password reset, shared too)', async () => {
+    const ip = '10.20.32.1';
+    const reset = (t: TestApp) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/password-reset',
+        remoteAddress: ip,
+        payload: { email: uniqueEmail('nobody') },
+      });
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++) statuses.push((await reset(i % 2 ? b : a)).statusCode);
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 429]); // 5 per 15 minutes over both
+  });
+});
+
+describe('sign-up rate limit per MRN', () => {
+  it('answers 429 after 4 tries on one MRN from any addresses and instances, even with the right code', async () => {
+    const hospital = await signedInHospital(a.app);
+    const target = await addPatient(a.app, hospital.cookie);
+    const other = await addPatient(a.app, hospital.cookie);
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i++)
+      statuses.push((await guess(i % 2 ? b : a, target.patientId, `10.21.0.${i}`)).statusCode);
+    expect(statuses).toEqual([400, 400, 400, 400]);
+    const limited = await a.app.inject({
+      method: 'POST',
+      url: '/api/auth/register',
+      remoteAddress: '10.21.1.1',
+      payload: patientSignup(target),
+    });
+    expect(limited.statusCode).toBe(429);
+    expect(limited.json().message).toBe(MRN_RATE_LIMITED);
+    // Another MRN is not affected.
+    const fine = await b.app.inject({
+      method: 'POST',
+      url: '/api/auth/register',
+      remoteAddress: '10.21.1.2',
+      payload: patientSignup(other),
+    });
+    expect(fine.statusCode).toBe(201);
+  });
+
+  it('opens again when the hour is over', async () => {
+    const hospital = await signedInHospital(a.app);
+    const target = await addPatient(a.app, hospital.cookie);
+    let now = new Date();
+    const later = await createTestAppOn(
+      { ...database, close: async () => {} },
+      { registerMaxPerMrn: 4, fileEncryptionKey },
+      {
+        now: () => now,
+      },
+    );
+    try {
+      for (let i = 0; i < 4; i++) await guess(later, target.patientId, `10.22.0.${i}`);
+      const signup = () =>
+        later.app.inject({
+          method: 'POST',
+          url: '/api/auth/register',
+          remoteAddress: '10.22.1.1',
+          payload: patientSignup(target),
+        });
+      expect((await signup()).statusCode).toBe(429);
+      now = new Date(now.getTime() + 60 * 60_000 + 1000);
+      expect((await signup()).statusCode).toBe(201);
+    } finally {
+      await later.close();
+    }
   });
 });

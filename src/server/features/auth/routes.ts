@@ -17,6 +17,7 @@ import {
   deviceOf,
   setSessionCookie,
 } from '../../plugins/session.js';
+import { ACTIVATION_KEY_PURPOSE } from '../patients/activation.js';
 import { accountRoutes } from './account-routes.js';
 import { DEVICE_COOKIE, recordSignInDevice, setDeviceCookie } from './devices.js';
 import { checkPassword, completeSignIn, registerUser } from './service.js';
@@ -31,7 +32,8 @@ export async function authRoutes(app: FastifyInstance, ctx: AppContext) {
   r.post(
     '/api/auth/register',
     {
-      // Public and costly (an argon2 hash per try), and the way an MRN would be guessed.
+      // Public and costly (an argon2 hash per try), and the way an MRN would be guessed. Counted in
+      // the database (every process shares the counts); patients are also limited per MRN.
       config: { rateLimit: { max: ctx.config.registerMaxPerIp, timeWindow: '15 minutes' } },
       schema: {
         tags: ['auth'],
@@ -40,7 +42,10 @@ export async function authRoutes(app: FastifyInstance, ctx: AppContext) {
       },
     },
     async (request, reply) => {
-      const user = await registerUser(ctx.db, request.body, ctx.now());
+      const user = await registerUser(ctx.db, request.body, ctx.now(), {
+        activationKey: ctx.files.deriveKey(ACTIVATION_KEY_PURPOSE),
+        maxPerMrn: ctx.config.registerMaxPerMrn,
+      });
       return reply
         .status(201)
         .send({ user, message: 'Account created. You can now log in with your credentials.' });

@@ -7,18 +7,34 @@ import { PORTAL_DENIED, PORTAL_ROLE, type LoginInput, type RegisterInput } from 
 import type { PublicUser } from '../../../shared/users.js';
 import type { Db } from '../../db/connect.js';
 import { patients, users } from '../../db/schema.js';
-import { HttpError, badRequest, conflict, forbidden } from '../../errors.js';
+import { HttpError, badRequest, conflict, forbidden, tooManyRequests } from '../../errors.js';
 import { writeAudit } from '../audit/service.js';
 import { startTrial } from '../billing/service.js';
 import { destroyUserSessions, toPublicUser } from '../../plugins/session.js';
 import { hashPassword, verifyAgainstDummy, verifyPassword } from './passwords.js';
 import { reserveSignInAttempt, signInSucceeded } from './throttle.js';
 import { notifyPatientClaimed, notifyTrialEnding } from '../notifications/events.js';
+import { consumeActivationCode } from '../patients/activation.js';
+import { countHit } from '../../plugins/rate-limit-store.js';
 
 export const EMAIL_TAKEN = 'An account with this email already exists.';
-/** One message for every MRN failure, so that signup does not reveal which check failed. */
+/**
+ * One message for every failure of a patient's claim (unknown or claimed MRN, another e-mail than
+ * the one on file, a wrong, expired, replaced or used activation code), so that signup does not
+ * reveal which check failed.
+ */
 export const MRN_NOT_MATCHED =
-  'We could not match this Medical Record Number. Check the MRN from your healthcare provider and use the email address they have on file.';
+  'We could not match this Medical Record Number and activation code. Check both with your healthcare provider, and use the email address they have on file.';
+export const MRN_RATE_LIMITED =
+  'Too many sign-up attempts for this Medical Record Number. Please wait an hour and try again.';
+export const MRN_WINDOW_MS = 60 * 60_000;
+
+/** What a patient's signup needs besides the form: the codes' HMAC key and the per-MRN limit. */
+export interface PatientClaimSettings {
+  activationKey: Buffer;
+  /** Sign-up attempts per MRN and hour (REGISTER_MAX_PER_MRN), counted in the database. */
+  maxPerMrn: number;
+}
 export const INVALID_CREDENTIALS = 'Invalid credentials';
 
 const isUniqueViolation = (err: unknown) => {
@@ -26,9 +42,22 @@ const isUniqueViolation = (err: unknown) => {
   return e?.code === '23505' || e?.cause?.code === '23505';
 };
 
-export async function registerUser(db: Db, input: RegisterInput, now = new Date()): Promise<PublicUser> {
+export async function registerUser(
+  db: Db,
+  input: RegisterInput,
+  now = new Date(),
+  claim?: PatientClaimSettings,
+): Promise<PublicUser> {
   if (input.role === 'medledger_admin') {
     throw forbidden('Administrator accounts cannot be created by signup.');
+  }
+  const activationKey = claim?.activationKey;
+  if (input.role === 'patient') {
+    if (!claim || !activationKey) throw new Error('registerUser: a patient signup needs the claim settings');
+    // Counted before anything is checked (or hashed), in its own statement, so every attempt on an
+    // MRN counts, across processes, whatever its outcome. Known and unknown MRNs count alike.
+    const { hits } = await countHit(db, `register-mrn:${input.mrn ?? ''}`, MRN_WINDOW_MS, now);
+    if (hits > claim.maxPerMrn) throw tooManyRequests(MRN_RATE_LIMITED);
   }
   const passwordHash = await hashPassword(input.password);
   try {
@@ -37,13 +66,24 @@ export async function registerUser(db: Db, input: RegisterInput, now = new Date(
       if (existing) throw conflict(EMAIL_TAKEN);
 
       let patientRowId: string | null = null;
-      if (input.role === 'patient') {
+      if (input.role === 'patient' && activationKey) {
         const [patient] = await tx
           .select()
           .from(patients)
-          .where(and(eq(patients.patientId, input.mrn ?? ''), isNull(patients.userId)));
+          .where(and(eq(patients.patientId, input.mrn ?? ''), isNull(patients.userId)))
+          // The patient row before its code, in the order a new code is issued: no deadlock.
+          .for('update');
         const emailOnFile = patient?.email?.trim().toLowerCase();
         if (!patient || (emailOnFile && emailOnFile !== input.email)) throw badRequest(MRN_NOT_MATCHED);
+        // The code dies here; a failure later in this transaction brings it back.
+        const codeOk = await consumeActivationCode(
+          tx,
+          activationKey,
+          patient.id,
+          input.activationCode ?? '',
+          now,
+        );
+        if (!codeOk) throw badRequest(MRN_NOT_MATCHED);
         patientRowId = patient.id;
       }
 

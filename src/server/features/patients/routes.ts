@@ -1,11 +1,13 @@
 // Hospital patient management (docs/spec.md#hospital-dashboard "Patients", docs/spec.md#calls):
-// POST/GET /api/patients, GET/PUT/DELETE /api/patients/{id}. Every write declares
+// POST/GET /api/patients, GET/PUT/DELETE /api/patients/{id}, and a new activation code with
+// POST /api/patients/{id}/activation-code (docs/decisions.md#identity). Every write declares
 // requireWriteAccess (402 after the trial).
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { text } from '../../../shared/text.js';
 import { messageSchema } from '../../../shared/auth.js';
+import { createdPatientSchema, issuedActivationCodeSchema } from '../../../shared/activation.js';
 import {
   patientCreateSchema,
   patientInputSchema,
@@ -20,10 +22,17 @@ import { requireWriteAccess } from '../billing/service.js';
 import { updateOwnProfile } from '../patient-profile/service.js';
 import { actorOf } from './actor.js';
 import {
+  ACTIVATION_KEY_PURPOSE,
+  activationMail,
+  type ActivationSettings,
+  type IssuedActivationCode,
+} from './activation.js';
+import {
   archivePatient,
   createPatient,
   getPatient,
   listPatients,
+  reissueActivationCode,
   updatePatientDemographics,
 } from './service.js';
 
@@ -34,6 +43,25 @@ export async function patientRoutes(app: FastifyInstance, ctx: AppContext) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const writeGuard = requireWriteAccess(ctx);
   const hospitalOnly = requireRole('hospital');
+  const activation = (): ActivationSettings => ({
+    key: ctx.files.deriveKey(ACTIVATION_KEY_PURPOSE),
+    days: ctx.config.activationCodeDays,
+  });
+
+  /** Mails the activation link after the answer when the patient has an e-mail; the answer says so. */
+  function answerIssued(patientRowId: string, email: string | null, issued: IssuedActivationCode) {
+    if (email) {
+      ctx.mail.later(async () => {
+        const mail = await activationMail(ctx.db, ctx.config.publicUrl, patientRowId, issued);
+        if (mail) await ctx.mail.send(mail);
+      });
+    }
+    return {
+      activationCode: issued.code,
+      activationCodeExpiresAt: issued.expiresAt.toISOString(),
+      activationLinkEmailed: Boolean(email),
+    };
+  }
 
   r.post(
     '/api/patients',
@@ -41,17 +69,42 @@ export async function patientRoutes(app: FastifyInstance, ctx: AppContext) {
       onRequest: [hospitalOnly, writeGuard],
       schema: {
         tags,
-        summary: 'Add a patient (all fields optional); the answer carries the generated MRN as patientId',
+        summary:
+          'Add a patient (all fields optional); the answer carries the generated MRN as patientId and ' +
+          'the one-time activationCode (shown once)',
         description:
           'Answers 409 with `duplicates` when one of this hospital\'s patients has the same name and date of ' +
-          'birth, or the same e-mail, unless `confirmDuplicate` is true.',
+          'birth, or the same e-mail, unless `confirmDuplicate` is true. With an e-mail, the patient is ' +
+          'mailed an activation link.',
         body: patientCreateSchema,
-        response: { 201: patientSchema },
+        response: { 201: createdPatientSchema },
       },
     },
     async (request, reply) => {
       const actor = actorOf(request);
-      return reply.status(201).send(await createPatient(ctx.db, actor, request.body, ctx.now()));
+      const created = await createPatient(ctx.db, actor, request.body, ctx.now(), activation());
+      const { patient } = created;
+      return reply.status(201).send({ ...patient, ...answerIssued(patient.id, patient.email, created.activation) });
+    },
+  );
+
+  r.post(
+    '/api/patients/:id/activation-code',
+    {
+      onRequest: [hospitalOnly, writeGuard],
+      schema: {
+        tags,
+        summary:
+          'A new one-time activation code for a patient who has not signed up yet (the old code is void; audited)',
+        description: 'Answers 409 when the patient already has an account. With an e-mail, the link is mailed.',
+        params: idParams,
+        response: { 200: issuedActivationCodeSchema },
+      },
+    },
+    async (request) => {
+      const actor = actorOf(request);
+      const issued = await reissueActivationCode(ctx.db, actor, request.params.id, ctx.now(), activation());
+      return answerIssued(issued.patient.id, issued.patient.email, issued.activation);
     },
   );
 

@@ -16,6 +16,7 @@ import { appointments, medicalRecords, patients, users } from '../../db/schema.j
 import { conflict } from '../../errors.js';
 import { writeAudit } from '../audit/service.js';
 import type { Actor } from './actor.js';
+import { issueActivationCode, type ActivationSettings, type IssuedActivationCode } from './activation.js';
 import { generateMrn, isUniqueViolation, MRN_ATTEMPTS } from './mrn.js';
 
 /** `%` and `_` typed by a user are literal characters, not wildcards. */
@@ -101,12 +102,17 @@ export async function findPossibleDuplicates(
     .limit(5);
 }
 
+/**
+ * Adds a patient with a new MRN and its first activation code (shown to the hospital once; the
+ * caller mails the link when the patient has an e-mail).
+ */
 export async function createPatient(
   db: Db,
   actor: Actor,
   { confirmDuplicate, ...input }: PatientCreateInput,
   now: Date,
-): Promise<Patient> {
+  activation: ActivationSettings,
+): Promise<{ patient: Patient; activation: IssuedActivationCode }> {
   if (!confirmDuplicate) {
     const duplicates = await findPossibleDuplicates(db, actor.id, input);
     if (duplicates.length > 0) throw conflict(DUPLICATE_PATIENT_MESSAGE, { duplicates });
@@ -119,17 +125,18 @@ export async function createPatient(
           .insert(patients)
           .values({ ...demographics(input), patientId: mrn, createdByHospitalId: actor.id })
           .returning();
+        const issued = await issueActivationCode(tx, activation, row.id, now);
         await writeAudit(tx, {
           userId: actor.id,
           action: 'patient_create',
           entityType: 'patient',
           entityId: row.id,
-          details: `Added patient ${mrn}`,
+          details: `Added patient ${mrn}; activation code issued`,
           ipAddress: actor.ip,
           hospitalId: actor.id,
           patientId: row.id,
         });
-        return toPatient(row, null, null);
+        return { patient: toPatient(row, null, null), activation: issued };
       });
     } catch (err) {
       if (isUniqueViolation(err, 'patients_patient_id_unique') && attempt < MRN_ATTEMPTS) continue;
@@ -259,6 +266,44 @@ export async function updatePatientDemographics(
     });
   });
   return getPatient(db, actor, existing.id, now);
+}
+
+export const ALREADY_ACTIVATED = 'This patient has already created their account; no activation code is needed.';
+
+/**
+ * A new activation code for one of the hospital's own patients who has not signed up yet; the old
+ * code is void from now on. Audited.
+ */
+export async function reissueActivationCode(
+  db: Db,
+  actor: Actor,
+  patientRowId: string,
+  now: Date,
+  activation: ActivationSettings,
+): Promise<{ patient: PatientRow; activation: IssuedActivationCode }> {
+  const existing = await findPatientForUser(db, actor, patientRowId);
+  return db.transaction(async (tx) => {
+    // Locks the row, so a sign-up racing with the new code either claimed first (409 here) or
+    // waits and then needs the new code.
+    const [row] = await tx
+      .select()
+      .from(patients)
+      .where(and(eq(patients.id, existing.id), hospitalPatientsFilter(actor.id)))
+      .for('update');
+    if (!row || row.userId) throw conflict(ALREADY_ACTIVATED);
+    const issued = await issueActivationCode(tx, activation, row.id, now);
+    await writeAudit(tx, {
+      userId: actor.id,
+      action: 'activation_code_issue',
+      entityType: 'patient',
+      entityId: row.id,
+      details: `Issued a new activation code for patient ${row.patientId}; the earlier one is void`,
+      ipAddress: actor.ip,
+      hospitalId: actor.id,
+      patientId: row.id,
+    });
+    return { patient: row, activation: issued };
+  });
 }
 
 /**

@@ -1,0 +1,147 @@
+// The patient's one-time activation code (docs/decisions.md#identity), shown to the hospital once:
+// right after Add Patient, or after "New Activation Code" in the patient's details. Print gives a
+// sheet to hand over; Copy puts MRN, code and link on the clipboard.
+import { Alert, Button, Code, Group, Modal, Stack, Text } from '@mantine/core';
+import { IconCopy, IconPrinter } from '@tabler/icons-react';
+import { useMutation } from '@tanstack/react-query';
+import { activationLink, type IssuedActivationCode } from '../../../shared/activation';
+import { apiJson } from '../../api/request';
+import { formatDate } from '../../format';
+import { notifyError, notifySuccess } from '../../notify';
+
+export interface ActivationDetails extends IssuedActivationCode {
+  patientName: string;
+  mrn: string;
+}
+
+/** POST /api/patients/{id}/activation-code: a new code (the old one stops working). */
+export function useIssueActivationCode() {
+  return useMutation({
+    mutationFn: (patientRowId: string) =>
+      apiJson<IssuedActivationCode>('POST', `/api/patients/${patientRowId}/activation-code`),
+  });
+}
+
+const escapeHtml = (s: string) =>
+  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
+
+function sheetText(d: ActivationDetails, link: string) {
+  return [
+    `MedLedger patient account for ${d.patientName}`,
+    `Medical Record Number: ${d.mrn}`,
+    `Activation code: ${d.activationCode}`,
+    `Valid until: ${formatDate(d.activationCodeExpiresAt)} (usable once)`,
+    `Create your account at: ${link}`,
+  ];
+}
+
+/** Prints a one-page sheet from a hidden frame, so the dashboard itself is not printed. */
+function printSheet(d: ActivationDetails, link: string) {
+  const frame = document.createElement('iframe');
+  frame.setAttribute('aria-hidden', 'true');
+  frame.style.position = 'fixed';
+  frame.style.width = '0';
+  frame.style.height = '0';
+  frame.style.border = '0';
+  document.body.appendChild(frame);
+  const [title, ...lines] = sheetText(d, link).map(escapeHtml);
+  const doc = frame.contentDocument;
+  if (!doc || !frame.contentWindow) {
+    frame.remove();
+    return;
+  }
+  doc.open();
+  doc.write(
+    `<!doctype html><html><head><title>MedLedger activation</title></head>` +
+      `<body style="font-family:sans-serif;line-height:1.6;padding:2em"><h1 style="font-size:1.4em">${title}</h1>` +
+      lines.map((l) => `<p>${l}</p>`).join('') +
+      `<p>Keep this code private: with the MRN it opens the patient's records.</p></body></html>`,
+  );
+  doc.close();
+  frame.contentWindow.focus();
+  frame.contentWindow.print();
+  setTimeout(() => frame.remove(), 1000);
+}
+
+/** The code, its validity and what to do with it; Print and Copy. */
+export function ActivationCodeView({
+  details,
+  onDone,
+  replaced = false,
+}: {
+  details: ActivationDetails;
+  onDone: () => void;
+  /** A new code for a patient who had one: say that the earlier one no longer works. */
+  replaced?: boolean;
+}) {
+  const link = activationLink(window.location.origin, details.mrn, details.activationCode);
+
+  async function copy() {
+    try {
+      await navigator.clipboard.writeText(sheetText(details, link).join('\n'));
+      notifySuccess('Activation Code Copied', 'The MRN, the activation code and the link are on your clipboard.');
+    } catch {
+      notifyError('Copy Failed', 'The browser did not allow copying. Please write the code down or print it.');
+    }
+  }
+
+  return (
+    <Stack>
+      <Text size="sm">
+        Give {details.patientName} their Medical Record Number and this one-time activation code. They
+        need both to create their patient account. The code is shown only now.
+        {replaced && ' Any earlier activation code of this patient no longer works.'}
+      </Text>
+      <Stack gap={4} aria-label="Activation details">
+        <Text size="sm">
+          Medical Record Number: <Code fz="md">{details.mrn}</Code>
+        </Text>
+        <Text size="sm">
+          Activation code:{' '}
+          <Code fz="xl" fw={700} data-testid="activation-code">
+            {details.activationCode}
+          </Code>
+        </Text>
+        <Text size="sm" c="dimmed">
+          Valid until {formatDate(details.activationCodeExpiresAt)}; it works once.
+        </Text>
+      </Stack>
+      {details.activationLinkEmailed && (
+        <Alert color="blue" variant="light">
+          An activation link was e-mailed to the address on file.
+        </Alert>
+      )}
+      <Group justify="space-between">
+        <Group gap="xs">
+          <Button
+            variant="light"
+            leftSection={<IconPrinter size={16} aria-hidden />}
+            onClick={() => printSheet(details, link)}
+          >
+            Print
+          </Button>
+          <Button variant="light" leftSection={<IconCopy size={16} aria-hidden />} onClick={() => void copy()}>
+            Copy
+          </Button>
+        </Group>
+        <Button onClick={onDone}>Done</Button>
+      </Group>
+    </Stack>
+  );
+}
+
+export function ActivationCodeModal({
+  details,
+  title,
+  onClose,
+}: {
+  details: ActivationDetails | null;
+  title: string;
+  onClose: () => void;
+}) {
+  return (
+    <Modal opened={details !== null} onClose={onClose} title={title}>
+      {details && <ActivationCodeView details={details} onDone={onClose} replaced />}
+    </Modal>
+  );
+}

@@ -165,7 +165,7 @@ export async function recordHistory(db: Db, actor: Actor, recordId: string): Pro
       .where(eq(medicalRecords.id, next));
     next = row?.supersededById ?? null;
   }
-  const versions = await Promise.all(ids.map((id) => loadRecords(db, eq(medicalRecords.id, id), 1)));
+  const versions = await Promise.all(ids.map((id) => loadRecords(db, eq(medicalRecords.id, id))));
   return versions.flat().map((v) => ({
     id: v.id,
     title: v.title,

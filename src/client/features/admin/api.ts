@@ -1,6 +1,7 @@
 // The administrator's calls: the applications list, review, a new link, and "mark active".
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Application, HospitalSubscriptionList } from '../../../shared/providers';
+import type { Paged } from '../../../shared/paging';
 import { apiJson } from '../../api/request';
 
 export const APPLICATIONS_KEY = ['/api/provider-applications'] as const;
@@ -10,8 +11,9 @@ export function useHospitalAccounts() {
   return useQuery<HospitalSubscriptionList>({ queryKey: HOSPITAL_ACCOUNTS_KEY });
 }
 
-export function useApplications() {
-  return useQuery<Application[]>({ queryKey: APPLICATIONS_KEY });
+/** One page of the applications, newest first. */
+export function useApplications(page = 1) {
+  return useQuery<Paged<Application>>({ queryKey: [...APPLICATIONS_KEY, { page }] });
 }
 
 function useRefreshingMutation<V>(call: (vars: V) => Promise<unknown>) {

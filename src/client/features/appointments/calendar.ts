@@ -37,6 +37,20 @@ export function weekRange(day: Date): { start: Date; end: Date } {
   return { start, end: addDays(start, 7) };
 }
 
+/**
+ * The instants the Appointments tab asks for: every day the month's grid shows, and this week (for
+ * the Quick Stats), as ISO strings for `?from=&to=`.
+ */
+export function calendarRange(month: Date, now: Date): { from: string; to: string } {
+  const weeks = monthGrid(month);
+  const week = weekRange(now);
+  const gridStart = weeks[0][0];
+  const gridEnd = addDays(weeks[weeks.length - 1][6], 1);
+  const from = gridStart < week.start ? gridStart : week.start;
+  const to = gridEnd > week.end ? gridEnd : week.end;
+  return { from: from.toISOString(), to: new Date(to.getTime() - 1).toISOString() };
+}
+
 export const appointmentDay = (a: Pick<Appointment, 'appointmentDate'>) =>
   dayKey(new Date(a.appointmentDate));
 

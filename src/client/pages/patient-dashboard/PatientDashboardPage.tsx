@@ -47,7 +47,7 @@ export default function PatientDashboardPage() {
         </div>
         <StatCards
           records={currentTotal}
-          upcoming={upcoming.length}
+          upcoming={upcoming.items.length + upcoming.more}
           notifications={newNotificationCount(current, user?.lastLoginAt ?? null)}
           verified={verifiedCount(current)}
         />
@@ -66,7 +66,7 @@ export default function PatientDashboardPage() {
                   setPage(1);
                 }}
               />
-              <UpcomingAppointments appointments={upcoming} />
+              <UpcomingAppointments appointments={upcoming.items} more={upcoming.more} />
               <ActivityTrail />
             </Stack>
           </Grid.Col>

@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { text } from '../../../shared/text.js';
-import { pagedSchema, pagingQuerySchema } from '../../../shared/paging.js';
+import { pagedSchema } from '../../../shared/paging.js';
 import {
   appointmentInputSchema,
   appointmentRangeQuerySchema,
@@ -58,9 +58,9 @@ export async function appointmentRoutes(app: FastifyInstance, ctx: AppContext) {
       onRequest: requireRole('patient'),
       schema: {
         tags,
-        summary: "The signed-in patient's own appointments (read-only)",
+        summary: "The signed-in patient's own appointments (read-only), optionally from/to ISO instants",
         description: pagingDescription,
-        querystring: pagingQuerySchema,
+        querystring: appointmentRangeQuerySchema,
         response: { 200: list },
       },
     },
@@ -76,11 +76,12 @@ export async function appointmentRoutes(app: FastifyInstance, ctx: AppContext) {
         summary: "The signed-in patient's own appointments by their user id (another id is 404)",
         description: pagingDescription,
         params: z.object({ userId: text().max(100) }),
-        querystring: pagingQuerySchema,
+        querystring: appointmentRangeQuerySchema,
         response: { 200: list },
       },
     },
-    async (request) => listPatientAppointments(ctx.db, actorOf(request), request.query, request.params.userId),
+    async (request) =>
+      listPatientAppointments(ctx.db, actorOf(request), request.query, request.params.userId),
   );
 
   r.post(

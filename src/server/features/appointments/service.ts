@@ -125,12 +125,20 @@ export async function listHospitalAppointments(
 export async function listPatientAppointments(
   db: Db,
   actor: Actor,
-  paging: PagingQuery,
+  query: AppointmentRangeQuery,
   userId?: string,
 ): Promise<Paged<Appointment>> {
   if (userId !== undefined && userId !== actor.id) throw notFound('Patient not found.');
   const patient = await findOwnPatient(db, actor);
-  return listWhere(db, eq(appointments.patientId, patient.id), paging);
+  return listWhere(
+    db,
+    and(
+      eq(appointments.patientId, patient.id),
+      query.from ? gte(appointments.appointmentDate, new Date(query.from)) : undefined,
+      query.to ? lte(appointments.appointmentDate, new Date(query.to)) : undefined,
+    ),
+    query,
+  );
 }
 
 /** An appointment of the signed-in hospital, for a patient it may still reach; else 404. */

@@ -68,7 +68,11 @@ export async function loadRecords(db: Db, where: SQL | undefined): Promise<Medic
  * total: the page's ids and `count(*) over ()` come from medical_records alone (an index scan on
  * medical_records_patient_list_idx for a patient's list), and only those ids are joined.
  */
-export async function loadRecordPage(db: Db, where: SQL | undefined, paging: PagingQuery): Promise<Paged<MedicalRecord>> {
+export async function loadRecordPage(
+  db: Db,
+  where: SQL | undefined,
+  paging: PagingQuery,
+): Promise<Paged<MedicalRecord>> {
   return fetchPage(
     paging,
     ({ limit, offset }) => {

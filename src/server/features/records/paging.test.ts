@@ -6,7 +6,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Paged } from '../../../shared/paging.js';
 import type { MedicalRecord } from '../../../shared/records.js';
 import { auditLogs, medicalRecords } from '../../db/schema.js';
-import { addPatient, createTestApp, signedInHospital, signedInPatient, type TestApp } from '../../test/helpers.js';
+import {
+  addPatient,
+  createTestApp,
+  signedInHospital,
+  signedInPatient,
+  type TestApp,
+} from '../../test/helpers.js';
 import { uploadRecord } from './testing.js';
 
 let t: TestApp;
@@ -26,7 +32,9 @@ beforeAll(async () => {
   patient = await signedInPatient(t.app, patientRow.patientId);
   // One record through the API (ledgered, with a file), the rest written straight to the table:
   // 119 in two groups that share one creation time each, so only the id tiebreaker orders them.
-  uploaded = (await uploadRecord(t.app, hospital.cookie, patientRow.id, { fields: { title: 'Uploaded' } })).json();
+  uploaded = (
+    await uploadRecord(t.app, hospital.cookie, patientRow.id, { fields: { title: 'Uploaded' } })
+  ).json();
   const base = new Date(Date.parse(uploaded.createdAt) - 60_000);
   const rows = Array.from({ length: TOTAL - 1 }, (_, i) => ({
     patientId: patientRow.id,

@@ -64,10 +64,30 @@ export async function loadRecords(db: Db, where: SQL | undefined): Promise<Medic
 }
 
 /**
- * One page of the records matching `where` (only medical_records columns), newest first, with the
- * total: the page's ids and `count(*) over ()` come from medical_records alone (an index scan on
- * medical_records_patient_list_idx for a patient's list), and only those ids are joined.
+ * The statement behind a page of records (exported for the benchmark's EXPLAIN): the page's ids and
+ * `count(*) over ()` come from medical_records alone (an index scan on medical_records_patient_idx
+ * or medical_records_patient_status_idx for a patient's list), and only those ids are joined.
  */
+export function recordPageQuery(db: Db, where: SQL | undefined, bounds: { limit: number; offset: number }) {
+  const page = db
+    .select({ id: medicalRecords.id, total: windowTotal().as('total') })
+    .from(medicalRecords)
+    .where(where)
+    .orderBy(...newestFirst)
+    .limit(bounds.limit)
+    .offset(bounds.offset)
+    .as('page');
+  return db
+    .select({ ...recordColumns, total: page.total })
+    .from(page)
+    .innerJoin(medicalRecords, eq(medicalRecords.id, page.id))
+    .innerJoin(patients, eq(patients.id, medicalRecords.patientId))
+    .innerJoin(users, eq(users.id, medicalRecords.hospitalId))
+    .leftJoin(retractor, eq(retractor.id, medicalRecords.enteredInErrorBy))
+    .orderBy(...newestFirst);
+}
+
+/** One page of the records matching `where` (only medical_records columns), newest first, with the total. */
 export async function loadRecordPage(
   db: Db,
   where: SQL | undefined,
@@ -75,24 +95,7 @@ export async function loadRecordPage(
 ): Promise<Paged<MedicalRecord>> {
   return fetchPage(
     paging,
-    ({ limit, offset }) => {
-      const page = db
-        .select({ id: medicalRecords.id, total: windowTotal().as('total') })
-        .from(medicalRecords)
-        .where(where)
-        .orderBy(...newestFirst)
-        .limit(limit)
-        .offset(offset)
-        .as('page');
-      return db
-        .select({ ...recordColumns, total: page.total })
-        .from(page)
-        .innerJoin(medicalRecords, eq(medicalRecords.id, page.id))
-        .innerJoin(patients, eq(patients.id, medicalRecords.patientId))
-        .innerJoin(users, eq(users.id, medicalRecords.hospitalId))
-        .leftJoin(retractor, eq(retractor.id, medicalRecords.enteredInErrorBy))
-        .orderBy(...newestFirst);
-    },
+    (bounds) => recordPageQuery(db, where, bounds),
     async () => (await db.select({ total: count() }).from(medicalRecords).where(where))[0].total,
     (rows) => shapeRecords(db, rows),
   );

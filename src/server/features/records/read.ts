@@ -27,7 +27,7 @@ import { loadRecord, loadRecordPage, loadRecords } from './load.js';
  * What a reader may list: drafts only for the hospital that wrote them; by default only current
  * versions (not superseded, not entered in error), with `view=all` every version.
  */
-const visibleTo = (actor: Actor, patientRowId: string, view: RecordListView) =>
+export const visibleTo = (actor: Actor, patientRowId: string, view: RecordListView) =>
   and(
     eq(medicalRecords.patientId, patientRowId),
     actor.role === 'hospital' ? eq(medicalRecords.hospitalId, actor.id) : eq(medicalRecords.status, 'final'),

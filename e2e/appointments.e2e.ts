@@ -19,7 +19,9 @@ async function pick(page: Page, label: string, option: string | RegExp) {
 
 describe('appointments', () => {
   it('schedules, refuses the same doctor’s booked slot, changes status and cancels on chain; the patient sees it', async () => {
-    const hospital: BrowserContext = await journey.browser.newContext({ viewport: { width: 1400, height: 1000 } });
+    const hospital: BrowserContext = await journey.browser.newContext({
+      viewport: { width: 1400, height: 1000 },
+    });
     await signedInHospital(hospital, journey.app.url);
     const email = uniqueEmail('appointment-patient');
     const added = await hospital.request.post(`${journey.app.url}/api/patients`, {
@@ -122,7 +124,9 @@ describe('appointments', () => {
     expect(await page.getByTestId('stat-Today').textContent()).toContain('0');
 
     const res = await patientContext.request.get(`${journey.app.url}/api/appointments/patient`);
-    const [cancelled] = (await res.json()) as { status: string; blockchainHash: string | null }[];
+    const {
+      items: [cancelled],
+    } = (await res.json()) as { items: { status: string; blockchainHash: string | null }[] };
     expect(cancelled?.status).toBe('cancelled');
     expect(cancelled?.blockchainHash).toMatch(/^[0-9a-f]{64}$/);
     await patientPage.reload();

@@ -1,8 +1,8 @@
 // npm run bench — runs each benchmark in turn, in its own process: the upload benchmark, then the
-// ledger benchmark. Stops at the first one that fails.
+// ledger benchmark, then the record list under load (PostgreSQL). Stops at the first one that fails.
 import { spawnSync } from 'node:child_process';
 
-const benches = ['bench/upload.bench.ts', 'bench/ledger.bench.ts'];
+const benches = ['bench/upload.bench.ts', 'bench/ledger.bench.ts', 'bench/records-list.bench.ts'];
 
 for (const bench of benches) {
   console.log(`\n=== ${bench} ===`);

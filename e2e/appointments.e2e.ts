@@ -124,9 +124,11 @@ describe('appointments', () => {
     await upcoming.getByText('Consultation').waitFor();
     await upcoming.getByText(/Room 12/).waitFor();
     // In the patient's own zone, both zones named.
-    const [booked10] = (await (
-      await patientContext.request.get(`${journey.app.url}/api/appointments/patient`)
-    ).json()) as { appointmentDate: string }[];
+    const {
+      items: [booked10],
+    } = (await (await patientContext.request.get(`${journey.app.url}/api/appointments/patient`)).json()) as {
+      items: { appointmentDate: string }[];
+    };
     await upcoming
       .getByText(`${formatInstant(booked10.appointmentDate, zone)} at the hospital (${zone})`)
       .waitFor();
@@ -148,7 +150,9 @@ describe('appointments', () => {
     expect(await page.getByTestId('stat-Today').textContent()).toContain('0');
 
     const res = await patientContext.request.get(`${journey.app.url}/api/appointments/patient`);
-    const [cancelled] = (await res.json()) as { status: string; blockchainHash: string | null }[];
+    const {
+      items: [cancelled],
+    } = (await res.json()) as { items: { status: string; blockchainHash: string | null }[] };
     expect(cancelled?.status).toBe('cancelled');
     expect(cancelled?.blockchainHash).toMatch(/^[0-9a-f]{64}$/);
     await patientPage.reload();

@@ -154,7 +154,7 @@ describe('patient dashboard', () => {
     const trail = page.getByRole('region', { name: 'Activity Trail' });
     await trail.getByRole('combobox', { name: 'Activity type' }).click();
     await page.getByRole('option', { name: 'Consent Change' }).click();
-    await trail.getByText('Showing 1 activity').waitFor();
+    await trail.getByText('Showing 1–1 of 1 activity').waitFor();
     const entry = trail.getByRole('listitem').first();
     await entry.getByText('consent change').waitFor();
     await entry.getByText('Blockchain Verified').waitFor();

@@ -3,6 +3,7 @@
 // conflict rule used by both the slot grid and the server. Slot times are wall-clock times in the
 // hospital's time zone (docs/decisions.md#time); the API carries ISO instants.
 import { z } from 'zod';
+import { pagingQuerySchema } from './paging.js';
 import { instantInRange, yearRangeMessage } from './dates.js';
 import { text } from './text.js';
 import {
@@ -94,7 +95,7 @@ export const appointmentSchema = z.object({
 });
 export type Appointment = z.infer<typeof appointmentSchema>;
 
-export const appointmentRangeQuerySchema = z.object({
+export const appointmentRangeQuerySchema = pagingQuerySchema.extend({
   from: z.iso
     .datetime({ offset: true, error: 'from must be an ISO date and time' })
     .refine((v) => instantInRange(v) !== null, yearRangeMessage('from'))
@@ -104,6 +105,7 @@ export const appointmentRangeQuerySchema = z.object({
     .refine((v) => instantInRange(v) !== null, yearRangeMessage('to'))
     .optional(),
 });
+export type AppointmentRangeQuery = z.infer<typeof appointmentRangeQuerySchema>;
 
 const toMinutes = (hhmm: string) => {
   const [h, m] = hhmm.split(':').map(Number);

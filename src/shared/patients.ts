@@ -3,9 +3,11 @@
 // dashboard's forms.
 import { z } from 'zod';
 import { text } from './text.js';
-import { DEFAULT_PAGE_SIZE, DEPARTMENTS } from './constants.js';
+import { DEPARTMENTS } from './constants.js';
+import { pagedSchema, pagingQuerySchema } from './paging.js';
 
-export const MAX_PAGE_SIZE = 100;
+// The paging schema and helpers moved to paging.ts; re-exported for the lists that import them here.
+export { MAX_PAGE_SIZE, pagedSchema, pageRange, pagingQuerySchema, type Paged } from './paging.js';
 
 /** Optional text: trimmed, and an empty value means "not given" (null), as the spec's form sends it. */
 const optionalText = (max: number) =>
@@ -62,21 +64,6 @@ export const PATIENT_FIELDS = Object.keys(patientInputSchema.shape) as (keyof Pa
 
 export const GENDER_OPTIONS = ['male', 'female', 'other', 'prefer not to say'] as const;
 
-const pageNumber = z.coerce
-  .number({ error: 'page must be a number' })
-  .int('page must be a whole number')
-  .min(1, 'page must be at least 1')
-  .max(100_000, 'page is too large')
-  .default(1);
-const pageSizeNumber = z.coerce
-  .number({ error: 'pageSize must be a number' })
-  .int('pageSize must be a whole number')
-  .min(1, 'pageSize must be at least 1')
-  .max(MAX_PAGE_SIZE, `pageSize must be at most ${MAX_PAGE_SIZE}`)
-  .default(DEFAULT_PAGE_SIZE);
-
-export const pagingQuerySchema = z.object({ page: pageNumber, pageSize: pageSizeNumber });
-
 export const patientListQuerySchema = pagingQuerySchema.extend({
   search: text().trim().max(100, 'search must be at most 100 characters').optional(),
   department: z
@@ -110,23 +97,6 @@ export const patientSchema = z.object({
 });
 export type Patient = z.infer<typeof patientSchema>;
 
-/** The paged list shape of every paged list (our decision; the spec says "list of patients"). */
-export const pagedSchema = <T extends z.ZodTypeAny>(item: T) =>
-  z
-    .object({
-      items: z.array(item),
-      total: z.number().int(),
-      page: z.number().int(),
-      pageSize: z.number().int(),
-    })
-    .describe('A page of results: items, the total count, the page number (from 1) and the page size.');
-export interface Paged<T> {
-  items: T[];
-  total: number;
-  page: number;
-  pageSize: number;
-}
-
 export const patientPageSchema = pagedSchema(patientSchema);
 
 /**
@@ -144,12 +114,6 @@ export function patientDisplayName(
     p.user?.email ||
     'Unknown Patient'
   );
-}
-
-/** "Showing a-b of N" for a page (0 items: "Showing 0-0 of 0"). */
-export function pageRange(page: number, pageSize: number, shown: number, total: number) {
-  const from = shown === 0 ? 0 : (page - 1) * pageSize + 1;
-  return { from, to: shown === 0 ? 0 : from + shown - 1, total };
 }
 
 /** A patient of the same hospital that a new one may duplicate (same name and birth date, or e-mail). */

@@ -2,6 +2,7 @@
 // form's fields, the accepted files and the shapes the API answers with. Used by the upload route
 // and by the hospital dashboard.
 import { z } from 'zod';
+import { pagingQuerySchema } from './paging.js';
 import { text } from './text.js';
 import { ACCEPTED_FILE_EXTENSIONS, DEPARTMENTS, MAX_UPLOAD_BYTES } from './constants.js';
 
@@ -151,9 +152,11 @@ export const enteredInErrorSchema = z.object({
 });
 
 /** Which records a list shows: current ones (the default), or every version and retraction too. */
-export const recordListQuerySchema = z.object({
+/** `?view=` and paging of a record list (current versions by default, `all` for every version). */
+export const recordListQuerySchema = pagingQuerySchema.extend({
   view: z.enum(['current', 'all'], { error: 'view must be "current" or "all"' }).default('current'),
 });
+export type RecordListQuery = z.infer<typeof recordListQuerySchema>;
 
 /** One version in a record's history, oldest first. */
 export const recordVersionSchema = z.object({

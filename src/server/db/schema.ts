@@ -132,7 +132,10 @@ export const medicalRecords = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [
-    index('medical_records_patient_idx').on(t.patientId, t.createdAt),
+    // The record lists (docs/decisions.md#filters-and-paging), newest first with the id as tiebreaker:
+    // a hospital's list of its patient (patient, hospital) and the patient's own (patient, status).
+    index('medical_records_patient_idx').on(t.patientId, t.hospitalId, t.createdAt, t.id),
+    index('medical_records_patient_status_idx').on(t.patientId, t.status, t.createdAt, t.id),
     // One amendment per version: a second one racing the first fails on this index.
     uniqueIndex('medical_records_supersedes_idx').on(t.supersedesId),
     index('medical_records_hospital_idx').on(t.hospitalId, t.createdAt),
@@ -197,8 +200,9 @@ export const appointments = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [
-    index('appointments_hospital_idx').on(t.hospitalId, t.appointmentDate),
-    index('appointments_patient_idx').on(t.patientId, t.appointmentDate),
+    // The appointment lists, by start time with the id as tiebreaker.
+    index('appointments_hospital_idx').on(t.hospitalId, t.appointmentDate, t.id),
+    index('appointments_patient_idx').on(t.patientId, t.appointmentDate, t.id),
   ],
 );
 
@@ -301,6 +305,8 @@ export const providerApplications = pgTable(
   },
   (t) => [
     index('provider_applications_status_idx').on(t.status, t.createdAt),
+    // The administrator's list: newest first, the id as tiebreaker.
+    index('provider_applications_created_idx').on(t.createdAt, t.id),
     // One application waiting for review per contact e-mail (stored lower-cased).
     uniqueIndex('provider_applications_one_pending_idx')
       .on(t.contactEmail)

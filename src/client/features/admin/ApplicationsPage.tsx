@@ -3,7 +3,9 @@
 import { Alert, Button, Center, Loader, Paper, Stack, Text, Title } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { IconInbox, IconShieldLock } from '@tabler/icons-react';
+import { useState } from 'react';
 import { Link } from 'react-router';
+import { ListPager } from '../../components/ListPager';
 import { useAuth } from '../../auth/context';
 import type { Application, HospitalSubscription } from '../../../shared/providers';
 import { errorMessage, errorStatus } from '../../api/request';
@@ -17,7 +19,8 @@ import { useApplications, useHospitalAccounts, useMarkActive, useResendLink, use
 
 export default function ApplicationsPage() {
   const { user } = useAuth();
-  const { data, isLoading, isError } = useApplications();
+  const [page, setPage] = useState(1);
+  const { data, isLoading, isError } = useApplications(page);
   const accounts = useHospitalAccounts();
   const review = useReview();
   const resend = useResendLink();
@@ -89,8 +92,11 @@ export default function ApplicationsPage() {
   const onMarkAccountActive = (h: HospitalSubscription) =>
     markActiveFor(h.hospitalUserId, h.hospitalName ?? h.email);
 
-  const pending = (data ?? []).filter((a) => a.status === 'pending');
-  const reviewed = (data ?? []).filter((a) => a.status !== 'pending');
+  // The page shown (newest first) split into pending and reviewed; the pager below covers them all.
+  const items = data?.items ?? [];
+  const pending = items.filter((a) => a.status === 'pending');
+  const reviewed = items.filter((a) => a.status !== 'pending');
+  const onThisPage = data && data.total > items.length ? ' on this page' : '';
 
   return (
     <AppLayout>
@@ -125,7 +131,7 @@ export default function ApplicationsPage() {
           <Alert color="red" title="Error" role="alert">
             The applications could not be loaded. Please reload the page.
           </Alert>
-        ) : !data || data.length === 0 ? (
+        ) : !data || data.total === 0 ? (
           <Paper withBorder p="xl" radius="md">
             <Stack align="center" gap="xs">
               <IconInbox size={40} aria-hidden color="var(--mantine-color-gray-5)" />
@@ -136,7 +142,8 @@ export default function ApplicationsPage() {
           <>
             <Stack component="section" aria-labelledby="pending-title" gap="md">
               <Title order={2} fz="xl" id="pending-title">
-                Pending Applications ({pending.length})
+                Pending Applications ({pending.length}
+                {onThisPage})
               </Title>
               {pending.length === 0 ? (
                 <Text c="dimmed">No applications are waiting for review.</Text>
@@ -154,7 +161,8 @@ export default function ApplicationsPage() {
             </Stack>
             <Stack component="section" aria-labelledby="reviewed-title" gap="md">
               <Title order={2} fz="xl" id="reviewed-title">
-                Reviewed Applications ({reviewed.length})
+                Reviewed Applications ({reviewed.length}
+                {onThisPage})
               </Title>
               {reviewed.length === 0 ? (
                 <Text c="dimmed">No applications have been reviewed yet.</Text>
@@ -167,6 +175,15 @@ export default function ApplicationsPage() {
                 />
               )}
             </Stack>
+            <ListPager
+              page={data.page}
+              pageSize={data.pageSize}
+              shown={items.length}
+              total={data.total}
+              one="application"
+              other="applications"
+              onPage={setPage}
+            />
           </>
         )}
         <Stack component="section" aria-labelledby="accounts-title" gap="md">

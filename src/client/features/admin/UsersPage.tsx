@@ -22,13 +22,12 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { ROLE_LABELS, USER_ROLE_FILTERS, type AdminUser } from '../../../shared/admin-users';
 import { DEFAULT_PAGE_SIZE } from '../../../shared/constants';
-import { pageRange } from '../../../shared/patients';
 import { displayName } from '../../../shared/users';
 import { errorMessage } from '../../api/request';
 import { useAuth } from '../../auth/context';
-import { PagerButtons } from '../../components/PagerButtons';
+import { ListPager } from '../../components/ListPager';
 import { AppLayout } from '../../components/layout/AppLayout';
-import { formatDate, showingRange } from '../../format';
+import { formatDate } from '../../format';
 import { notifyError, notifySuccess } from '../../notify';
 import { AdminNav } from './AdminNav';
 import { useAccountAction, useAdminUsers } from './api';
@@ -89,7 +88,6 @@ export default function UsersPage() {
 
   const items = data?.items ?? [];
   const total = data?.total ?? 0;
-  const range = pageRange(page, data?.pageSize ?? DEFAULT_PAGE_SIZE, items.length, total);
 
   function run(u: AdminUser, kind: 'suspend' | 'reactivate' | 'verify') {
     const titles = {
@@ -305,12 +303,16 @@ export default function UsersPage() {
               {isError ? 'Users could not be loaded. Please try again.' : 'No users match your search.'}
             </Text>
           )}
-          <Group justify="space-between" p="md">
-            <Text size="sm" c="dimmed" aria-live="polite">
-              {showingRange(range, 'user', 'users')}
-            </Text>
-            <PagerButtons page={page} hasNext={range.to < total} setPage={setPage} />
-          </Group>
+          <ListPager
+            page={page}
+            pageSize={data?.pageSize ?? DEFAULT_PAGE_SIZE}
+            shown={items.length}
+            total={total}
+            one="user"
+            other="users"
+            onPage={setPage}
+            p="md"
+          />
         </Paper>
       </Stack>
     </AppLayout>

@@ -3,6 +3,7 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { AdminUser, AdminUserPage } from '../../../shared/admin-users';
 import type { Application, HospitalSubscriptionList } from '../../../shared/providers';
+import type { Paged } from '../../../shared/paging';
 import { apiJson } from '../../api/request';
 
 export const APPLICATIONS_KEY = ['/api/provider-applications'] as const;
@@ -12,8 +13,9 @@ export function useHospitalAccounts() {
   return useQuery<HospitalSubscriptionList>({ queryKey: HOSPITAL_ACCOUNTS_KEY });
 }
 
-export function useApplications() {
-  return useQuery<Application[]>({ queryKey: APPLICATIONS_KEY });
+/** One page of the applications, newest first. */
+export function useApplications(page = 1) {
+  return useQuery<Paged<Application>>({ queryKey: [...APPLICATIONS_KEY, { page }] });
 }
 
 function useRefreshingMutation<V>(call: (vars: V) => Promise<unknown>) {

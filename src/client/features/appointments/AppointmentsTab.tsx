@@ -1,7 +1,7 @@
 // The Appointments tab (docs/spec.md#hospital-dashboard): month calendar, the selected day's
 // schedule with search and status filter, Quick Stats, and the schedule / edit / cancel dialogs.
 // Cancelling is recorded in the ledger by the server.
-import { Button, Grid, Group, Stack, Title } from '@mantine/core';
+import { Alert, Button, Grid, Group, Stack, Title } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
 import type { Appointment } from '../../../shared/appointments';
@@ -12,7 +12,7 @@ import { useCancelAppointment, useHospitalAppointments, useSetAppointmentStatus 
 import { AppointmentFormDialog } from './AppointmentFormDialog';
 import { dayKeyIn } from '../../../shared/time';
 import { useDisplayZone } from '../../time';
-import { byDay, fromDayKey, quickStats, scheduleFor, type StatusFilter } from './calendar';
+import { byDay, calendarRange, fromDayKey, quickStats, scheduleFor, type StatusFilter } from './calendar';
 import { confirmCancelAppointment } from './confirmCancelAppointment';
 import { MonthCalendar } from './MonthCalendar';
 import { QuickStats } from './QuickStats';
@@ -20,12 +20,13 @@ import { SchedulePanel } from './SchedulePanel';
 
 export function AppointmentsTab() {
   const { user } = useAuth();
-  const appointments = useHospitalAppointments(user?.id);
   // Days and times are the hospital's, wherever this browser is.
   const zone = useDisplayZone();
   const today = dayKeyIn(new Date(), zone);
   const [selected, setSelected] = useState(today);
   const [month, setMonth] = useState(() => fromDayKey(today));
+  const range = useMemo(() => calendarRange(month, today, zone), [month, today, zone]);
+  const { items: appointments, total } = useHospitalAppointments(user?.id, range);
   const [search, setSearch] = useState('');
   const [status, setStatus] = useState<StatusFilter>('all');
   const [dialog, setDialog] = useState<{ editing: Appointment | null } | null>(null);
@@ -70,6 +71,11 @@ export function AppointmentsTab() {
           New Appointment
         </Button>
       </Group>
+      {total > appointments.length && (
+        <Alert color="yellow" title="Not every appointment is shown" role="status">
+          This month has {total} appointments; the calendar shows the first {appointments.length}.
+        </Alert>
+      )}
       <Grid>
         <Grid.Col span={{ base: 12, lg: 8 }}>
           <MonthCalendar

@@ -4,6 +4,7 @@
 import { Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { IconCalendarPlus } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
 import { Link } from 'react-router';
 import {
   APPOINTMENT_TYPE_LABELS,
@@ -11,22 +12,41 @@ import {
   type Appointment,
 } from '../../../shared/appointments';
 import { DEPARTMENT_LABELS } from '../../../shared/constants';
+import { MAX_PAGE_SIZE, type Paged } from '../../../shared/paging';
+import { startOfDay } from './calendar';
 import { notifyInfo } from '../../notify';
 import { useDisplayZone } from '../../time';
 import { AddToCalendarButton } from '../calendar/AddToCalendarButton';
 import { whenForViewer } from './calendar';
 
-/** Failed fetches are only logged (docs/spec.md#messages): the list stays empty. */
-export function useUpcomingAppointments(): Appointment[] {
-  const query = useQuery<Appointment[]>({ queryKey: ['/api/appointments/patient'] });
+/**
+ * The patient's appointments from the start of today, the largest page the server gives; `more`
+ * counts those beyond it, so a cut list says so. Failed fetches are only logged
+ * (docs/spec.md#messages): the list stays empty.
+ */
+export function useUpcomingAppointments(): { items: Appointment[]; more: number } {
+  const [from] = useState(() => startOfDay(new Date()).toISOString());
+  const query = useQuery<Paged<Appointment>>({
+    queryKey: ['/api/appointments/patient', { from, pageSize: MAX_PAGE_SIZE }],
+  });
   if (query.error) console.error('Failed to load appointments', query.error);
-  return upcomingAppointments(query.data ?? [], new Date());
+  const page = query.data;
+  return {
+    items: upcomingAppointments(page?.items ?? [], new Date()),
+    more: page ? page.total - page.items.length : 0,
+  };
 }
 
 const contactProvider = (title: string) =>
   notifyInfo(title, 'Please contact your healthcare provider to book, reschedule or cancel an appointment.');
 
-export function UpcomingAppointments({ appointments }: { appointments: Appointment[] }) {
+export function UpcomingAppointments({
+  appointments,
+  more = 0,
+}: {
+  appointments: Appointment[];
+  more?: number;
+}) {
   const zone = useDisplayZone();
   return (
     <Paper withBorder p="md" radius="md" component="section" aria-labelledby="upcoming-title">
@@ -92,6 +112,11 @@ export function UpcomingAppointments({ appointments }: { appointments: Appointme
             );
           })}
         </Stack>
+      )}
+      {more > 0 && (
+        <Text size="sm" c="dimmed" mt="sm" role="status">
+          {more} later {more === 1 ? 'appointment is' : 'appointments are'} not shown here.
+        </Text>
       )}
     </Paper>
   );

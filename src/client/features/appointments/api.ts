@@ -1,20 +1,29 @@
 // Appointment queries and mutations (docs/spec.md#calls). After any change the list and the audit
 // trail are read again.
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Appointment } from '../../../shared/appointments';
+import { MAX_PAGE_SIZE, type Paged } from '../../../shared/paging';
 import { apiJson } from '../../api/request';
 import { AUDIT_KEY } from '../hospital/api';
 
 export const APPOINTMENTS_KEY = '/api/appointments';
 
-/** Failed fetches are only logged (docs/spec.md#messages): the list stays empty. */
-export function useHospitalAppointments(hospitalUserId: string | undefined) {
-  const query = useQuery<Appointment[]>({
-    queryKey: [APPOINTMENTS_KEY, 'hospital', hospitalUserId ?? ''],
+/**
+ * The hospital's appointments between `from` and `to`, the largest page the server gives
+ * (MAX_PAGE_SIZE); `total` says how many there are, so a truncated month is shown as such.
+ * Failed fetches are only logged (docs/spec.md#messages): the list stays empty.
+ */
+export function useHospitalAppointments(
+  hospitalUserId: string | undefined,
+  range: { from: string; to: string },
+): { items: Appointment[]; total: number } {
+  const query = useQuery<Paged<Appointment>>({
+    queryKey: [APPOINTMENTS_KEY, 'hospital', hospitalUserId ?? '', { ...range, pageSize: MAX_PAGE_SIZE }],
     enabled: !!hospitalUserId,
+    placeholderData: keepPreviousData,
   });
   if (query.error) console.error('Failed to load appointments', query.error);
-  return query.data ?? [];
+  return { items: query.data?.items ?? [], total: query.data?.total ?? 0 };
 }
 
 export interface AppointmentPayload {

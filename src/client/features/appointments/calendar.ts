@@ -3,7 +3,7 @@
 // falls on the day and at the time it has in the hospital's time zone (`zone`), wherever the
 // browser is (docs/decisions.md#time).
 import type { Appointment } from '../../../shared/appointments';
-import { clockIn, dayKeyIn, formatClock, formatDay, formatInstant } from '../../../shared/time';
+import { clockIn, dayKeyIn, formatClock, formatDay, formatInstant, instantIn } from '../../../shared/time';
 
 export const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 
@@ -38,6 +38,24 @@ export function monthGrid(month: Date): Date[][] {
 export function weekRange(day: Date): { start: string; end: string } {
   const start = addDays(startOfDay(day), -day.getDay());
   return { start: dayKey(start), end: dayKey(addDays(start, 7)) };
+}
+
+/**
+ * The instants the Appointments tab asks for: every day the month's grid shows, and this week (for
+ * the Quick Stats), from midnight to midnight in the hospital's zone, as ISO strings for
+ * `?from=&to=`. `today` is the hospital's day key.
+ */
+export function calendarRange(month: Date, today: string, zone: string): { from: string; to: string } {
+  const weeks = monthGrid(month);
+  const week = weekRange(fromDayKey(today));
+  const gridStart = dayKey(weeks[0][0]);
+  const gridEnd = dayKey(addDays(weeks[weeks.length - 1][6], 1));
+  const from = gridStart < week.start ? gridStart : week.start;
+  const to = gridEnd > week.end ? gridEnd : week.end;
+  return {
+    from: instantIn(from, '00:00', zone).toISOString(),
+    to: new Date(instantIn(to, '00:00', zone).getTime() - 1).toISOString(),
+  };
 }
 
 /** The day an appointment falls on in `zone`. */

@@ -13,7 +13,7 @@ import { formatDateTime, localDayBounds, plural, truncateHash } from '../../form
 import { useActivity } from '../patient/api';
 import { ACTIVITY_ACTION_LABELS, activityDescription } from '../../pages/patient-dashboard/dashboard';
 import { LedgerBadge } from '../../components/LedgerBadge';
-import { PagerButtons } from '../../components/PagerButtons';
+import { ListPager } from '../../components/ListPager';
 
 const ACTION_OPTIONS = ['all', ...PATIENT_AUDIT_ACTIONS, 'profile_change', 'family_contact_change'].map(
   (a) => ({
@@ -146,12 +146,15 @@ export function ActivityTrail() {
           <ActivityRow key={entry.id} entry={entry} />
         ))}
       </Stack>
-      <Group justify="space-between" mt="sm">
-        <Text size="sm" c="dimmed" aria-live="polite">
-          Showing {total} {total === 1 ? 'activity' : 'activities'}
-        </Text>
-        {total > pageSize && <PagerButtons page={page} hasNext={page * pageSize < total} setPage={setPage} />}
-      </Group>
+      <ListPager
+        page={page}
+        pageSize={pageSize}
+        shown={items.length}
+        total={total}
+        one="activity"
+        other="activities"
+        onPage={setPage}
+      />
     </Paper>
   );
 }

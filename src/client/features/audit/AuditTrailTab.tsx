@@ -4,13 +4,12 @@ import { Button, Group, Paper, Select, Stack, Text, Title } from '@mantine/core'
 import { DateInput } from '@mantine/dates';
 import { IconSearch } from '@tabler/icons-react';
 import { useState } from 'react';
-import { HOSPITAL_AUDIT_ACTIONS } from '../../../shared/constants';
+import { DEFAULT_PAGE_SIZE, HOSPITAL_AUDIT_ACTIONS } from '../../../shared/constants';
 import { AUDIT_ACTION_LABELS } from '../../../shared/hospital';
-import { pageRange } from '../../../shared/patients';
 import { useAuditLogs, useAuditUsers } from '../hospital/api';
-import { localDayBounds, showingRange } from '../../format';
+import { localDayBounds } from '../../format';
 import { AuditEntryRow } from './AuditEntryRow';
-import { PagerButtons } from '../../components/PagerButtons';
+import { ListPager } from '../../components/ListPager';
 
 const ACTION_OPTIONS = [
   { value: 'all', label: 'All Actions' },
@@ -38,7 +37,6 @@ export function AuditTrailTab() {
   });
   const items = data?.items ?? [];
   const total = data?.total ?? 0;
-  const range = pageRange(page, data?.pageSize ?? 50, items.length, total);
 
   return (
     <Stack>
@@ -106,12 +104,15 @@ export function AuditTrailTab() {
             <AuditEntryRow key={entry.id} entry={entry} />
           ))}
         </Stack>
-        <Group justify="space-between" mt="md">
-          <Text size="sm" c="dimmed" aria-live="polite">
-            {showingRange(range, 'transaction', 'transactions')}
-          </Text>
-          <PagerButtons page={page} hasNext={range.to < total} setPage={setPage} />
-        </Group>
+        <ListPager
+          page={page}
+          pageSize={data?.pageSize ?? DEFAULT_PAGE_SIZE}
+          shown={items.length}
+          total={total}
+          one="transaction"
+          other="transactions"
+          onPage={setPage}
+        />
       </Paper>
     </Stack>
   );

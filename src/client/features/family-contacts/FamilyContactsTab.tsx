@@ -8,6 +8,8 @@ import {
   type FamilyContact,
   type FamilyContactInput,
 } from '../../../shared/family-contacts';
+import type { Paged } from '../../../shared/paging';
+import { ListPager } from '../../components/ListPager';
 import { errorMessage } from '../../api/request';
 import { notifyError, notifySuccess } from '../../notify';
 import { useChangeContact } from '../patient/api';
@@ -74,10 +76,13 @@ function ContactCard(props: {
 interface Props {
   patientRowId: string | undefined;
   contacts: FamilyContact[] | undefined;
+  /** The page the contacts are (total, page, page size), for "Showing a–b of N" and the pager. */
+  paging?: Omit<Paged<FamilyContact>, 'items'>;
+  onPage?: (page: number) => void;
   isLoading: boolean;
 }
 
-export function FamilyContactsTab({ patientRowId, contacts, isLoading }: Props) {
+export function FamilyContactsTab({ patientRowId, contacts, paging, onPage, isLoading }: Props) {
   // null: no form; 'new': the Add Contact form; a contact: its edit form.
   const [editing, setEditing] = useState<FamilyContact | 'new' | null>(null);
   const change = useChangeContact(patientRowId ?? '');
@@ -144,6 +149,17 @@ export function FamilyContactsTab({ patientRowId, contacts, isLoading }: Props) 
           ),
         )}
       </Stack>
+      {paging && paging.total > 0 && onPage && (
+        <ListPager
+          page={paging.page}
+          pageSize={paging.pageSize}
+          shown={contacts?.length ?? 0}
+          total={paging.total}
+          one="contact"
+          other="contacts"
+          onPage={onPage}
+        />
+      )}
       {editing === 'new' ? (
         <FamilyContactForm
           saving={change.isPending}

@@ -28,10 +28,10 @@ export interface PatientListParams {
 export const usePatients = (params: PatientListParams) =>
   useQuery<Paged<Patient>>({ queryKey: [PATIENTS_KEY, { ...params }] });
 
-/** A patient's records: current versions, or with `all` also superseded and retracted ones. */
-export const usePatientRecords = (patientRowId: string | null, all = false) =>
-  useQuery<MedicalRecord[]>({
-    queryKey: [RECORDS_KEY, patientRowId ?? '', { view: all ? 'all' : undefined }],
+/** One page of a patient's records: current versions, or with `all` also superseded and retracted ones. */
+export const usePatientRecords = (patientRowId: string | null, all = false, page = 1) =>
+  useQuery<Paged<MedicalRecord>>({
+    queryKey: [RECORDS_KEY, patientRowId ?? '', { view: all ? 'all' : undefined, page }],
     enabled: !!patientRowId,
   });
 

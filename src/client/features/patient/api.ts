@@ -5,7 +5,7 @@ import type { Consent, ConsentInput } from '../../../shared/consent';
 import type { FamilyContact, FamilyContactInput } from '../../../shared/family-contacts';
 import type { AuditPage } from '../../../shared/hospital';
 import type { ProfileUpdate } from '../../../shared/patient-profile';
-import type { Patient } from '../../../shared/patients';
+import type { Paged, Patient } from '../../../shared/patients';
 import type { MedicalRecord } from '../../../shared/records';
 import { apiJson } from '../../api/request';
 
@@ -15,9 +15,9 @@ export const CONSENT_KEY = '/api/consent';
 export const FAMILY_KEY = '/api/family-contacts/patient';
 export const ACTIVITY_KEY = '/api/audit-logs/patient';
 
-/** The patient's records: current versions, or with `all` also superseded and retracted ones. */
-export const useOwnRecords = (all = false) =>
-  useQuery<MedicalRecord[]>({ queryKey: [...OWN_RECORDS_KEY, { view: all ? 'all' : undefined }] });
+/** One page of the patient's records: current versions, or with `all` also superseded and retracted ones. */
+export const useOwnRecords = (all = false, page = 1) =>
+  useQuery<Paged<MedicalRecord>>({ queryKey: [...OWN_RECORDS_KEY, { view: all ? 'all' : undefined, page }] });
 
 export const useProfile = (userId: string | undefined) =>
   useQuery<Patient>({ queryKey: [PROFILE_KEY, userId ?? ''], enabled: !!userId });
@@ -25,8 +25,12 @@ export const useProfile = (userId: string | undefined) =>
 export const useConsent = (userId: string | undefined) =>
   useQuery<Consent>({ queryKey: [CONSENT_KEY, userId ?? ''], enabled: !!userId });
 
-export const useFamilyContacts = (patientRowId: string | undefined) =>
-  useQuery<FamilyContact[]>({ queryKey: [FAMILY_KEY, patientRowId ?? ''], enabled: !!patientRowId });
+/** One page of a patient's family contacts. */
+export const useFamilyContacts = (patientRowId: string | undefined, page = 1) =>
+  useQuery<Paged<FamilyContact>>({
+    queryKey: [FAMILY_KEY, patientRowId ?? '', { page }],
+    enabled: !!patientRowId,
+  });
 
 export interface ActivityParams {
   action: string;

@@ -1,6 +1,7 @@
 // The Edit Profile modal (docs/spec.md#patient-dashboard): tabs Profile and Family Contacts (with a
 // count). Used by the patient dashboard and by the profile page.
 import { Badge, Modal, Tabs, Text } from '@mantine/core';
+import { useState } from 'react';
 import { useAuth } from '../../auth/context';
 import { useFamilyContacts, useProfile } from '../patient/api';
 import { FamilyContactsTab } from '../family-contacts/FamilyContactsTab';
@@ -10,7 +11,8 @@ import { plural } from '../../format';
 export function EditProfileModal({ opened, onClose }: { opened: boolean; onClose: () => void }) {
   const { user } = useAuth();
   const profile = useProfile(user?.id);
-  const contacts = useFamilyContacts(profile.data?.id);
+  const [page, setPage] = useState(1);
+  const contacts = useFamilyContacts(profile.data?.id, page);
   return (
     <Modal opened={opened} onClose={onClose} title="Edit Profile" size="lg">
       <Tabs defaultValue="profile" keepMounted={false}>
@@ -22,9 +24,9 @@ export function EditProfileModal({ opened, onClose }: { opened: boolean; onClose
               <Badge
                 size="sm"
                 variant="light"
-                aria-label={plural(contacts.data?.length ?? 0, 'contact', 'contacts')}
+                aria-label={plural(contacts.data?.total ?? 0, 'contact', 'contacts')}
               >
-                {contacts.data?.length ?? 0}
+                {contacts.data?.total ?? 0}
               </Badge>
             }
           >
@@ -41,7 +43,9 @@ export function EditProfileModal({ opened, onClose }: { opened: boolean; onClose
         <Tabs.Panel value="family">
           <FamilyContactsTab
             patientRowId={profile.data?.id}
-            contacts={contacts.data}
+            contacts={contacts.data?.items}
+            paging={contacts.data}
+            onPage={setPage}
             isLoading={contacts.isLoading}
           />
         </Tabs.Panel>

@@ -7,6 +7,7 @@ import { FhirExportButton } from '../fhir/FhirExportButton';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { patientDisplayName, type Patient } from '../../../shared/patients';
+import { ListPager } from '../../components/ListPager';
 import { RECORDS_KEY, usePatientRecords } from '../hospital/api';
 import { departmentLabel, formatDate, genderLabel, recordTypeLabel } from '../../format';
 import { downloadRecord } from '../records/download';
@@ -55,7 +56,8 @@ export function PatientDetailsDialog({ patient, onClose }: { patient: Patient | 
 function PatientDetails({ patient }: { patient: Patient }) {
   const client = useQueryClient();
   const [allVersions, setAllVersions] = useState(false);
-  const records = usePatientRecords(patient.id, allVersions);
+  const [page, setPage] = useState(1);
+  const records = usePatientRecords(patient.id, allVersions, page);
   const [viewing, setViewing] = useState<string | null>(null);
   const [uploading, setUploading] = useState(false);
   // A new key empties the upload form after each upload.
@@ -146,12 +148,15 @@ function PatientDetails({ patient }: { patient: Patient }) {
       <Switch
         label="Show earlier versions and records entered in error"
         checked={allVersions}
-        onChange={(e) => setAllVersions(e.currentTarget.checked)}
+        onChange={(e) => {
+          setAllVersions(e.currentTarget.checked);
+          setPage(1);
+        }}
       />
       {records.isLoading && <Text c="dimmed">Loading records...</Text>}
-      {records.data?.length === 0 && <Text c="dimmed">No medical records yet.</Text>}
+      {records.data?.total === 0 && <Text c="dimmed">No medical records yet.</Text>}
       <Stack gap="xs" aria-label="Medical records">
-        {records.data?.map((r) => (
+        {records.data?.items.map((r) => (
           <Paper key={r.id} withBorder p="sm">
             <Group justify="space-between" wrap="wrap">
               <div>
@@ -194,6 +199,17 @@ function PatientDetails({ patient }: { patient: Patient }) {
           </Paper>
         ))}
       </Stack>
+      {records.data && records.data.total > 0 && (
+        <ListPager
+          page={records.data.page}
+          pageSize={records.data.pageSize}
+          shown={records.data.items.length}
+          total={records.data.total}
+          one="record"
+          other="records"
+          onPage={setPage}
+        />
+      )}
 
       <Modal opened={uploading} onClose={() => setUploading(false)} title="Upload Record" size="lg">
         <Stack>

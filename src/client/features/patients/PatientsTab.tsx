@@ -17,13 +17,13 @@ import {
 import { IconEdit, IconFolderOpen, IconPlus, IconSearch, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import { DEFAULT_PAGE_SIZE } from '../../../shared/constants';
-import { pageRange, patientDisplayName, type Patient } from '../../../shared/patients';
+import { patientDisplayName, type Patient } from '../../../shared/patients';
 import { usePatients } from '../hospital/api';
-import { DEPARTMENT_OPTIONS, formatDate, showingRange } from '../../format';
+import { DEPARTMENT_OPTIONS, formatDate } from '../../format';
 import { confirmDeletePatient } from './confirmDeletePatient';
 import { PatientDetailsDialog } from './PatientDetailsDialog';
 import { PatientFormDialog } from './PatientFormDialog';
-import { PagerButtons } from '../../components/PagerButtons';
+import { ListPager } from '../../components/ListPager';
 
 export function PatientsTab() {
   const [searchInput, setSearchInput] = useState('');
@@ -40,7 +40,6 @@ export function PatientsTab() {
   };
   const items = data?.items ?? [];
   const total = data?.total ?? 0;
-  const range = pageRange(page, data?.pageSize ?? DEFAULT_PAGE_SIZE, items.length, total);
   const filtered = search !== '' || department !== 'all';
 
   return (
@@ -177,12 +176,16 @@ export function PatientsTab() {
                 : 'No patients found. Add patients to get started.'}
           </Text>
         )}
-        <Group justify="space-between" p="md">
-          <Text size="sm" c="dimmed" aria-live="polite">
-            {showingRange(range, 'patient', 'patients')}
-          </Text>
-          <PagerButtons page={page} hasNext={range.to < total} setPage={setPage} />
-        </Group>
+        <ListPager
+          p="md"
+          page={page}
+          pageSize={data?.pageSize ?? DEFAULT_PAGE_SIZE}
+          shown={items.length}
+          total={total}
+          one="patient"
+          other="patients"
+          onPage={setPage}
+        />
       </Paper>
 
       <PatientFormDialog patient={formFor} onClose={() => setFormFor(null)} />

@@ -3,7 +3,9 @@
 // "Accessible", Download and Share; a click opens the record detail view.
 import { Badge, Button, Group, Paper, Stack, Switch, Text, Title, UnstyledButton } from '@mantine/core';
 import { IconDownload, IconFileText, IconShare } from '@tabler/icons-react';
+import type { Paged } from '../../../shared/paging';
 import { shareSummary, type MedicalRecord } from '../../../shared/records';
+import { ListPager } from '../../components/ListPager';
 import { notifyError, notifyInfo, notifySuccess } from '../../notify';
 import { departmentLabel, formatDate } from '../../format';
 import { ProviderVerification } from '../../components/ProviderVerification';
@@ -31,6 +33,9 @@ async function share(record: MedicalRecord) {
 
 interface Props {
   records: MedicalRecord[];
+  /** The page the records are (total, page, page size), for "Showing a–b of N" and the pager. */
+  paging: Omit<Paged<MedicalRecord>, 'items'> | undefined;
+  onPage: (page: number) => void;
   isLoading: boolean;
   onOpen: (recordId: string) => void;
   showAllVersions: boolean;
@@ -39,6 +44,8 @@ interface Props {
 
 export function RecentRecords({
   records,
+  paging,
+  onPage,
   isLoading,
   onOpen,
   showAllVersions,
@@ -137,6 +144,17 @@ export function RecentRecords({
           </Paper>
         ))}
       </Stack>
+      {paging && paging.total > 0 && (
+        <ListPager
+          page={paging.page}
+          pageSize={paging.pageSize}
+          shown={records.length}
+          total={paging.total}
+          one="record"
+          other="records"
+          onPage={onPage}
+        />
+      )}
     </Paper>
   );
 }

@@ -26,14 +26,17 @@ export default function PatientDashboardPage() {
   const client = useQueryClient();
   const refreshActivity = useRefreshActivity();
   const [allVersions, setAllVersions] = useState(false);
-  const records = useOwnRecords(allVersions);
+  const [page, setPage] = useState(1);
+  const records = useOwnRecords(allVersions, page);
   const profile = useProfile(user?.id);
   const upcoming = useUpcomingAppointments();
   const [openRecordId, setOpenRecordId] = useState<string | null>(null);
   const [editing, setEditing] = useState(false);
-  const list = records.data ?? [];
-  // The figures count current records only, whichever versions the list shows.
+  const list = records.data?.items ?? [];
+  // The figures count current records only, whichever versions the list shows: the total from the
+  // server (all pages) when the list shows current ones; the others are of the page shown.
   const current = list.filter((r) => r.documentStatus === 'current');
+  const currentTotal = allVersions ? current.length : (records.data?.total ?? 0);
 
   return (
     <AppLayout>
@@ -43,8 +46,8 @@ export default function PatientDashboardPage() {
           <Text c="dimmed">Your medical records, secured and verified on the blockchain.</Text>
         </div>
         <StatCards
-          records={current.length}
-          upcoming={upcoming.length}
+          records={currentTotal}
+          upcoming={upcoming.items.length + upcoming.more}
           notifications={newNotificationCount(current, user?.lastLoginAt ?? null)}
           verified={verifiedCount(current)}
         />
@@ -53,12 +56,17 @@ export default function PatientDashboardPage() {
             <Stack>
               <RecentRecords
                 records={list}
+                paging={records.data}
+                onPage={setPage}
                 isLoading={records.isLoading}
                 onOpen={setOpenRecordId}
                 showAllVersions={allVersions}
-                onShowAllVersionsChange={setAllVersions}
+                onShowAllVersionsChange={(all) => {
+                  setAllVersions(all);
+                  setPage(1);
+                }}
               />
-              <UpcomingAppointments appointments={upcoming} />
+              <UpcomingAppointments appointments={upcoming.items} more={upcoming.more} />
               <ActivityTrail />
             </Stack>
           </Grid.Col>

@@ -1,6 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Appointment } from '../../../shared/appointments.js';
+import type { Paged } from '../../../shared/paging.js';
 import { appointments, auditLogs, ledgerEntries } from '../../db/schema.js';
 import {
   addPatient,
@@ -154,8 +155,10 @@ describe('GET /api/appointments/hospital/{id}', () => {
   it('lists the hospital’s own appointments in date order, within from/to', async () => {
     const res = await call('GET', `/api/appointments/hospital/${hospital.userId}`, hospital.cookie);
     expect(res.statusCode).toBe(200);
-    const list = res.json<Appointment[]>();
+    const page = res.json<Paged<Appointment>>();
+    const list = page.items;
     expect(list.length).toBeGreaterThan(3);
+    expect(page).toMatchObject({ total: list.length, page: 1, pageSize: 50 });
     expect(list.every((a) => a.hospitalId === hospital.userId)).toBe(true);
     expect(list.map((a) => a.appointmentDate)).toEqual([...list.map((a) => a.appointmentDate)].sort());
     const ranged = await call(
@@ -163,7 +166,23 @@ describe('GET /api/appointments/hospital/{id}', () => {
       `/api/appointments/hospital/${hospital.userId}?from=${at('13:00')}&to=${at('15:30')}`,
       hospital.cookie,
     );
-    expect(ranged.json<Appointment[]>().map((a) => a.appointmentDate)).toEqual([at('14:00'), at('15:00')]);
+    expect(ranged.json<Paged<Appointment>>().items.map((a) => a.appointmentDate)).toEqual([
+      at('14:00'),
+      at('15:00'),
+    ]);
+    expect(ranged.json<Paged<Appointment>>().total).toBe(2);
+    // Pages of one follow the same order and never overlap.
+    const pages: string[] = [];
+    for (let n = 1; n <= list.length + 1; n++) {
+      const one = await call(
+        'GET',
+        `/api/appointments/hospital/${hospital.userId}?pageSize=1&page=${n}`,
+        hospital.cookie,
+      );
+      expect(one.json<Paged<Appointment>>().total).toBe(list.length);
+      pages.push(...one.json<Paged<Appointment>>().items.map((a) => a.id));
+    }
+    expect(pages).toEqual(list.map((a) => a.id));
   });
 
   it('answers 404 for another hospital’s id, 403 for other roles, 401 signed out, 400 for a bad range', async () => {
@@ -330,11 +349,12 @@ describe('GET /api/appointments/patient', () => {
   it('shows the signed-in patient only their own appointments, by either route', async () => {
     const own = await call('GET', '/api/appointments/patient', patient.cookie);
     expect(own.statusCode).toBe(200);
-    const list = own.json<Appointment[]>();
+    const list = own.json<Paged<Appointment>>().items;
     expect(list.length).toBeGreaterThan(0);
+    expect(own.json<Paged<Appointment>>().total).toBe(list.length);
     expect(list.every((a) => a.patientId === patientRow.id)).toBe(true);
     const byId = await call('GET', `/api/appointments/patient/${patient.userId}`, patient.cookie);
-    expect(byId.json()).toEqual(list);
+    expect(byId.json().items).toEqual(list);
   });
 
   it('answers 404 for another user’s id, 403 to hospitals, 401 signed out', async () => {

@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { text } from '../../../shared/text.js';
+import { pagedSchema } from '../../../shared/paging.js';
 import {
   appointmentInputSchema,
   appointmentRangeQuerySchema,
@@ -25,7 +26,9 @@ import {
 
 const tags = ['appointments'];
 const idParams = z.object({ id: text().max(100) });
-const list = z.array(appointmentSchema);
+const list = pagedSchema(appointmentSchema);
+const pagingDescription =
+  'One page, by start time: ?page= (from 1), ?pageSize= (default 50, at most 100); total counts the whole list.';
 
 export async function appointmentRoutes(app: FastifyInstance, ctx: AppContext) {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -39,6 +42,7 @@ export async function appointmentRoutes(app: FastifyInstance, ctx: AppContext) {
       schema: {
         tags,
         summary: "The signed-in hospital's appointments (its own id only), optionally from/to ISO instants",
+        description: pagingDescription,
         params: z.object({ hospitalUserId: text().max(100) }),
         querystring: appointmentRangeQuerySchema,
         response: { 200: list },
@@ -54,11 +58,13 @@ export async function appointmentRoutes(app: FastifyInstance, ctx: AppContext) {
       onRequest: requireRole('patient'),
       schema: {
         tags,
-        summary: "The signed-in patient's own appointments (read-only)",
+        summary: "The signed-in patient's own appointments (read-only), optionally from/to ISO instants",
+        description: pagingDescription,
+        querystring: appointmentRangeQuerySchema,
         response: { 200: list },
       },
     },
-    async (request) => listPatientAppointments(ctx.db, actorOf(request)),
+    async (request) => listPatientAppointments(ctx.db, actorOf(request), request.query),
   );
 
   r.get(
@@ -68,11 +74,14 @@ export async function appointmentRoutes(app: FastifyInstance, ctx: AppContext) {
       schema: {
         tags,
         summary: "The signed-in patient's own appointments by their user id (another id is 404)",
+        description: pagingDescription,
         params: z.object({ userId: text().max(100) }),
+        querystring: appointmentRangeQuerySchema,
         response: { 200: list },
       },
     },
-    async (request) => listPatientAppointments(ctx.db, actorOf(request), request.params.userId),
+    async (request) =>
+      listPatientAppointments(ctx.db, actorOf(request), request.query, request.params.userId),
   );
 
   r.post(

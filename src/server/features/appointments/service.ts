@@ -3,7 +3,7 @@
 // audited in its own transaction and checked against the shared conflict rule under a per-hospital
 // lock, so two requests cannot book the same doctor or patient into overlapping hours. Cancelling
 // keeps the row (status cancelled) and enters the cancellation in the ledger.
-import { and, asc, eq, gt, gte, isNull, lt, lte, ne, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, gt, gte, isNull, lt, lte, ne, sql, type SQL } from 'drizzle-orm';
 import {
   APPOINTMENT_MESSAGES,
   APPOINTMENT_TYPE_LABELS,
@@ -11,6 +11,7 @@ import {
   findConflicts,
   type Appointment,
   type AppointmentInput,
+  type AppointmentRangeQuery,
   type AppointmentType,
 } from '../../../shared/appointments.js';
 import { APPOINTMENT_LENGTH_MINUTES, DEPARTMENT_LABELS } from '../../../shared/constants.js';
@@ -21,7 +22,9 @@ import {
   mayReachPatient,
   type PatientRow,
 } from '../../access.js';
+import type { Paged, PagingQuery } from '../../../shared/paging.js';
 import type { Db } from '../../db/connect.js';
+import { fetchPage, windowTotal } from '../../db/paging.js';
 import { appointments, patients, users } from '../../db/schema.js';
 import { formatInstantWithZone } from '../../../shared/time.js';
 import { badRequest, conflict, notFound } from '../../errors.js';
@@ -76,15 +79,35 @@ async function hospitalTimeZone(db: Db, hospitalId: string): Promise<string> {
   return row?.timeZone ?? 'UTC';
 }
 
-async function listWhere(db: Db, where: SQL | undefined): Promise<Appointment[]> {
-  const rows = await db
-    .select({ appointment: appointments, patient: patients, timeZone: users.timeZone })
-    .from(appointments)
-    .innerJoin(patients, eq(patients.id, appointments.patientId))
-    .innerJoin(users, eq(users.id, appointments.hospitalId))
-    .where(where)
-    .orderBy(asc(appointments.appointmentDate));
-  return rows.map((r) => toAppointment(r.appointment, r.patient, r.timeZone));
+/** One page of the appointments matching `where`, by start time (id breaks ties), with the total. */
+async function listWhere(db: Db, where: SQL | undefined, paging: PagingQuery): Promise<Paged<Appointment>> {
+  return fetchPage(
+    paging,
+    ({ limit, offset }) =>
+      db
+        .select({
+          appointment: appointments,
+          patient: patients,
+          timeZone: users.timeZone,
+          total: windowTotal(),
+        })
+        .from(appointments)
+        .innerJoin(patients, eq(patients.id, appointments.patientId))
+        .innerJoin(users, eq(users.id, appointments.hospitalId))
+        .where(where)
+        .orderBy(asc(appointments.appointmentDate), asc(appointments.id))
+        .limit(limit)
+        .offset(offset),
+    async () =>
+      (
+        await db
+          .select({ total: count() })
+          .from(appointments)
+          .innerJoin(patients, eq(patients.id, appointments.patientId))
+          .where(where)
+      )[0].total,
+    (rows) => rows.map((r) => toAppointment(r.appointment, r.patient, r.timeZone)),
+  );
 }
 
 /** GET /api/appointments/hospital/{id}: only the signed-in hospital's own, patients not archived. */
@@ -92,8 +115,8 @@ export async function listHospitalAppointments(
   db: Db,
   actor: Actor,
   hospitalUserId: string,
-  range: { from?: string; to?: string },
-): Promise<Appointment[]> {
+  query: AppointmentRangeQuery,
+): Promise<Paged<Appointment>> {
   if (actor.role !== 'hospital' || !isUuid(hospitalUserId) || hospitalUserId !== actor.id) {
     throw notFound('Hospital not found.');
   }
@@ -102,17 +125,31 @@ export async function listHospitalAppointments(
     and(
       eq(appointments.hospitalId, actor.id),
       isNull(patients.archivedAt),
-      range.from ? gte(appointments.appointmentDate, new Date(range.from)) : undefined,
-      range.to ? lte(appointments.appointmentDate, new Date(range.to)) : undefined,
+      query.from ? gte(appointments.appointmentDate, new Date(query.from)) : undefined,
+      query.to ? lte(appointments.appointmentDate, new Date(query.to)) : undefined,
     ),
+    query,
   );
 }
 
 /** The signed-in patient's own appointments (any hospital), read-only. */
-export async function listPatientAppointments(db: Db, actor: Actor, userId?: string): Promise<Appointment[]> {
+export async function listPatientAppointments(
+  db: Db,
+  actor: Actor,
+  query: AppointmentRangeQuery,
+  userId?: string,
+): Promise<Paged<Appointment>> {
   if (userId !== undefined && userId !== actor.id) throw notFound('Patient not found.');
   const patient = await findOwnPatient(db, actor);
-  return listWhere(db, eq(appointments.patientId, patient.id));
+  return listWhere(
+    db,
+    and(
+      eq(appointments.patientId, patient.id),
+      query.from ? gte(appointments.appointmentDate, new Date(query.from)) : undefined,
+      query.to ? lte(appointments.appointmentDate, new Date(query.to)) : undefined,
+    ),
+    query,
+  );
 }
 
 /** An appointment of the signed-in hospital, for a patient it may still reach; else 404. */

@@ -131,7 +131,7 @@ describe('appointments in the hospital’s zone', () => {
       url: '/api/appointments/patient',
       headers: { cookie: patient.cookie },
     });
-    const listed = mine.json<{ id: string; timeZone: string }[]>();
+    const listed = mine.json<{ items: { id: string; timeZone: string }[] }>().items;
     expect(listed.find((a) => a.id === res.json().id)?.timeZone).toBe('Europe/Berlin');
   });
 

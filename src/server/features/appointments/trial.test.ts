@@ -52,6 +52,6 @@ describe('appointments after the trial', () => {
       url: `/api/appointments/hospital/${hospital.userId}`,
       headers: { cookie: hospital.cookie },
     });
-    expect(list.json<{ status: string }[]>().map((a) => a.status)).toEqual(['scheduled']);
+    expect(list.json<{ items: { status: string }[] }>().items.map((a) => a.status)).toEqual(['scheduled']);
   });
 });

@@ -148,7 +148,7 @@ describe('the trial', () => {
         headers: { cookie: p.cookie },
       });
       expect(list.statusCode).toBe(200);
-      const [record] = list.json();
+      const [record] = list.json().items;
       expect(record.title).toBe('Lipid panel');
       const one = await t.app.inject({
         method: 'GET',

@@ -136,7 +136,7 @@ describe('adding a family contact', () => {
     expect(res.json()).toMatchObject({ email: null, phone: null, emergencyContact: false });
     const list = (
       await send('GET', `/api/family-contacts/patient/${patientRow.id}`, undefined, patient.cookie)
-    ).json<{ firstName: string; isPrimary: boolean }[]>();
+    ).json<{ items: { firstName: string; isPrimary: boolean }[] }>().items;
     expect(list.map((c) => [c.firstName, c.isPrimary])).toEqual([
       ['Tom', true],
       ['Jane', false],
@@ -153,8 +153,15 @@ describe('listing family contacts', () => {
   });
 
   it('lets the patient and the hospital that created them read, and nobody else', async () => {
-    expect((await send('GET', url(), undefined, patient.cookie)).json()).toHaveLength(2);
-    expect((await send('GET', url(), undefined, hospital.cookie)).json()).toHaveLength(2);
+    expect((await send('GET', url(), undefined, patient.cookie)).json()).toMatchObject({ total: 2, page: 1 });
+    expect((await send('GET', url(), undefined, patient.cookie)).json().items).toHaveLength(2);
+    expect((await send('GET', url(), undefined, hospital.cookie)).json().items).toHaveLength(2);
+    const second = await send('GET', `${url()}?pageSize=1&page=2`, undefined, patient.cookie);
+    expect(second.json()).toMatchObject({ total: 2, page: 2, pageSize: 1 });
+    expect(second.json().items).toHaveLength(1);
+    const tooBig = await send('GET', `${url()}?pageSize=101`, undefined, patient.cookie);
+    expect(tooBig.statusCode).toBe(400);
+    expect(tooBig.json().message).toMatch(/pageSize must be at most 100/);
     expect((await send('GET', url(), undefined, otherHospital.cookie)).statusCode).toBe(404);
     expect((await send('GET', url(), undefined, otherPatient.cookie)).statusCode).toBe(404);
     expect(
@@ -168,7 +175,7 @@ describe('changing and removing a family contact', () => {
   beforeAll(async () => {
     const list = (
       await send('GET', `/api/family-contacts/patient/${patientRow.id}`, undefined, patient.cookie)
-    ).json<{ id: string; firstName: string }[]>();
+    ).json<{ items: { id: string; firstName: string }[] }>().items;
     contactId = list.find((c) => c.firstName === 'Jane')!.id;
   });
 
@@ -222,7 +229,7 @@ describe('changing and removing a family contact', () => {
     expect(res.statusCode).toBe(200);
     const list = (
       await send('GET', `/api/family-contacts/patient/${patientRow.id}`, undefined, patient.cookie)
-    ).json<{ id: string }[]>();
+    ).json<{ items: { id: string }[] }>().items;
     expect(list.map((c) => c.id)).not.toContain(contactId);
     expect((await auditsOf(patientRow.id)).at(-1)?.details).toBe(
       'Removed family contact Jane Doe (guardian)',

@@ -4,6 +4,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { pagedSchema, pagingQuerySchema } from '../../../shared/paging.js';
 import { text } from '../../../shared/text.js';
 import { messageSchema } from '../../../shared/auth.js';
 import { familyContactInputSchema, familyContactSchema } from '../../../shared/family-contacts.js';
@@ -26,11 +27,14 @@ export async function familyContactRoutes(app: FastifyInstance, ctx: AppContext)
       schema: {
         tags,
         summary: "A patient's family contacts (patients.id): the patient, or the hospital that created them",
+        description:
+          'Primary first, then oldest first; one page: ?page= (from 1), ?pageSize= (default 50, at most 100).',
         params: z.object({ patientId: text().max(100) }),
-        response: { 200: z.array(familyContactSchema) },
+        querystring: pagingQuerySchema,
+        response: { 200: pagedSchema(familyContactSchema) },
       },
     },
-    async (request) => listContacts(ctx.db, actorOf(request), request.params.patientId),
+    async (request) => listContacts(ctx.db, actorOf(request), request.params.patientId, request.query),
   );
 
   r.post(

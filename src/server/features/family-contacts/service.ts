@@ -10,7 +10,9 @@ import {
   type FamilyContactInput,
 } from '../../../shared/family-contacts.js';
 import { findOwnPatient, findPatientForUser, isUuid, type PatientRow } from '../../access.js';
+import type { Paged, PagingQuery } from '../../../shared/paging.js';
 import type { Db } from '../../db/connect.js';
+import { fetchPage, windowTotal } from '../../db/paging.js';
 import { familyContacts, patients } from '../../db/schema.js';
 import { conflict, forbidden, notFound } from '../../errors.js';
 import { writeAudit } from '../audit/service.js';
@@ -93,14 +95,27 @@ async function clearPrimary(tx: Db, patientId: string, exceptId?: string) {
 }
 
 /** GET /api/family-contacts/patient/{patientId} (patients.id). */
-export async function listContacts(db: Db, actor: Actor, patientRowId: string): Promise<FamilyContact[]> {
+export async function listContacts(
+  db: Db,
+  actor: Actor,
+  patientRowId: string,
+  paging: PagingQuery,
+): Promise<Paged<FamilyContact>> {
   const patient = await findPatientForUser(db, actor, patientRowId);
-  const rows = await db
-    .select()
-    .from(familyContacts)
-    .where(eq(familyContacts.patientId, patient.id))
-    .orderBy(desc(familyContacts.isPrimary), asc(familyContacts.createdAt), asc(familyContacts.id));
-  return rows.map(toContact);
+  const where = eq(familyContacts.patientId, patient.id);
+  return fetchPage(
+    paging,
+    ({ limit, offset }) =>
+      db
+        .select({ contact: familyContacts, total: windowTotal() })
+        .from(familyContacts)
+        .where(where)
+        .orderBy(desc(familyContacts.isPrimary), asc(familyContacts.createdAt), asc(familyContacts.id))
+        .limit(limit)
+        .offset(offset),
+    async () => (await db.select({ total: count() }).from(familyContacts).where(where))[0].total,
+    (rows) => rows.map((r) => toContact(r.contact)),
+  );
 }
 
 /** The signed-in patient's own contact, or 404 (another patient's contact included). */

@@ -199,7 +199,12 @@ describe('listing applications', () => {
       headers: { cookie: admin.cookie },
     });
     expect(res.statusCode).toBe(200);
-    const list = res.json();
+    const page = res.json();
+    expect(page).toMatchObject({ page: 1, pageSize: 50 });
+    const list = page.items;
+    expect(page.total).toBe(list.length);
+    const times = list.map((a: { createdAt: string }) => a.createdAt);
+    expect(times).toEqual([...times].sort().reverse());
     const found = list.find((a: { contactEmail: string }) => a.contactEmail === payload.contactEmail);
     expect(found).toMatchObject({
       hospitalName: 'Listed Hospital',

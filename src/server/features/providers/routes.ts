@@ -3,6 +3,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { pagedSchema, pagingQuerySchema } from '../../../shared/paging.js';
 import { text } from '../../../shared/text.js';
 import { messageSchema, userResponseSchema } from '../../../shared/auth.js';
 import {
@@ -77,11 +78,13 @@ export async function providerRoutes(app: FastifyInstance, ctx: AppContext) {
       onRequest: adminOnly,
       schema: {
         tags: ['providers'],
-        summary: 'All provider applications, newest first (administrator)',
-        response: { 200: z.array(applicationSchema) },
+        summary: 'The provider applications, newest first, one page (administrator)',
+        description: '?page= (from 1), ?pageSize= (default 50, at most 100); total counts every application.',
+        querystring: pagingQuerySchema,
+        response: { 200: pagedSchema(applicationSchema) },
       },
     },
-    async () => listApplications(ctx.db),
+    async (request) => listApplications(ctx.db, request.query),
   );
 
   r.patch(

@@ -2,7 +2,7 @@
 // administrator's review, the e-mailed one-time registration link (72 hours) and registration with
 // a 7-day trial.
 import { addHours } from 'date-fns';
-import { and, desc, eq } from 'drizzle-orm';
+import { and, count, desc, eq } from 'drizzle-orm';
 import { REGISTRATION_TOKEN_HOURS } from '../../../shared/constants.js';
 import {
   PROVIDER_MESSAGES,
@@ -11,7 +11,9 @@ import {
   type ProviderRegisterInput,
 } from '../../../shared/providers.js';
 import type { PublicUser } from '../../../shared/users.js';
+import type { Paged, PagingQuery } from '../../../shared/paging.js';
 import type { Db } from '../../db/connect.js';
+import { fetchPage, windowTotal } from '../../db/paging.js';
 import { providerApplications, subscriptions, users } from '../../db/schema.js';
 import { HttpError, badRequest, conflict, notFound } from '../../errors.js';
 import { notifyApplicationSubmitted } from '../notifications/events.js';
@@ -80,13 +82,21 @@ export async function submitApplication(
   }
 }
 
-export async function listApplications(db: Db): Promise<Application[]> {
-  const rows = await db
-    .select({ app: providerApplications, subscriptionStatus: subscriptions.status })
-    .from(providerApplications)
-    .leftJoin(subscriptions, eq(subscriptions.userId, providerApplications.userId))
-    .orderBy(desc(providerApplications.createdAt));
-  return rows.map((r) => toApplication(r.app, r.subscriptionStatus));
+/** One page of the applications, newest first (id breaks ties), with the total. */
+export async function listApplications(db: Db, paging: PagingQuery): Promise<Paged<Application>> {
+  return fetchPage(
+    paging,
+    ({ limit, offset }) =>
+      db
+        .select({ app: providerApplications, subscriptionStatus: subscriptions.status, total: windowTotal() })
+        .from(providerApplications)
+        .leftJoin(subscriptions, eq(subscriptions.userId, providerApplications.userId))
+        .orderBy(desc(providerApplications.createdAt), desc(providerApplications.id))
+        .limit(limit)
+        .offset(offset),
+    async () => (await db.select({ total: count() }).from(providerApplications))[0].total,
+    (rows) => rows.map((r) => toApplication(r.app, r.subscriptionStatus)),
+  );
 }
 
 export interface ReviewInput {

@@ -80,7 +80,7 @@ const retract = (id: string, reason: unknown, cookie = hospital.cookie) =>
     payload: { reason },
   });
 const titles = async (url: string, cookie: string) =>
-  (await get(url, cookie)).json<Rec[]>().map((r) => `${r.title}:${r.documentStatus}`);
+  (await get(url, cookie)).json<{ items: Rec[] }>().items.map((r) => `${r.title}:${r.documentStatus}`);
 
 describe('amending a record', () => {
   it('makes a new version that supersedes the old; lists show the current one, history both', async () => {

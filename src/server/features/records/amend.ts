@@ -164,7 +164,7 @@ export async function recordHistory(db: Db, actor: Actor, recordId: string): Pro
       .where(eq(medicalRecords.id, next));
     next = row?.supersededById ?? null;
   }
-  const loaded = await loadRecords(db, inArray(medicalRecords.id, ids), ids.length);
+  const loaded = await loadRecords(db, inArray(medicalRecords.id, ids));
   const byId = new Map(loaded.map((v) => [v.id, v]));
   const versions = ids.flatMap((id) => byId.get(id) ?? []);
   return versions.map((v) => ({

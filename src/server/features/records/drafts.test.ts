@@ -42,7 +42,10 @@ describe('drafts', () => {
     expect(draftAudit.action).toBe('record_draft');
 
     const get = (url: string, cookie: string) => t.app.inject({ method: 'GET', url, headers: { cookie } });
-    expect((await get(`/api/medical-records/${p.userId}`, p.cookie)).json()).toEqual([]);
+    expect((await get(`/api/medical-records/${p.userId}`, p.cookie)).json()).toMatchObject({
+      items: [],
+      total: 0,
+    });
     expect((await get(`/api/medical-records/record/${draft.id}`, p.cookie)).statusCode).toBe(404);
     expect((await get(draft.attachments[0].url, p.cookie)).statusCode).toBe(404);
     const drafts = (await get('/api/medical-records/drafts', h.cookie)).json();
@@ -62,7 +65,7 @@ describe('drafts', () => {
     });
     expect(again.statusCode).toBe(409);
     expect(
-      (await get(`/api/medical-records/${p.userId}`, p.cookie)).json().map((r: { id: string }) => r.id),
+      (await get(`/api/medical-records/${p.userId}`, p.cookie)).json().items.map((r: { id: string }) => r.id),
     ).toEqual([draft.id]);
   });
 

@@ -1,9 +1,11 @@
 // Loading records with their attachments, provider name and ledger check, shaped for the API.
-import { and, asc, desc, eq, inArray, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { patientDisplayName } from '../../../shared/patients.js';
+import type { Paged, PagingQuery } from '../../../shared/paging.js';
 import type { DocumentStatus, MedicalRecord } from '../../../shared/records.js';
 import type { Db } from '../../db/connect.js';
+import { fetchPage, windowTotal } from '../../db/paging.js';
 import { attachments, ledgerContents, ledgerEntries, medicalRecords, patients, users } from '../../db/schema.js';
 import { recanonicalWith } from '../ledger/commitments.js';
 import { recordLedgerContent } from '../ledger/content.js';
@@ -39,23 +41,77 @@ export function matchesLedger(
   return recomputed !== null && sha256Hex(recomputed) === entry.hash;
 }
 
-/** Records matching `where`, newest first, each with attachments, patient and provider. */
-export async function loadRecords(db: Db, where: SQL | undefined, limit = 500): Promise<MedicalRecord[]> {
+const recordColumns = {
+  record: medicalRecords,
+  patient: patients,
+  providerName: users.hospitalName,
+  providerVerifiedAt: users.verifiedAt,
+  retractedBy: { firstName: retractor.firstName, lastName: retractor.lastName, email: retractor.email },
+};
+/** Newest first; the id breaks ties so that pages never overlap or skip a record. */
+const newestFirst = [desc(medicalRecords.createdAt), desc(medicalRecords.id)] as const;
+
+/** Every record matching `where`, newest first (a record's versions, the drafts, one record). */
+export async function loadRecords(db: Db, where: SQL | undefined): Promise<MedicalRecord[]> {
   const rows = await db
-    .select({
-      record: medicalRecords,
-      patient: patients,
-      providerName: users.hospitalName,
-      providerVerifiedAt: users.verifiedAt,
-      retractedBy: { firstName: retractor.firstName, lastName: retractor.lastName, email: retractor.email },
-    })
+    .select(recordColumns)
     .from(medicalRecords)
     .innerJoin(patients, eq(patients.id, medicalRecords.patientId))
     .innerJoin(users, eq(users.id, medicalRecords.hospitalId))
     .leftJoin(retractor, eq(retractor.id, medicalRecords.enteredInErrorBy))
     .where(where)
-    .orderBy(desc(medicalRecords.createdAt), desc(medicalRecords.id))
-    .limit(limit);
+    .orderBy(...newestFirst);
+  return shapeRecords(db, rows);
+}
+
+/**
+ * The statement behind a page of records (exported for the benchmark's EXPLAIN): the page's ids and
+ * `count(*) over ()` come from medical_records alone (an index scan on medical_records_patient_idx
+ * or medical_records_patient_status_idx for a patient's list), and only those ids are joined.
+ */
+export function recordPageQuery(db: Db, where: SQL | undefined, bounds: { limit: number; offset: number }) {
+  const page = db
+    .select({ id: medicalRecords.id, total: windowTotal().as('total') })
+    .from(medicalRecords)
+    .where(where)
+    .orderBy(...newestFirst)
+    .limit(bounds.limit)
+    .offset(bounds.offset)
+    .as('page');
+  return db
+    .select({ ...recordColumns, total: page.total })
+    .from(page)
+    .innerJoin(medicalRecords, eq(medicalRecords.id, page.id))
+    .innerJoin(patients, eq(patients.id, medicalRecords.patientId))
+    .innerJoin(users, eq(users.id, medicalRecords.hospitalId))
+    .leftJoin(retractor, eq(retractor.id, medicalRecords.enteredInErrorBy))
+    .orderBy(...newestFirst);
+}
+
+/** One page of the records matching `where` (only medical_records columns), newest first, with the total. */
+export async function loadRecordPage(
+  db: Db,
+  where: SQL | undefined,
+  paging: PagingQuery,
+): Promise<Paged<MedicalRecord>> {
+  return fetchPage(
+    paging,
+    (bounds) => recordPageQuery(db, where, bounds),
+    async () => (await db.select({ total: count() }).from(medicalRecords).where(where))[0].total,
+    (rows) => shapeRecords(db, rows),
+  );
+}
+
+type LoadedRow = {
+  record: RecordRow;
+  patient: typeof patients.$inferSelect;
+  providerName: string | null;
+  providerVerifiedAt: Date | null;
+  retractedBy: { firstName: string | null; lastName: string | null; email: string | null } | null;
+};
+
+/** The rows with their attachments and ledger check, shaped for the API. */
+async function shapeRecords(db: Db, rows: LoadedRow[]): Promise<MedicalRecord[]> {
   if (rows.length === 0) return [];
   const ids = rows.map((r) => r.record.id);
   const files = await db
@@ -138,6 +194,6 @@ const personName = (u: { firstName: string | null; lastName: string | null; emai
   [u.firstName, u.lastName].filter(Boolean).join(' ') || u.email || null;
 
 export async function loadRecord(db: Db, recordId: string): Promise<MedicalRecord> {
-  const [record] = await loadRecords(db, eq(medicalRecords.id, recordId), 1);
+  const [record] = await loadRecords(db, eq(medicalRecords.id, recordId));
   return record;
 }

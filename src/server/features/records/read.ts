@@ -2,7 +2,8 @@
 // Every read is audited (record_access for lists and downloads, record_view for one record),
 // with the reader's IP, in the trails of the record's hospital and patient.
 import { and, eq, isNull } from 'drizzle-orm';
-import type { MedicalRecord } from '../../../shared/records.js';
+import type { Paged } from '../../../shared/paging.js';
+import type { MedicalRecord, RecordListQuery } from '../../../shared/records.js';
 import {
   findOwnPatient,
   findPatientForUser,
@@ -20,28 +21,30 @@ import { writeAudit } from '../audit/service.js';
 import { appendLedgerEntry } from '../ledger/service.js';
 import { verifyRecord } from '../ledger/verify.js';
 import type { Actor } from '../patients/actor.js';
-import { loadRecord, loadRecords } from './load.js';
+import { loadRecord, loadRecordPage, loadRecords } from './load.js';
 
 /**
  * What a reader may list: drafts only for the hospital that wrote them; by default only current
  * versions (not superseded, not entered in error), with `view=all` every version.
  */
-const visibleTo = (actor: Actor, patientRowId: string, view: RecordListView) =>
+export const visibleTo = (actor: Actor, patientRowId: string, view: RecordListView) =>
   and(
     eq(medicalRecords.patientId, patientRowId),
     actor.role === 'hospital' ? eq(medicalRecords.hospitalId, actor.id) : eq(medicalRecords.status, 'final'),
     view === 'current' ? isNull(medicalRecords.supersededById) : undefined,
     view === 'current' ? isNull(medicalRecords.enteredInErrorAt) : undefined,
   );
-type RecordListView = 'current' | 'all';
+type RecordListView = RecordListQuery['view'];
 
-async function auditList(db: Db, actor: Actor, patient: PatientRow, count: number) {
+async function auditList(db: Db, actor: Actor, patient: PatientRow, page: Paged<MedicalRecord>) {
+  const count = page.items.length;
+  const of = page.total === count ? '' : ` (page ${page.page}, ${page.total} in all)`;
   await writeAudit(db, {
     userId: actor.id,
     action: 'record_access',
     entityType: 'patient',
     entityId: patient.id,
-    details: `Listed ${count} medical record${count === 1 ? '' : 's'} of patient ${patient.patientId}`,
+    details: `Listed ${count} medical record${count === 1 ? '' : 's'} of patient ${patient.patientId}${of}`,
     ipAddress: actor.ip,
     hospitalId: patient.createdByHospitalId,
     patientId: patient.id,
@@ -56,8 +59,8 @@ export async function listPatientRecords(
   db: Db,
   actor: Actor,
   id: string,
-  view: RecordListView = 'current',
-): Promise<MedicalRecord[]> {
+  query: RecordListQuery,
+): Promise<Paged<MedicalRecord>> {
   if (!isUuid(id)) throw notFound('Patient not found.');
   let patient: PatientRow;
   if (actor.role === 'patient') {
@@ -66,22 +69,22 @@ export async function listPatientRecords(
   } else {
     patient = await findPatientForUser(db, actor, id);
   }
-  const records = await loadRecords(db, visibleTo(actor, patient.id, view));
-  await auditList(db, actor, patient, records.length);
-  return records;
+  const page = await loadRecordPage(db, visibleTo(actor, patient.id, query.view), query);
+  await auditList(db, actor, patient, page);
+  return page;
 }
 
-/** GET /api/medical-records for a signed-in patient: their own uploaded records. */
+/** GET /api/medical-records for a signed-in patient: their own uploaded records, one page. */
 export async function listOwnRecords(
   db: Db,
   actor: Actor,
-  view: RecordListView = 'current',
-): Promise<MedicalRecord[]> {
+  query: RecordListQuery,
+): Promise<Paged<MedicalRecord>> {
   const patient = await findOwnPatient(db, actor).catch(() => null);
-  if (!patient) return [];
-  const records = await loadRecords(db, visibleTo(actor, patient.id, view));
-  await auditList(db, actor, patient, records.length);
-  return records;
+  if (!patient) return { items: [], total: 0, page: query.page, pageSize: query.pageSize };
+  const page = await loadRecordPage(db, visibleTo(actor, patient.id, query.view), query);
+  await auditList(db, actor, patient, page);
+  return page;
 }
 
 /** The hospital's saved drafts (of patients still on its list). */

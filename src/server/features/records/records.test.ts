@@ -62,10 +62,11 @@ describe("listing a patient's records", () => {
     const before = (await auditsOf('record_access', h.userId)).length;
     const res = await get(`/api/medical-records/${patient.id}`, h.cookie);
     expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ total: 2, page: 1, pageSize: 50 });
     expect(
       res
         .json()
-        .map((r: { id: string }) => r.id)
+        .items.map((r: { id: string }) => r.id)
         .sort(),
     ).toEqual([record.id, draft.id].sort());
     const entries = await auditsOf('record_access', h.userId);
@@ -82,7 +83,8 @@ describe("listing a patient's records", () => {
     ]) {
       const res = await get(url, account.cookie);
       expect(res.statusCode, url).toBe(200);
-      expect(res.json().map((r: { id: string }) => r.id)).toEqual([record.id]);
+      expect(res.json().items.map((r: { id: string }) => r.id)).toEqual([record.id]);
+      expect(res.json().total).toBe(1);
     }
     const entries = await auditsOf('record_access', account.userId);
     expect(entries.length).toBeGreaterThanOrEqual(3);
@@ -106,10 +108,10 @@ describe("listing a patient's records", () => {
     const made = (await uploadRecord(t.app, h.cookie, patient.id, { fields: { title: 'Original' } })).json();
     expect(made.isBlockchainVerified).toBe(true);
     await t.ctx.db.update(medicalRecords).set({ title: 'Forged' }).where(eq(medicalRecords.id, made.id));
-    const listed = (await get(`/api/medical-records/${patient.id}`, h.cookie)).json();
+    const listed = (await get(`/api/medical-records/${patient.id}`, h.cookie)).json().items;
     expect(listed.find((r: { id: string }) => r.id === made.id).isBlockchainVerified).toBe(false);
     await t.ctx.db.update(medicalRecords).set({ title: 'Original' }).where(eq(medicalRecords.id, made.id));
-    const back = (await get(`/api/medical-records/${patient.id}`, h.cookie)).json();
+    const back = (await get(`/api/medical-records/${patient.id}`, h.cookie)).json().items;
     expect(back.find((r: { id: string }) => r.id === made.id).isBlockchainVerified).toBe(true);
   });
 });
@@ -243,8 +245,8 @@ describe('after the hospital deletes the patient', () => {
     expect((await get(`/api/medical-records/${p.id}`, h.cookie)).statusCode).toBe(404);
     expect((await get(made.attachments[0].url, h.cookie)).statusCode).toBe(404);
     const own = await get('/api/medical-records', acc.cookie);
-    expect(own.json().map((r: { id: string }) => r.id)).toEqual([made.id]);
-    expect(own.json()[0].isBlockchainVerified).toBe(true);
+    expect(own.json().items.map((r: { id: string }) => r.id)).toEqual([made.id]);
+    expect(own.json().items[0].isBlockchainVerified).toBe(true);
     const file = await get(made.attachments[0].url, acc.cookie);
     expect(file.statusCode).toBe(200);
     expect(file.rawPayload.equals(samplePdf())).toBe(true);

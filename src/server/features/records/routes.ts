@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { text } from '../../../shared/text.js';
+import { pagedSchema } from '../../../shared/paging.js';
 import { messageSchema } from '../../../shared/auth.js';
 import {
   enteredInErrorSchema,
@@ -33,6 +34,7 @@ import { MULTIPART_LIMITS } from './upload.js';
 const tags = ['medical records'];
 const idParams = z.object({ id: text().max(100) });
 const recordList = z.array(recordSchema);
+const recordPage = pagedSchema(recordSchema);
 
 export { contentDisposition } from './download.js';
 
@@ -131,12 +133,12 @@ export async function recordRoutes(app: FastifyInstance, ctx: AppContext) {
       schema: {
         tags,
         summary:
-          "The signed-in patient's own uploaded records (audited); view=all adds earlier versions and retracted ones",
+          "The signed-in patient's own uploaded records, newest first, one page (audited); view=all adds earlier versions and retracted ones",
         querystring: recordListQuerySchema,
-        response: { 200: recordList },
+        response: { 200: recordPage },
       },
     },
-    async (request) => listOwnRecords(ctx.db, actorOf(request), request.query.view),
+    async (request) => listOwnRecords(ctx.db, actorOf(request), request.query),
   );
 
   r.get(
@@ -174,12 +176,15 @@ export async function recordRoutes(app: FastifyInstance, ctx: AppContext) {
         tags,
         summary:
           "A patient's records: a hospital names its patient (patients.id), a patient their own patient id or user id",
+        description:
+          'Newest first, one page: ?page= (from 1), ?pageSize= (default 50, at most 100); total counts the ' +
+          'whole list. view=all adds earlier versions and retracted ones.',
         params: idParams,
         querystring: recordListQuerySchema,
-        response: { 200: recordList },
+        response: { 200: recordPage },
       },
     },
-    async (request) => listPatientRecords(ctx.db, actorOf(request), request.params.id, request.query.view),
+    async (request) => listPatientRecords(ctx.db, actorOf(request), request.params.id, request.query),
   );
 
   r.post(

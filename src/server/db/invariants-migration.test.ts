@@ -31,10 +31,12 @@ it('keeps the last chosen primary contact and the first pending application when
   const client = await PGlite.create();
   const db = drizzle(client, { schema });
   await migrate(db, { migrationsFolder: migrationsBeforeInvariants() });
-  const [hospital] = await db
-    .insert(schema.users)
-    .values({ email: 'h@example.test', password: 'x', role: 'hospital' })
-    .returning();
+  // Raw SQL: the users table of that time lacks columns the current schema would name.
+  const {
+    rows: [hospital],
+  } = await client.query<{ id: string }>(
+    `insert into users (email, password, role) values ('h@example.test', 'x', 'hospital') returning id`,
+  );
   const [patient] = await db
     .insert(schema.patients)
     .values({ patientId: 'MRN2026000001', createdByHospitalId: hospital.id })

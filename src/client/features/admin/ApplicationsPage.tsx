@@ -125,7 +125,7 @@ export default function ApplicationsPage() {
         )}
         {isLoading ? (
           <Center py="xl">
-            <Loader aria-label="Loading applications" />
+            <Loader role="status" aria-label="Loading applications" />
           </Center>
         ) : isError ? (
           <Alert color="red" title="Error" role="alert">
@@ -192,7 +192,7 @@ export default function ApplicationsPage() {
           </Title>
           {accounts.isLoading ? (
             <Center py="md">
-              <Loader aria-label="Loading hospital accounts" />
+              <Loader role="status" aria-label="Loading hospital accounts" />
             </Center>
           ) : accounts.isError || !accounts.data ? (
             <Alert color="red" title="Error" role="alert">

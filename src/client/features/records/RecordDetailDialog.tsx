@@ -38,7 +38,7 @@ export function RecordDetailDialog({ recordId, onClose }: Props) {
   });
   return (
     <Modal opened={!!recordId} onClose={onClose} size="xl" title={record?.title ?? 'Medical Record'}>
-      {isLoading && <Loader aria-label="Loading record" />}
+      {isLoading && <Loader role="status" aria-label="Loading record" />}
       {!isLoading && !record && <Text c="dimmed">No record selected.</Text>}
       {record && (
         <RecordDetail key={record.id} record={record} onOpen={(id) => setOther({ from: recordId, id })} />

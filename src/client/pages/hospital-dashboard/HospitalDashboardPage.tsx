@@ -52,7 +52,7 @@ export default function HospitalDashboardPage() {
           whole tab down (a layout shift of most of the screen). The status is one small read. */}
       {billing.isPending ? (
         <Center py="xl">
-          <Loader aria-label="Loading the dashboard" />
+          <Loader role="status" aria-label="Loading the dashboard" />
         </Center>
       ) : (
         <>

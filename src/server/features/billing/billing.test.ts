@@ -13,6 +13,7 @@ import {
 } from '../../test/helpers.js';
 import { uploadRecord } from '../records/testing.js';
 import { PAYMENT_REQUIRED_MESSAGE, STRIPE_MANAGED } from './service.js';
+import { TRIAL_DAYS } from '../../../shared/constants.js';
 
 const WEBHOOK_SECRET = 'whsec_test_medledger';
 const DAY = 86_400_000;
@@ -137,7 +138,8 @@ describe('the trial', () => {
     const patient = await addPatient(t.app, h.cookie);
     const upload = await uploadRecord(t.app, h.cookie, patient.id, { fields: { title: 'Lipid panel' } });
     expect(upload.statusCode).toBe(201);
-    await after(30, async () => {
+    // Past the trial, and within the 30 days the patient's activation code lasts.
+    await after(TRIAL_DAYS + 3, async () => {
       // The hospital may no longer write ...
       expect((await uploadRecord(t.app, h.cookie, patient.id)).statusCode).toBe(402);
       // ... but its patient signs up, reads, downloads and changes sharing as before.

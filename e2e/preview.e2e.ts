@@ -38,16 +38,19 @@ describe('attachment previews', () => {
     expect(withPdf.status()).toBe(201);
 
     const page = await context.newPage();
-    await page.goto(`${url}/hospital-dashboard`);
-    await page.getByRole('button', { name: 'Open patient file of Xray Patient' }).click();
     const files = page.getByRole('dialog', { name: 'Xray Patient' });
-    const view = (title: string) =>
-      files
+    /** From the dashboard: the patient's file, then the record's view. */
+    async function openRecord(title: string) {
+      await page.goto(`${url}/hospital-dashboard`);
+      await page.getByRole('button', { name: 'Open patient file of Xray Patient' }).click();
+      await files
         .locator('.mantine-Paper-root')
         .filter({ hasText: title })
         .getByRole('button', { name: 'View' })
         .click();
-    await view('Chest X-ray');
+      return page.getByRole('dialog', { name: title });
+    }
+    await openRecord('Chest X-ray');
 
     const record = page.getByRole('dialog', { name: 'Chest X-ray' });
     await record.getByRole('button', { name: 'Preview chest.png' }).click();
@@ -62,23 +65,15 @@ describe('attachment previews', () => {
     await slider.focus();
     await page.keyboard.press('ArrowRight');
     expect(await width()).toBe('125%');
-    await page.keyboard.press('Escape');
-    await preview.waitFor({ state: 'detached' });
-    await page.keyboard.press('Escape');
-    await record.waitFor({ state: 'detached' });
 
     // The PDF opens in the browser's viewer inside the app, from the bytes the route gave.
-    await view('Blood panel');
-    const pdfRecord = page.getByRole('dialog', { name: 'Blood panel' });
+    const pdfRecord = await openRecord('Blood panel');
     await pdfRecord.getByRole('button', { name: 'Preview blood.pdf' }).click();
     const frame = page
       .getByRole('dialog', { name: 'blood.pdf' })
       .locator('iframe[title="Preview of blood.pdf"]');
     await frame.waitFor();
     expect(await frame.getAttribute('src')).toMatch(/^blob:/);
-    await page.keyboard.press('Escape');
-    await page.keyboard.press('Escape');
-    await pdfRecord.waitFor({ state: 'detached' });
 
     // Alter the stored image: the preview says so and shows nothing of it.
     const dir = path.join(journey.app.dataDir, 'attachments');
@@ -88,7 +83,7 @@ describe('attachment previews', () => {
     const bytes = fs.readFileSync(stored);
     bytes[bytes.length - 20] ^= 0x01;
     fs.writeFileSync(stored, bytes);
-    await view('Chest X-ray');
+    await openRecord('Chest X-ray');
     await record.getByRole('button', { name: 'Preview chest.png' }).click();
     await preview.getByRole('alert').getByText('Preview unavailable').waitFor();
     expect(await preview.getByTestId('preview-image').count()).toBe(0);

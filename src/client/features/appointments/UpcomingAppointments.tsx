@@ -1,7 +1,7 @@
 // Upcoming Appointments (docs/spec.md#patient-dashboard): the patient's own appointments from today on, not
 // cancelled (GET /api/appointments/patient). Booking, rescheduling and cancelling are the
 // provider's: those buttons only tell the patient to contact their healthcare provider.
-import { Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { Badge, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { IconCalendarPlus } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -12,6 +12,7 @@ import {
   type Appointment,
 } from '../../../shared/appointments';
 import { DEPARTMENT_LABELS } from '../../../shared/constants';
+import { formatRelative } from '../../../shared/time';
 import { MAX_PAGE_SIZE, type Paged } from '../../../shared/paging';
 import { startOfDay } from './calendar';
 import { notifyInfo } from '../../notify';
@@ -48,6 +49,8 @@ export function UpcomingAppointments({
   more?: number;
 }) {
   const zone = useDisplayZone();
+  // When the list was drawn: "in 2 days" is read against it.
+  const [now] = useState(() => new Date());
   return (
     <Paper withBorder p="md" radius="md" component="section" aria-labelledby="upcoming-title">
       <Group justify="space-between" mb="sm">
@@ -80,10 +83,15 @@ export function UpcomingAppointments({
               <Paper key={a.id} withBorder p="sm" radius="md" data-testid="upcoming-appointment">
                 <Group justify="space-between" align="flex-start">
                   <div>
-                    <Text fw={600}>
-                      {APPOINTMENT_TYPE_LABELS[a.appointmentType as keyof typeof APPOINTMENT_TYPE_LABELS] ??
-                        a.appointmentType}
-                    </Text>
+                    <Group gap="xs">
+                      <Text fw={600}>
+                        {APPOINTMENT_TYPE_LABELS[a.appointmentType as keyof typeof APPOINTMENT_TYPE_LABELS] ??
+                          a.appointmentType}
+                      </Text>
+                      <Badge size="sm" variant="light">
+                        {formatRelative(a.appointmentDate, now)}
+                      </Badge>
+                    </Group>
                     <Text size="sm">
                       {a.doctorName} ·{' '}
                       {DEPARTMENT_LABELS[a.department as keyof typeof DEPARTMENT_LABELS] ?? a.department}

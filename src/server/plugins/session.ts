@@ -2,7 +2,7 @@
 // `requireRole` guard every route uses. The cookie holds a random id; the table holds its SHA-256.
 import crypto from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
-import { and, eq, gt, isNull, lt, ne } from 'drizzle-orm';
+import { and, eq, isNull, lt, ne, sql } from 'drizzle-orm';
 import type { Role } from '../../shared/constants.js';
 import type { PublicUser } from '../../shared/users.js';
 import type { Db } from '../db/connect.js';
@@ -131,26 +131,42 @@ export function clearSessionCookie(request: FastifyRequest, reply: FastifyReply)
   });
 }
 
+/**
+ * The session and its user, looked up on every API request: prepared once per database, so
+ * neither the query builder nor the server's parser runs again for each request.
+ */
+function sessionLookup(db: Db) {
+  return db
+    .select({
+      user: users,
+      sess: sessions.sess,
+      publicId: sessions.publicId,
+      lastSeenAt: sessions.lastSeenAt,
+    })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(
+      and(
+        eq(sessions.sid, sql.placeholder('sid')),
+        sql`${sessions.expire} > ${sql.placeholder('now')}::timestamptz`,
+        // A suspended account's sessions are ended when it is suspended; this also refuses any left.
+        isNull(users.suspendedAt),
+      ),
+    )
+    .limit(1)
+    .prepare('session_lookup');
+}
+
 export function registerSessions(app: FastifyInstance, db: Db) {
   app.decorateRequest('user', null);
+  const lookup = sessionLookup(db);
   app.addHook('onRequest', async (request) => {
     request.user = null;
     const sid = request.cookies[SESSION_COOKIE];
     if (!sid || sid.length > 100 || !request.url.startsWith('/api/')) return;
     const now = new Date();
     const hashed = hashSid(sid);
-    // A suspended account's sessions are ended when it is suspended; this also refuses any left.
-    const [row] = await db
-      .select({
-        user: users,
-        sess: sessions.sess,
-        publicId: sessions.publicId,
-        lastSeenAt: sessions.lastSeenAt,
-      })
-      .from(sessions)
-      .innerJoin(users, eq(users.id, sessions.userId))
-      .where(and(eq(sessions.sid, hashed), gt(sessions.expire, now), isNull(users.suspendedAt)))
-      .limit(1);
+    const [row] = await lookup.execute({ sid: hashed, now: now.toISOString() });
     if (!row) return;
     if (now.getTime() - row.lastSeenAt.getTime() >= LAST_SEEN_EVERY_MS) {
       await db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.sid, hashed));

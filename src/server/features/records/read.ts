@@ -1,7 +1,7 @@
 // Reading records: lists, one record, sharing switches and the attachment lookup for downloads.
 // Every read is audited (record_access for lists and downloads, record_view for one record),
 // with the reader's IP, in the trails of the record's hospital and patient.
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { Paged } from '../../../shared/paging.js';
 import type { MedicalRecord, RecordListQuery } from '../../../shared/records.js';
 import {
@@ -21,19 +21,19 @@ import { writeAudit } from '../audit/service.js';
 import { appendLedgerEntry } from '../ledger/service.js';
 import { verifyRecord } from '../ledger/verify.js';
 import type { Actor } from '../patients/actor.js';
-import { loadRecord, loadRecordPage, loadRecords } from './load.js';
+import { loadRecord, loadRecords, loadScopedRecordPage, scopeWhere } from './load.js';
 
 /**
  * What a reader may list: drafts only for the hospital that wrote them; by default only current
  * versions (not superseded, not entered in error), with `view=all` every version.
  */
+export const listScope = (actor: Actor, patientRowId: string, view: RecordListView) => ({
+  patientId: patientRowId,
+  hospitalId: actor.role === 'hospital' ? actor.id : null,
+  view,
+});
 export const visibleTo = (actor: Actor, patientRowId: string, view: RecordListView) =>
-  and(
-    eq(medicalRecords.patientId, patientRowId),
-    actor.role === 'hospital' ? eq(medicalRecords.hospitalId, actor.id) : eq(medicalRecords.status, 'final'),
-    view === 'current' ? isNull(medicalRecords.supersededById) : undefined,
-    view === 'current' ? isNull(medicalRecords.enteredInErrorAt) : undefined,
-  );
+  scopeWhere(listScope(actor, patientRowId, view));
 type RecordListView = RecordListQuery['view'];
 
 async function auditList(db: Db, actor: Actor, patient: PatientRow, page: Paged<MedicalRecord>) {
@@ -69,7 +69,7 @@ export async function listPatientRecords(
   } else {
     patient = await findPatientForUser(db, actor, id);
   }
-  const page = await loadRecordPage(db, visibleTo(actor, patient.id, query.view), query);
+  const page = await loadScopedRecordPage(db, listScope(actor, patient.id, query.view), query);
   await auditList(db, actor, patient, page);
   return page;
 }
@@ -82,7 +82,7 @@ export async function listOwnRecords(
 ): Promise<Paged<MedicalRecord>> {
   const patient = await findOwnPatient(db, actor).catch(() => null);
   if (!patient) return { items: [], total: 0, page: query.page, pageSize: query.pageSize };
-  const page = await loadRecordPage(db, visibleTo(actor, patient.id, query.view), query);
+  const page = await loadScopedRecordPage(db, listScope(actor, patient.id, query.view), query);
   await auditList(db, actor, patient, page);
   return page;
 }

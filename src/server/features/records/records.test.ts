@@ -107,6 +107,9 @@ describe("listing a patient's records", () => {
   it('reports a record as not verified once its row was changed behind the application', async () => {
     const made = (await uploadRecord(t.app, h.cookie, patient.id, { fields: { title: 'Original' } })).json();
     expect(made.isBlockchainVerified).toBe(true);
+    // Listed once while intact, so a remembered answer would be there to (wrongly) reuse.
+    const before = (await get(`/api/medical-records/${patient.id}`, h.cookie)).json().items;
+    expect(before.find((r: { id: string }) => r.id === made.id).isBlockchainVerified).toBe(true);
     await t.ctx.db.update(medicalRecords).set({ title: 'Forged' }).where(eq(medicalRecords.id, made.id));
     const listed = (await get(`/api/medical-records/${patient.id}`, h.cookie)).json().items;
     expect(listed.find((r: { id: string }) => r.id === made.id).isBlockchainVerified).toBe(false);

@@ -7,6 +7,7 @@ import path from 'node:path';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { Secret, TOTP } from 'otpauth';
 import pg from 'pg';
+import { afterAll, beforeAll } from 'vitest';
 import { buildApp, type AppContext, type BuildOptions } from '../app.js';
 import { loadConfig, type Config } from '../config.js';
 import { connect, type Database } from '../db/connect.js';
@@ -271,4 +272,58 @@ export async function signedInAdmin(t: TestApp, email = uniqueEmail('admin')) {
 export async function signedInAdminWithoutTwoFactor(t: TestApp, email = uniqueEmail('admin')) {
   const { user } = await createAdmin(t.ctx.db, email, STRONG_PASSWORD);
   return { email, userId: user.id, cookie: await login(t.app, email) };
+}
+
+type SignedIn = Awaited<ReturnType<typeof signedInHospital>>;
+type AddedPatient = Awaited<ReturnType<typeof addPatient>>;
+
+/** Who an API test file needs besides the app; each part is made only when asked for. */
+export interface CastOptions {
+  config?: Partial<Config>;
+  options?: BuildOptions;
+  /** The name of the main hospital (default "General Hospital"). */
+  hospitalName?: string;
+  /** The main hospital's patient (`patientRow`, signed up as `patient`); these are its fields. */
+  patient?: Record<string, unknown> | false;
+  /** A second hospital (`otherHospital`) and a second patient of the main one (`otherPatient`). */
+  others?: boolean;
+  /** An administrator with two-factor sign-in. */
+  admin?: boolean;
+}
+
+/** The app and the people of a test file, ready once its `beforeAll` has run. */
+export interface Cast extends TestApp {
+  hospital: SignedIn;
+  patientRow: AddedPatient;
+  patient: SignedIn;
+  otherHospital: SignedIn;
+  otherPatientRow: AddedPatient;
+  otherPatient: SignedIn;
+  admin: Awaited<ReturnType<typeof signedInAdmin>>;
+}
+
+/**
+ * The set-up most API test files share: a fresh app with a signed-in hospital and, as asked, its
+ * signed-up patient, another hospital and patient, an administrator; closed after the file's tests.
+ * Call at the top of a file: `const t = useCast({ others: true })`, then `t.app`, `t.hospital.cookie`.
+ */
+export function useCast(options: CastOptions = {}): Cast {
+  const cast = {} as Cast;
+  beforeAll(async () => {
+    const t = await createTestApp(options.config, options.options);
+    Object.assign(cast, t);
+    cast.hospital = await signedInHospital(t.app, options.hospitalName);
+    if (options.patient !== false) {
+      cast.patientRow = await addPatient(t.app, cast.hospital.cookie, options.patient);
+      cast.patient = await signedInPatient(t.app, cast.patientRow.patientId);
+    }
+    if (options.others) {
+      cast.otherHospital = await signedInHospital(t.app, 'Other Clinic');
+      cast.otherPatientRow = await addPatient(t.app, cast.hospital.cookie, { firstName: 'Bob', lastName: 'Other' });
+      cast.otherPatient = await signedInPatient(t.app, cast.otherPatientRow.patientId);
+    }
+    if (options.admin) cast.admin = await signedInAdmin(t);
+  });
+  afterAll(async () => cast.close?.());
+  return cast;
 }

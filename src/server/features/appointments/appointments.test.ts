@@ -1,43 +1,24 @@
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Appointment } from '../../../shared/appointments.js';
 import type { Paged } from '../../../shared/paging.js';
 import { appointments, auditLogs, ledgerEntries } from '../../db/schema.js';
-import {
-  addPatient,
-  createTestApp,
-  signedInAdmin,
-  signedInHospital,
-  signedInPatient,
-  type TestApp,
-} from '../../test/helpers.js';
+import { addPatient, useCast } from '../../test/helpers.js';
 import { ledgerContentOf } from '../ledger/testing.js';
 
-let t: TestApp;
-let hospital: { cookie: string; userId: string };
-let other: { cookie: string; userId: string };
-let patientRow: { id: string; patientId: string };
+const t = useCast({ patient: { firstName: 'Ada', lastName: 'Lovelace' }, others: true, admin: true });
 let secondPatient: { id: string };
 let otherHospitalsPatient: { id: string };
-let patient: { cookie: string; userId: string };
-let admin: { cookie: string };
 
 beforeAll(async () => {
-  t = await createTestApp();
-  hospital = await signedInHospital(t.app);
-  other = await signedInHospital(t.app, 'Other Clinic');
-  patientRow = await addPatient(t.app, hospital.cookie, { firstName: 'Ada', lastName: 'Lovelace' });
-  secondPatient = await addPatient(t.app, hospital.cookie, { firstName: 'Bob', lastName: 'Stone' });
-  otherHospitalsPatient = await addPatient(t.app, other.cookie);
-  patient = await signedInPatient(t.app, patientRow.patientId);
-  admin = await signedInAdmin(t);
+  secondPatient = await addPatient(t.app, t.hospital.cookie, { firstName: 'Bob', lastName: 'Stone' });
+  otherHospitalsPatient = await addPatient(t.app, t.otherHospital.cookie);
 });
-afterAll(async () => t?.close());
 
 // A fixed day well in the future, so "not in the past" holds whatever the clock says.
 const at = (hhmm: string) => `2031-03-04T${hhmm}:00.000Z`;
 const body = (over: Record<string, unknown> = {}) => ({
-  patientId: patientRow.id,
+  patientId: t.patientRow.id,
   hospitalId: 'ignored',
   appointmentType: 'consultation',
   doctorName: 'Dr. Smith',
@@ -55,7 +36,7 @@ const call = (method: string, url: string, cookie?: string, payload?: unknown) =
     headers: cookie ? { cookie } : {},
     ...(payload === undefined ? {} : { payload: payload as object }),
   });
-const create = (over: Record<string, unknown> = {}, cookie = hospital.cookie) =>
+const create = (over: Record<string, unknown> = {}, cookie = t.hospital.cookie) =>
   call('POST', '/api/appointments', cookie, body(over));
 async function created(over: Record<string, unknown> = {}) {
   const res = await create(over);
@@ -67,8 +48,8 @@ describe('POST /api/appointments', () => {
   it('schedules an appointment for the hospital’s patient, status scheduled, audited', async () => {
     const a = await created({ appointmentDate: at('09:00'), doctorName: 'Dr. First' });
     expect(a).toMatchObject({
-      patientId: patientRow.id,
-      hospitalId: hospital.userId,
+      patientId: t.patientRow.id,
+      hospitalId: t.hospital.userId,
       patientName: 'Ada Lovelace',
       doctorName: 'Dr. First',
       status: 'scheduled',
@@ -78,7 +59,7 @@ describe('POST /api/appointments', () => {
     });
     const audits = await t.ctx.db.select().from(auditLogs).where(eq(auditLogs.entityId, a.id));
     expect(audits.map((x) => x.action)).toEqual(['appointment_create']);
-    expect(audits[0]).toMatchObject({ hospitalId: hospital.userId, patientId: patientRow.id });
+    expect(audits[0]).toMatchObject({ hospitalId: t.hospital.userId, patientId: t.patientRow.id });
   });
 
   it('refuses the same doctor 30 minutes later with 409 naming the doctor', async () => {
@@ -120,7 +101,7 @@ describe('POST /api/appointments', () => {
   it('does not count another hospital’s appointments of a doctor with the same name', async () => {
     const res = await create(
       { appointmentDate: at('12:00'), doctorName: 'Dr. Busy', patientId: otherHospitalsPatient.id },
-      other.cookie,
+      t.otherHospital.cookie,
     );
     expect(res.statusCode).toBe(201);
   });
@@ -146,25 +127,25 @@ describe('POST /api/appointments', () => {
 
   it('is for hospitals only', async () => {
     expect((await call('POST', '/api/appointments', undefined, body())).statusCode).toBe(401);
-    expect((await create({}, patient.cookie)).statusCode).toBe(403);
-    expect((await create({}, admin.cookie)).statusCode).toBe(403);
+    expect((await create({}, t.patient.cookie)).statusCode).toBe(403);
+    expect((await create({}, t.admin.cookie)).statusCode).toBe(403);
   });
 });
 
 describe('GET /api/appointments/hospital/{id}', () => {
   it('lists the hospital’s own appointments in date order, within from/to', async () => {
-    const res = await call('GET', `/api/appointments/hospital/${hospital.userId}`, hospital.cookie);
+    const res = await call('GET', `/api/appointments/hospital/${t.hospital.userId}`, t.hospital.cookie);
     expect(res.statusCode).toBe(200);
     const page = res.json<Paged<Appointment>>();
     const list = page.items;
     expect(list.length).toBeGreaterThan(3);
     expect(page).toMatchObject({ total: list.length, page: 1, pageSize: 50 });
-    expect(list.every((a) => a.hospitalId === hospital.userId)).toBe(true);
+    expect(list.every((a) => a.hospitalId === t.hospital.userId)).toBe(true);
     expect(list.map((a) => a.appointmentDate)).toEqual([...list.map((a) => a.appointmentDate)].sort());
     const ranged = await call(
       'GET',
-      `/api/appointments/hospital/${hospital.userId}?from=${at('13:00')}&to=${at('15:30')}`,
-      hospital.cookie,
+      `/api/appointments/hospital/${t.hospital.userId}?from=${at('13:00')}&to=${at('15:30')}`,
+      t.hospital.cookie,
     );
     expect(ranged.json<Paged<Appointment>>().items.map((a) => a.appointmentDate)).toEqual([
       at('14:00'),
@@ -176,8 +157,8 @@ describe('GET /api/appointments/hospital/{id}', () => {
     for (let n = 1; n <= list.length + 1; n++) {
       const one = await call(
         'GET',
-        `/api/appointments/hospital/${hospital.userId}?pageSize=1&page=${n}`,
-        hospital.cookie,
+        `/api/appointments/hospital/${t.hospital.userId}?pageSize=1&page=${n}`,
+        t.hospital.cookie,
       );
       expect(one.json<Paged<Appointment>>().total).toBe(list.length);
       pages.push(...one.json<Paged<Appointment>>().items.map((a) => a.id));
@@ -187,16 +168,16 @@ describe('GET /api/appointments/hospital/{id}', () => {
 
   it('answers 404 for another hospital’s id, 403 for other roles, 401 signed out, 400 for a bad range', async () => {
     expect(
-      (await call('GET', `/api/appointments/hospital/${other.userId}`, hospital.cookie)).statusCode,
+      (await call('GET', `/api/appointments/hospital/${t.otherHospital.userId}`, t.hospital.cookie)).statusCode,
     ).toBe(404);
     expect(
-      (await call('GET', `/api/appointments/hospital/${hospital.userId}`, patient.cookie)).statusCode,
+      (await call('GET', `/api/appointments/hospital/${t.hospital.userId}`, t.patient.cookie)).statusCode,
     ).toBe(403);
-    expect((await call('GET', `/api/appointments/hospital/${hospital.userId}`)).statusCode).toBe(401);
+    expect((await call('GET', `/api/appointments/hospital/${t.hospital.userId}`)).statusCode).toBe(401);
     const bad = await call(
       'GET',
-      `/api/appointments/hospital/${hospital.userId}?from=yesterday`,
-      hospital.cookie,
+      `/api/appointments/hospital/${t.hospital.userId}?from=yesterday`,
+      t.hospital.cookie,
     );
     expect(bad.statusCode).toBe(400);
   });
@@ -212,7 +193,7 @@ describe('PUT /api/appointments/{id}', () => {
     const res = await call(
       'PUT',
       `/api/appointments/${a.id}`,
-      hospital.cookie,
+      t.hospital.cookie,
       body({
         appointmentDate: at('17:30'),
         doctorName: 'Dr. Move',
@@ -235,7 +216,7 @@ describe('PUT /api/appointments/{id}', () => {
     const res = await call(
       'PUT',
       `/api/appointments/${a.id}`,
-      hospital.cookie,
+      t.hospital.cookie,
       body({ ...a, appointmentDate: at('14:30') }),
     );
     expect(res.statusCode).toBe(409);
@@ -247,8 +228,8 @@ describe('PUT /api/appointments/{id}', () => {
       doctorName: 'Dr. Own',
       patientId: secondPatient.id,
     });
-    expect((await call('PUT', `/api/appointments/${a.id}`, other.cookie, body())).statusCode).toBe(404);
-    const res = await call('PUT', `/api/appointments/${a.id}`, hospital.cookie, body({ doctorName: '  ' }));
+    expect((await call('PUT', `/api/appointments/${a.id}`, t.otherHospital.cookie, body())).statusCode).toBe(404);
+    const res = await call('PUT', `/api/appointments/${a.id}`, t.hospital.cookie, body({ doctorName: '  ' }));
     expect(res.statusCode).toBe(400);
     expect(res.json().message).toBe('Please fill in all required fields');
   });
@@ -262,12 +243,12 @@ describe('PATCH /api/appointments/{id}/status', () => {
       patientId: secondPatient.id,
     });
     for (const status of ['confirmed', 'completed', 'scheduled']) {
-      const res = await call('PATCH', `/api/appointments/${a.id}/status`, hospital.cookie, { status });
+      const res = await call('PATCH', `/api/appointments/${a.id}/status`, t.hospital.cookie, { status });
       expect(res.statusCode).toBe(200);
       expect(res.json().status).toBe(status);
     }
     expect(
-      (await call('PATCH', `/api/appointments/${a.id}/status`, hospital.cookie, { status: 'cancelled' }))
+      (await call('PATCH', `/api/appointments/${a.id}/status`, t.hospital.cookie, { status: 'cancelled' }))
         .statusCode,
     ).toBe(400);
     const audits = await t.ctx.db
@@ -281,13 +262,13 @@ describe('PATCH /api/appointments/{id}/status', () => {
     const [a] = await t.ctx.db
       .select()
       .from(appointments)
-      .where(eq(appointments.hospitalId, hospital.userId));
+      .where(eq(appointments.hospitalId, t.hospital.userId));
     expect(
-      (await call('PATCH', `/api/appointments/${a.id}/status`, other.cookie, { status: 'confirmed' }))
+      (await call('PATCH', `/api/appointments/${a.id}/status`, t.otherHospital.cookie, { status: 'confirmed' }))
         .statusCode,
     ).toBe(404);
     expect(
-      (await call('PATCH', `/api/appointments/${a.id}/status`, patient.cookie, { status: 'confirmed' }))
+      (await call('PATCH', `/api/appointments/${a.id}/status`, t.patient.cookie, { status: 'confirmed' }))
         .statusCode,
     ).toBe(403);
   });
@@ -300,8 +281,8 @@ describe('DELETE /api/appointments/{id} (cancel)', () => {
       doctorName: 'Dr. Cancel',
       patientId: secondPatient.id,
     });
-    expect((await call('DELETE', `/api/appointments/${a.id}`, other.cookie)).statusCode).toBe(404);
-    const res = await call('DELETE', `/api/appointments/${a.id}`, hospital.cookie);
+    expect((await call('DELETE', `/api/appointments/${a.id}`, t.otherHospital.cookie)).statusCode).toBe(404);
+    const res = await call('DELETE', `/api/appointments/${a.id}`, t.hospital.cookie);
     expect(res.statusCode).toBe(200);
     const cancelled = res.json<Appointment>();
     expect(cancelled.status).toBe('cancelled');
@@ -316,7 +297,7 @@ describe('DELETE /api/appointments/{id} (cancel)', () => {
     expect(entry).toMatchObject({
       kind: 'appointment_cancel',
       patientId: secondPatient.id,
-      userId: hospital.userId,
+      userId: t.hospital.userId,
     });
     expect(await ledgerContentOf(t.ctx.db, entry.seq)).toMatchObject({ appointmentId: a.id });
     const [audit] = await t.ctx.db
@@ -325,9 +306,9 @@ describe('DELETE /api/appointments/{id} (cancel)', () => {
       .where(and(eq(auditLogs.entityId, a.id), eq(auditLogs.action, 'appointment_cancel')));
     expect(audit?.blockchainHash).toBe(cancelled.blockchainHash);
 
-    expect((await call('DELETE', `/api/appointments/${a.id}`, hospital.cookie)).statusCode).toBe(409);
+    expect((await call('DELETE', `/api/appointments/${a.id}`, t.hospital.cookie)).statusCode).toBe(409);
     expect(
-      (await call('PATCH', `/api/appointments/${a.id}/status`, hospital.cookie, { status: 'confirmed' }))
+      (await call('PATCH', `/api/appointments/${a.id}/status`, t.hospital.cookie, { status: 'confirmed' }))
         .statusCode,
     ).toBe(409);
     await created({
@@ -340,31 +321,31 @@ describe('DELETE /api/appointments/{id} (cancel)', () => {
   it('answers 401 signed out, 403 to a patient, 404 to a malformed id', async () => {
     const id = '00000000-0000-4000-8000-000000000000';
     expect((await call('DELETE', `/api/appointments/${id}`)).statusCode).toBe(401);
-    expect((await call('DELETE', `/api/appointments/${id}`, patient.cookie)).statusCode).toBe(403);
-    expect((await call('DELETE', '/api/appointments/not-an-id', hospital.cookie)).statusCode).toBe(404);
+    expect((await call('DELETE', `/api/appointments/${id}`, t.patient.cookie)).statusCode).toBe(403);
+    expect((await call('DELETE', '/api/appointments/not-an-id', t.hospital.cookie)).statusCode).toBe(404);
   });
 });
 
 describe('GET /api/appointments/patient', () => {
   it('shows the signed-in patient only their own appointments, by either route', async () => {
-    const own = await call('GET', '/api/appointments/patient', patient.cookie);
+    const own = await call('GET', '/api/appointments/patient', t.patient.cookie);
     expect(own.statusCode).toBe(200);
     const list = own.json<Paged<Appointment>>().items;
     expect(list.length).toBeGreaterThan(0);
     expect(own.json<Paged<Appointment>>().total).toBe(list.length);
-    expect(list.every((a) => a.patientId === patientRow.id)).toBe(true);
-    const byId = await call('GET', `/api/appointments/patient/${patient.userId}`, patient.cookie);
+    expect(list.every((a) => a.patientId === t.patientRow.id)).toBe(true);
+    const byId = await call('GET', `/api/appointments/patient/${t.patient.userId}`, t.patient.cookie);
     expect(byId.json().items).toEqual(list);
   });
 
   it('answers 404 for another user’s id, 403 to hospitals, 401 signed out', async () => {
     expect(
-      (await call('GET', `/api/appointments/patient/${hospital.userId}`, patient.cookie)).statusCode,
+      (await call('GET', `/api/appointments/patient/${t.hospital.userId}`, t.patient.cookie)).statusCode,
     ).toBe(404);
     expect(
-      (await call('GET', `/api/appointments/patient/${patient.userId}`, hospital.cookie)).statusCode,
+      (await call('GET', `/api/appointments/patient/${t.patient.userId}`, t.hospital.cookie)).statusCode,
     ).toBe(403);
-    expect((await call('GET', '/api/appointments/patient', hospital.cookie)).statusCode).toBe(403);
+    expect((await call('GET', '/api/appointments/patient', t.hospital.cookie)).statusCode).toBe(403);
     expect((await call('GET', '/api/appointments/patient')).statusCode).toBe(401);
   });
 });

@@ -3,29 +3,10 @@
 // once cancelled; only the booking hospital and the patient get them.
 import ICAL from 'ical.js';
 import { calendarFeeds } from '../../db/schema.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  addPatient,
-  createTestApp,
-  signedInHospital,
-  signedInPatient,
-  type TestApp,
-} from '../../test/helpers.js';
+import { describe, expect, it } from 'vitest';
+import { addPatient, signedInPatient, useCast } from '../../test/helpers.js';
 
-let t: TestApp;
-let hospital: { cookie: string; userId: string };
-let other: { cookie: string };
-let patientRow: { id: string; patientId: string };
-let patient: { cookie: string; userId: string };
-
-beforeAll(async () => {
-  t = await createTestApp();
-  hospital = await signedInHospital(t.app, 'Saint Mary');
-  other = await signedInHospital(t.app, 'Other Clinic');
-  patientRow = await addPatient(t.app, hospital.cookie, { firstName: 'Ada', lastName: 'Lovelace' });
-  patient = await signedInPatient(t.app, patientRow.patientId);
-});
-afterAll(async () => t?.close());
+const t = useCast({ hospitalName: 'Saint Mary', patient: { firstName: 'Ada', lastName: 'Lovelace' }, others: true });
 
 const call = (method: string, url: string, cookie?: string, payload?: object) =>
   t.app.inject({
@@ -35,7 +16,7 @@ const call = (method: string, url: string, cookie?: string, payload?: object) =>
     ...(payload ? { payload } : {}),
   });
 const body = (hhmm: string, over: Record<string, unknown> = {}) => ({
-  patientId: patientRow.id,
+  patientId: t.patientRow.id,
   appointmentType: 'consultation',
   doctorName: 'Dr. Smith',
   department: 'cardiology',
@@ -44,7 +25,7 @@ const body = (hhmm: string, over: Record<string, unknown> = {}) => ({
   ...over,
 });
 async function schedule(hhmm: string) {
-  const res = await call('POST', '/api/appointments', hospital.cookie, body(hhmm));
+  const res = await call('POST', '/api/appointments', t.hospital.cookie, body(hhmm));
   expect(res.statusCode, res.body).toBe(201);
   return res.json<{ id: string }>().id;
 }
@@ -65,7 +46,7 @@ describe('GET /api/appointments/{id}/ics', () => {
       expect(res.headers['content-type']).toMatch(/^text\/calendar/);
       return parse(res.body);
     };
-    const first = await read(patient.cookie);
+    const first = await read(t.patient.cookie);
     expect(first.method).toBe('PUBLISH');
     expect(first.events).toHaveLength(1);
     const { e, v } = first.events[0];
@@ -78,17 +59,17 @@ describe('GET /api/appointments/{id}/ics', () => {
     expect(v.getFirstPropertyValue('status')).toBe('CONFIRMED');
     expect(e.sequence).toBe(0);
     expect(e.summary).not.toMatch(/cardiology/i);
-    expect((await read(hospital.cookie)).events[0].e.uid).toBe(e.uid);
+    expect((await read(t.hospital.cookie)).events[0].e.uid).toBe(e.uid);
 
-    const moved = await call('PUT', `/api/appointments/${id}`, hospital.cookie, body('14:00'));
+    const moved = await call('PUT', `/api/appointments/${id}`, t.hospital.cookie, body('14:00'));
     expect(moved.statusCode, moved.body).toBe(200);
-    const after = (await read(patient.cookie)).events[0].e;
+    const after = (await read(t.patient.cookie)).events[0].e;
     expect(after.uid).toBe(e.uid);
     expect(after.sequence).toBe(1);
     expect(after.startDate.toJSDate().toISOString()).toBe('2031-05-06T14:00:00.000Z');
 
-    expect((await call('DELETE', `/api/appointments/${id}`, hospital.cookie)).statusCode).toBe(200);
-    const cancelled = await read(patient.cookie);
+    expect((await call('DELETE', `/api/appointments/${id}`, t.hospital.cookie)).statusCode).toBe(200);
+    const cancelled = await read(t.patient.cookie);
     expect(cancelled.method).toBe('CANCEL');
     expect(cancelled.events[0].v.getFirstPropertyValue('status')).toBe('CANCELLED');
     expect(cancelled.events[0].e.sequence).toBe(2);
@@ -96,18 +77,18 @@ describe('GET /api/appointments/{id}/ics', () => {
 
   it('answers 404 to another hospital, another patient and a malformed id; 401 signed out', async () => {
     const id = await schedule('15:00');
-    const stranger = await signedInPatient(t.app, (await addPatient(t.app, hospital.cookie)).patientId);
-    for (const cookie of [other.cookie, stranger.cookie]) {
+    const stranger = await signedInPatient(t.app, (await addPatient(t.app, t.hospital.cookie)).patientId);
+    for (const cookie of [t.otherHospital.cookie, stranger.cookie]) {
       expect((await call('GET', `/api/appointments/${id}/ics`, cookie)).statusCode).toBe(404);
     }
-    expect((await call('GET', '/api/appointments/nope/ics', hospital.cookie)).statusCode).toBe(404);
+    expect((await call('GET', '/api/appointments/nope/ics', t.hospital.cookie)).statusCode).toBe(404);
     expect((await call('GET', `/api/appointments/${id}/ics`)).statusCode).toBe(401);
   });
 });
 
 describe('GET /api/appointments/patient/{userId}/ics', () => {
   it("lists all of the patient's appointments, each with its own UID", async () => {
-    const res = await call('GET', `/api/appointments/patient/${patient.userId}/ics`, patient.cookie);
+    const res = await call('GET', `/api/appointments/patient/${t.patient.userId}/ics`, t.patient.cookie);
     expect(res.statusCode, res.body).toBe(200);
     const { method, events } = parse(res.body);
     expect(method).toBe('PUBLISH');
@@ -117,21 +98,21 @@ describe('GET /api/appointments/patient/{userId}/ics', () => {
 
   it('refuses another id (404) and a hospital (403)', async () => {
     expect(
-      (await call('GET', `/api/appointments/patient/${hospital.userId}/ics`, patient.cookie)).statusCode,
+      (await call('GET', `/api/appointments/patient/${t.hospital.userId}/ics`, t.patient.cookie)).statusCode,
     ).toBe(404);
     expect(
-      (await call('GET', `/api/appointments/patient/${patient.userId}/ics`, hospital.cookie)).statusCode,
+      (await call('GET', `/api/appointments/patient/${t.patient.userId}/ics`, t.hospital.cookie)).statusCode,
     ).toBe(403);
   });
 });
 
 describe('private subscription feed', () => {
   it('is off until created; the URL works without a session; renewing and revoking end old URLs', async () => {
-    expect((await call('GET', '/api/calendar/feed', patient.cookie)).json()).toEqual({
+    expect((await call('GET', '/api/calendar/feed', t.patient.cookie)).json()).toEqual({
       active: false,
       createdAt: null,
     });
-    const created = await call('POST', '/api/calendar/feed', patient.cookie);
+    const created = await call('POST', '/api/calendar/feed', t.patient.cookie);
     expect(created.statusCode, created.body).toBe(200);
     const { url } = created.json<{ url: string }>();
     expect(url).toMatch(/\/api\/calendar\/[A-Za-z0-9_-]{43}\.ics$/);
@@ -140,17 +121,17 @@ describe('private subscription feed', () => {
     expect(feed.statusCode, feed.body).toBe(200);
     expect(feed.headers['content-type']).toMatch(/^text\/calendar/);
     expect(parse(feed.body).events.length).toBeGreaterThanOrEqual(2);
-    expect((await call('GET', '/api/calendar/feed', patient.cookie)).json()).toMatchObject({ active: true });
+    expect((await call('GET', '/api/calendar/feed', t.patient.cookie)).json()).toMatchObject({ active: true });
     // The token itself is never stored.
     const stored = await t.ctx.db.select().from(calendarFeeds);
     expect(JSON.stringify(stored)).not.toContain(path.slice('/api/calendar/'.length, -4));
 
-    const renewed = (await call('POST', '/api/calendar/feed', patient.cookie)).json<{ url: string }>().url;
+    const renewed = (await call('POST', '/api/calendar/feed', t.patient.cookie)).json<{ url: string }>().url;
     expect(renewed).not.toBe(url);
     expect((await call('GET', path)).statusCode).toBe(404);
     expect((await call('GET', new URL(renewed).pathname)).statusCode).toBe(200);
 
-    expect((await call('DELETE', '/api/calendar/feed', patient.cookie)).statusCode).toBe(200);
+    expect((await call('DELETE', '/api/calendar/feed', t.patient.cookie)).statusCode).toBe(200);
     expect((await call('GET', new URL(renewed).pathname)).statusCode).toBe(404);
   });
 
@@ -158,6 +139,6 @@ describe('private subscription feed', () => {
     expect((await call('GET', `/api/calendar/${'A'.repeat(43)}.ics`)).statusCode).toBe(404);
     expect((await call('GET', '/api/calendar/short.ics')).statusCode).toBe(404);
     expect((await call('GET', `/api/calendar/${'A'.repeat(43)}`)).statusCode).toBe(404);
-    expect((await call('POST', '/api/calendar/feed', hospital.cookie)).statusCode).toBe(403);
+    expect((await call('POST', '/api/calendar/feed', t.hospital.cookie)).statusCode).toBe(403);
   });
 });

@@ -1,35 +1,10 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { auditLogs, consentSettings, ledgerEntries } from '../../db/schema.js';
-import {
-  addPatient,
-  createTestApp,
-  signedInAdmin,
-  signedInHospital,
-  signedInPatient,
-  type TestApp,
-} from '../../test/helpers.js';
+import { useCast } from '../../test/helpers.js';
 import { ledgerContentOf } from '../ledger/testing.js';
 
-let t: TestApp;
-let hospital: { cookie: string; userId: string };
-let otherHospital: { cookie: string };
-let patientRow: { id: string; patientId: string };
-let patient: { cookie: string; userId: string };
-let otherPatient: { cookie: string; userId: string };
-let admin: { cookie: string };
-
-beforeAll(async () => {
-  t = await createTestApp();
-  hospital = await signedInHospital(t.app);
-  otherHospital = await signedInHospital(t.app, 'Other Clinic');
-  patientRow = await addPatient(t.app, hospital.cookie);
-  patient = await signedInPatient(t.app, patientRow.patientId);
-  const other = await addPatient(t.app, hospital.cookie, { firstName: 'Bob' });
-  otherPatient = await signedInPatient(t.app, other.patientId);
-  admin = await signedInAdmin(t);
-});
-afterAll(async () => t?.close());
+const t = useCast({ others: true, admin: true });
 
 const get = (userId: string, cookie?: string) =>
   t.app.inject({ method: 'GET', url: `/api/consent/${userId}`, headers: cookie ? { cookie } : {} });
@@ -60,12 +35,12 @@ const auditsOf = (patientId: string) =>
 
 describe('GET /api/consent/{userId}', () => {
   it('answers 401 when signed out and 403 to an administrator', async () => {
-    expect((await get(patient.userId)).statusCode).toBe(401);
-    expect((await get(patient.userId, admin.cookie)).statusCode).toBe(403);
+    expect((await get(t.patient.userId)).statusCode).toBe(401);
+    expect((await get(t.patient.userId, t.admin.cookie)).statusCode).toBe(403);
   });
 
   it('gives both switches on (the dashboard defaults) until the patient saves a choice', async () => {
-    const res = await get(patient.userId, patient.cookie);
+    const res = await get(t.patient.userId, t.patient.cookie);
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({
       shareWithSpecialists: true,
@@ -76,30 +51,30 @@ describe('GET /api/consent/{userId}', () => {
   });
 
   it("answers 404 for another patient's user id and for malformed ids", async () => {
-    for (const id of [otherPatient.userId, hospital.userId, 'x', '00000000-0000-4000-8000-000000000000']) {
-      expect((await get(id, patient.cookie)).statusCode, id).toBe(404);
+    for (const id of [t.otherPatient.userId, t.hospital.userId, 'x', '00000000-0000-4000-8000-000000000000']) {
+      expect((await get(id, t.patient.cookie)).statusCode, id).toBe(404);
     }
   });
 
   it('lets the hospital that created the patient read it, and no other hospital', async () => {
-    expect((await get(patient.userId, hospital.cookie)).statusCode).toBe(200);
-    expect((await get(patient.userId, otherHospital.cookie)).statusCode).toBe(404);
+    expect((await get(t.patient.userId, t.hospital.cookie)).statusCode).toBe(200);
+    expect((await get(t.patient.userId, t.otherHospital.cookie)).statusCode).toBe(404);
   });
 });
 
 describe('PUT /api/consent/{userId}', () => {
   it('answers 401 when signed out, 403 to a hospital and an administrator', async () => {
     const body = { shareWithSpecialists: false, shareWithFamily: false };
-    expect((await put(patient.userId, body)).statusCode).toBe(401);
-    expect((await put(patient.userId, body, hospital.cookie)).statusCode).toBe(403);
-    expect((await put(patient.userId, body, admin.cookie)).statusCode).toBe(403);
+    expect((await put(t.patient.userId, body)).statusCode).toBe(401);
+    expect((await put(t.patient.userId, body, t.hospital.cookie)).statusCode).toBe(403);
+    expect((await put(t.patient.userId, body, t.admin.cookie)).statusCode).toBe(403);
   });
 
   it("answers 404 for another patient's user id and stores nothing", async () => {
     const res = await put(
-      otherPatient.userId,
+      t.otherPatient.userId,
       { shareWithSpecialists: false, shareWithFamily: false },
-      patient.cookie,
+      t.patient.cookie,
     );
     expect(res.statusCode).toBe(404);
     const [{ n }] = await t.ctx.db.select({ n: sql<number>`count(*)::int` }).from(consentSettings);
@@ -107,13 +82,13 @@ describe('PUT /api/consent/{userId}', () => {
   });
 
   it('refuses a body without both booleans with 400 and a message', async () => {
-    const missing = await put(patient.userId, { shareWithSpecialists: true }, patient.cookie);
+    const missing = await put(t.patient.userId, { shareWithSpecialists: true }, t.patient.cookie);
     expect(missing.statusCode).toBe(400);
     expect(missing.json().message).toBe('shareWithFamily must be true or false');
     const text = await put(
-      patient.userId,
+      t.patient.userId,
       { shareWithSpecialists: 'yes', shareWithFamily: true },
-      patient.cookie,
+      t.patient.cookie,
     );
     expect(text.statusCode).toBe(400);
     expect(text.json().message).toBe('shareWithSpecialists must be true or false');
@@ -121,16 +96,16 @@ describe('PUT /api/consent/{userId}', () => {
 
   it('stores the choice, ledgers it as consent_change and audits it with the ledger hash and IP', async () => {
     const res = await put(
-      patient.userId,
+      t.patient.userId,
       { shareWithSpecialists: true, shareWithFamily: false, blockchainHash: 'a'.repeat(64) },
-      patient.cookie,
+      t.patient.cookie,
     );
     expect(res.statusCode).toBe(200);
-    const ledger = await ledgerOf(patientRow.id);
+    const ledger = await ledgerOf(t.patientRow.id);
     expect(ledger).toHaveLength(1);
     expect(await ledgerContentOf(t.ctx.db, ledger[0].seq)).toEqual({
       scope: 'patient',
-      patientId: patientRow.id,
+      patientId: t.patientRow.id,
       shareWithSpecialists: true,
       shareWithFamily: false,
     });
@@ -139,20 +114,20 @@ describe('PUT /api/consent/{userId}', () => {
       shareWithFamily: false,
       blockchainHash: ledger[0].hash,
     });
-    const rows = await rowsOf(patientRow.id);
+    const rows = await rowsOf(t.patientRow.id);
     expect(rows.map((r) => [r.consentType, r.isGranted, r.blockchainHash]).sort()).toEqual([
       ['share_with_family', false, ledger[0].hash],
       ['share_with_specialists', true, ledger[0].hash],
     ]);
-    const audits = await auditsOf(patientRow.id);
+    const audits = await auditsOf(t.patientRow.id);
     expect(audits).toHaveLength(1);
     expect(audits[0]).toMatchObject({
-      userId: patient.userId,
+      userId: t.patient.userId,
       blockchainHash: ledger[0].hash,
       ipAddress: '127.0.0.1',
-      hospitalId: hospital.userId,
+      hospitalId: t.hospital.userId,
     });
-    expect((await get(patient.userId, patient.cookie)).json()).toMatchObject({
+    expect((await get(t.patient.userId, t.patient.cookie)).json()).toMatchObject({
       shareWithSpecialists: true,
       shareWithFamily: false,
     });
@@ -160,21 +135,21 @@ describe('PUT /api/consent/{userId}', () => {
 
   it('updates the same two rows on the next save (no duplicates) with a new ledger entry', async () => {
     const res = await put(
-      patient.userId,
+      t.patient.userId,
       { shareWithSpecialists: false, shareWithFamily: true },
-      patient.cookie,
+      t.patient.cookie,
     );
     expect(res.statusCode).toBe(200);
-    const rows = await rowsOf(patientRow.id);
+    const rows = await rowsOf(t.patientRow.id);
     expect(rows).toHaveLength(2);
-    const ledger = await ledgerOf(patientRow.id);
+    const ledger = await ledgerOf(t.patientRow.id);
     expect(ledger).toHaveLength(2);
     expect(rows.every((r) => r.blockchainHash === ledger[1].hash)).toBe(true);
     expect(res.json()).toMatchObject({ shareWithSpecialists: false, shareWithFamily: true });
     const trail = await t.app.inject({
       method: 'GET',
       url: '/api/audit-logs/patient?action=consent_change',
-      headers: { cookie: patient.cookie },
+      headers: { cookie: t.patient.cookie },
     });
     expect(trail.json().items[0]).toMatchObject({ blockchainVerified: true, blockchainHash: ledger[1].hash });
   });
@@ -190,16 +165,16 @@ describe('PUT /api/consent/{userId}', () => {
     );
     try {
       const res = await put(
-        patient.userId,
+        t.patient.userId,
         { shareWithSpecialists: true, shareWithFamily: true },
-        patient.cookie,
+        t.patient.cookie,
       );
       expect(res.statusCode).toBe(500);
     } finally {
       await t.ctx.db.execute(sql`alter table audit_logs drop constraint test_no_consent`);
     }
-    expect(await ledgerOf(patientRow.id)).toHaveLength(2);
-    expect((await get(patient.userId, patient.cookie)).json()).toMatchObject({
+    expect(await ledgerOf(t.patientRow.id)).toHaveLength(2);
+    expect((await get(t.patient.userId, t.patient.cookie)).json()).toMatchObject({
       shareWithSpecialists: false,
       shareWithFamily: true,
     });

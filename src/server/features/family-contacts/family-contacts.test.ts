@@ -1,26 +1,12 @@
 import { and, eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { FAMILY_MESSAGES, MAX_FAMILY_CONTACTS } from '../../../shared/family-contacts.js';
 import { auditLogs, familyContacts } from '../../db/schema.js';
 import { isUniqueViolation } from '../patients/mrn.js';
-import {
-  addPatient,
-  createTestApp,
-  signedInAdmin,
-  signedInHospital,
-  signedInPatient,
-  type TestApp,
-} from '../../test/helpers.js';
+import { addPatient, signedInPatient, useCast } from '../../test/helpers.js';
 import { CONTACT_LIMIT_REACHED } from './service.js';
 
-let t: TestApp;
-let hospital: { cookie: string; userId: string };
-let otherHospital: { cookie: string };
-let patientRow: { id: string; patientId: string };
-let patient: { cookie: string; userId: string };
-let otherRow: { id: string; patientId: string };
-let otherPatient: { cookie: string; userId: string };
-let admin: { cookie: string };
+const t = useCast({ others: true, admin: true });
 let othersContactId: string;
 
 const jane = {
@@ -36,23 +22,14 @@ const jane = {
 };
 
 beforeAll(async () => {
-  t = await createTestApp();
-  hospital = await signedInHospital(t.app);
-  otherHospital = await signedInHospital(t.app, 'Other Clinic');
-  patientRow = await addPatient(t.app, hospital.cookie);
-  patient = await signedInPatient(t.app, patientRow.patientId);
-  otherRow = await addPatient(t.app, hospital.cookie, { firstName: 'Bob' });
-  otherPatient = await signedInPatient(t.app, otherRow.patientId);
-  admin = await signedInAdmin(t);
   const res = await send(
     'POST',
     '/api/family-contacts',
     { ...jane, firstName: 'Other' },
-    otherPatient.cookie,
+    t.otherPatient.cookie,
   );
   othersContactId = res.json<{ id: string }>().id;
 });
-afterAll(async () => t?.close());
 
 function send(method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: unknown, cookie?: string) {
   return t.app.inject({
@@ -72,8 +49,8 @@ const auditsOf = (patientId: string) =>
 describe('adding a family contact', () => {
   it('answers 401 when signed out, 403 to a hospital and an administrator', async () => {
     expect((await send('POST', '/api/family-contacts', jane)).statusCode).toBe(401);
-    expect((await send('POST', '/api/family-contacts', jane, hospital.cookie)).statusCode).toBe(403);
-    expect((await send('POST', '/api/family-contacts', jane, admin.cookie)).statusCode).toBe(403);
+    expect((await send('POST', '/api/family-contacts', jane, t.hospital.cookie)).statusCode).toBe(403);
+    expect((await send('POST', '/api/family-contacts', jane, t.admin.cookie)).statusCode).toBe(403);
   });
 
   it('requires first name, last name and relationship, with the form’s messages', async () => {
@@ -86,14 +63,14 @@ describe('adding a family contact', () => {
       [{ ...jane, email: 'not-an-email' }, FAMILY_MESSAGES.email],
     ];
     for (const [body, message] of cases) {
-      const res = await send('POST', '/api/family-contacts', body, patient.cookie);
+      const res = await send('POST', '/api/family-contacts', body, t.patient.cookie);
       expect(res.statusCode, JSON.stringify(body)).toBe(400);
       expect(res.json().message).toBe(message);
     }
     const [{ n }] = await t.ctx.db
       .select({ n: sql<number>`count(*)::int` })
       .from(familyContacts)
-      .where(eq(familyContacts.patientId, patientRow.id));
+      .where(eq(familyContacts.patientId, t.patientRow.id));
     expect(n).toBe(0);
   });
 
@@ -101,12 +78,12 @@ describe('adding a family contact', () => {
     const res = await send(
       'POST',
       '/api/family-contacts',
-      { ...jane, patientId: otherRow.id },
-      patient.cookie,
+      { ...jane, patientId: t.otherPatientRow.id },
+      t.patient.cookie,
     );
     expect(res.statusCode).toBe(201);
     expect(res.json()).toMatchObject({
-      patientId: patientRow.id,
+      patientId: t.patientRow.id,
       firstName: 'Jane',
       lastName: 'Doe',
       relationship: 'spouse',
@@ -115,10 +92,10 @@ describe('adding a family contact', () => {
       canAccessRecords: true,
       emergencyContact: false,
     });
-    const audits = await auditsOf(patientRow.id);
+    const audits = await auditsOf(t.patientRow.id);
     expect(audits).toHaveLength(1);
     expect(audits[0]).toMatchObject({
-      userId: patient.userId,
+      userId: t.patient.userId,
       entityId: res.json().id,
       ipAddress: '127.0.0.1',
       details: 'Added family contact Jane Doe (spouse)',
@@ -130,12 +107,12 @@ describe('adding a family contact', () => {
       'POST',
       '/api/family-contacts',
       { firstName: 'Tom', lastName: 'Doe', relationship: 'child', isPrimary: true, email: '' },
-      patient.cookie,
+      t.patient.cookie,
     );
     expect(res.statusCode).toBe(201);
     expect(res.json()).toMatchObject({ email: null, phone: null, emergencyContact: false });
     const list = (
-      await send('GET', `/api/family-contacts/patient/${patientRow.id}`, undefined, patient.cookie)
+      await send('GET', `/api/family-contacts/patient/${t.patientRow.id}`, undefined, t.patient.cookie)
     ).json<{ items: { firstName: string; isPrimary: boolean }[] }>().items;
     expect(list.map((c) => [c.firstName, c.isPrimary])).toEqual([
       ['Tom', true],
@@ -145,27 +122,27 @@ describe('adding a family contact', () => {
 });
 
 describe('listing family contacts', () => {
-  const url = () => `/api/family-contacts/patient/${patientRow.id}`;
+  const url = () => `/api/family-contacts/patient/${t.patientRow.id}`;
 
   it('answers 401 when signed out and 403 to an administrator', async () => {
     expect((await send('GET', url())).statusCode).toBe(401);
-    expect((await send('GET', url(), undefined, admin.cookie)).statusCode).toBe(403);
+    expect((await send('GET', url(), undefined, t.admin.cookie)).statusCode).toBe(403);
   });
 
   it('lets the patient and the hospital that created them read, and nobody else', async () => {
-    expect((await send('GET', url(), undefined, patient.cookie)).json()).toMatchObject({ total: 2, page: 1 });
-    expect((await send('GET', url(), undefined, patient.cookie)).json().items).toHaveLength(2);
-    expect((await send('GET', url(), undefined, hospital.cookie)).json().items).toHaveLength(2);
-    const second = await send('GET', `${url()}?pageSize=1&page=2`, undefined, patient.cookie);
+    expect((await send('GET', url(), undefined, t.patient.cookie)).json()).toMatchObject({ total: 2, page: 1 });
+    expect((await send('GET', url(), undefined, t.patient.cookie)).json().items).toHaveLength(2);
+    expect((await send('GET', url(), undefined, t.hospital.cookie)).json().items).toHaveLength(2);
+    const second = await send('GET', `${url()}?pageSize=1&page=2`, undefined, t.patient.cookie);
     expect(second.json()).toMatchObject({ total: 2, page: 2, pageSize: 1 });
     expect(second.json().items).toHaveLength(1);
-    const tooBig = await send('GET', `${url()}?pageSize=101`, undefined, patient.cookie);
+    const tooBig = await send('GET', `${url()}?pageSize=101`, undefined, t.patient.cookie);
     expect(tooBig.statusCode).toBe(400);
     expect(tooBig.json().message).toMatch(/pageSize must be at most 100/);
-    expect((await send('GET', url(), undefined, otherHospital.cookie)).statusCode).toBe(404);
-    expect((await send('GET', url(), undefined, otherPatient.cookie)).statusCode).toBe(404);
+    expect((await send('GET', url(), undefined, t.otherHospital.cookie)).statusCode).toBe(404);
+    expect((await send('GET', url(), undefined, t.otherPatient.cookie)).statusCode).toBe(404);
     expect(
-      (await send('GET', '/api/family-contacts/patient/nope', undefined, patient.cookie)).statusCode,
+      (await send('GET', '/api/family-contacts/patient/nope', undefined, t.patient.cookie)).statusCode,
     ).toBe(404);
   });
 });
@@ -174,27 +151,27 @@ describe('changing and removing a family contact', () => {
   let contactId: string;
   beforeAll(async () => {
     const list = (
-      await send('GET', `/api/family-contacts/patient/${patientRow.id}`, undefined, patient.cookie)
+      await send('GET', `/api/family-contacts/patient/${t.patientRow.id}`, undefined, t.patient.cookie)
     ).json<{ items: { id: string; firstName: string }[] }>().items;
     contactId = list.find((c) => c.firstName === 'Jane')!.id;
   });
 
   it('answers 401 when signed out and 403 to a hospital', async () => {
     expect((await send('PUT', `/api/family-contacts/${contactId}`, jane)).statusCode).toBe(401);
-    expect((await send('PUT', `/api/family-contacts/${contactId}`, jane, hospital.cookie)).statusCode).toBe(
+    expect((await send('PUT', `/api/family-contacts/${contactId}`, jane, t.hospital.cookie)).statusCode).toBe(
       403,
     );
     expect(
-      (await send('DELETE', `/api/family-contacts/${contactId}`, undefined, hospital.cookie)).statusCode,
+      (await send('DELETE', `/api/family-contacts/${contactId}`, undefined, t.hospital.cookie)).statusCode,
     ).toBe(403);
   });
 
   it("answers 404 for another patient's contact and leaves it alone", async () => {
-    const changed = await send('PUT', `/api/family-contacts/${othersContactId}`, jane, patient.cookie);
+    const changed = await send('PUT', `/api/family-contacts/${othersContactId}`, jane, t.patient.cookie);
     expect(changed.statusCode).toBe(404);
     expect(changed.json().message).toBe('Family contact not found.');
     expect(
-      (await send('DELETE', `/api/family-contacts/${othersContactId}`, undefined, patient.cookie)).statusCode,
+      (await send('DELETE', `/api/family-contacts/${othersContactId}`, undefined, t.patient.cookie)).statusCode,
     ).toBe(404);
     const [row] = await t.ctx.db.select().from(familyContacts).where(eq(familyContacts.id, othersContactId));
     expect(row.firstName).toBe('Other');
@@ -205,7 +182,7 @@ describe('changing and removing a family contact', () => {
       'PUT',
       `/api/family-contacts/${contactId}`,
       { ...jane, relationship: '' },
-      patient.cookie,
+      t.patient.cookie,
     );
     expect(res.statusCode).toBe(400);
     expect(res.json().message).toBe(FAMILY_MESSAGES.relationship);
@@ -216,26 +193,26 @@ describe('changing and removing a family contact', () => {
       'PUT',
       `/api/family-contacts/${contactId}`,
       { ...jane, relationship: 'guardian', isPrimary: false, emergencyContact: true },
-      patient.cookie,
+      t.patient.cookie,
     );
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ relationship: 'guardian', emergencyContact: true });
-    const audits = await auditsOf(patientRow.id);
+    const audits = await auditsOf(t.patientRow.id);
     expect(audits.at(-1)?.details).toBe('Updated family contact Jane Doe (guardian)');
   });
 
   it('removes the patient’s own contact and audits it', async () => {
-    const res = await send('DELETE', `/api/family-contacts/${contactId}`, undefined, patient.cookie);
+    const res = await send('DELETE', `/api/family-contacts/${contactId}`, undefined, t.patient.cookie);
     expect(res.statusCode).toBe(200);
     const list = (
-      await send('GET', `/api/family-contacts/patient/${patientRow.id}`, undefined, patient.cookie)
+      await send('GET', `/api/family-contacts/patient/${t.patientRow.id}`, undefined, t.patient.cookie)
     ).json<{ items: { id: string }[] }>().items;
     expect(list.map((c) => c.id)).not.toContain(contactId);
-    expect((await auditsOf(patientRow.id)).at(-1)?.details).toBe(
+    expect((await auditsOf(t.patientRow.id)).at(-1)?.details).toBe(
       'Removed family contact Jane Doe (guardian)',
     );
     expect(
-      (await send('DELETE', `/api/family-contacts/${contactId}`, undefined, patient.cookie)).statusCode,
+      (await send('DELETE', `/api/family-contacts/${contactId}`, undefined, t.patient.cookie)).statusCode,
     ).toBe(404);
   });
 });
@@ -244,7 +221,7 @@ describe('changing and removing a family contact', () => {
 // were held by the database they left 7-8 primaries and 59-60 contacts.
 describe('parallel requests of one patient', () => {
   async function freshPatient(firstName: string) {
-    const row = await addPatient(t.app, hospital.cookie, { firstName });
+    const row = await addPatient(t.app, t.hospital.cookie, { firstName });
     return { row, session: await signedInPatient(t.app, row.patientId) };
   }
   const contactsOf = (patientId: string) =>

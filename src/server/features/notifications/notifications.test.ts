@@ -4,7 +4,7 @@
 // back-off on a real SMTP failure, and no double sending when two runs race.
 import { eq } from 'drizzle-orm';
 import ICAL from 'ical.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { notificationJobs } from '../../db/schema.js';
 import { headerOf, outboxMessages, partText } from '../../mail/read-message.js';
 import { uploadRecord } from '../records/testing.js';
@@ -14,25 +14,19 @@ import {
   signedInAdmin,
   signedInHospital,
   signedInPatient,
-  type TestApp,
+  useCast,
 } from '../../test/helpers.js';
 import { retryDelayMs, runDueJobs } from './jobs.js';
 import { createRenderer } from './render.js';
 import { runNotificationsOnce } from './worker.js';
 
 let clock = new Date('2031-05-01T08:00:00.000Z');
-let t: TestApp;
-let hospital: { cookie: string; userId: string; email: string };
-let patientRow: { id: string; patientId: string };
-let patient: { cookie: string; userId: string; email: string };
-
-beforeAll(async () => {
-  t = await createTestApp({ publicUrl: 'http://medledger.test' }, { now: () => clock });
-  hospital = await signedInHospital(t.app, 'Saint Mary');
-  patientRow = await addPatient(t.app, hospital.cookie, { firstName: 'Ada', lastName: 'Lovelace' });
-  patient = await signedInPatient(t.app, patientRow.patientId);
+const t = useCast({
+  config: { publicUrl: 'http://medledger.test' },
+  options: { now: () => clock },
+  hospitalName: 'Saint Mary',
+  patient: { firstName: 'Ada', lastName: 'Lovelace' },
 });
-afterAll(async () => t?.close());
 
 const call = (method: string, url: string, cookie?: string, payload?: object) =>
   t.app.inject({
@@ -42,7 +36,7 @@ const call = (method: string, url: string, cookie?: string, payload?: object) =>
     ...(payload ? { payload } : {}),
   });
 const body = (date: string) => ({
-  patientId: patientRow.id,
+  patientId: t.patientRow.id,
   appointmentType: 'consultation',
   doctorName: 'Dr. Smith',
   department: 'oncology',
@@ -72,16 +66,16 @@ describe('appointment notifications', () => {
     expect(newMails()).toHaveLength(0);
     expect(await runNotificationsOnce(t.ctx)).toMatchObject({ sent: 1 });
     const [mail] = newMails();
-    expect(headerOf(mail, 'To')).toContain(hospital.email);
+    expect(headerOf(mail, 'To')).toContain(t.hospital.email);
     expect(headerOf(mail, 'Subject')).toBe('MedLedger: a patient activated their account');
-    expect(partText(mail, 'text/plain')).toContain(patientRow.patientId);
+    expect(partText(mail, 'text/plain')).toContain(t.patientRow.patientId);
   });
 
   it('mails booked, changed and cancelled with an .ics; reminder only for the current time', async () => {
     const created = await call(
       'POST',
       '/api/appointments',
-      hospital.cookie,
+      t.hospital.cookie,
       body('2031-05-03T10:00:00.000Z'),
     );
     expect(created.statusCode, created.body).toBe(201);
@@ -89,7 +83,7 @@ describe('appointment notifications', () => {
     expect(await runNotificationsOnce(t.ctx)).toMatchObject({ sent: 1 });
     const [booked] = newMails();
     expect(booked).toBeDefined();
-    expect(headerOf(booked, 'To')).toContain(patient.email);
+    expect(headerOf(booked, 'To')).toContain(t.patient.email);
     const subject = headerOf(booked, 'Subject') ?? '';
     expect(subject).toMatch(/^MedLedger: an appointment was booked/);
     expect(subject).not.toMatch(/oncology|Smith|consultation/i);
@@ -103,7 +97,7 @@ describe('appointment notifications', () => {
     const moved = await call(
       'PUT',
       `/api/appointments/${id}`,
-      hospital.cookie,
+      t.hospital.cookie,
       body('2031-05-03T14:00:00.000Z'),
     );
     expect(moved.statusCode, moved.body).toBe(200);
@@ -122,7 +116,7 @@ describe('appointment notifications', () => {
     expect(partText(reminder, 'text/plain')).toContain('Dr. Smith');
 
     clock = new Date('2031-05-02T15:00:00.000Z');
-    expect((await call('DELETE', `/api/appointments/${id}`, hospital.cookie)).statusCode).toBe(200);
+    expect((await call('DELETE', `/api/appointments/${id}`, t.hospital.cookie)).statusCode).toBe(200);
     await runNotificationsOnce(t.ctx);
     const [cancelled] = newMails();
     const cancel = calendarOf(cancelled);
@@ -132,7 +126,7 @@ describe('appointment notifications', () => {
   });
 
   it('mails that a new record is available, without its title in the mail', async () => {
-    const up = await uploadRecord(t.app, hospital.cookie, patientRow.id, {
+    const up = await uploadRecord(t.app, t.hospital.cookie, t.patientRow.id, {
       fields: { title: 'HIV test result' },
     });
     expect(up.statusCode, up.body).toBe(201);
@@ -143,20 +137,20 @@ describe('appointment notifications', () => {
   });
 
   it('sends nothing while the patient has turned e-mail off', async () => {
-    expect((await call('GET', '/api/notifications/preferences', patient.cookie)).json()).toEqual({
+    expect((await call('GET', '/api/notifications/preferences', t.patient.cookie)).json()).toEqual({
       emailEnabled: true,
       newSignInEnabled: true,
     });
-    const off = await call('PUT', '/api/notifications/preferences', patient.cookie, { emailEnabled: false });
+    const off = await call('PUT', '/api/notifications/preferences', t.patient.cookie, { emailEnabled: false });
     expect(off.json()).toEqual({ emailEnabled: false, newSignInEnabled: true });
     expect(
-      (await call('PUT', '/api/notifications/preferences', patient.cookie, { emailEnabled: 'no' }))
+      (await call('PUT', '/api/notifications/preferences', t.patient.cookie, { emailEnabled: 'no' }))
         .statusCode,
     ).toBe(400);
-    await uploadRecord(t.app, hospital.cookie, patientRow.id);
+    await uploadRecord(t.app, t.hospital.cookie, t.patientRow.id);
     expect(await runNotificationsOnce(t.ctx)).toMatchObject({ sent: 0, skipped: 1 });
     expect(newMails()).toHaveLength(0);
-    await call('PUT', '/api/notifications/preferences', patient.cookie, { emailEnabled: true });
+    await call('PUT', '/api/notifications/preferences', t.patient.cookie, { emailEnabled: true });
   });
 
   it('sends each due job once when two runs race', async () => {
@@ -164,7 +158,7 @@ describe('appointment notifications', () => {
       const res = await call(
         'POST',
         '/api/appointments',
-        hospital.cookie,
+        t.hospital.cookie,
         body(`2031-05-04T${hh}:00:00.000Z`),
       );
       expect(res.statusCode, res.body).toBe(201);
@@ -185,7 +179,7 @@ describe('trial ending', () => {
     clock = new Date('2031-05-06T08:00:00.000Z');
     expect(await runNotificationsOnce(t.ctx)).toMatchObject({ sent: 1 });
     const [mail] = newMails();
-    expect(headerOf(mail, 'To')).toContain(hospital.email);
+    expect(headerOf(mail, 'To')).toContain(t.hospital.email);
     expect(headerOf(mail, 'Subject')).toBe('MedLedger: your free trial ends in 2 days');
   });
 });

@@ -2,31 +2,14 @@
 // to the entry it replaces), "entered in error" retracts one; both are kept, shown in the record's
 // history, hidden from default lists, and the whole ledger still verifies.
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { auditLogs, ledgerEntries } from '../../db/schema.js';
 import { auditLedger } from '../ledger/integrity.js';
-import {
-  addPatient,
-  createTestApp,
-  signedInHospital,
-  signedInPatient,
-  type TestApp,
-} from '../../test/helpers.js';
+import { addPatient, signedInHospital, useCast } from '../../test/helpers.js';
 import { multipartBody, samplePdf, uploadRecord } from './testing.js';
 import { ledgerContentOf } from '../ledger/testing.js';
 
-let t: TestApp;
-let hospital: { cookie: string; userId: string };
-let patient: { cookie: string };
-let patientRow: { id: string; patientId: string };
-
-beforeAll(async () => {
-  t = await createTestApp();
-  hospital = await signedInHospital(t.app, 'Saint Amend');
-  patientRow = await addPatient(t.app, hospital.cookie, { firstName: 'Ada', lastName: 'Lovelace' });
-  patient = await signedInPatient(t.app, patientRow.patientId);
-});
-afterAll(async () => t?.close());
+const t = useCast({ hospitalName: 'Saint Amend', patient: { firstName: 'Ada', lastName: 'Lovelace' } });
 
 interface Rec {
   id: string;
@@ -40,7 +23,7 @@ interface Rec {
 }
 
 async function upload(title: string, text = 'Potassium: 4.1') {
-  const res = await uploadRecord(t.app, hospital.cookie, patientRow.id, {
+  const res = await uploadRecord(t.app, t.hospital.cookie, t.patientRow.id, {
     fields: { title },
     files: [{ fileName: 'lab.pdf', bytes: samplePdf(text) }],
   });
@@ -52,10 +35,10 @@ function amend(
   id: string,
   fields: Record<string, string>,
   files: { fileName: string; bytes: Buffer }[] = [],
-  cookie = hospital.cookie,
+  cookie = t.hospital.cookie,
 ) {
   const { payload, headers } = multipartBody([
-    ...Object.entries({ patientId: patientRow.id, recordType: 'lab-results', ...fields }).map(
+    ...Object.entries({ patientId: t.patientRow.id, recordType: 'lab-results', ...fields }).map(
       ([name, value]) => ({
         name,
         value,
@@ -72,7 +55,7 @@ function amend(
 }
 
 const get = (url: string, cookie: string) => t.app.inject({ method: 'GET', url, headers: { cookie } });
-const retract = (id: string, reason: unknown, cookie = hospital.cookie) =>
+const retract = (id: string, reason: unknown, cookie = t.hospital.cookie) =>
   t.app.inject({
     method: 'POST',
     url: `/api/medical-records/${id}/entered-in-error`,
@@ -96,7 +79,7 @@ describe('amending a record', () => {
       supersededById: null,
     });
 
-    const old = (await get(`/api/medical-records/record/${original.id}`, hospital.cookie)).json<Rec>();
+    const old = (await get(`/api/medical-records/record/${original.id}`, t.hospital.cookie)).json<Rec>();
     expect(old).toMatchObject({ documentStatus: 'superseded', supersededById: amended.id });
 
     // The new entry names the old record and its entry hash.
@@ -110,8 +93,8 @@ describe('amending a record', () => {
     });
 
     for (const [url, cookie] of [
-      [`/api/medical-records/${patientRow.id}`, hospital.cookie],
-      ['/api/medical-records', patient.cookie],
+      [`/api/medical-records/${t.patientRow.id}`, t.hospital.cookie],
+      ['/api/medical-records', t.patient.cookie],
     ] as const) {
       const current = await titles(url, cookie);
       expect(current).toContain('Potassium panel (corrected):current');
@@ -119,7 +102,7 @@ describe('amending a record', () => {
       expect(await titles(`${url}?view=all`, cookie)).toContain('Potassium panel:superseded');
     }
 
-    const history = await get(`/api/medical-records/${original.id}/history`, patient.cookie);
+    const history = await get(`/api/medical-records/${original.id}/history`, t.patient.cookie);
     expect(history.statusCode).toBe(200);
     expect(history.json().versions.map((v: Rec) => `${v.id}:${v.documentStatus}`)).toEqual([
       `${original.id}:superseded`,
@@ -128,7 +111,7 @@ describe('amending a record', () => {
 
     // Both versions verify against the ledger, files included.
     for (const id of [original.id, amended.id]) {
-      const check = await get(`/api/medical-records/${id}/verification`, hospital.cookie);
+      const check = await get(`/api/medical-records/${id}/verification`, t.hospital.cookie);
       expect(check.json().verified, id).toBe(true);
     }
     const audit = await t.ctx.db.select().from(auditLogs).where(eq(auditLogs.action, 'record_amend'));
@@ -144,8 +127,8 @@ describe('amending a record', () => {
     expect(amended.attachments[0].url).not.toBe(original.attachments[0].url);
     expect(amended.attachments[0].sha256).toBe(original.attachments[0].sha256);
     const [a, b] = await Promise.all([
-      get(original.attachments[0].url, patient.cookie),
-      get(amended.attachments[0].url, patient.cookie),
+      get(original.attachments[0].url, t.patient.cookie),
+      get(amended.attachments[0].url, t.patient.cookie),
     ]);
     expect(b.rawPayload.equals(a.rawPayload)).toBe(true);
   });
@@ -163,7 +146,7 @@ describe('amending a record', () => {
 
   it('refuses another patient, drafts, other parties and patients', async () => {
     const original = await upload('Iron panel');
-    const other = await addPatient(t.app, hospital.cookie, { firstName: 'Grace', lastName: 'Hopper' });
+    const other = await addPatient(t.app, t.hospital.cookie, { firstName: 'Grace', lastName: 'Hopper' });
     const moved = await amend(original.id, { title: 'Iron panel', patientId: other.id });
     expect(moved.statusCode).toBe(400);
     expect(moved.json().message).toMatch(/entered in error/);
@@ -171,8 +154,8 @@ describe('amending a record', () => {
     const stranger = await signedInHospital(t.app, 'Elsewhere');
     expect((await amend(original.id, { title: 'x' }, [], stranger.cookie)).statusCode).toBe(404);
     expect((await retract(original.id, 'Not mine', stranger.cookie)).statusCode).toBe(404);
-    expect((await amend(original.id, { title: 'x' }, [], patient.cookie)).statusCode).toBe(403);
-    expect((await retract(original.id, 'Not mine', patient.cookie)).statusCode).toBe(403);
+    expect((await amend(original.id, { title: 'x' }, [], t.patient.cookie)).statusCode).toBe(403);
+    expect((await retract(original.id, 'Not mine', t.patient.cookie)).statusCode).toBe(403);
     expect((await get(`/api/medical-records/${original.id}/history`, stranger.cookie)).statusCode).toBe(404);
   });
 });
@@ -188,16 +171,16 @@ describe('entered in error', () => {
       documentStatus: 'entered-in-error',
       enteredInError: { reason: 'Uploaded to the wrong patient', byName: 'Hana Ward' },
     });
-    expect(await titles(`/api/medical-records/${patientRow.id}`, hospital.cookie)).not.toContain(
+    expect(await titles(`/api/medical-records/${t.patientRow.id}`, t.hospital.cookie)).not.toContain(
       'Wrong patient X-ray:entered-in-error',
     );
-    expect(await titles('/api/medical-records?view=all', patient.cookie)).toContain(
+    expect(await titles('/api/medical-records?view=all', t.patient.cookie)).toContain(
       'Wrong patient X-ray:entered-in-error',
     );
     // Still readable and still verified: nothing uploaded was changed.
-    expect((await get(record.attachments[0].url, patient.cookie)).statusCode).toBe(200);
+    expect((await get(record.attachments[0].url, t.patient.cookie)).statusCode).toBe(200);
     expect(
-      (await get(`/api/medical-records/${record.id}/verification`, patient.cookie)).json().verified,
+      (await get(`/api/medical-records/${record.id}/verification`, t.patient.cookie)).json().verified,
     ).toBe(true);
     const entries = await t.ctx.db.select().from(ledgerEntries).where(eq(ledgerEntries.recordId, record.id));
     expect(entries.map((e) => e.kind).sort()).toEqual(['record_entered_in_error', 'record_upload']);

@@ -2,34 +2,20 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MAX_UPLOAD_BYTES } from '../../../shared/constants.js';
 import { attachments, auditLogs, ledgerEntries } from '../../db/schema.js';
-import {
-  addPatient,
-  createTestApp,
-  signedInHospital,
-  signedInPatient,
-  type TestApp,
-} from '../../test/helpers.js';
+import { addPatient, signedInPatient, useCast } from '../../test/helpers.js';
 import { prepareUpload, saveUpload } from './service.js';
 import { samplePng, uploadRecord } from './testing.js';
 
-let t: TestApp;
-let h: { cookie: string; userId: string };
-let patient: { id: string; patientId: string };
-beforeAll(async () => {
-  t = await createTestApp();
-  h = await signedInHospital(t.app);
-  patient = await addPatient(t.app, h.cookie, { firstName: 'Ada', lastName: 'Lovelace' });
-});
-afterAll(async () => t?.close());
+const t = useCast({ patient: { firstName: 'Ada', lastName: 'Lovelace' } });
 
 describe('drafts', () => {
   it('keeps a draft for the hospital only, unledgered, until it is uploaded', async () => {
-    const own = await addPatient(t.app, h.cookie);
+    const own = await addPatient(t.app, t.hospital.cookie);
     const p = await signedInPatient(t.app, own.patientId);
-    const res = await uploadRecord(t.app, h.cookie, own.id, {
+    const res = await uploadRecord(t.app, t.hospital.cookie, own.id, {
       fields: { draft: 'true', title: 'Draft note' },
     });
     expect(res.statusCode).toBe(201);
@@ -48,20 +34,20 @@ describe('drafts', () => {
     });
     expect((await get(`/api/medical-records/record/${draft.id}`, p.cookie)).statusCode).toBe(404);
     expect((await get(draft.attachments[0].url, p.cookie)).statusCode).toBe(404);
-    const drafts = (await get('/api/medical-records/drafts', h.cookie)).json();
+    const drafts = (await get('/api/medical-records/drafts', t.hospital.cookie)).json();
     expect(drafts.map((d: { id: string }) => d.id)).toContain(draft.id);
 
     const fin = await t.app.inject({
       method: 'POST',
       url: `/api/medical-records/${draft.id}/finalize`,
-      headers: { cookie: h.cookie },
+      headers: { cookie: t.hospital.cookie },
     });
     expect(fin.statusCode).toBe(200);
     expect(fin.json()).toMatchObject({ status: 'final', isBlockchainVerified: true });
     const again = await t.app.inject({
       method: 'POST',
       url: `/api/medical-records/${draft.id}/finalize`,
-      headers: { cookie: h.cookie },
+      headers: { cookie: t.hospital.cookie },
     });
     expect(again.statusCode).toBe(409);
     expect(
@@ -70,11 +56,11 @@ describe('drafts', () => {
   });
 
   it('continues a draft with more files and uploads it in the same form', async () => {
-    const res = await uploadRecord(t.app, h.cookie, patient.id, {
+    const res = await uploadRecord(t.app, t.hospital.cookie, t.patientRow.id, {
       fields: { draft: 'true', title: 'Part one' },
     });
     const draft = res.json();
-    const next = await uploadRecord(t.app, h.cookie, patient.id, {
+    const next = await uploadRecord(t.app, t.hospital.cookie, t.patientRow.id, {
       fields: { draftId: draft.id, title: 'Complete', description: 'now with the scan' },
       files: [{ fileName: 'scan.png', bytes: samplePng() }],
     });
@@ -89,15 +75,15 @@ describe('drafts', () => {
       'report.pdf',
       'scan.png',
     ]);
-    const reuse = await uploadRecord(t.app, h.cookie, patient.id, { fields: { draftId: draft.id } });
+    const reuse = await uploadRecord(t.app, t.hospital.cookie, t.patientRow.id, { fields: { draftId: draft.id } });
     expect(reuse.statusCode).toBe(409);
   });
 
   it('refuses to save a draft read before another save changed it, and removes the new files', async () => {
-    const actor = { id: h.userId, role: 'hospital' as const, ip: '127.0.0.1' };
-    const draft = (await uploadRecord(t.app, h.cookie, patient.id, { fields: { draft: 'true' } })).json();
+    const actor = { id: t.hospital.userId, role: 'hospital' as const, ip: '127.0.0.1' };
+    const draft = (await uploadRecord(t.app, t.hospital.cookie, t.patientRow.id, { fields: { draft: 'true' } })).json();
     const fields = {
-      patientId: patient.id,
+      patientId: t.patientRow.id,
       draftId: draft.id,
       recordType: 'lab-results',
       title: 'Stale',
@@ -107,7 +93,7 @@ describe('drafts', () => {
       draft: true,
     } as const;
     const stale = await prepareUpload(t.ctx.db, actor, fields);
-    const saved = await uploadRecord(t.app, h.cookie, patient.id, {
+    const saved = await uploadRecord(t.app, t.hospital.cookie, t.patientRow.id, {
       fields: { draftId: draft.id, draft: 'true', title: 'Saved meanwhile' },
       files: [{ fileName: 'scan.png', bytes: samplePng() }],
     });
@@ -132,23 +118,23 @@ describe('drafts', () => {
   });
 
   it('discards a draft with its files but never an uploaded record', async () => {
-    const draft = (await uploadRecord(t.app, h.cookie, patient.id, { fields: { draft: 'true' } })).json();
+    const draft = (await uploadRecord(t.app, t.hospital.cookie, t.patientRow.id, { fields: { draft: 'true' } })).json();
     const key = draft.attachments[0].url.split('/').pop();
     const del = await t.app.inject({
       method: 'DELETE',
       url: `/api/medical-records/${draft.id}`,
-      headers: { cookie: h.cookie },
+      headers: { cookie: t.hospital.cookie },
     });
     expect(del.statusCode).toBe(200);
     expect(await t.ctx.db.select().from(attachments).where(eq(attachments.recordId, draft.id))).toHaveLength(
       0,
     );
     expect(fs.existsSync(path.join(t.config.dataDir, 'attachments', key))).toBe(false);
-    const final = (await uploadRecord(t.app, h.cookie, patient.id)).json();
+    const final = (await uploadRecord(t.app, t.hospital.cookie, t.patientRow.id)).json();
     const refused = await t.app.inject({
       method: 'DELETE',
       url: `/api/medical-records/${final.id}`,
-      headers: { cookie: h.cookie },
+      headers: { cookie: t.hospital.cookie },
     });
     expect(refused.statusCode).toBe(409);
   });

@@ -2,43 +2,30 @@
 // a stable order across pages, and bad paging parameters refused with a message. Runs on PGlite and,
 // with `npm run test:pg`, on PostgreSQL.
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Paged } from '../../../shared/paging.js';
 import type { MedicalRecord } from '../../../shared/records.js';
 import { auditLogs, medicalRecords } from '../../db/schema.js';
-import {
-  addPatient,
-  createTestApp,
-  signedInHospital,
-  signedInPatient,
-  type TestApp,
-} from '../../test/helpers.js';
+import { useCast } from '../../test/helpers.js';
 import { uploadRecord } from './testing.js';
 
-let t: TestApp;
-let hospital: { cookie: string; userId: string };
-let patient: { cookie: string; userId: string };
-let patientRow: { id: string; patientId: string };
+const t = useCast({ patient: { firstName: 'Paula', lastName: 'Paged' } });
 let uploaded: MedicalRecord;
-/** Every record of the patient, newest first (the order the lists must follow). */
+/** Every record of the t.patient, newest first (the order the lists must follow). */
 let expectedOrder: string[];
 
 const TOTAL = 120;
 
 beforeAll(async () => {
-  t = await createTestApp();
-  hospital = await signedInHospital(t.app);
-  patientRow = await addPatient(t.app, hospital.cookie, { firstName: 'Paula', lastName: 'Paged' });
-  patient = await signedInPatient(t.app, patientRow.patientId);
   // One record through the API (ledgered, with a file), the rest written straight to the table:
   // 119 in two groups that share one creation time each, so only the id tiebreaker orders them.
   uploaded = (
-    await uploadRecord(t.app, hospital.cookie, patientRow.id, { fields: { title: 'Uploaded' } })
+    await uploadRecord(t.app, t.hospital.cookie, t.patientRow.id, { fields: { title: 'Uploaded' } })
   ).json();
   const base = new Date(Date.parse(uploaded.createdAt) - 60_000);
   const rows = Array.from({ length: TOTAL - 1 }, (_, i) => ({
-    patientId: patientRow.id,
-    hospitalId: hospital.userId,
+    patientId: t.patientRow.id,
+    hospitalId: t.hospital.userId,
     title: `Lab result ${i + 1}`,
     recordType: 'lab_result',
     status: 'final' as const,
@@ -49,12 +36,11 @@ beforeAll(async () => {
   const all = await t.ctx.db
     .select({ id: medicalRecords.id, createdAt: medicalRecords.createdAt })
     .from(medicalRecords)
-    .where(eq(medicalRecords.patientId, patientRow.id));
+    .where(eq(medicalRecords.patientId, t.patientRow.id));
   expectedOrder = all
     .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0))
     .map((r) => r.id);
 });
-afterAll(async () => t?.close());
 
 const get = (url: string, cookie: string) => t.app.inject({ method: 'GET', url, headers: { cookie } });
 const page = async (url: string, cookie: string) => {
@@ -64,9 +50,9 @@ const page = async (url: string, cookie: string) => {
 };
 
 describe.each([
-  ['the hospital', () => `/api/medical-records/${patientRow.id}`, () => hospital.cookie],
-  ['the patient (own list)', () => '/api/medical-records', () => patient.cookie],
-  ['the patient (by user id)', () => `/api/medical-records/${patient.userId}`, () => patient.cookie],
+  ['the hospital', () => `/api/medical-records/${t.patientRow.id}`, () => t.hospital.cookie],
+  ['the patient (own list)', () => '/api/medical-records', () => t.patient.cookie],
+  ['the patient (by user id)', () => `/api/medical-records/${t.patient.userId}`, () => t.patient.cookie],
 ])('the record list of %s', (_who, url, cookie) => {
   const at = (query: string) => `${url()}${url().includes('?') ? '&' : '?'}${query}`;
 
@@ -122,15 +108,15 @@ describe('paging with view=all', () => {
   it('counts retracted records only with view=all, on every page', async () => {
     const [retracted] = await t.ctx.db
       .update(medicalRecords)
-      .set({ enteredInErrorAt: new Date(), enteredInErrorBy: hospital.userId, enteredInErrorReason: 'test' })
+      .set({ enteredInErrorAt: new Date(), enteredInErrorBy: t.hospital.userId, enteredInErrorReason: 'test' })
       .where(eq(medicalRecords.id, expectedOrder[TOTAL - 1]))
       .returning();
     try {
-      const current = await page(`/api/medical-records/${patientRow.id}?page=3`, hospital.cookie);
+      const current = await page(`/api/medical-records/${t.patientRow.id}?page=3`, t.hospital.cookie);
       expect(current.total).toBe(TOTAL - 1);
       expect(current.items).toHaveLength(19);
       expect(current.items.map((r) => r.id)).not.toContain(retracted.id);
-      const all = await page(`/api/medical-records/${patientRow.id}?view=all&page=3`, hospital.cookie);
+      const all = await page(`/api/medical-records/${t.patientRow.id}?view=all&page=3`, t.hospital.cookie);
       expect(all.total).toBe(TOTAL);
       expect(all.items.at(-1)?.id).toBe(retracted.id);
       expect(all.items.at(-1)?.documentStatus).toBe('entered-in-error');
@@ -145,13 +131,13 @@ describe('paging with view=all', () => {
 
 describe('the audit entry of a list', () => {
   it('says how many records were listed, and of how many', async () => {
-    await page(`/api/medical-records/${patientRow.id}?page=2`, hospital.cookie);
+    await page(`/api/medical-records/${t.patientRow.id}?page=2`, t.hospital.cookie);
     const entries = await t.ctx.db
       .select()
       .from(auditLogs)
-      .where(and(eq(auditLogs.action, 'record_access'), eq(auditLogs.userId, hospital.userId)));
+      .where(and(eq(auditLogs.action, 'record_access'), eq(auditLogs.userId, t.hospital.userId)));
     expect(entries.at(-1)?.details).toBe(
-      `Listed 50 medical records of patient ${patientRow.patientId} (page 2, ${TOTAL} in all)`,
+      `Listed 50 medical records of patient ${t.patientRow.patientId} (page 2, ${TOTAL} in all)`,
     );
   });
 });

@@ -2,40 +2,21 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { auditLogs, ledgerEntries, medicalRecords } from '../../db/schema.js';
-import {
-  addPatient,
-  createTestApp,
-  signedInAdmin,
-  signedInHospital,
-  signedInPatient,
-  type TestApp,
-} from '../../test/helpers.js';
+import { addPatient, signedInAdmin, signedInPatient, useCast } from '../../test/helpers.js';
 import { samplePdf, samplePng, uploadRecord } from './testing.js';
 import { contentDisposition } from './routes.js';
 
-let t: TestApp;
-let h: { cookie: string; userId: string };
-let other: { cookie: string; userId: string };
-let patient: { id: string; patientId: string };
-let account: { cookie: string; userId: string };
-let stranger: { cookie: string; userId: string };
+const t = useCast({ patient: { firstName: 'Ada', email: null }, others: true });
 let record: { id: string; attachments: { url: string; fileName: string }[]; title: string };
 let draft: { id: string; attachments: { url: string }[] };
 const pdf = samplePdf('download me');
 const png = samplePng();
 
 beforeAll(async () => {
-  t = await createTestApp();
-  h = await signedInHospital(t.app);
-  other = await signedInHospital(t.app, 'Other Clinic');
-  patient = await addPatient(t.app, h.cookie, { firstName: 'Ada', email: null });
-  account = await signedInPatient(t.app, patient.patientId);
-  const p2 = await addPatient(t.app, h.cookie, { firstName: 'Someone' });
-  stranger = await signedInPatient(t.app, p2.patientId);
   record = (
-    await uploadRecord(t.app, h.cookie, patient.id, {
+    await uploadRecord(t.app, t.hospital.cookie, t.patientRow.id, {
       fields: { title: 'Scan', description: 'Knee' },
       files: [
         { fileName: 'Ünïcode report.pdf', bytes: pdf },
@@ -44,10 +25,9 @@ beforeAll(async () => {
     })
   ).json();
   draft = (
-    await uploadRecord(t.app, h.cookie, patient.id, { fields: { draft: 'true', title: 'Unfinished' } })
+    await uploadRecord(t.app, t.hospital.cookie, t.patientRow.id, { fields: { draft: 'true', title: 'Unfinished' } })
   ).json();
 });
-afterAll(async () => t?.close());
 
 const get = (url: string, cookie?: string) =>
   t.app.inject({ method: 'GET', url, headers: cookie ? { cookie } : {} });
@@ -59,8 +39,8 @@ const auditsOf = (action: string, userId: string) =>
 
 describe("listing a patient's records", () => {
   it('gives the hospital its records of the patient, drafts included, and audits the read with the IP', async () => {
-    const before = (await auditsOf('record_access', h.userId)).length;
-    const res = await get(`/api/medical-records/${patient.id}`, h.cookie);
+    const before = (await auditsOf('record_access', t.hospital.userId)).length;
+    const res = await get(`/api/medical-records/${t.patientRow.id}`, t.hospital.cookie);
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ total: 2, page: 1, pageSize: 50 });
     expect(
@@ -69,77 +49,77 @@ describe("listing a patient's records", () => {
         .items.map((r: { id: string }) => r.id)
         .sort(),
     ).toEqual([record.id, draft.id].sort());
-    const entries = await auditsOf('record_access', h.userId);
+    const entries = await auditsOf('record_access', t.hospital.userId);
     expect(entries).toHaveLength(before + 1);
-    expect(entries.at(-1)).toMatchObject({ hospitalId: h.userId, patientId: patient.id });
+    expect(entries.at(-1)).toMatchObject({ hospitalId: t.hospital.userId, patientId: t.patientRow.id });
     expect(entries.at(-1)?.ipAddress).toBeTruthy();
   });
 
   it('gives the patient only final records, by user id, by patient id and without an id', async () => {
     for (const url of [
-      `/api/medical-records/${account.userId}`,
-      `/api/medical-records/${patient.id}`,
+      `/api/medical-records/${t.patient.userId}`,
+      `/api/medical-records/${t.patientRow.id}`,
       '/api/medical-records',
     ]) {
-      const res = await get(url, account.cookie);
+      const res = await get(url, t.patient.cookie);
       expect(res.statusCode, url).toBe(200);
       expect(res.json().items.map((r: { id: string }) => r.id)).toEqual([record.id]);
       expect(res.json().total).toBe(1);
     }
-    const entries = await auditsOf('record_access', account.userId);
+    const entries = await auditsOf('record_access', t.patient.userId);
     expect(entries.length).toBeGreaterThanOrEqual(3);
-    expect(entries[0]).toMatchObject({ hospitalId: h.userId, patientId: patient.id });
+    expect(entries[0]).toMatchObject({ hospitalId: t.hospital.userId, patientId: t.patientRow.id });
   });
 
   it('answers 404 to another hospital and another patient, 403 to an administrator, 401 signed out', async () => {
-    expect((await get(`/api/medical-records/${patient.id}`, other.cookie)).statusCode).toBe(404);
-    expect((await get(`/api/medical-records/${patient.id}`, stranger.cookie)).statusCode).toBe(404);
-    expect((await get(`/api/medical-records/${account.userId}`, stranger.cookie)).statusCode).toBe(404);
-    expect((await get('/api/medical-records/nope', h.cookie)).statusCode).toBe(404);
+    expect((await get(`/api/medical-records/${t.patientRow.id}`, t.otherHospital.cookie)).statusCode).toBe(404);
+    expect((await get(`/api/medical-records/${t.patientRow.id}`, t.otherPatient.cookie)).statusCode).toBe(404);
+    expect((await get(`/api/medical-records/${t.patient.userId}`, t.otherPatient.cookie)).statusCode).toBe(404);
+    expect((await get('/api/medical-records/nope', t.hospital.cookie)).statusCode).toBe(404);
     const admin = await signedInAdmin(t);
-    expect((await get(`/api/medical-records/${patient.id}`, admin.cookie)).statusCode).toBe(403);
-    expect((await get('/api/medical-records', h.cookie)).statusCode).toBe(403);
-    expect((await get('/api/medical-records/drafts', account.cookie)).statusCode).toBe(403);
-    expect((await get(`/api/medical-records/${patient.id}`)).statusCode).toBe(401);
+    expect((await get(`/api/medical-records/${t.patientRow.id}`, admin.cookie)).statusCode).toBe(403);
+    expect((await get('/api/medical-records', t.hospital.cookie)).statusCode).toBe(403);
+    expect((await get('/api/medical-records/drafts', t.patient.cookie)).statusCode).toBe(403);
+    expect((await get(`/api/medical-records/${t.patientRow.id}`)).statusCode).toBe(401);
     expect((await get('/api/medical-records')).statusCode).toBe(401);
   });
 
   it('reports a record as not verified once its row was changed behind the application', async () => {
-    const made = (await uploadRecord(t.app, h.cookie, patient.id, { fields: { title: 'Original' } })).json();
+    const made = (await uploadRecord(t.app, t.hospital.cookie, t.patientRow.id, { fields: { title: 'Original' } })).json();
     expect(made.isBlockchainVerified).toBe(true);
     // Listed once while intact, so a remembered answer would be there to (wrongly) reuse.
-    const before = (await get(`/api/medical-records/${patient.id}`, h.cookie)).json().items;
+    const before = (await get(`/api/medical-records/${t.patientRow.id}`, t.hospital.cookie)).json().items;
     expect(before.find((r: { id: string }) => r.id === made.id).isBlockchainVerified).toBe(true);
     await t.ctx.db.update(medicalRecords).set({ title: 'Forged' }).where(eq(medicalRecords.id, made.id));
-    const listed = (await get(`/api/medical-records/${patient.id}`, h.cookie)).json().items;
+    const listed = (await get(`/api/medical-records/${t.patientRow.id}`, t.hospital.cookie)).json().items;
     expect(listed.find((r: { id: string }) => r.id === made.id).isBlockchainVerified).toBe(false);
     await t.ctx.db.update(medicalRecords).set({ title: 'Original' }).where(eq(medicalRecords.id, made.id));
-    const back = (await get(`/api/medical-records/${patient.id}`, h.cookie)).json().items;
+    const back = (await get(`/api/medical-records/${t.patientRow.id}`, t.hospital.cookie)).json().items;
     expect(back.find((r: { id: string }) => r.id === made.id).isBlockchainVerified).toBe(true);
   });
 });
 
 describe('viewing one record', () => {
   it('audits the view as record_view and marks a patient’s first view', async () => {
-    const res = await get(`/api/medical-records/record/${record.id}`, account.cookie);
+    const res = await get(`/api/medical-records/record/${record.id}`, t.patient.cookie);
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({
       id: record.id,
       viewedByPatient: true,
       providerName: 'General Hospital',
     });
-    const views = await auditsOf('record_view', account.userId);
-    expect(views[0]).toMatchObject({ entityId: record.id, hospitalId: h.userId, patientId: patient.id });
-    const hospitalView = await get(`/api/medical-records/record/${record.id}`, h.cookie);
+    const views = await auditsOf('record_view', t.patient.userId);
+    expect(views[0]).toMatchObject({ entityId: record.id, hospitalId: t.hospital.userId, patientId: t.patientRow.id });
+    const hospitalView = await get(`/api/medical-records/record/${record.id}`, t.hospital.cookie);
     expect(hospitalView.statusCode).toBe(200);
-    expect((await auditsOf('record_view', h.userId))[0].entityId).toBe(record.id);
+    expect((await auditsOf('record_view', t.hospital.userId))[0].entityId).toBe(record.id);
   });
 
   it('answers 404 to another hospital, another patient and for a draft to the patient', async () => {
-    expect((await get(`/api/medical-records/record/${record.id}`, other.cookie)).statusCode).toBe(404);
-    expect((await get(`/api/medical-records/record/${record.id}`, stranger.cookie)).statusCode).toBe(404);
-    expect((await get(`/api/medical-records/record/${draft.id}`, account.cookie)).statusCode).toBe(404);
-    expect((await get(`/api/medical-records/record/${crypto.randomUUID()}`, h.cookie)).statusCode).toBe(404);
+    expect((await get(`/api/medical-records/record/${record.id}`, t.otherHospital.cookie)).statusCode).toBe(404);
+    expect((await get(`/api/medical-records/record/${record.id}`, t.otherPatient.cookie)).statusCode).toBe(404);
+    expect((await get(`/api/medical-records/record/${draft.id}`, t.patient.cookie)).statusCode).toBe(404);
+    expect((await get(`/api/medical-records/record/${crypto.randomUUID()}`, t.hospital.cookie)).statusCode).toBe(404);
   });
 });
 
@@ -148,7 +128,7 @@ describe('sharing switches', () => {
     const res = await t.app.inject({
       method: 'PUT',
       url: `/api/medical-records/${record.id}/sharing`,
-      headers: { cookie: account.cookie },
+      headers: { cookie: t.patient.cookie },
       payload: { shareWithSpecialists: true, shareWithFamily: true },
     });
     expect(res.statusCode).toBe(200);
@@ -157,7 +137,7 @@ describe('sharing switches', () => {
       shareWithFamily: true,
       isBlockchainVerified: true,
     });
-    const [entry] = await auditsOf('consent_change', account.userId);
+    const [entry] = await auditsOf('consent_change', t.patient.userId);
     expect(entry.blockchainHash).toMatch(/^[0-9a-f]{64}$/);
     const ledger = await t.ctx.db
       .select()
@@ -167,14 +147,14 @@ describe('sharing switches', () => {
     const refused = await t.app.inject({
       method: 'PUT',
       url: `/api/medical-records/${record.id}/sharing`,
-      headers: { cookie: other.cookie },
+      headers: { cookie: t.otherHospital.cookie },
       payload: { shareWithSpecialists: false, shareWithFamily: false },
     });
     expect(refused.statusCode).toBe(404);
     const bad = await t.app.inject({
       method: 'PUT',
       url: `/api/medical-records/${record.id}/sharing`,
-      headers: { cookie: h.cookie },
+      headers: { cookie: t.hospital.cookie },
       payload: { shareWithSpecialists: 'yes' },
     });
     expect(bad.statusCode).toBe(400);
@@ -183,7 +163,7 @@ describe('sharing switches', () => {
 
 describe('downloading an attachment', () => {
   it('serves the same bytes with the original name and type to the hospital and to the patient, audited', async () => {
-    for (const who of [h, account]) {
+    for (const who of [t.hospital, t.patient]) {
       const res = await get(record.attachments[0].url, who.cookie);
       expect(res.statusCode).toBe(200);
       expect(res.rawPayload.equals(pdf)).toBe(true);
@@ -193,19 +173,19 @@ describe('downloading an attachment', () => {
       const downloads = (await auditsOf('record_access', who.userId)).filter(
         (a) => a.entityType === 'attachment',
       );
-      expect(downloads.at(-1)).toMatchObject({ hospitalId: h.userId, patientId: patient.id });
+      expect(downloads.at(-1)).toMatchObject({ hospitalId: t.hospital.userId, patientId: t.patientRow.id });
       expect(downloads.at(-1)?.details).toContain('Ünïcode report.pdf');
     }
-    const image = await get(record.attachments[1].url, account.cookie);
+    const image = await get(record.attachments[1].url, t.patient.cookie);
     expect(image.rawPayload.equals(png)).toBe(true);
     expect(image.headers['content-type']).toBe('image/png');
   });
 
   it('answers 404 to another hospital and another patient, 403 to an administrator, 401 signed out', async () => {
     const url = record.attachments[0].url;
-    expect((await get(url, other.cookie)).statusCode).toBe(404);
-    expect((await get(url, stranger.cookie)).statusCode).toBe(404);
-    expect((await get(draft.attachments[0].url, account.cookie)).statusCode).toBe(404);
+    expect((await get(url, t.otherHospital.cookie)).statusCode).toBe(404);
+    expect((await get(url, t.otherPatient.cookie)).statusCode).toBe(404);
+    expect((await get(draft.attachments[0].url, t.patient.cookie)).statusCode).toBe(404);
     expect((await get(url, (await signedInAdmin(t)).cookie)).statusCode).toBe(403);
     expect((await get(url)).statusCode).toBe(401);
   });
@@ -217,18 +197,18 @@ describe('downloading an attachment', () => {
       '%2E%2E%2F%2E%2E%2Fsecrets%2Ffile.key',
       'file.key',
     ]) {
-      const res = await get(`/api/download/${name}`, h.cookie);
+      const res = await get(`/api/download/${name}`, t.hospital.cookie);
       expect(res.statusCode, name).toBe(404);
       expect(res.body).not.toContain('root:');
     }
-    expect((await get('/api/download/../../etc/passwd', h.cookie)).statusCode).toBe(404);
+    expect((await get('/api/download/../../etc/passwd', t.hospital.cookie)).statusCode).toBe(404);
   });
 
   it('answers 404 when the file is gone from the store', async () => {
-    const made = (await uploadRecord(t.app, h.cookie, patient.id)).json();
+    const made = (await uploadRecord(t.app, t.hospital.cookie, t.patientRow.id)).json();
     const key = made.attachments[0].url.split('/').pop();
     fs.rmSync(path.join(t.config.dataDir, 'attachments', key));
-    const res = await get(made.attachments[0].url, h.cookie);
+    const res = await get(made.attachments[0].url, t.hospital.cookie);
     expect(res.statusCode).toBe(404);
     expect(res.json().message).toBe('File not available.');
   });
@@ -236,17 +216,17 @@ describe('downloading an attachment', () => {
 
 describe('after the hospital deletes the patient', () => {
   it("keeps the patient's own access to records and files while the hospital loses it", async () => {
-    const p = await addPatient(t.app, h.cookie, { firstName: 'Leaving' });
+    const p = await addPatient(t.app, t.hospital.cookie, { firstName: 'Leaving' });
     const acc = await signedInPatient(t.app, p.patientId);
-    const made = (await uploadRecord(t.app, h.cookie, p.id)).json();
+    const made = (await uploadRecord(t.app, t.hospital.cookie, p.id)).json();
     const del = await t.app.inject({
       method: 'DELETE',
       url: `/api/patients/${p.id}`,
-      headers: { cookie: h.cookie },
+      headers: { cookie: t.hospital.cookie },
     });
     expect(del.statusCode).toBe(200);
-    expect((await get(`/api/medical-records/${p.id}`, h.cookie)).statusCode).toBe(404);
-    expect((await get(made.attachments[0].url, h.cookie)).statusCode).toBe(404);
+    expect((await get(`/api/medical-records/${p.id}`, t.hospital.cookie)).statusCode).toBe(404);
+    expect((await get(made.attachments[0].url, t.hospital.cookie)).statusCode).toBe(404);
     const own = await get('/api/medical-records', acc.cookie);
     expect(own.json().items.map((r: { id: string }) => r.id)).toEqual([made.id]);
     expect(own.json().items[0].isBlockchainVerified).toBe(true);

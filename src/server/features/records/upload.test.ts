@@ -3,30 +3,16 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { MAX_UPLOAD_BYTES } from '../../../shared/constants.js';
 import { auditLogs, ledgerEntries, medicalRecords } from '../../db/schema.js';
-import {
-  addPatient,
-  createTestApp,
-  signedInHospital,
-  signedInPatient,
-  type TestApp,
-} from '../../test/helpers.js';
+import { addPatient, signedInHospital, signedInPatient, useCast } from '../../test/helpers.js';
 import { multipartBody, samplePdf, samplePng, storedFiles, uploadRecord } from './testing.js';
 import { saveUpload } from './service.js';
 import { ledgerContentOf } from '../ledger/testing.js';
 
-let t: TestApp;
+const t = useCast({ options: { now: () => clock }, patient: { firstName: 'Ada', lastName: 'Lovelace' } });
 let clock = new Date();
-let h: { cookie: string; userId: string };
-let patient: { id: string; patientId: string };
-beforeAll(async () => {
-  t = await createTestApp({}, { now: () => clock });
-  h = await signedInHospital(t.app);
-  patient = await addPatient(t.app, h.cookie, { firstName: 'Ada', lastName: 'Lovelace' });
-});
-afterAll(async () => t?.close());
 
 const sha = (b: Buffer) => crypto.createHash('sha256').update(b).digest('hex');
 const recordCount = async () => (await t.ctx.db.select().from(medicalRecords)).length;
@@ -49,7 +35,7 @@ describe('uploading a record', () => {
   it('stores both files encrypted, enters the record in the ledger and audits it', async () => {
     const pdf = samplePdf();
     const png = samplePng();
-    const res = await uploadRecord(t.app, h.cookie, patient.id, {
+    const res = await uploadRecord(t.app, t.hospital.cookie, t.patientRow.id, {
       fields: {
         title: 'Chest X-ray',
         description: 'Two views',
@@ -68,13 +54,13 @@ describe('uploading a record', () => {
     expect(record).toMatchObject({
       title: 'Chest X-ray',
       status: 'final',
-      hospitalId: h.userId,
+      hospitalId: t.hospital.userId,
       fileName: 'report.pdf',
       isBlockchainVerified: true,
       shareWithFamily: true,
       shareWithSpecialists: false,
       providerName: 'General Hospital',
-      patient: { id: patient.id, mrn: patient.patientId, name: 'Ada Lovelace' },
+      patient: { id: t.patientRow.id, mrn: t.patientRow.patientId, name: 'Ada Lovelace' },
     });
     expect(
       record.attachments.map((a: { fileName: string; mimeType: string; sha256: string }) => a),
@@ -100,28 +86,28 @@ describe('uploading a record', () => {
       .select()
       .from(auditLogs)
       .where(and(eq(auditLogs.entityId, record.id), eq(auditLogs.action, 'record_upload')));
-    expect(audit).toMatchObject({ hospitalId: h.userId, patientId: patient.id, blockchainHash: entry.hash });
+    expect(audit).toMatchObject({ hospitalId: t.hospital.userId, patientId: t.patientRow.id, blockchainHash: entry.hash });
     expect(audit.ipAddress).toBeTruthy();
   });
 
   it("ignores the client's hospitalId, isBlockchainVerified and blockchainHash", async () => {
     const other = await signedInHospital(t.app);
-    const res = await uploadRecord(t.app, h.cookie, patient.id, {
+    const res = await uploadRecord(t.app, t.hospital.cookie, t.patientRow.id, {
       fields: { hospitalId: other.userId, isBlockchainVerified: 'false', blockchainHash: 'f'.repeat(64) },
     });
     expect(res.statusCode).toBe(201);
-    expect(res.json().hospitalId).toBe(h.userId);
+    expect(res.json().hospitalId).toBe(t.hospital.userId);
     expect(res.json().blockchainHash).not.toBe('f'.repeat(64));
     expect(res.json().isBlockchainVerified).toBe(true);
   });
 
   it('accepts a record without files and a file of exactly 25 MB', async () => {
-    const none = await uploadRecord(t.app, h.cookie, patient.id, { files: [] });
+    const none = await uploadRecord(t.app, t.hospital.cookie, t.patientRow.id, { files: [] });
     expect(none.statusCode).toBe(201);
     expect(none.json()).toMatchObject({ fileName: null, fileUrl: null, attachments: [] });
     const big = Buffer.alloc(MAX_UPLOAD_BYTES, 7);
     samplePdf().copy(big);
-    const res = await uploadRecord(t.app, h.cookie, patient.id, {
+    const res = await uploadRecord(t.app, t.hospital.cookie, t.patientRow.id, {
       files: [{ fileName: 'big.pdf', bytes: big }],
     });
     expect(res.statusCode).toBe(201);
@@ -132,9 +118,9 @@ describe('uploading a record', () => {
 describe('refused uploads leave nothing behind', () => {
   it('answers 400 with the spec message when a required field is missing', async () => {
     for (const missing of ['patientId', 'recordType', 'title']) {
-      const fields: Record<string, string> = { patientId: patient.id, recordType: 'lab-results', title: 'T' };
+      const fields: Record<string, string> = { patientId: t.patientRow.id, recordType: 'lab-results', title: 'T' };
       fields[missing] = '';
-      const res = await uploadRecord(t.app, h.cookie, patient.id, { fields });
+      const res = await uploadRecord(t.app, t.hospital.cookie, t.patientRow.id, { fields });
       expect(res.statusCode, missing).toBe(400);
       expect(res.json().message).toBe('Please fill in all required fields.');
     }
@@ -144,7 +130,7 @@ describe('refused uploads leave nothing behind', () => {
   it('answers 413 with a clear message for a file over 25 MB, after a good file was written', async () => {
     const over = Buffer.alloc(MAX_UPLOAD_BYTES + 1, 1);
     samplePdf().copy(over);
-    const res = await uploadRecord(t.app, h.cookie, patient.id, {
+    const res = await uploadRecord(t.app, t.hospital.cookie, t.patientRow.id, {
       files: [
         { fileName: 'fine.pdf', bytes: samplePdf() },
         { fileName: 'huge.pdf', bytes: over },
@@ -156,12 +142,12 @@ describe('refused uploads leave nothing behind', () => {
   });
 
   it('answers 415 for a type outside the list and for content that is not what its name says', async () => {
-    const exe = await uploadRecord(t.app, h.cookie, patient.id, {
+    const exe = await uploadRecord(t.app, t.hospital.cookie, t.patientRow.id, {
       files: [{ fileName: 'tool.exe', bytes: Buffer.from('MZ\x90\x00') }],
     });
     expect(exe.statusCode).toBe(415);
     expect(exe.json().message).toMatch(/Accepted types: PDF, DOCX, JPG, JPEG and PNG/);
-    const fake = await uploadRecord(t.app, h.cookie, patient.id, {
+    const fake = await uploadRecord(t.app, t.hospital.cookie, t.patientRow.id, {
       files: [
         { fileName: 'ok.png', bytes: samplePng() },
         { fileName: 'fake.pdf', bytes: samplePng() },
@@ -169,7 +155,7 @@ describe('refused uploads leave nothing behind', () => {
     });
     expect(fake.statusCode).toBe(415);
     expect(fake.json().message).toMatch(/"fake.pdf" is not a real PDF file/);
-    const empty = await uploadRecord(t.app, h.cookie, patient.id, {
+    const empty = await uploadRecord(t.app, t.hospital.cookie, t.patientRow.id, {
       files: [{ fileName: 'e.pdf', bytes: Buffer.alloc(0) }],
     });
     expect(empty.statusCode).toBe(415);
@@ -179,20 +165,20 @@ describe('refused uploads leave nothing behind', () => {
   it('refuses a form whose files come before its fields', async () => {
     const { payload, headers } = multipartBody([
       { name: 'files', fileName: 'a.pdf', bytes: samplePdf() },
-      { name: 'patientId', value: patient.id },
+      { name: 'patientId', value: t.patientRow.id },
       { name: 'recordType', value: 'lab-results' },
       { name: 'title', value: 'Late fields' },
     ]);
     const res = await t.app.inject({
       method: 'POST',
       url: '/api/medical-records',
-      headers: { ...headers, cookie: h.cookie },
+      headers: { ...headers, cookie: t.hospital.cookie },
       payload,
     });
     expect(res.statusCode).toBe(400);
     expect(res.json().message).toBe('Please fill in all required fields.');
     const partly = multipartBody([
-      { name: 'patientId', value: patient.id },
+      { name: 'patientId', value: t.patientRow.id },
       { name: 'recordType', value: 'lab-results' },
       { name: 'title', value: 'Fields' },
       { name: 'files', fileName: 'a.pdf', bytes: samplePdf() },
@@ -201,7 +187,7 @@ describe('refused uploads leave nothing behind', () => {
     const res2 = await t.app.inject({
       method: 'POST',
       url: '/api/medical-records',
-      headers: { ...partly.headers, cookie: h.cookie },
+      headers: { ...partly.headers, cookie: t.hospital.cookie },
       payload: partly.payload,
     });
     expect(res2.statusCode).toBe(400);
@@ -211,7 +197,7 @@ describe('refused uploads leave nothing behind', () => {
 
   it('refuses more than 10 files with 413', async () => {
     const files = Array.from({ length: 11 }, (_, i) => ({ fileName: `f${i}.png`, bytes: samplePng() }));
-    const res = await uploadRecord(t.app, h.cookie, patient.id, { files });
+    const res = await uploadRecord(t.app, t.hospital.cookie, t.patientRow.id, { files });
     expect(res.statusCode).toBe(413);
     expect(res.json().message).toMatch(/up to 10 files/);
     await expectNothingLeft();
@@ -221,28 +207,28 @@ describe('refused uploads leave nothing behind', () => {
     const res = await t.app.inject({
       method: 'POST',
       url: '/api/medical-records',
-      headers: { cookie: h.cookie },
-      payload: { patientId: patient.id, recordType: 'lab-results', title: 'x' },
+      headers: { cookie: t.hospital.cookie },
+      payload: { patientId: t.patientRow.id, recordType: 'lab-results', title: 'x' },
     });
     expect(res.statusCode).toBe(415);
     await expectNothingLeft();
   });
 
-  it("answers 404 for another hospital's patient, 403 to a patient and 401 when signed out", async () => {
+  it("answers 404 for another hospital's t.patientRow, 403 to a patient and 401 when signed out", async () => {
     const other = await signedInHospital(t.app);
-    expect((await uploadRecord(t.app, other.cookie, patient.id)).statusCode).toBe(404);
+    expect((await uploadRecord(t.app, other.cookie, t.patientRow.id)).statusCode).toBe(404);
     expect((await uploadRecord(t.app, other.cookie, 'not-a-uuid')).statusCode).toBe(404);
-    const own = await addPatient(t.app, h.cookie);
+    const own = await addPatient(t.app, t.hospital.cookie);
     const p = await signedInPatient(t.app, own.patientId);
     expect((await uploadRecord(t.app, p.cookie, own.id)).statusCode).toBe(403);
-    expect((await uploadRecord(t.app, '', patient.id)).statusCode).toBe(401);
+    expect((await uploadRecord(t.app, '', t.patientRow.id)).statusCode).toBe(401);
     await expectNothingLeft();
   });
 
   it('answers 402 after the trial', async () => {
     clock = new Date(Date.now() + 8 * 86400_000);
     try {
-      const res = await uploadRecord(t.app, h.cookie, patient.id);
+      const res = await uploadRecord(t.app, t.hospital.cookie, t.patientRow.id);
       expect(res.statusCode).toBe(402);
     } finally {
       clock = new Date();
@@ -256,7 +242,7 @@ describe('refused uploads leave nothing behind', () => {
     await expect(
       saveUpload(
         t.ctx.db,
-        { id: h.userId, role: 'hospital', ip: '127.0.0.1' },
+        { id: t.hospital.userId, role: 'hospital', ip: '127.0.0.1' },
         {
           patientId: 'x',
           recordType: 'lab-results',
@@ -279,14 +265,14 @@ describe('refused uploads leave nothing behind', () => {
     const over = Buffer.alloc(MAX_UPLOAD_BYTES + 1024 * 1024, 2);
     samplePdf().copy(over);
     const form = new FormData();
-    form.append('patientId', patient.id);
+    form.append('patientId', t.patientRow.id);
     form.append('recordType', 'lab-results');
     form.append('title', 'Too big');
     form.append('files', new Blob([over]), 'huge.pdf');
     const res = await fetch(`${address}/api/medical-records`, {
       method: 'POST',
       // As the app's own page sends it: state-changing requests must come from PUBLIC_URL.
-      headers: { cookie: h.cookie, origin: new URL(t.config.publicUrl).origin },
+      headers: { cookie: t.hospital.cookie, origin: new URL(t.config.publicUrl).origin },
       body: form,
     });
     expect(res.status).toBe(413);

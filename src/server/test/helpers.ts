@@ -281,6 +281,8 @@ type AddedPatient = Awaited<ReturnType<typeof addPatient>>;
 export interface CastOptions {
   config?: Partial<Config>;
   options?: BuildOptions;
+  /** Whether to make the main hospital (and with it its patient): default true. */
+  hospital?: boolean;
   /** The name of the main hospital (default "General Hospital"). */
   hospitalName?: string;
   /** The main hospital's patient (`patientRow`, signed up as `patient`); these are its fields. */
@@ -312,15 +314,17 @@ export function useCast(options: CastOptions = {}): Cast {
   beforeAll(async () => {
     const t = await createTestApp(options.config, options.options);
     Object.assign(cast, t);
-    cast.hospital = await signedInHospital(t.app, options.hospitalName);
-    if (options.patient !== false) {
-      cast.patientRow = await addPatient(t.app, cast.hospital.cookie, options.patient);
-      cast.patient = await signedInPatient(t.app, cast.patientRow.patientId);
-    }
-    if (options.others) {
-      cast.otherHospital = await signedInHospital(t.app, 'Other Clinic');
-      cast.otherPatientRow = await addPatient(t.app, cast.hospital.cookie, { firstName: 'Bob', lastName: 'Other' });
-      cast.otherPatient = await signedInPatient(t.app, cast.otherPatientRow.patientId);
+    if (options.hospital !== false) {
+      cast.hospital = await signedInHospital(t.app, options.hospitalName);
+      if (options.patient !== false) {
+        cast.patientRow = await addPatient(t.app, cast.hospital.cookie, options.patient);
+        cast.patient = await signedInPatient(t.app, cast.patientRow.patientId);
+      }
+      if (options.others) {
+        cast.otherHospital = await signedInHospital(t.app, 'Other Clinic');
+        cast.otherPatientRow = await addPatient(t.app, cast.hospital.cookie, { firstName: 'Bob', lastName: 'Other' });
+        cast.otherPatient = await signedInPatient(t.app, cast.otherPatientRow.patientId);
+      }
     }
     if (options.admin) cast.admin = await signedInAdmin(t);
   });

@@ -2,7 +2,7 @@
 // providers, and the sign-in on the wrong portal that must not count as a sign-in.
 import crypto from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ACCOUNT_SUSPENDED, type AdminUser, type AdminUserPage } from '../../../shared/admin-users.js';
 import { PORTAL_DENIED } from '../../../shared/auth.js';
 import { auditLogs, providerApplications, sessions, users } from '../../db/schema.js';
@@ -10,34 +10,25 @@ import { linkTo, outboxMessages } from '../../mail/read-message.js';
 import { completeSignIn } from '../auth/service.js';
 import { samplePdf, uploadRecord } from '../records/testing.js';
 import {
-  STRONG_PASSWORD,
   addPatient,
-  createTestApp,
   enableTwoFactor,
   login,
   sessionCookie,
-  signedInAdmin,
   signedInAdminWithoutTwoFactor,
   signedInHospital,
   signedInPatient,
+  STRONG_PASSWORD,
   uniqueEmail,
-  type TestApp,
+  useCast,
 } from '../../test/helpers.js';
 
-let t: TestApp;
-let admin: Awaited<ReturnType<typeof signedInAdmin>>;
-
-beforeAll(async () => {
-  t = await createTestApp({ publicUrl: 'http://medledger.test' });
-  admin = await signedInAdmin(t);
-});
-afterAll(async () => t?.close());
+const t = useCast({ config: { publicUrl: 'http://medledger.test' }, hospital: false, admin: true });
 
 const get = (url: string, cookie?: string) =>
   t.app.inject({ method: 'GET', url, headers: cookie ? { cookie } : {} });
 const post = (url: string, cookie?: string, payload?: object) =>
   t.app.inject({ method: 'POST', url, headers: cookie ? { cookie } : {}, ...(payload ? { payload } : {}) });
-const act = (id: string, action: 'suspend' | 'reactivate' | 'verify', cookie = admin.cookie) =>
+const act = (id: string, action: 'suspend' | 'reactivate' | 'verify', cookie = t.admin.cookie) =>
   post(`/api/admin/users/${id}/${action}`, cookie);
 const signIn = (email: string, extra: Record<string, unknown> = {}) =>
   t.app.inject({
@@ -60,7 +51,7 @@ describe('GET /api/admin/users', () => {
     const patient = await addPatient(t.app, hospital.cookie);
     const account = await signedInPatient(t.app, patient.patientId, uniqueEmail(`pat-${tag}`));
 
-    const all = (await get('/api/admin/users?pageSize=100', admin.cookie)).json<AdminUserPage>();
+    const all = (await get('/api/admin/users?pageSize=100', t.admin.cookie)).json<AdminUserPage>();
     expect(all).toMatchObject({ page: 1, pageSize: 100 });
     expect(all.total).toBeGreaterThanOrEqual(3);
     const roles = new Set(all.items.map((u) => u.role));
@@ -78,26 +69,26 @@ describe('GET /api/admin/users', () => {
     expect(JSON.stringify(all)).not.toMatch(/argon2|password/i);
 
     const byName = (
-      await get(`/api/admin/users?search=lakeside%20${tag}`, admin.cookie)
+      await get(`/api/admin/users?search=lakeside%20${tag}`, t.admin.cookie)
     ).json<AdminUserPage>();
     expect(byName.items.map((u) => u.id)).toEqual([hospital.userId]);
-    const byEmail = (await get(`/api/admin/users?search=PAT-${tag}`, admin.cookie)).json<AdminUserPage>();
+    const byEmail = (await get(`/api/admin/users?search=PAT-${tag}`, t.admin.cookie)).json<AdminUserPage>();
     expect(byEmail.items.map((u) => u.id)).toEqual([account.userId]);
     // % and _ are searched as themselves, not as wildcards.
-    expect((await get('/api/admin/users?search=%25', admin.cookie)).json<AdminUserPage>().total).toBe(0);
+    expect((await get('/api/admin/users?search=%25', t.admin.cookie)).json<AdminUserPage>().total).toBe(0);
 
-    const admins = (await get('/api/admin/users?role=medledger_admin', admin.cookie)).json<AdminUserPage>();
+    const admins = (await get('/api/admin/users?role=medledger_admin', t.admin.cookie)).json<AdminUserPage>();
     expect(admins.items.every((u) => u.role === 'medledger_admin')).toBe(true);
-    expect(admins.items.map((u) => u.id)).toContain(admin.userId);
+    expect(admins.items.map((u) => u.id)).toContain(t.admin.userId);
 
     const unverified = (
-      await get('/api/admin/users?status=unverified&pageSize=100', admin.cookie)
+      await get('/api/admin/users?status=unverified&pageSize=100', t.admin.cookie)
     ).json<AdminUserPage>();
     expect(unverified.items.every((u) => u.role === 'hospital' && u.verified === false)).toBe(true);
     expect(unverified.items.map((u) => u.id)).toContain(hospital.userId);
 
-    const pageOne = (await get('/api/admin/users?pageSize=1&page=1', admin.cookie)).json<AdminUserPage>();
-    const pageTwo = (await get('/api/admin/users?pageSize=1&page=2', admin.cookie)).json<AdminUserPage>();
+    const pageOne = (await get('/api/admin/users?pageSize=1&page=1', t.admin.cookie)).json<AdminUserPage>();
+    const pageTwo = (await get('/api/admin/users?pageSize=1&page=2', t.admin.cookie)).json<AdminUserPage>();
     expect(pageOne.items).toHaveLength(1);
     expect(pageTwo.items).toHaveLength(1);
     expect(pageOne.items[0].id).not.toBe(pageTwo.items[0].id);
@@ -105,11 +96,11 @@ describe('GET /api/admin/users', () => {
   });
 
   it('answers 400 with a message to a bad filter, 401 signed out and 403 to other roles', async () => {
-    const bad = await get('/api/admin/users?role=superuser', admin.cookie);
+    const bad = await get('/api/admin/users?role=superuser', t.admin.cookie);
     expect(bad.statusCode).toBe(400);
     expect(bad.json().message).toMatch(/role must be one of/);
-    expect((await get('/api/admin/users?status=gone', admin.cookie)).statusCode).toBe(400);
-    expect((await get('/api/admin/users?search=%00', admin.cookie)).statusCode).toBe(400);
+    expect((await get('/api/admin/users?status=gone', t.admin.cookie)).statusCode).toBe(400);
+    expect((await get('/api/admin/users?search=%00', t.admin.cookie)).statusCode).toBe(400);
     expect((await get('/api/admin/users')).statusCode).toBe(401);
     const hospital = await signedInHospital(t.app);
     expect((await get('/api/admin/users', hospital.cookie)).statusCode).toBe(403);
@@ -159,7 +150,7 @@ describe('suspension', () => {
 
     const suspendAudit = await auditsOn(hospital.userId, 'account_suspend');
     expect(suspendAudit).toHaveLength(1);
-    expect(suspendAudit[0]).toMatchObject({ userId: admin.userId, hospitalId: hospital.userId });
+    expect(suspendAudit[0]).toMatchObject({ userId: t.admin.userId, hospitalId: hospital.userId });
     expect(suspendAudit[0].details).toMatch(/Suspended the account .* \(hospital\); ended 2 sessions/);
     expect(await auditsOn(hospital.userId, 'account_reactivate')).toHaveLength(1);
   });
@@ -218,10 +209,10 @@ describe('suspension', () => {
     expect((await act(account.userId, 'suspend')).statusCode).toBe(200);
     expect((await get(feedPath)).statusCode).toBe(404);
 
-    const self = await act(admin.userId, 'suspend');
+    const self = await act(t.admin.userId, 'suspend');
     expect(self.statusCode).toBe(400);
     expect(self.json().message).toBe('You cannot suspend your own account.');
-    expect((await userRow(admin.userId)).suspendedAt).toBeNull();
+    expect((await userRow(t.admin.userId)).suspendedAt).toBeNull();
     expect((await act('00000000-0000-4000-8000-000000000000', 'suspend')).statusCode).toBe(404);
     expect((await act('not-a-uuid', 'reactivate')).statusCode).toBe(404);
   });
@@ -296,7 +287,7 @@ describe('verified providers', () => {
     expect(notHospital.json().message).toMatch(/Only hospital accounts/);
     const audit = await auditsOn(hospital.userId, 'provider_verify');
     expect(audit).toHaveLength(1);
-    expect(audit[0]).toMatchObject({ userId: admin.userId, hospitalId: hospital.userId });
+    expect(audit[0]).toMatchObject({ userId: t.admin.userId, hospitalId: hospital.userId });
   });
 
   it('a hospital registered through an approved application is verified from the start', async () => {
@@ -312,7 +303,7 @@ describe('verified providers', () => {
     const reviewed = await t.app.inject({
       method: 'PATCH',
       url: `/api/provider-applications/${id}/review`,
-      headers: { cookie: admin.cookie },
+      headers: { cookie: t.admin.cookie },
       payload: { status: 'approved' },
     });
     expect(reviewed.statusCode).toBe(200);
@@ -334,7 +325,7 @@ describe('verified providers', () => {
       .where(eq(providerApplications.id, id));
     expect(application.userId).toBe(userId);
     const listed = (
-      await get('/api/admin/users?status=verified&pageSize=100', admin.cookie)
+      await get('/api/admin/users?status=verified&pageSize=100', t.admin.cookie)
     ).json<AdminUserPage>();
     expect(listed.items.find((u) => u.id === userId)).toMatchObject({
       verified: true,

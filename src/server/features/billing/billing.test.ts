@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import Stripe from 'stripe';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { auditLogs, subscriptions } from '../../db/schema.js';
 import {
   addPatient,
@@ -9,7 +9,7 @@ import {
   signedInAdmin,
   signedInHospital,
   signedInPatient,
-  type TestApp,
+  useCast,
 } from '../../test/helpers.js';
 import { uploadRecord } from '../records/testing.js';
 import { PAYMENT_REQUIRED_MESSAGE, STRIPE_MANAGED } from './service.js';
@@ -19,14 +19,12 @@ const WEBHOOK_SECRET = 'whsec_test_medledger';
 const DAY = 86_400_000;
 const start = new Date('2030-05-01T08:00:00Z');
 let clock = start;
-let t: TestApp;
-let admin: { cookie: string; userId: string };
-
-beforeAll(async () => {
-  t = await createTestApp({ stripeWebhookSecret: WEBHOOK_SECRET }, { now: () => clock });
-  admin = await signedInAdmin(t);
+const t = useCast({
+  config: { stripeWebhookSecret: WEBHOOK_SECRET },
+  options: { now: () => clock },
+  hospital: false,
+  admin: true,
 });
-afterAll(async () => t?.close());
 
 /** Runs `fn` with the clock moved `days` past the start. */
 async function after<T>(days: number, fn: () => Promise<T>): Promise<T> {
@@ -49,7 +47,7 @@ const addPatientAs = (cookie: string) =>
     payload: { firstName: 'Tia', lastName: 'Trial' },
   });
 
-const activate = (hospitalUserId: string, cookie = admin.cookie) =>
+const activate = (hospitalUserId: string, cookie = t.admin.cookie) =>
   t.app.inject({
     method: 'POST',
     url: `/api/billing/subscriptions/${hospitalUserId}/activate`,
@@ -77,7 +75,7 @@ const event = (type: string, object: Record<string, unknown>) => ({
 describe('the trial', () => {
   it('answers 401 signed out and 403 for the administrator', async () => {
     expect((await status()).statusCode).toBe(401);
-    expect((await status(admin.cookie)).statusCode).toBe(403);
+    expect((await status(t.admin.cookie)).statusCode).toBe(403);
   });
 
   it('gives a new hospital 7 days of writing', async () => {
@@ -213,7 +211,7 @@ describe('the administrator marks a subscription active (no Stripe configured)',
     expect((await list()).statusCode).toBe(401);
     expect((await list(h.cookie)).statusCode).toBe(403);
 
-    const before = (await list(admin.cookie)).json();
+    const before = (await list(t.admin.cookie)).json();
     expect(before.stripeManaged).toBe(false);
     expect(before.hospitals).toContainEqual(
       expect.objectContaining({
@@ -224,19 +222,19 @@ describe('the administrator marks a subscription active (no Stripe configured)',
       }),
     );
     await after(10, async () => {
-      const ended = (await list(admin.cookie)).json();
+      const ended = (await list(t.admin.cookie)).json();
       expect(ended.hospitals).toContainEqual(
         expect.objectContaining({ hospitalUserId: h.userId, status: 'trialing', writeAllowed: false }),
       );
       expect((await activate(h.userId)).statusCode).toBe(200);
-      const after = (await list(admin.cookie)).json();
+      const after = (await list(t.admin.cookie)).json();
       expect(after.hospitals).toContainEqual(
         expect.objectContaining({ hospitalUserId: h.userId, status: 'active', writeAllowed: true }),
       );
     });
     // Only hospitals are listed.
-    const all = (await list(admin.cookie)).json().hospitals as { hospitalUserId: string }[];
-    expect(all.some((x) => x.hospitalUserId === admin.userId)).toBe(false);
+    const all = (await list(t.admin.cookie)).json().hospitals as { hospitalUserId: string }[];
+    expect(all.some((x) => x.hospitalUserId === t.admin.userId)).toBe(false);
   });
 
   it('is refused with 409 where Stripe manages subscriptions', async () => {
@@ -272,7 +270,7 @@ describe('Stripe checkout and webhook', () => {
         await t.app.inject({
           method: 'POST',
           url: '/api/billing/checkout',
-          headers: { cookie: admin.cookie },
+          headers: { cookie: t.admin.cookie },
         })
       ).statusCode,
     ).toBe(403);

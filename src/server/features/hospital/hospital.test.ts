@@ -1,20 +1,10 @@
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { auditLogs } from '../../db/schema.js';
-import {
-  addPatient,
-  createTestApp,
-  signedInHospital,
-  signedInPatient,
-  type TestApp,
-} from '../../test/helpers.js';
+import { addPatient, signedInHospital, signedInPatient, useCast } from '../../test/helpers.js';
 
-let t: TestApp;
 let clock = new Date();
-beforeAll(async () => {
-  t = await createTestApp({}, { now: () => clock });
-});
-afterAll(async () => t?.close());
+const t = useCast({ options: { now: () => clock }, hospital: false });
 
 const put = (cookie: string | undefined, payload: Record<string, unknown>) =>
   t.app.inject({ method: 'PUT', url: '/api/hospital/settings', headers: cookie ? { cookie } : {}, payload });

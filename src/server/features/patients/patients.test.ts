@@ -1,21 +1,11 @@
 import crypto from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { appointments, auditLogs, medicalRecords, patients } from '../../db/schema.js';
-import {
-  addPatient,
-  createTestApp,
-  signedInHospital,
-  signedInPatient,
-  type TestApp,
-} from '../../test/helpers.js';
+import { addPatient, signedInHospital, signedInPatient, useCast } from '../../test/helpers.js';
 
-let t: TestApp;
 let clock = new Date();
-beforeAll(async () => {
-  t = await createTestApp({}, { now: () => clock });
-});
-afterAll(async () => t?.close());
+const t = useCast({ options: { now: () => clock }, hospital: false });
 
 const inject = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, cookie?: string, payload?: unknown) =>
   t.app.inject({

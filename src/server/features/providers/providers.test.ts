@@ -1,32 +1,28 @@
 import crypto from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { PROVIDER_MESSAGES } from '../../../shared/providers.js';
 import { auditLogs, providerApplications, subscriptions, users } from '../../db/schema.js';
 import { linkTo, outboxMessages } from '../../mail/read-message.js';
 import {
-  STRONG_PASSWORD,
   createTestApp,
   login,
   signedInAdmin,
   signedInHospital,
+  STRONG_PASSWORD,
   uniqueEmail,
-  type TestApp,
+  useCast,
 } from '../../test/helpers.js';
 import { LINK_EXPIRED, LINK_INVALID, LINK_USED, NOT_PENDING } from './service.js';
 
 // A clock the tests move: token expiry and trials are measured against it.
 let clock = new Date('2030-03-01T09:00:00Z');
-let t: TestApp;
-let admin: { cookie: string; userId: string };
-let hospitalCookie: string;
-
-beforeAll(async () => {
-  t = await createTestApp({ publicUrl: 'http://medledger.test' }, { now: () => clock });
-  admin = await signedInAdmin(t);
-  hospitalCookie = (await signedInHospital(t.app)).cookie;
+const t = useCast({
+  config: { publicUrl: 'http://medledger.test' },
+  options: { now: () => clock },
+  patient: false,
+  admin: true,
 });
-afterAll(async () => t?.close());
 
 let address = 0;
 /** Each submission comes from its own address unless told, so the rate limit stays out of the way. */
@@ -45,7 +41,7 @@ const validApplication = (overrides: Record<string, unknown> = {}) => ({
   ...overrides,
 });
 
-const review = (id: string, status: string, cookie = admin.cookie) =>
+const review = (id: string, status: string, cookie = t.admin.cookie) =>
   t.app.inject({
     method: 'PATCH',
     url: `/api/provider-applications/${id}/review`,
@@ -185,7 +181,7 @@ describe('listing applications', () => {
     const res = await t.app.inject({
       method: 'GET',
       url: '/api/provider-applications',
-      headers: { cookie: hospitalCookie },
+      headers: { cookie: t.hospital.cookie },
     });
     expect(res.statusCode).toBe(403);
   });
@@ -196,7 +192,7 @@ describe('listing applications', () => {
     const res = await t.app.inject({
       method: 'GET',
       url: '/api/provider-applications',
-      headers: { cookie: admin.cookie },
+      headers: { cookie: t.admin.cookie },
     });
     expect(res.statusCode).toBe(200);
     const page = res.json();
@@ -231,7 +227,7 @@ describe('reviewing', () => {
       payload: { status: 'approved' },
     });
     expect(signedOut.statusCode).toBe(401);
-    expect((await review(id, 'approved', hospitalCookie)).statusCode).toBe(403);
+    expect((await review(id, 'approved', t.hospital.cookie)).statusCode).toBe(403);
     expect((await review(crypto.randomUUID(), 'approved')).statusCode).toBe(404);
     expect((await review('1 or 1=1', 'approved')).statusCode).toBe(404);
     expect((await review(id, 'pending')).statusCode).toBe(400);
@@ -244,7 +240,7 @@ describe('reviewing', () => {
     const { id, payload, token } = await approvedApplication();
     const [row] = await t.ctx.db.select().from(providerApplications).where(eq(providerApplications.id, id));
     expect(row.status).toBe('approved');
-    expect(row.reviewedBy).toBe(admin.userId);
+    expect(row.reviewedBy).toBe(t.admin.userId);
     expect(row.reviewedAt?.toISOString()).toBe(clock.toISOString());
     expect(row.tokenExpiresAt?.getTime()).toBe(clock.getTime() + 72 * 3600_000);
     const [selector, verifier] = token.split('.');
@@ -261,7 +257,7 @@ describe('reviewing', () => {
       .from(auditLogs)
       .where(and(eq(auditLogs.entityId, id), eq(auditLogs.action, 'application_review')));
     expect(audit).toHaveLength(1);
-    expect(audit[0].userId).toBe(admin.userId);
+    expect(audit[0].userId).toBe(t.admin.userId);
   });
 
   it('rejects with a polite e-mail and no registration link', async () => {
@@ -441,7 +437,7 @@ describe('registering from the e-mailed link', () => {
 });
 
 describe('sending a new link', () => {
-  const resend = (id: string, cookie = admin.cookie) =>
+  const resend = (id: string, cookie = t.admin.cookie) =>
     t.app.inject({
       method: 'POST',
       url: `/api/provider-applications/${id}/resend-link`,
@@ -450,7 +446,7 @@ describe('sending a new link', () => {
 
   it('replaces the link of an approved application: the old one stops working, the new one works', async () => {
     const { id, token: oldToken } = await approvedApplication();
-    expect((await resend(id, hospitalCookie)).statusCode).toBe(403);
+    expect((await resend(id, t.hospital.cookie)).statusCode).toBe(403);
     const res = await resend(id);
     expect(res.statusCode).toBe(200);
     const newToken = new URL(linkTo(outbox().at(-1)!, '/provider-register')!).searchParams.get('token')!;

@@ -1,36 +1,11 @@
 // The migration that adds suspension and verified providers must mark the hospitals that already
 // came through an approved provider application as verified, and no other account.
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { PGlite } from '@electric-sql/pglite';
-import { drizzle } from 'drizzle-orm/pglite';
-import { migrate } from 'drizzle-orm/pglite/migrator';
-import { afterAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
+import { databaseBeforeMigration } from './migration-testing.js';
 import * as schema from './schema.js';
 
-const migrations = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
-const TAG = 'account_control';
-const before = fs.mkdtempSync(path.join(os.tmpdir(), 'medledger-migrations-'));
-afterAll(() => fs.rmSync(before, { recursive: true, force: true }));
-
-/** A copy of the migrations folder that stops just before this migration. */
-function migrationsBeforeAccountControl(): string {
-  fs.cpSync(migrations, before, { recursive: true });
-  const journalFile = path.join(before, 'meta', '_journal.json');
-  const journal = JSON.parse(fs.readFileSync(journalFile, 'utf8')) as { entries: { tag: string }[] };
-  const at = journal.entries.findIndex((e) => e.tag.endsWith(TAG));
-  expect(at).toBeGreaterThan(0);
-  journal.entries = journal.entries.slice(0, at);
-  fs.writeFileSync(journalFile, JSON.stringify(journal));
-  return before;
-}
-
 it('verifies existing hospitals of approved applications only; nobody is suspended', async () => {
-  const client = await PGlite.create();
-  const db = drizzle(client, { schema });
-  await migrate(db, { migrationsFolder: migrationsBeforeAccountControl() });
+  const { client, db, finish } = await databaseBeforeMigration('account_control');
   // Written with plain SQL: the schema in the code already has the new columns.
   const user = async (email: string, role: string) =>
     (
@@ -53,7 +28,7 @@ it('verifies existing hospitals of approved applications only; nobody is suspend
   await application(rejectedLater, 'rejected', '2026-02-02T10:00:00Z');
   await application(null, 'approved', '2026-02-03T10:00:00Z');
 
-  await migrate(db, { migrationsFolder: migrations });
+  await finish();
   const rows = await db.select().from(schema.users);
   const byId = new Map(rows.map((r) => [r.id, r]));
   expect(byId.get(vetted)!.verifiedAt?.toISOString()).toBe('2026-02-01T10:00:00.000Z');

@@ -3,22 +3,16 @@
 // the ledger table itself) holds the content.
 import crypto from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ledgerContents, ledgerEntries } from '../../db/schema.js';
-import { createTestApp, signedInHospital, type TestApp } from '../../test/helpers.js';
+import { useCast } from '../../test/helpers.js';
 import { samplePdf } from '../records/testing.js';
 import { eraseEntryContent } from './commitments.js';
 import { parseLedgerArgs, runLedgerErase, runLedgerVerify } from './command.js';
 import { appendLedgerEntry } from './service.js';
 import { createLedgeredRecord, ledgerContentOf } from './testing.js';
 
-let t: TestApp;
-let hospital: Awaited<ReturnType<typeof signedInHospital>>;
-beforeAll(async () => {
-  t = await createTestApp();
-  hospital = await signedInHospital(t.app);
-});
-afterAll(async () => t?.close());
+const t = useCast({ patient: false });
 
 const get = (url: string, cookie?: string) =>
   t.app.inject({ method: 'GET', url, headers: cookie ? { cookie } : {} });
@@ -44,23 +38,23 @@ async function erase(entryId: string) {
 }
 
 const verification = async (recordId: string) =>
-  (await get(`/api/medical-records/${recordId}/verification`, hospital.cookie)).json();
+  (await get(`/api/medical-records/${recordId}/verification`, t.hospital.cookie)).json();
 
 const listed = async (recordId: string) => {
-  const res = await get(`/api/medical-records/record/${recordId}`, hospital.cookie);
+  const res = await get(`/api/medical-records/record/${recordId}`, t.hospital.cookie);
   expect(res.statusCode).toBe(200);
   return res.json();
 };
 
 describe('format 1 entries (content inline, written before salted commitments)', () => {
   it('still verify: record view, record list flag and the full check', async () => {
-    const old = await createLedgeredRecord(t.ctx, hospital.userId, { title: 'Old style', format: 1 });
+    const old = await createLedgeredRecord(t.ctx, t.hospital.userId, { title: 'Old style', format: 1 });
     const [entry] = await t.ctx.db.select().from(ledgerEntries).where(eq(ledgerEntries.seq, old.seq));
     expect(JSON.parse(entry.canonical)).toMatchObject({ v: 1, content: { title: 'Old style' } });
     expect(await t.ctx.db.select().from(ledgerContents).where(eq(ledgerContents.seq, old.seq))).toEqual([]);
     expect(await verification(old.recordId)).toMatchObject({ verified: true, contentErased: false });
     expect((await listed(old.recordId)).isBlockchainVerified).toBe(true);
-    const fresh = await createLedgeredRecord(t.ctx, hospital.userId, { title: 'New style' });
+    const fresh = await createLedgeredRecord(t.ctx, t.hospital.userId, { title: 'New style' });
     expect(await verification(fresh.recordId)).toMatchObject({ verified: true });
     expect((await listed(fresh.recordId)).isBlockchainVerified).toBe(true);
     const all = await verifyAll();
@@ -69,7 +63,7 @@ describe('format 1 entries (content inline, written before salted commitments)',
   });
 
   it('cannot be erased (their content is inside the append-only ledger); erase says so', async () => {
-    const old = await createLedgeredRecord(t.ctx, hospital.userId, { format: 1 });
+    const old = await createLedgeredRecord(t.ctx, t.hospital.userId, { format: 1 });
     const res = await erase(String(old.seq));
     expect(res.code).toBe(1);
     expect(res.out).toMatch(/format-1 entry: .*cannot be erased\. Nothing was changed\./);
@@ -79,7 +73,7 @@ describe('format 1 entries (content inline, written before salted commitments)',
 
 describe('erasure: npm run ledger -- erase <entry>', () => {
   it('deletes the salt and content; the chain and tree still verify, the entry is reported as content erased', async () => {
-    const made = await createLedgeredRecord(t.ctx, hospital.userId, { title: 'Erase me' });
+    const made = await createLedgeredRecord(t.ctx, t.hospital.userId, { title: 'Erase me' });
     await t.ctx.db.transaction((tx) => appendLedgerEntry(tx, { kind: 'consent_change', content: { after: 1 } }));
     expect(await ledgerContentOf(t.ctx.db, made.seq)).toMatchObject({ title: 'Erase me' });
 
@@ -127,7 +121,7 @@ describe('erasure: npm run ledger -- erase <entry>', () => {
 
 describe('a changed content row (salt kept, content altered)', () => {
   it('is reported as tampered by the full check and the record view', async () => {
-    const made = await createLedgeredRecord(t.ctx, hospital.userId, { title: 'Original title' });
+    const made = await createLedgeredRecord(t.ctx, t.hospital.userId, { title: 'Original title' });
     const [row] = await t.ctx.db.select().from(ledgerContents).where(eq(ledgerContents.seq, made.seq));
     try {
       // The record and the content row changed together: only the commitments can tell.
@@ -164,7 +158,7 @@ describe('a changed content row (salt kept, content altered)', () => {
 describe('no health data in the ledger or in its public answers', () => {
   it('keeps titles, descriptions, file names and phone numbers out of ledger_entries and every public route', async () => {
     const pdf = samplePdf('commitments public test');
-    const made = await createLedgeredRecord(t.ctx, hospital.userId, {
+    const made = await createLedgeredRecord(t.ctx, t.hospital.userId, {
       title: 'Hepatitis-Zeta screening',
       files: [{ name: 'zeta-result.pdf', bytes: pdf }],
     });

@@ -1,31 +1,18 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fromHex } from '../../../shared/ledger/sha256.js';
 import { leafHash, verifyConsistency, verifyInclusion } from '../../../shared/ledger/merkle.js';
 import { ledgerEntries, medicalRecords, patients, users } from '../../db/schema.js';
-import {
-  createTestApp,
-  login,
-  signedInHospital,
-  STRONG_PASSWORD,
-  uniqueEmail,
-  type TestApp,
-} from '../../test/helpers.js';
+import { login, signedInHospital, STRONG_PASSWORD, uniqueEmail, useCast } from '../../test/helpers.js';
 import { hashPassword } from '../auth/passwords.js';
 import { createAdmin } from '../auth/service.js';
 import { samplePdf, uploadRecord } from '../records/testing.js';
 import { appendLedgerEntry } from './service.js';
 import { createLedgeredRecord, tamperWithLedger } from './testing.js';
 
-let t: TestApp;
-let hospital: Awaited<ReturnType<typeof signedInHospital>>;
-beforeAll(async () => {
-  t = await createTestApp();
-  hospital = await signedInHospital(t.app);
-});
-afterAll(async () => t?.close());
+const t = useCast({ patient: false });
 
 const get = (url: string, cookie?: string) =>
   t.app.inject({ method: 'GET', url, headers: cookie ? { cookie } : {} });
@@ -75,7 +62,7 @@ describe('API documentation', () => {
 
 describe('GET /api/ledger/head and /api/ledger/entries/{hash}', () => {
   it('gives, without sign-in, an inclusion proof that verifies against the tree head, and no content', async () => {
-    const made = await createLedgeredRecord(t.ctx, hospital.userId, { title: 'Private diagnosis' });
+    const made = await createLedgeredRecord(t.ctx, t.hospital.userId, { title: 'Private diagnosis' });
     const res = await get(`/api/ledger/entries/${made.hash.toUpperCase()}`);
     expect(res.statusCode).toBe(200);
     const body = res.json();
@@ -85,7 +72,7 @@ describe('GET /api/ledger/head and /api/ledger/entries/{hash}', () => {
       'hash',
       'kind',
       'leafIndex',
-      // Whether the record's hospital is a verified provider (issue 9), never which hospital.
+      // Whether the record's hospital is a verified provider (issue 9), never which t.hospital.
       'providerVerified',
       'rootHash',
       'treeSize',
@@ -115,10 +102,10 @@ describe('GET /api/ledger/head and /api/ledger/entries/{hash}', () => {
   });
 
   it('gives the head and proofs at an earlier size, and refuses sizes beyond the ledger', async () => {
-    const first = await createLedgeredRecord(t.ctx, hospital.userId);
+    const first = await createLedgeredRecord(t.ctx, t.hospital.userId);
     const size = first.seq + 1;
     const then = (await get(`/api/ledger/head?treeSize=${size}`)).json();
-    await createLedgeredRecord(t.ctx, hospital.userId);
+    await createLedgeredRecord(t.ctx, t.hospital.userId);
     const proof = (await get(`/api/ledger/entries/${first.hash}?treeSize=${size}`)).json();
     expect(proof).toMatchObject({ treeSize: size, rootHash: then.rootHash });
     expect((await get('/api/ledger/head?treeSize=999999')).statusCode).toBe(400);
@@ -129,7 +116,7 @@ describe('GET /api/ledger/head and /api/ledger/entries/{hash}', () => {
 
 describe('GET /api/ledger/consistency', () => {
   it('proves that the current tree extends every earlier one', async () => {
-    for (let i = 0; i < 5; i++) await createLedgeredRecord(t.ctx, hospital.userId, { files: [] });
+    for (let i = 0; i < 5; i++) await createLedgeredRecord(t.ctx, t.hospital.userId, { files: [] });
     const head = (await get('/api/ledger/head')).json();
     for (let from = 1; from <= head.treeSize; from++) {
       const old = (await get(`/api/ledger/head?treeSize=${from}`)).json();
@@ -158,7 +145,7 @@ describe('GET /api/ledger/consistency', () => {
 describe('POST /api/ledger/verify-file and GET /api/ledger/files/{sha256}', () => {
   it('finds a ledgered attachment by its bytes, reveals only the entry proof, and keeps nothing', async () => {
     const bytes = Buffer.from(`%PDF-1.4 lab values ${crypto.randomUUID()}`);
-    const made = await createLedgeredRecord(t.ctx, hospital.userId, { files: [{ name: 'labs.pdf', bytes }] });
+    const made = await createLedgeredRecord(t.ctx, t.hospital.userId, { files: [{ name: 'labs.pdf', bytes }] });
     const filesBefore = fs.readdirSync(t.ctx.files.dir).length;
     const res = await t.app.inject({
       method: 'POST',
@@ -213,8 +200,8 @@ describe('POST /api/ledger/verify-file and GET /api/ledger/files/{sha256}', () =
 
 describe('GET /api/medical-records/{id}/verification', () => {
   it('verifies an untouched record, naming the entry, the root and the proof', async () => {
-    const made = await createLedgeredRecord(t.ctx, hospital.userId);
-    const res = await get(`/api/medical-records/${made.recordId}/verification`, hospital.cookie);
+    const made = await createLedgeredRecord(t.ctx, t.hospital.userId);
+    const res = await get(`/api/medical-records/${made.recordId}/verification`, t.hospital.cookie);
     expect(res.statusCode).toBe(200);
     const body = res.json();
     expect(body).toMatchObject({
@@ -233,15 +220,15 @@ describe('GET /api/medical-records/{id}/verification', () => {
   it('verifies a record uploaded through POST /api/medical-records, and finds its file', async () => {
     const [patient] = await t.ctx.db
       .insert(patients)
-      .values({ patientId: `MRN2025${Date.now() % 1_000_000}`, createdByHospitalId: hospital.userId })
+      .values({ patientId: `MRN2025${Date.now() % 1_000_000}`, createdByHospitalId: t.hospital.userId })
       .returning();
     const bytes = samplePdf();
-    const upload = await uploadRecord(t.app, hospital.cookie, patient.id, {
+    const upload = await uploadRecord(t.app, t.hospital.cookie, patient.id, {
       files: [{ fileName: 'a.pdf', bytes }],
     });
     expect(upload.statusCode).toBe(201);
     const { id, blockchainHash } = upload.json();
-    const body = (await get(`/api/medical-records/${id}/verification`, hospital.cookie)).json();
+    const body = (await get(`/api/medical-records/${id}/verification`, t.hospital.cookie)).json();
     expect(body).toMatchObject({ verified: true, hash: blockchainHash });
     const file = await t.app.inject({
       method: 'POST',
@@ -252,7 +239,7 @@ describe('GET /api/medical-records/{id}/verification', () => {
   });
 
   it('lets the patient of the record verify it, and answers 401, 403 and 404 to others', async () => {
-    const { cookie, record } = await patientWithRecord(hospital.userId);
+    const { cookie, record } = await patientWithRecord(t.hospital.userId);
     expect((await get(`/api/medical-records/${record.recordId}/verification`, cookie)).json().verified).toBe(
       true,
     );
@@ -265,7 +252,7 @@ describe('GET /api/medical-records/{id}/verification', () => {
     expect(
       (await get(`/api/medical-records/${record.recordId}/verification`, otherPatient.cookie)).statusCode,
     ).toBe(404);
-    expect((await get('/api/medical-records/not-a-uuid/verification', hospital.cookie)).statusCode).toBe(404);
+    expect((await get('/api/medical-records/not-a-uuid/verification', t.hospital.cookie)).statusCode).toBe(404);
     const email = uniqueEmail('admin');
     await createAdmin(t.ctx.db, email, STRONG_PASSWORD);
     expect(
@@ -275,46 +262,46 @@ describe('GET /api/medical-records/{id}/verification', () => {
   });
 
   it('detects a title changed directly in the database', async () => {
-    const made = await createLedgeredRecord(t.ctx, hospital.userId);
+    const made = await createLedgeredRecord(t.ctx, t.hospital.userId);
     await t.ctx.db
       .update(medicalRecords)
       .set({ title: 'Something else' })
       .where(eq(medicalRecords.id, made.recordId));
-    const body = (await get(`/api/medical-records/${made.recordId}/verification`, hospital.cookie)).json();
+    const body = (await get(`/api/medical-records/${made.recordId}/verification`, t.hospital.cookie)).json();
     expect(body).toMatchObject({ verified: false, failedCheck: 'content' });
     expect(body.reason).toBe("The record's title differs from what was entered in the ledger.");
   });
 
   it("detects an attachment's bytes replaced on disk", async () => {
-    const made = await createLedgeredRecord(t.ctx, hospital.userId);
+    const made = await createLedgeredRecord(t.ctx, t.hospital.userId);
     const file = t.ctx.files.pathFor(made.storageKeys[0]);
     const bytes = fs.readFileSync(file);
     bytes[bytes.length - 1] ^= 0xff;
     fs.writeFileSync(file, bytes);
-    const body = (await get(`/api/medical-records/${made.recordId}/verification`, hospital.cookie)).json();
+    const body = (await get(`/api/medical-records/${made.recordId}/verification`, t.hospital.cookie)).json();
     expect(body).toMatchObject({ verified: false, failedCheck: 'attachments' });
     expect(body.reason).toBe('Attachment "scan.pdf" was altered on disk.');
   });
 
   it('detects a deleted ledger row: its own, or the one before it', async () => {
-    const own = await createLedgeredRecord(t.ctx, hospital.userId);
-    const next = await createLedgeredRecord(t.ctx, hospital.userId);
+    const own = await createLedgeredRecord(t.ctx, t.hospital.userId);
+    const next = await createLedgeredRecord(t.ctx, t.hospital.userId);
     await tamperWithLedger(t.ctx.db, (tx) => tx.delete(ledgerEntries).where(eq(ledgerEntries.seq, own.seq)));
-    const ownBody = (await get(`/api/medical-records/${own.recordId}/verification`, hospital.cookie)).json();
+    const ownBody = (await get(`/api/medical-records/${own.recordId}/verification`, t.hospital.cookie)).json();
     expect(ownBody).toMatchObject({
       verified: false,
       failedCheck: 'entry',
       reason: 'No ledger entry exists for this record.',
     });
     const nextBody = (
-      await get(`/api/medical-records/${next.recordId}/verification`, hospital.cookie)
+      await get(`/api/medical-records/${next.recordId}/verification`, t.hospital.cookie)
     ).json();
     expect(nextBody).toMatchObject({ verified: false, failedCheck: 'chain' });
     expect(nextBody.reason).toMatch(/missing: the chain is broken/);
   });
 
   it('detects an entry whose canonical text and hash were both rewritten (format 1, content inline)', async () => {
-    const made = await createLedgeredRecord(t.ctx, hospital.userId, { format: 1 });
+    const made = await createLedgeredRecord(t.ctx, t.hospital.userId, { format: 1 });
     await t.ctx.db.transaction(async (tx) =>
       appendLedgerEntry(tx, { kind: 'profile_change', content: { after: true } }),
     );
@@ -330,7 +317,7 @@ describe('GET /api/medical-records/{id}/verification', () => {
       .update(medicalRecords)
       .set({ title: 'Blood panel (edited)', blockchainHash: sha(canonical) })
       .where(eq(medicalRecords.id, made.recordId));
-    const body = (await get(`/api/medical-records/${made.recordId}/verification`, hospital.cookie)).json();
+    const body = (await get(`/api/medical-records/${made.recordId}/verification`, t.hospital.cookie)).json();
     expect(body).toMatchObject({ verified: false, failedCheck: 'chain' });
     const checks = Object.fromEntries(body.checks.map((c: { name: string; ok: boolean }) => [c.name, c.ok]));
     expect(checks).toMatchObject({ entry: true, content: true, chain: false, inclusion: false });

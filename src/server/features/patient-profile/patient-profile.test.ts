@@ -1,43 +1,15 @@
 import { and, eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ONLY_PROFILE_FIELDS, PHONE_MESSAGE } from '../../../shared/patient-profile.js';
 import { auditLogs, ledgerEntries, patients } from '../../db/schema.js';
-import {
-  addPatient,
-  createTestApp,
-  signedInAdmin,
-  signedInHospital,
-  signedInPatient,
-  type TestApp,
-} from '../../test/helpers.js';
+import { useCast } from '../../test/helpers.js';
 import { ledgerContentOf } from '../ledger/testing.js';
 
-let t: TestApp;
-let hospital: { cookie: string; userId: string };
-let otherHospital: { cookie: string; userId: string };
-let patientRow: { id: string; patientId: string };
-let patient: { cookie: string; userId: string };
-let otherRow: { id: string; patientId: string };
-let otherPatient: { cookie: string; userId: string };
-let admin: { cookie: string };
-
-beforeAll(async () => {
-  t = await createTestApp();
-  hospital = await signedInHospital(t.app);
-  otherHospital = await signedInHospital(t.app, 'Other Clinic');
-  patientRow = await addPatient(t.app, hospital.cookie, {
-    firstName: 'Ada',
-    lastName: 'Lovelace',
-    dateOfBirth: '1990-12-10',
-    gender: 'female',
-    phone: '555-0100',
-  });
-  patient = await signedInPatient(t.app, patientRow.patientId);
-  otherRow = await addPatient(t.app, hospital.cookie, { firstName: 'Bob' });
-  otherPatient = await signedInPatient(t.app, otherRow.patientId);
-  admin = await signedInAdmin(t);
+const t = useCast({
+  patient: { firstName: 'Ada', lastName: 'Lovelace', dateOfBirth: '1990-12-10', gender: 'female', phone: '555-0100' },
+  others: true,
+  admin: true,
 });
-afterAll(async () => t?.close());
 
 const get = (url: string, cookie?: string) =>
   t.app.inject({ method: 'GET', url, headers: cookie ? { cookie } : {} });
@@ -57,16 +29,16 @@ const auditsOf = (patientId: string) =>
 
 describe('GET /api/patients/profile/{userId}', () => {
   it('answers 401 when signed out and 403 to an administrator', async () => {
-    expect((await get(`/api/patients/profile/${patient.userId}`)).statusCode).toBe(401);
-    expect((await get(`/api/patients/profile/${patient.userId}`, admin.cookie)).statusCode).toBe(403);
+    expect((await get(`/api/patients/profile/${t.patient.userId}`)).statusCode).toBe(401);
+    expect((await get(`/api/patients/profile/${t.patient.userId}`, t.admin.cookie)).statusCode).toBe(403);
   });
 
   it("gives a patient their own patient object (section 7's fields)", async () => {
-    const res = await get(`/api/patients/profile/${patient.userId}`, patient.cookie);
+    const res = await get(`/api/patients/profile/${t.patient.userId}`, t.patient.cookie);
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({
-      id: patientRow.id,
-      patientId: patientRow.patientId,
+      id: t.patientRow.id,
+      patientId: t.patientRow.patientId,
       dateOfBirth: '1990-12-10',
       gender: 'female',
       phone: '555-0100',
@@ -78,41 +50,41 @@ describe('GET /api/patients/profile/{userId}', () => {
 
   it("answers 404 for another patient's user id, a hospital's id and malformed ids", async () => {
     for (const id of [
-      otherPatient.userId,
-      hospital.userId,
+      t.otherPatient.userId,
+      t.hospital.userId,
       'not-a-uuid',
       '00000000-0000-4000-8000-000000000000',
     ]) {
-      const res = await get(`/api/patients/profile/${id}`, patient.cookie);
+      const res = await get(`/api/patients/profile/${id}`, t.patient.cookie);
       expect(res.statusCode, id).toBe(404);
       expect(res.json().message).toBe('Patient not found.');
     }
   });
 
   it('gives a hospital the profile of a patient it created, and another hospital 404', async () => {
-    const own = await get(`/api/patients/profile/${patient.userId}`, hospital.cookie);
+    const own = await get(`/api/patients/profile/${t.patient.userId}`, t.hospital.cookie);
     expect(own.statusCode).toBe(200);
-    expect(own.json().id).toBe(patientRow.id);
-    expect((await get(`/api/patients/profile/${patient.userId}`, otherHospital.cookie)).statusCode).toBe(404);
+    expect(own.json().id).toBe(t.patientRow.id);
+    expect((await get(`/api/patients/profile/${t.patient.userId}`, t.otherHospital.cookie)).statusCode).toBe(404);
   });
 });
 
 describe('PUT /api/patients/{patientId} by the patient', () => {
   it('answers 401 when signed out and 403 to an administrator', async () => {
-    expect((await put(`/api/patients/${patientRow.id}`, { phone: '1' })).statusCode).toBe(401);
-    expect((await put(`/api/patients/${patientRow.id}`, { phone: '1' }, admin.cookie)).statusCode).toBe(403);
+    expect((await put(`/api/patients/${t.patientRow.id}`, { phone: '1' })).statusCode).toBe(401);
+    expect((await put(`/api/patients/${t.patientRow.id}`, { phone: '1' }, t.admin.cookie)).statusCode).toBe(403);
   });
 
   it("answers 404 for another patient's row, leaving it unchanged", async () => {
-    const res = await put(`/api/patients/${otherRow.id}`, { phone: '555 0199' }, patient.cookie);
+    const res = await put(`/api/patients/${t.otherPatientRow.id}`, { phone: '555 0199' }, t.patient.cookie);
     expect(res.statusCode).toBe(404);
-    const [row] = await t.ctx.db.select().from(patients).where(eq(patients.id, otherRow.id));
+    const [row] = await t.ctx.db.select().from(patients).where(eq(patients.id, t.otherPatientRow.id));
     expect(row.phone).toBeNull();
   });
 
   it('changes the four profile fields, ledgers the change and audits it with the ledger hash and IP', async () => {
     const res = await put(
-      `/api/patients/${patientRow.id}`,
+      `/api/patients/${t.patientRow.id}`,
       {
         phone: '+1 (555) 010-2030',
         insuranceProvider: 'Acme Health',
@@ -122,22 +94,22 @@ describe('PUT /api/patients/{patientId} by the patient', () => {
         blockchainHash: 'f'.repeat(64),
         isBlockchainVerified: true,
       },
-      patient.cookie,
+      t.patient.cookie,
     );
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({
-      id: patientRow.id,
+      id: t.patientRow.id,
       phone: '+1 (555) 010-2030',
       insuranceProvider: 'Acme Health',
       insurancePolicy: 'POL-42',
       primaryCarePhysician: 'Dr. Grey',
       firstName: 'Ada',
     });
-    const ledger = await ledgerOf(patientRow.id);
+    const ledger = await ledgerOf(t.patientRow.id);
     expect(ledger).toHaveLength(1);
-    expect(ledger[0].userId).toBe(patient.userId);
+    expect(ledger[0].userId).toBe(t.patient.userId);
     expect(await ledgerContentOf(t.ctx.db, ledger[0].seq)).toEqual({
-      patientId: patientRow.id,
+      patientId: t.patientRow.id,
       changes: {
         phone: '+1 (555) 010-2030',
         insuranceProvider: 'Acme Health',
@@ -145,42 +117,42 @@ describe('PUT /api/patients/{patientId} by the patient', () => {
         primaryCarePhysician: 'Dr. Grey',
       },
     });
-    const audits = await auditsOf(patientRow.id);
+    const audits = await auditsOf(t.patientRow.id);
     expect(audits).toHaveLength(1);
     expect(audits[0]).toMatchObject({
-      userId: patient.userId,
+      userId: t.patient.userId,
       blockchainHash: ledger[0].hash,
       ipAddress: '127.0.0.1',
-      hospitalId: hospital.userId,
-      entityId: patientRow.id,
+      hospitalId: t.hospital.userId,
+      entityId: t.patientRow.id,
     });
     expect(audits[0].blockchainHash).not.toBe('f'.repeat(64));
   });
 
   it('shows the change in the patient’s activity trail as blockchain verified', async () => {
-    const res = await get('/api/audit-logs/patient?action=profile_change', patient.cookie);
+    const res = await get('/api/audit-logs/patient?action=profile_change', t.patient.cookie);
     expect(res.json().items[0]).toMatchObject({ action: 'profile_change', blockchainVerified: true });
   });
 
   it('ledgers only the fields that changed, and nothing when nothing changed', async () => {
     const res = await put(
-      `/api/patients/${patientRow.id}`,
+      `/api/patients/${t.patientRow.id}`,
       { phone: '+1 (555) 010-2030', insurancePolicy: '' },
-      patient.cookie,
+      t.patient.cookie,
     );
     expect(res.statusCode).toBe(200);
     expect(res.json().insurancePolicy).toBeNull();
-    let ledger = await ledgerOf(patientRow.id);
+    let ledger = await ledgerOf(t.patientRow.id);
     expect(ledger).toHaveLength(2);
     expect((await ledgerContentOf(t.ctx.db, ledger[1].seq))?.changes).toEqual({ insurancePolicy: null });
     expect(ledger[1].canonical).not.toContain('insurancePolicy');
     expect(
-      (await put(`/api/patients/${patientRow.id}`, { phone: '+1 (555) 010-2030' }, patient.cookie))
+      (await put(`/api/patients/${t.patientRow.id}`, { phone: '+1 (555) 010-2030' }, t.patient.cookie))
         .statusCode,
     ).toBe(200);
-    ledger = await ledgerOf(patientRow.id);
+    ledger = await ledgerOf(t.patientRow.id);
     expect(ledger).toHaveLength(2);
-    expect(await auditsOf(patientRow.id)).toHaveLength(2);
+    expect(await auditsOf(t.patientRow.id)).toHaveLength(2);
   });
 
   it('refuses fields other than the four with 400 and changes nothing', async () => {
@@ -189,26 +161,26 @@ describe('PUT /api/patients/{patientId} by the patient', () => {
       { dateOfBirth: '2000-01-01', phone: '1' },
       { email: 'x@example.test' },
     ]) {
-      const res = await put(`/api/patients/${patientRow.id}`, body, patient.cookie);
+      const res = await put(`/api/patients/${t.patientRow.id}`, body, t.patient.cookie);
       expect(res.statusCode).toBe(400);
       expect(res.json().message).toBe(ONLY_PROFILE_FIELDS);
     }
-    const [row] = await t.ctx.db.select().from(patients).where(eq(patients.id, patientRow.id));
+    const [row] = await t.ctx.db.select().from(patients).where(eq(patients.id, t.patientRow.id));
     expect(row.firstName).toBe('Ada');
   });
 
   it('refuses a phone that is not a phone number, and over-long values, with 400', async () => {
-    const bad = await put(`/api/patients/${patientRow.id}`, { phone: 'call me maybe' }, patient.cookie);
+    const bad = await put(`/api/patients/${t.patientRow.id}`, { phone: 'call me maybe' }, t.patient.cookie);
     expect(bad.statusCode).toBe(400);
     expect(bad.json().message).toBe(PHONE_MESSAGE);
     const long = await put(
-      `/api/patients/${patientRow.id}`,
+      `/api/patients/${t.patientRow.id}`,
       { insuranceProvider: 'x'.repeat(201) },
-      patient.cookie,
+      t.patient.cookie,
     );
     expect(long.statusCode).toBe(400);
     expect(long.json().message).toMatch(/at most 200 characters/);
-    const notText = await put(`/api/patients/${patientRow.id}`, { insurancePolicy: 42 }, patient.cookie);
+    const notText = await put(`/api/patients/${t.patientRow.id}`, { insurancePolicy: 42 }, t.patient.cookie);
     expect(notText.statusCode).toBe(400);
   });
 
@@ -217,18 +189,18 @@ describe('PUT /api/patients/{patientId} by the patient', () => {
       sql`alter table audit_logs add constraint test_no_profile_change check (action <> 'profile_change') not valid`,
     );
     try {
-      const res = await put(`/api/patients/${patientRow.id}`, { phone: '555 9999' }, patient.cookie);
+      const res = await put(`/api/patients/${t.patientRow.id}`, { phone: '555 9999' }, t.patient.cookie);
       expect(res.statusCode).toBe(500);
     } finally {
       await t.ctx.db.execute(sql`alter table audit_logs drop constraint test_no_profile_change`);
     }
-    const [row] = await t.ctx.db.select().from(patients).where(eq(patients.id, patientRow.id));
+    const [row] = await t.ctx.db.select().from(patients).where(eq(patients.id, t.patientRow.id));
     expect(row.phone).toBe('+1 (555) 010-2030');
-    expect(await ledgerOf(patientRow.id)).toHaveLength(2);
+    expect(await ledgerOf(t.patientRow.id)).toHaveLength(2);
   });
 
   it('still lets the hospital edit the demographics of its patient', async () => {
-    const res = await put(`/api/patients/${patientRow.id}`, { firstName: 'Ada M.' }, hospital.cookie);
+    const res = await put(`/api/patients/${t.patientRow.id}`, { firstName: 'Ada M.' }, t.hospital.cookie);
     expect(res.statusCode).toBe(200);
     expect(res.json().firstName).toBe('Ada M.');
   });

@@ -3,11 +3,13 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { familyGrants, familyInvitations } from '../../db/schema.js';
-import { headerOf, linkTo, outboxMessages } from '../../mail/read-message.js';
+import { headerOf, outboxMessages } from '../../mail/read-message.js';
 import {
   addPatient,
   createTestApp,
-  login,
+  familyInvitationToken,
+  familySignup as signup,
+  signedInFamily,
   signedInHospital,
   signedInPatient,
   STRONG_PASSWORD,
@@ -30,14 +32,7 @@ type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 const send = (method: Method, url: string, cookie: string, payload?: unknown) =>
   t.app.inject({ method, url, headers: { cookie }, payload: payload as object });
 
-/** The token of the latest invitation mailed to `email`, or undefined. */
-function invitationTo(email: string): string | undefined {
-  const mail = outboxMessages(t.ctx.mail.outboxDir)
-    .filter((m) => headerOf(m, 'To') === email)
-    .at(-1);
-  const link = mail && linkTo(mail, '/signup');
-  return link ? (new URL(link).searchParams.get('invite') ?? undefined) : undefined;
-}
+const invitationTo = (email: string) => familyInvitationToken(t, email);
 const invitationsTo = (email: string) =>
   outboxMessages(t.ctx.mail.outboxDir).filter((m) => headerOf(m, 'To') === email).length;
 
@@ -50,20 +45,7 @@ const relative = (email: string, extra: Record<string, unknown> = {}) => ({
   ...extra,
 });
 
-function familySignup(email: string, inviteToken: string | undefined) {
-  return t.app.inject({
-    method: 'POST',
-    url: '/api/auth/register',
-    payload: {
-      email,
-      password: STRONG_PASSWORD,
-      firstName: 'Ana',
-      lastName: 'Lopez',
-      role: 'family',
-      inviteToken,
-    },
-  });
-}
+const familySignup = (email: string, inviteToken: string | undefined) => signup(t.app, email, inviteToken);
 
 /**
  * A patient with a record shared with family, one not shared, an upcoming appointment, and a
@@ -77,25 +59,19 @@ async function grantedFamily() {
   });
   const unshared = await uploadRecord(t.app, hospital.cookie, row.id, { fields: { title: 'Private note' } });
   expect([shared.statusCode, unshared.statusCode]).toEqual([201, 201]);
-  const email = uniqueEmail('relative');
-  const added = await send('POST', '/api/family-contacts', patient.cookie, relative(email));
-  expect(added.statusCode).toBe(201);
-  const token = invitationTo(email);
-  expect(token).toBeDefined();
-  const reg = await familySignup(email, token);
-  expect(reg.statusCode, reg.body).toBe(201);
-  expect(reg.json().user.role).toBe('family');
-  const family = { email, cookie: await login(t.app, email), userId: reg.json().user.id as string };
+  const family = await signedInFamily(t, patient.cookie, uniqueEmail('relative'));
+  const me = await send('GET', '/api/auth/me', family.cookie);
+  expect(me.json().user.role).toBe('family');
   const record = shared.json<{ id: string; attachments: { url: string }[] }>();
   return {
     row,
     patient,
     family,
-    contactId: added.json<{ id: string }>().id,
+    contactId: family.contactId,
     record,
     unsharedId: unshared.json<{ id: string }>().id,
     download: record.attachments[0].url,
-    token: token!,
+    token: family.token,
   };
 }
 type Granted = Awaited<ReturnType<typeof grantedFamily>>;

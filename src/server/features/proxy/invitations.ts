@@ -35,8 +35,9 @@ export interface InviteDeps {
   logError: (err: unknown) => void;
 }
 
-export const invitationLink = (publicUrl: string, token: string) =>
-  `${publicUrl}/signup?invite=${encodeURIComponent(token)}`;
+/** The signup page with the token, and the invited address filled in (the account must use it). */
+export const invitationLink = (publicUrl: string, token: string, email: string) =>
+  `${publicUrl}/signup?invite=${encodeURIComponent(token)}&email=${encodeURIComponent(email)}`;
 
 type ContactRow = typeof familyContacts.$inferSelect;
 type PatientRow = typeof patients.$inferSelect;
@@ -109,7 +110,7 @@ async function sendInvitation(
         familyInvitation(
           email,
           { name: contactName(contact), patientName: patientName(patient) },
-          invitationLink(deps.publicUrl, issued.token),
+          invitationLink(deps.publicUrl, issued.token, email),
         ),
       );
     } catch (err) {

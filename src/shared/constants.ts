@@ -73,6 +73,8 @@ export const AUDIT_ACTIONS = [
   'appointment_status',
   'appointment_cancel',
   'family_contact_change',
+  // Family proxy access (docs/decisions.md#family-proxy-access): invitation sent, accepted, revoked.
+  'family_access',
   'settings_change',
   'application_review',
   'provider_register',

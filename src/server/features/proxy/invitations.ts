@@ -97,7 +97,7 @@ async function sendInvitation(
     });
     await writeAudit(tx, {
       userId: actor.id,
-      action: 'family_contact_change',
+      action: 'family_access',
       entityType: 'family_contact',
       entityId: contact.id,
       details: `Family access invitation sent to ${contactName(contact)} (${email})`,
@@ -210,7 +210,7 @@ export async function acceptInvitation(
   const [patient] = await tx.select().from(patients).where(eq(patients.id, invitation.patientId));
   await writeAudit(tx, {
     userId: familyUser.id,
-    action: 'family_contact_change',
+    action: 'family_access',
     entityType: 'family_contact',
     entityId: invitation.contactId,
     details: `Family access invitation accepted by ${invitation.email}`,

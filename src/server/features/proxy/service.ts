@@ -118,7 +118,7 @@ export async function revokeHolder(db: Db, actor: Actor, contactId: string, now:
     if (!row) throw notFound('Family contact not found.');
     await writeAudit(tx, {
       userId: actor.id,
-      action: 'family_contact_change',
+      action: 'family_access',
       entityType: 'family_contact',
       entityId: row.id,
       details: `Revoked the record access of ${row.firstName} ${row.lastName} (${row.relationship})`,

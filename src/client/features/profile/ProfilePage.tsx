@@ -130,7 +130,7 @@ export default function ProfilePage() {
         <TwoFactorSection />
         <PasswordChangeForm />
         <SessionsList />
-        <EmailPreferences />
+        {user.role !== 'family' && <EmailPreferences />}
       </Stack>
     </AppLayout>
   );

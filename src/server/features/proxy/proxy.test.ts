@@ -376,7 +376,7 @@ describe('invitations', () => {
     ).toBe(403);
   });
 
-  it('lets a family member sign in on the family page only', async () => {
+  it('lets a family member sign in on the family page only, and manage their own sign-in', async () => {
     const g = await grantedFamily();
     const signIn = (portal: string) =>
       t.app.inject({
@@ -386,5 +386,8 @@ describe('invitations', () => {
       });
     expect((await signIn('family')).statusCode).toBe(200);
     expect((await signIn('patient')).statusCode).toBe(403);
+    // Their own sign-in security is theirs to manage, as for every role.
+    expect((await send('GET', '/api/auth/sessions', g.family.cookie)).statusCode).toBe(200);
+    expect((await send('GET', '/api/auth/2fa', g.family.cookie)).statusCode).toBe(200);
   });
 });

@@ -77,15 +77,12 @@ describe('family proxy access', () => {
     await page.keyboard.press('Escape');
     await modal.waitFor({ state: 'detached' });
 
-    // Turning family sharing on in Manage Consent mails the invitation.
+    // Turning family sharing on (the consent card's switch saves at once) mails the invitation.
     const consentCard = page.getByRole('region', { name: 'Consent & Sharing' });
-    await consentCard.getByRole('button', { name: 'Manage Consent' }).click();
-    const consentModal = page.getByRole('dialog', { name: 'Manage Consent' });
-    await consentModal.getByText('Nobody in your family can see your records.').waitFor();
-    await consentModal.getByRole('switch', { name: 'Family Members' }).check({ force: true });
-    await consentModal.getByRole('button', { name: 'Save Consent Settings' }).click();
+    const familySwitch = consentCard.getByRole('switch', { name: 'Family Access' });
+    await familySwitch.click({ force: true });
     await toast(page, 'Consent Updated').waitFor();
-    await consentModal.waitFor({ state: 'detached' });
+    await expect.poll(() => familySwitch.isChecked()).toBe(true);
     const link = await mailedLink(journey.app, relativeEmail, '/signup');
 
     // The relative follows the link: the signup is a family one, for the invited address.
@@ -119,9 +116,10 @@ describe('family proxy access', () => {
     await relative.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached' });
 
-    // The patient sees who holds access, and revokes it.
+    // The patient sees who holds access in Manage Consent, and revokes it.
     await page.reload();
     await consentCard.getByRole('button', { name: 'Manage Consent' }).click();
+    const consentModal = page.getByRole('dialog', { name: 'Manage Consent' });
     await consentModal.getByText(relativeEmail, { exact: false }).waitFor();
     await consentModal.getByRole('button', { name: 'Revoke access of Ana Lopez' }).click();
     await toast(page, 'Access Revoked').waitFor();

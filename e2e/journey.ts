@@ -1,6 +1,8 @@
 // The start every browser-journey file shares: one app (fresh data folder) and one Chromium for the
 // file, both stopped after its last test, and new pages in their own signed-out context.
+import path from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
+import { linkTo, outboxMessages } from '../src/server/mail/read-message';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { launchBrowser, startApp, type RunningApp } from './harness';
 
@@ -38,4 +40,17 @@ export function startJourney(env: Record<string, string> = {}): Journey {
     },
   };
   return journey;
+}
+
+/** The newest link to `pathname` the app mailed to `email` (its outbox), waiting briefly for it. */
+export async function mailedLink(app: RunningApp, email: string, pathname: string): Promise<string> {
+  for (let i = 0; i < 50; i++) {
+    const mail = outboxMessages(path.join(app.dataDir, 'outbox'))
+      .filter((m) => m.includes(`To: ${email}`))
+      .at(-1);
+    const link = mail && linkTo(mail, pathname);
+    if (link) return link;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`no ${pathname} link was mailed to ${email}`);
 }

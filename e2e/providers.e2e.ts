@@ -1,30 +1,15 @@
 // Browser journeys of provider onboarding (docs/spec.md#purpose-and-users, #screens-and-routes and
 // #messages): apply, the administrator approves, the registration link is followed from the outbox,
 // the hospital registers and signs in; and a forgotten password is reset through the e-mailed link.
-import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { linkTo, outboxMessages } from '../src/server/mail/read-message';
 import { PASSWORD, enableTwoFactor, logIn, toast, uniqueEmail } from './auth-helpers';
 import { ADMIN_EMAIL, ADMIN_PASSWORD } from './harness';
-import { startJourney } from './journey';
+import { mailedLink as mailedLinkIn, startJourney } from './journey';
 
 const journey = startJourney();
 
-const outbox = () => outboxMessages(path.join(journey.app.dataDir, 'outbox'));
-
-/** The newest e-mailed link to `pathname` sent to `email`, waiting briefly for it to arrive. */
-async function mailedLink(email: string, pathname: string): Promise<string> {
-  for (let i = 0; i < 50; i++) {
-    const mail = outbox()
-      .filter((m) => m.includes(`To: ${email}`))
-      .at(-1);
-    const link = mail && linkTo(mail, pathname);
-    if (link) return link;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`no ${pathname} link was mailed to ${email}`);
-}
+const mailedLink = (email: string, pathname: string) => mailedLinkIn(journey.app, email, pathname);
 
 const newPage = () => journey.newPage({ viewport: { width: 1280, height: 900 } });
 

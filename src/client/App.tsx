@@ -10,6 +10,8 @@ import NotFoundPage from './features/not-found/NotFoundPage';
 import {
   AdminLoginPage,
   ApplicationsPage,
+  FamilyDashboardPage,
+  FamilyLoginPage,
   HospitalDashboardPage,
   HospitalLoginPage,
   PatientDashboardPage,
@@ -30,6 +32,7 @@ function HomeRoute() {
   if (!user) return <LoginOptionsPage />;
   if (user.role === 'hospital') return <HospitalDashboardPage />;
   if (user.role === 'medledger_admin') return <ApplicationsPage />;
+  if (user.role === 'family') return <FamilyDashboardPage />;
   return <PatientDashboardPage />;
 }
 
@@ -45,6 +48,7 @@ export function App() {
         <Route path="/hospital-login" element={<HospitalLoginPage />} />
         <Route path="/patient-login" element={<PatientLoginPage />} />
         <Route path="/medledger-login" element={<AdminLoginPage />} />
+        <Route path="/family-login" element={<FamilyLoginPage />} />
         <Route path="/signup" element={<SignupPage />} />
         <Route path="/provider-apply" element={<ProviderApplyPage />} />
         <Route path="/provider-register" element={<ProviderRegisterPage />} />
@@ -63,6 +67,14 @@ export function App() {
           element={
             <RequireRole roles={['patient']}>
               <PatientDashboardPage />
+            </RequireRole>
+          }
+        />
+        <Route
+          path="/family-dashboard"
+          element={
+            <RequireRole roles={['family']} signedOutTo="/family-login">
+              <FamilyDashboardPage />
             </RequireRole>
           }
         />

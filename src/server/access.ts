@@ -1,8 +1,16 @@
 // The one place that answers "may this user see this patient / record?". Every service goes
 // through it. Another party's resource is answered as 404, so its existence does not leak.
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq, isNull, sql, type SQL } from 'drizzle-orm';
+import { CONSENT_TYPES } from '../shared/consent.js';
 import type { Db } from './db/connect.js';
-import { appointments, medicalRecords, patients } from './db/schema.js';
+import {
+  appointments,
+  consentSettings,
+  familyContacts,
+  familyGrants,
+  medicalRecords,
+  patients,
+} from './db/schema.js';
 import { notFound } from './errors.js';
 import type { SessionUser } from './plugins/session.js';
 
@@ -56,8 +64,14 @@ export async function findRecordForUser(
     .from(medicalRecords)
     .innerJoin(patients, eq(patients.id, medicalRecords.patientId))
     .where(eq(medicalRecords.id, recordId));
-  if (!row || !mayReachRecord(actor, row.record, row.patient)) throw notFound('Record not found.');
+  if (!row || !(await reachesRecord(db, actor, row.record, row.patient))) throw notFound('Record not found.');
   return row;
+}
+
+/** mayReachRecord, and for a family member the live grant (a query, so it is async). */
+export async function reachesRecord(db: Db, actor: Actor, record: RecordRow, patient: PatientRow) {
+  if (actor.role !== 'family') return mayReachRecord(actor, record, patient);
+  return proxyMayReadRecord(record) && (await hasLiveGrant(db, actor.id, patient.id));
 }
 
 export function mayReachRecord(actor: Actor, record: RecordRow, patient: PatientRow): boolean {
@@ -92,3 +106,68 @@ export async function findAppointmentForUser(
 /** Patients a hospital may list (its own, not archived). */
 export const hospitalPatientsFilter = (hospitalId: string) =>
   and(eq(patients.createdByHospitalId, hospitalId), isNull(patients.archivedAt));
+
+// Family proxy access (docs/decisions.md#family-proxy-access). A grant counts while the patient's
+// "Share with family" consent is on (on until the patient saves it off), the contact it was made for
+// still exists (the grant goes with it) and that contact's "Can Access Medical Records" flag is on.
+// Evaluated on every request: nothing is cached, so turning any of them off ends access at once.
+
+/** "Share with family" is on for the patient row `patientId` (a column or a value). */
+export const familySharingOn = (patientId: SQL | typeof patients.id | typeof familyGrants.patientId) =>
+  sql`not exists (select 1 from ${consentSettings} where ${consentSettings.patientId} = ${patientId}
+    and ${consentSettings.recordId} is null
+    and ${consentSettings.consentType} = ${CONSENT_TYPES.shareWithFamily}
+    and ${consentSettings.isGranted} = false)`;
+
+/**
+ * The SQL filter of live grants (of one family member, or of anyone), for a query over
+ * family_grants inner-joined with family_contacts on `liveGrantJoin`: the predicate below and the
+ * proxy lists use the same one.
+ */
+export const liveGrantJoin = and(
+  eq(familyContacts.id, familyGrants.contactId),
+  eq(familyContacts.patientId, familyGrants.patientId),
+);
+export const liveGrantFilter = (familyUserId?: string) =>
+  and(
+    familyUserId ? eq(familyGrants.familyUserId, familyUserId) : undefined,
+    eq(familyContacts.canAccessRecords, true),
+    familySharingOn(familyGrants.patientId),
+  );
+
+/** Whether the family member holds a live grant for the patient row. */
+export async function hasLiveGrant(db: Db, familyUserId: string, patientRowId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: familyGrants.id })
+    .from(familyGrants)
+    .innerJoin(familyContacts, liveGrantJoin)
+    .where(and(liveGrantFilter(familyUserId), eq(familyGrants.patientId, patientRowId)))
+    .limit(1);
+  return !!row;
+}
+
+/** The patient a family member names, while their grant is live; 404 otherwise (missing, another's). */
+export async function findProxyPatient(db: Db, actor: Actor, patientRowId: string): Promise<PatientRow> {
+  if (actor.role !== 'family' || !isUuid(patientRowId)) throw notFound('Patient not found.');
+  const [row] = await db.select().from(patients).where(eq(patients.id, patientRowId));
+  if (!row || !(await hasLiveGrant(db, actor.id, row.id))) throw notFound('Patient not found.');
+  return row;
+}
+
+/**
+ * What a proxy reads of a patient it may reach: current records (uploaded, not superseded, not
+ * entered in error) whose own "Family" sharing switch is on. Predicate and SQL filter side by side.
+ */
+export const proxyMayReadRecord = (record: RecordRow) =>
+  record.status === 'final' &&
+  record.supersededById === null &&
+  record.enteredInErrorAt === null &&
+  record.shareWithFamily;
+export const proxyRecordsFilter = (patientRowId: string) =>
+  and(
+    eq(medicalRecords.patientId, patientRowId),
+    eq(medicalRecords.status, 'final'),
+    isNull(medicalRecords.supersededById),
+    isNull(medicalRecords.enteredInErrorAt),
+    eq(medicalRecords.shareWithFamily, true),
+  );

@@ -24,6 +24,7 @@ import { auditRoutes } from './features/audit/routes.js';
 import { hospitalRoutes } from './features/hospital/routes.js';
 import { consentRoutes } from './features/consent/routes.js';
 import { familyContactRoutes } from './features/family-contacts/routes.js';
+import { proxyRoutes } from './features/proxy/routes.js';
 import { patientProfileRoutes } from './features/patient-profile/routes.js';
 import { appointmentRoutes } from './features/appointments/routes.js';
 import { healthRoutes } from './features/health/routes.js';
@@ -159,6 +160,7 @@ export async function buildApp(
     await patientProfileRoutes(scope, ctx);
     await consentRoutes(scope, ctx);
     await familyContactRoutes(scope, ctx);
+    await proxyRoutes(scope, ctx);
     await appointmentRoutes(scope, ctx);
     await healthRoutes(scope, ctx);
     await calendarRoutes(scope, ctx);

@@ -7,6 +7,7 @@ import {
   addPatient,
   createTestApp,
   signedInAdmin,
+  signedInFamily,
   signedInHospital,
   signedInPatient,
   type TestApp,
@@ -79,6 +80,8 @@ beforeAll(async () => {
   const patient = await addPatient(t.app, hospital.cookie);
   cookies.hospital = hospital.cookie;
   cookies.patient = (await signedInPatient(t.app, patient.patientId)).cookie;
+  // A relative with a live grant to that patient (docs/decisions.md#family-proxy-access).
+  cookies.family = (await signedInFamily(t, cookies.patient)).cookie;
   cookies.admin = (await signedInAdmin(t)).cookie;
   const lapsed = await signedInHospital(t.app, 'Lapsed Hospital');
   await t.ctx.db
@@ -148,7 +151,7 @@ describe('every API route', () => {
     {},
   ];
 
-  for (const role of ['signed-out', 'hospital', 'patient', 'admin'] as const) {
+  for (const role of ['signed-out', 'hospital', 'patient', 'admin', 'family'] as const) {
     it(`never answers 500 to malformed input (${role})`, async () => {
       const failures: string[] = [];
       for (const route of routes) {
@@ -224,9 +227,10 @@ describe('every API route', () => {
       'status',
       'reason',
       'patientId',
+      'inviteToken',
     ].map((k) => [k, NUL]),
   );
-  for (const role of ['signed-out', 'hospital', 'patient', 'admin'] as const) {
+  for (const role of ['signed-out', 'hospital', 'patient', 'admin', 'family'] as const) {
     it(`refuses NUL in ids, queries and bodies without a 5xx (${role})`, async () => {
       const failures: string[] = [];
       // Logout reads no input (and would end the session the other routes need).

@@ -21,6 +21,7 @@ export const ROLE_LABELS: Record<(typeof ROLES)[number], string> = {
   patient: 'Patient',
   hospital: 'Hospital',
   medledger_admin: 'Administrator',
+  family: 'Family member',
 };
 
 export const adminUserListQuerySchema = pagingQuerySchema.extend({

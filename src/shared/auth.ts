@@ -13,6 +13,7 @@ export const MESSAGES = {
   lastName: 'Last name is required',
   mrn: 'Medical Record Number is required',
   activationCode: 'Activation code is required',
+  inviteToken: 'A family account is created from the invitation link the patient sent you',
   hospitalName: 'Hospital/Clinic name is required',
   emailRequired: 'Email is required',
   passwordRequired: 'Password is required',
@@ -43,11 +44,13 @@ export const registerSchema = z
     password: newPasswordSchema,
     firstName: trimmed(100).min(1, MESSAGES.firstName),
     lastName: trimmed(100).min(1, MESSAGES.lastName),
-    role: z.enum(ROLES, { error: 'Account type must be patient or hospital' }),
+    role: z.enum(ROLES, { error: 'Account type must be patient, hospital or family' }),
     mrn: mrnSchema.nullish(),
     /** The patient's one-time code from the hospital (`ABCDE-FGHJK`; any case, dash optional). */
     activationCode: trimmed(40).nullish(),
     hospitalName: trimmed(200).nullish(),
+    /** A family member's invitation (the token of the link the patient's invitation mail holds). */
+    inviteToken: trimmed(200).nullish(),
     /** A hospital's time zone (the signup page sends the browser's); UTC when left out. */
     timeZone: timeZoneSchema.optional(),
   })
@@ -58,25 +61,30 @@ export const registerSchema = z
     if (value.role === 'patient' && !value.activationCode) {
       ctx.addIssue({ code: 'custom', path: ['activationCode'], message: MESSAGES.activationCode });
     }
+    if (value.role === 'family' && !value.inviteToken) {
+      ctx.addIssue({ code: 'custom', path: ['inviteToken'], message: MESSAGES.inviteToken });
+    }
     if (value.role === 'hospital' && !value.hospitalName) {
       ctx.addIssue({ code: 'custom', path: ['hospitalName'], message: MESSAGES.hospitalName });
     }
   });
 export type RegisterInput = z.infer<typeof registerSchema>;
 
-/** The three sign-in pages; each admits one role. */
-export const LOGIN_PORTALS = ['hospital', 'patient', 'admin'] as const;
+/** The sign-in pages; each admits one role. */
+export const LOGIN_PORTALS = ['hospital', 'patient', 'admin', 'family'] as const;
 export type LoginPortal = (typeof LOGIN_PORTALS)[number];
 export const PORTAL_ROLE: Record<LoginPortal, Role> = {
   hospital: 'hospital',
   patient: 'patient',
   admin: 'medledger_admin',
+  family: 'family',
 };
 /** The answer (403) to the right password on another role's sign-in page: nobody is signed in. */
 export const PORTAL_DENIED: Record<LoginPortal, string> = {
   hospital: 'Access Denied: This login is for healthcare providers only.',
   patient: 'Access Denied: This login is for patients only.',
   admin: 'Access Denied: This login is for MedLedger team administrators only.',
+  family: 'Access Denied: This login is for family members a patient has invited.',
 };
 
 export const loginSchema = z.object({

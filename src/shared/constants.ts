@@ -2,7 +2,7 @@
 export const BRAND = 'MedLedger';
 export const USER_STORAGE_KEY = 'medledger.user';
 
-export const ROLES = ['patient', 'hospital', 'medledger_admin'] as const;
+export const ROLES = ['patient', 'hospital', 'medledger_admin', 'family'] as const;
 export type Role = (typeof ROLES)[number];
 
 export const MIN_PASSWORD_LENGTH = 8;
@@ -73,6 +73,8 @@ export const AUDIT_ACTIONS = [
   'appointment_status',
   'appointment_cancel',
   'family_contact_change',
+  // Family proxy access (docs/decisions.md#family-proxy-access): invitation sent, accepted, revoked.
+  'family_access',
   'settings_change',
   'application_review',
   'provider_register',
@@ -109,4 +111,6 @@ export const ADD_PATIENT_TOAST_MS = 10_000;
 export const TOAST_DEFAULT_MS = 5000;
 
 export const REGISTRATION_TOKEN_HOURS = 72;
+/** A family invitation link (docs/decisions.md#family-proxy-access) lives as long as a registration link. */
+export const FAMILY_INVITE_HOURS = 72;
 export const PASSWORD_RESET_TOKEN_HOURS = 1;

@@ -28,6 +28,7 @@ export const AUDIT_ACTION_LABELS: Record<(typeof AUDIT_ACTIONS)[number], string>
   appointment_status: 'Appointment Status',
   appointment_cancel: 'Appointment Cancelled',
   family_contact_change: 'Family Contact Change',
+  family_access: 'Family Access',
   settings_change: 'Settings Change',
   application_review: 'Application Review',
   provider_register: 'Provider Registration',

@@ -12,6 +12,7 @@ const PUBLIC_TITLES: Record<string, string> = {
   '/hospital-login': 'Healthcare Provider Login',
   '/patient-login': 'Patient Login',
   '/medledger-login': 'Administrator Login',
+  '/family-login': 'Family Login',
   '/signup': 'Create an Account',
   '/provider-apply': 'Apply as a Healthcare Provider',
   '/provider-register': 'Create Your Provider Account',
@@ -31,6 +32,7 @@ function screenTitle(pathname: string, search: string, user: PublicUser | null):
   if (pathname === '/patient-dashboard' || dashboard === 'patient') return ['My Health Records'];
   if (pathname === '/medledger/applications' || dashboard === 'medledger_admin')
     return ['Provider Applications'];
+  if (pathname === '/family-dashboard' || dashboard === 'family') return ['Family Records'];
   if (pathname === '/medledger/users') return ['Users'];
   if (pathname === '/profile/edit') return ['Profile', ...hospital];
   if (pathname === '/') return ['Sign In'];

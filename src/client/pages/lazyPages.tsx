@@ -27,6 +27,7 @@ export const HospitalDashboardPage = workspacePage(
   () => import('./hospital-dashboard/HospitalDashboardPage'),
 );
 export const PatientDashboardPage = workspacePage(() => import('./patient-dashboard/PatientDashboardPage'));
+export const FamilyDashboardPage = workspacePage(() => import('./family-dashboard/FamilyDashboardPage'));
 export const ApplicationsPage = workspacePage(() => import('../features/admin/ApplicationsPage'));
 export const UsersPage = workspacePage(() => import('../features/admin/UsersPage'));
 export const ProfilePage = workspacePage(() => import('../features/profile/ProfilePage'));
@@ -35,6 +36,7 @@ export const SignupPage = lazy(() => import('../features/auth/SignupPage'));
 export const HospitalLoginPage = lazy(() => import('../features/auth/HospitalLoginPage'));
 export const PatientLoginPage = lazy(() => import('../features/auth/PatientLoginPage'));
 export const AdminLoginPage = lazy(() => import('../features/auth/AdminLoginPage'));
+export const FamilyLoginPage = lazy(() => import('../features/auth/FamilyLoginPage'));
 export const ProviderApplyPage = lazy(() => import('../features/providers/ProviderApplyPage'));
 export const ProviderRegisterPage = lazy(() => import('../features/providers/ProviderRegisterPage'));
 export const ResetPasswordPage = lazy(() => import('../features/password-reset/ResetPasswordPage'));

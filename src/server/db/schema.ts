@@ -31,7 +31,7 @@ export const users = pgTable(
     /** Stored lower-cased and trimmed, so uniqueness is case-insensitive. */
     email: text('email').notNull().unique(),
     password: text('password').notNull(),
-    role: text('role', { enum: ['patient', 'hospital', 'medledger_admin'] })
+    role: text('role', { enum: ['patient', 'hospital', 'medledger_admin', 'family'] })
       .notNull()
       .default('patient'),
     firstName: text('first_name'),
@@ -54,7 +54,7 @@ export const users = pgTable(
     verifiedAt: ts('verified_at'),
     createdAt: createdAt(),
   },
-  (t) => [check('users_role_check', sql`${t.role} in ('patient', 'hospital', 'medledger_admin')`)],
+  (t) => [check('users_role_check', sql`${t.role} in ('patient', 'hospital', 'medledger_admin', 'family')`)],
 );
 
 export const patients = pgTable(
@@ -273,6 +273,53 @@ export const familyContacts = pgTable(
     uniqueIndex('family_contacts_one_primary_idx')
       .on(t.patientId)
       .where(sql`${t.isPrimary}`),
+  ],
+);
+
+/**
+ * Family proxy access (docs/decisions.md#family-proxy-access): an invitation mailed to a family
+ * contact (one-time, hashed like the registration links), and the grant it becomes once accepted.
+ * Both go with their contact. Whether a grant still counts is decided in access.ts on every request.
+ */
+export const familyInvitations = pgTable(
+  'family_invitations',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    contactId: uuid('contact_id')
+      .notNull()
+      .references(() => familyContacts.id, { onDelete: 'cascade' }),
+    patientId: uuid('patient_id')
+      .notNull()
+      .references(() => patients.id),
+    /** The address it was sent to: the account must be this one. */
+    email: text('email').notNull(),
+    tokenSelector: text('token_selector').notNull().unique(),
+    tokenVerifierHash: text('token_verifier_hash').notNull(),
+    expiresAt: ts('expires_at').notNull(),
+    usedAt: ts('used_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('family_invitations_contact_idx').on(t.contactId)],
+);
+
+export const familyGrants = pgTable(
+  'family_grants',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    familyUserId: uuid('family_user_id')
+      .notNull()
+      .references(() => users.id),
+    patientId: uuid('patient_id')
+      .notNull()
+      .references(() => patients.id),
+    contactId: uuid('contact_id')
+      .notNull()
+      .references(() => familyContacts.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    unique('family_grants_user_contact').on(t.familyUserId, t.contactId),
+    index('family_grants_patient_idx').on(t.patientId),
   ],
 );
 

@@ -2,6 +2,7 @@
 // escaped (hospital and contact names come from a public form).
 import {
   BRAND,
+  FAMILY_INVITE_HOURS,
   PASSWORD_RESET_TOKEN_HOURS,
   REGISTRATION_TOKEN_HOURS,
   TRIAL_DAYS,
@@ -182,6 +183,31 @@ export function patientActivation(
     subject: `Activate your ${BRAND} patient account`,
     text: `${lines.join('\n\n')}\n\n${link}\n\n${BRAND}\n`,
     html: html(lines, { href: link, label: 'Create Your Account' }),
+    links: [link],
+  };
+}
+
+/**
+ * To a family contact the patient gave access to their records (docs/decisions.md#family-proxy-access):
+ * the one-time link that creates a family account or, for someone who has one, adds the patient to it.
+ */
+export function familyInvitation(
+  to: string,
+  details: { name: string; patientName: string },
+  link: string,
+): OutgoingMail {
+  const lines = [
+    `Dear ${details.name},`,
+    `${details.patientName} has given you read access to their medical records and upcoming appointments in ${BRAND}.`,
+    `Create your family account with the link below, or sign in to your family account with it if you already have one. The link can be used once and is valid for ${FAMILY_INVITE_HOURS} hours. ${details.patientName} can end this access at any time.`,
+    'If you did not expect this email, you can ignore it.',
+  ];
+  return {
+    to,
+    kind: 'family-invitation',
+    subject: `${details.patientName} invited you to ${BRAND}`,
+    text: `${lines.join('\n\n')}\n\n${link}\n\n${BRAND}\n`,
+    html: html(lines, { href: link, label: 'Accept Invitation' }),
     links: [link],
   };
 }

@@ -12,6 +12,7 @@ import { buildApp, type AppContext, type BuildOptions } from '../app.js';
 import { loadConfig, type Config } from '../config.js';
 import { connect, type Database } from '../db/connect.js';
 import { createAdmin } from '../features/auth/service.js';
+import { headerOf, linkTo, outboxMessages } from '../mail/read-message.js';
 
 export interface TestApp {
   app: FastifyInstance;
@@ -330,4 +331,45 @@ export function useCast(options: CastOptions = {}): Cast {
   });
   afterAll(async () => cast.close?.());
   return cast;
+}
+
+/** The token of the latest family invitation mailed to `email` (from the outbox), or undefined. */
+export function familyInvitationToken(t: TestApp, email: string): string | undefined {
+  const mail = outboxMessages(t.ctx.mail.outboxDir)
+    .filter((m) => headerOf(m, 'To') === email)
+    .at(-1);
+  const link = mail && linkTo(mail, '/signup');
+  return link ? (new URL(link).searchParams.get('invite') ?? undefined) : undefined;
+}
+
+/** A family member's signup through an invitation (docs/decisions.md#family-proxy-access). */
+export const familySignup = (app: FastifyInstance, email: string, inviteToken: string | undefined) =>
+  app.inject({
+    method: 'POST',
+    url: '/api/auth/register',
+    payload: { email, password: STRONG_PASSWORD, firstName: 'Ana', lastName: 'Lopez', role: 'family', inviteToken },
+  });
+
+/**
+ * The signed-in patient adds a relative with record access (which mails the invitation); the
+ * relative registers through it and signs in.
+ */
+export async function signedInFamily(t: TestApp, patientCookie: string, email = uniqueEmail('family')) {
+  const added = await t.app.inject({
+    method: 'POST',
+    url: '/api/family-contacts',
+    headers: { cookie: patientCookie },
+    payload: { firstName: 'Ana', lastName: 'Lopez', relationship: 'child', email, canAccessRecords: true },
+  });
+  if (added.statusCode !== 201) throw new Error(`add family contact: ${added.statusCode} ${added.body}`);
+  const token = familyInvitationToken(t, email);
+  const res = await familySignup(t.app, email, token);
+  if (res.statusCode !== 201) throw new Error(`register family: ${res.statusCode} ${res.body}`);
+  return {
+    email,
+    token: token!,
+    contactId: added.json<{ id: string }>().id,
+    userId: (res.json().user as { id: string }).id,
+    cookie: await login(t.app, email),
+  };
 }

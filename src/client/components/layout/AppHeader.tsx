@@ -24,6 +24,7 @@ export const PORTAL_LABELS: Record<Role, string> = {
   hospital: 'Healthcare Portal',
   patient: 'Patient Portal',
   medledger_admin: 'MedLedger Admin',
+  family: 'Family Portal',
 };
 
 export function initials(user: Pick<PublicUser, 'firstName' | 'lastName' | 'email'>): string {

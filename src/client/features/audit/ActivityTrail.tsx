@@ -15,12 +15,16 @@ import { ACTIVITY_ACTION_LABELS, activityDescription } from '../../pages/patient
 import { LedgerBadge } from '../../components/LedgerBadge';
 import { ListPager } from '../../components/ListPager';
 
-const ACTION_OPTIONS = ['all', ...PATIENT_AUDIT_ACTIONS, 'profile_change', 'family_contact_change'].map(
-  (a) => ({
-    value: a,
-    label: ACTIVITY_ACTION_LABELS[a] ?? a,
-  }),
-);
+const ACTION_OPTIONS = [
+  'all',
+  ...PATIENT_AUDIT_ACTIONS,
+  'profile_change',
+  'family_contact_change',
+  'family_access',
+].map((a) => ({
+  value: a,
+  label: ACTIVITY_ACTION_LABELS[a] ?? a,
+}));
 
 async function copyHash(hash: string) {
   try {

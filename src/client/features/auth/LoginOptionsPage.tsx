@@ -71,6 +71,11 @@ export default function LoginOptionsPage() {
           Join MedLedger as a Healthcare Provider
         </Anchor>
       </Text>
+      <Text ta="center" mt="xs" size="sm">
+        <Anchor component={Link} to="/family-login">
+          Family member login
+        </Anchor>
+      </Text>
     </PublicLayout>
   );
 }

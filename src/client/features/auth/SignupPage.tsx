@@ -21,6 +21,7 @@ import { PublicLayout } from '../../components/layout/PublicLayout';
 import { notifyError, notifySuccess } from '../../notify';
 import { mrnPlaceholder, normalizeMrnInput } from './mrn';
 import { PasswordFields } from './PasswordFields';
+import { FamilyInvitationNotice } from '../proxy/FamilyInvitationNotice';
 import {
   LOGIN_PATH_FOR,
   registerPayload,
@@ -32,9 +33,10 @@ import {
 export default function SignupPage() {
   const navigate = useNavigate();
   const [params] = useSearchParams();
-  // The activation link (`?mrn=..&code=..`) is a patient's.
+  // The activation link (`?mrn=..&code=..`) is a patient's; an invitation (`?invite=..`) a family member's.
   const fromLink = params.has('code');
-  const fixedRole = roleFromQuery(params.get('role')) ?? (fromLink ? 'patient' : null);
+  const invite = params.get('invite') ?? '';
+  const fixedRole = invite ? 'family' : (roleFromQuery(params.get('role')) ?? (fromLink ? 'patient' : null));
   const [values, setValues] = useState<SignupValues>(() => ({
     role: fixedRole ?? 'patient',
     mrn: normalizeMrnInput(params.get('mrn') ?? ''),
@@ -45,6 +47,7 @@ export default function SignupPage() {
     password: '',
     confirmPassword: '',
     hospitalName: '',
+    inviteToken: invite,
   }));
   const [submitting, setSubmitting] = useState(false);
   const set = <K extends keyof SignupValues>(key: K, value: SignupValues[K]) =>
@@ -90,6 +93,7 @@ export default function SignupPage() {
           </Title>
           <Text c="dimmed">Join MedLedger today</Text>
         </Stack>
+        {invite && <FamilyInvitationNotice inviteToken={invite} />}
         <form onSubmit={(e) => void handleSubmit(e)}>
           <Stack gap="md">
             {!fixedRole && (

@@ -13,6 +13,7 @@ export const SUCCESS_PATH: Record<LoginPortal, string> = {
   hospital: '/hospital-dashboard',
   patient: '/patient-dashboard',
   admin: '/medledger/applications',
+  family: '/family-dashboard',
 };
 
 export function accessDeniedToast(portal: LoginPortal): Toast {
@@ -23,6 +24,8 @@ export function accessDeniedToast(portal: LoginPortal): Toast {
       return { title: 'Access Denied', message: 'This login is for patients only.' };
     case 'admin':
       return { message: 'Access Denied: This login is for MedLedger team administrators only.' };
+    case 'family':
+      return { title: 'Access Denied', message: 'This login is for family members a patient has invited.' };
   }
 }
 

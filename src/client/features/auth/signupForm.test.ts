@@ -10,6 +10,7 @@ const base: SignupValues = {
   email: 'ada@example.com ',
   password: 'abcdefgh',
   confirmPassword: 'abcdefgh',
+  inviteToken: '',
   hospitalName: 'Should not be sent',
 };
 
@@ -18,7 +19,21 @@ describe('signup form', () => {
     expect(roleFromQuery('hospital')).toBe('hospital');
     expect(roleFromQuery('patient')).toBe('patient');
     expect(roleFromQuery('medledger_admin')).toBeNull();
+    // A family account comes only from an invitation link (?invite=), never from ?role=.
+    expect(roleFromQuery('family')).toBeNull();
     expect(roleFromQuery(null)).toBeNull();
+  });
+
+  it('sends the invitation token for a family member, and no MRN or hospital name', () => {
+    const payload = registerPayload({ ...base, role: 'family', inviteToken: ' abc.def ' });
+    expect(payload).toEqual({
+      email: 'ada@example.com',
+      password: 'abcdefgh',
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+      role: 'family',
+      inviteToken: 'abc.def',
+    });
   });
 
   it('reports a mismatch before a short password', () => {

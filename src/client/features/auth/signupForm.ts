@@ -6,7 +6,8 @@ import type { RegisterInput } from '../../../shared/auth';
 import type { Toast } from './loginMessages';
 import { localTimeZone } from '../../../shared/time';
 
-export type SignupRole = 'patient' | 'hospital';
+/** `family` only through an invitation link (`?invite=`), never picked on the form. */
+export type SignupRole = 'patient' | 'hospital' | 'family';
 
 export interface SignupValues {
   role: SignupRole;
@@ -18,10 +19,12 @@ export interface SignupValues {
   password: string;
   confirmPassword: string;
   hospitalName: string;
+  /** The family invitation token of the link (`?invite=`). */
+  inviteToken: string;
 }
 
 /** role from the query string when it is one a visitor may pick; else null (radios shown). */
-export function roleFromQuery(value: string | null): SignupRole | null {
+export function roleFromQuery(value: string | null): 'patient' | 'hospital' | null {
   return value === 'patient' || value === 'hospital' ? value : null;
 }
 
@@ -51,10 +54,12 @@ export function registerPayload(values: SignupValues): RegisterInput {
     ...(values.role === 'hospital'
       ? { hospitalName: values.hospitalName.trim(), timeZone: localTimeZone() }
       : {}),
+    ...(values.role === 'family' ? { inviteToken: values.inviteToken.trim() } : {}),
   };
 }
 
 export const LOGIN_PATH_FOR: Record<SignupRole, string> = {
   hospital: '/hospital-login',
   patient: '/patient-login',
+  family: '/family-login',
 };

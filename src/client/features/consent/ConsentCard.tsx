@@ -8,6 +8,13 @@ import { DEFAULT_CONSENT, type ConsentInput } from '../../../shared/consent';
 import { notifyError, notifySuccess } from '../../notify';
 import { useConsent, useSaveConsent } from '../patient/api';
 import { formatDateTime } from '../../format';
+import { FamilyAccessHolders } from '../proxy/FamilyAccessHolders';
+
+/** What the family switch grants (docs/decisions.md#family-proxy-access). */
+const FAMILY_SWITCH_TEXT =
+  'Family contacts marked “Can Access Medical Records” get an e-mailed invitation; once they accept, ' +
+  'they can read (view, download, verify) your current records whose own Family switch is on, and ' +
+  'your upcoming appointments. Nothing else. Turning this off ends their access at once.';
 
 function useConsentSaver(userId: string) {
   const save = useSaveConsent(userId);
@@ -57,13 +64,14 @@ function ManageConsentModal(props: {
           />
           <Switch
             label="Family Members"
-            description="Let family contacts marked “Can Access Medical Records” see your records."
+            description={FAMILY_SWITCH_TEXT}
             checked={draft.shareWithFamily}
             onChange={(e) => {
               const checked = e.currentTarget.checked;
               setDraft((d) => ({ ...d, shareWithFamily: checked }));
             }}
           />
+          <FamilyAccessHolders />
           <Alert variant="light" icon={<IconShieldLock aria-hidden />}>
             Consent changes are recorded on the blockchain for a tamper-evident history.
           </Alert>

@@ -2,6 +2,7 @@
 // badges Primary / Emergency / Can Access Records) with Edit and delete, and the Add Contact form.
 import { ActionIcon, Badge, Button, Group, Paper, Stack, Text } from '@mantine/core';
 import { IconEdit, IconPlus, IconTrash } from '@tabler/icons-react';
+import { SendInvitationButton } from '../proxy/SendInvitationButton';
 import { useState } from 'react';
 import {
   RELATIONSHIP_LABELS,
@@ -48,6 +49,7 @@ function ContactCard(props: {
               </Badge>
             )}
           </Group>
+          {c.canAccessRecords && c.email && <SendInvitationButton contactId={c.id} name={name} />}
         </Stack>
         <Group gap={4} wrap="nowrap">
           <ActionIcon

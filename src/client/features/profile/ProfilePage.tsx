@@ -20,12 +20,14 @@ const ROLE_LABELS: Record<Role, string> = {
   hospital: 'Hospital',
   patient: 'Patient',
   medledger_admin: 'MedLedger Administrator',
+  family: 'Family member',
 };
 
 const DASHBOARD_FOR: Record<Role, string> = {
   hospital: '/hospital-dashboard',
   patient: '/patient-dashboard',
   medledger_admin: '/medledger/applications',
+  family: '/family-dashboard',
 };
 
 function Field({ label, value }: { label: string; value: string }) {
@@ -128,7 +130,7 @@ export default function ProfilePage() {
         <TwoFactorSection />
         <PasswordChangeForm />
         <SessionsList />
-        <EmailPreferences />
+        {user.role !== 'family' && <EmailPreferences />}
       </Stack>
     </AppLayout>
   );

@@ -24,9 +24,14 @@ export const RECORD_KEY = '/api/medical-records/record';
 interface Props {
   recordId: string | null;
   onClose: () => void;
+  /**
+   * A family member's view (docs/decisions.md#family-proxy-access): the record, its verification and
+   * downloads only; no sharing switches, history, receipt or sharing.
+   */
+  readOnly?: boolean;
 }
 
-export function RecordDetailDialog({ recordId, onClose }: Props) {
+export function RecordDetailDialog({ recordId, onClose, readOnly = false }: Props) {
   // Another version opened from the history (or after an amendment) replaces the one asked for.
   const [other, setOther] = useState<{ from: string | null; id: string } | null>(null);
   const shownId = other && other.from === recordId ? other.id : recordId;
@@ -41,7 +46,12 @@ export function RecordDetailDialog({ recordId, onClose }: Props) {
       {isLoading && <Loader role="status" aria-label="Loading record" />}
       {!isLoading && !record && <Text c="dimmed">No record selected.</Text>}
       {record && (
-        <RecordDetail key={record.id} record={record} onOpen={(id) => setOther({ from: recordId, id })} />
+        <RecordDetail
+          key={record.id}
+          record={record}
+          readOnly={readOnly}
+          onOpen={(id) => setOther({ from: recordId, id })}
+        />
       )}
     </Modal>
   );
@@ -58,7 +68,15 @@ function Field({ label, value }: { label: string; value: string }) {
   );
 }
 
-function RecordDetail({ record, onOpen }: { record: MedicalRecord; onOpen: (recordId: string) => void }) {
+function RecordDetail({
+  record,
+  onOpen,
+  readOnly,
+}: {
+  record: MedicalRecord;
+  onOpen: (recordId: string) => void;
+  readOnly: boolean;
+}) {
   const client = useQueryClient();
   const [specialists, setSpecialists] = useState(record.shareWithSpecialists);
   const [family, setFamily] = useState(record.shareWithFamily);
@@ -105,7 +123,7 @@ function RecordDetail({ record, onOpen }: { record: MedicalRecord; onOpen: (reco
             <RecordStatusBadges record={record} />
           </Group>
           {record.status === 'draft' ? <DraftNotice /> : <VerificationBanner recordId={record.id} />}
-          <RecordVersions record={record} onOpen={onOpen} />
+          {!readOnly && <RecordVersions record={record} onOpen={onOpen} />}
           <Paper withBorder p="md">
             <Title order={3} size="h5" mb="xs">
               Record Details
@@ -171,29 +189,36 @@ function RecordDetail({ record, onOpen }: { record: MedicalRecord; onOpen: (reco
               <Field label="Created" value={formatDateTime(record.createdAt)} />
             </Stack>
           </Paper>
-          <Paper withBorder p="md">
-            <Title order={3} size="h5" mb="xs">
-              Sharing
-            </Title>
-            <Stack gap="xs">
-              <Switch
-                label="Specialists"
-                checked={specialists}
-                onChange={(e) => setSpecialists(e.currentTarget.checked)}
-              />
-              <Switch label="Family" checked={family} onChange={(e) => setFamily(e.currentTarget.checked)} />
-              <Button size="xs" variant="light" loading={saving} onClick={() => void updateConsent()}>
-                Update Consent
-              </Button>
-            </Stack>
-          </Paper>
+          {!readOnly && (
+            <Paper withBorder p="md">
+              <Title order={3} size="h5" mb="xs">
+                Sharing
+              </Title>
+              <Stack gap="xs">
+                <Switch
+                  label="Specialists"
+                  checked={specialists}
+                  onChange={(e) => setSpecialists(e.currentTarget.checked)}
+                />
+                <Switch
+                  label="Family"
+                  description="Family members you invited can view and download this record while Family Access is on."
+                  checked={family}
+                  onChange={(e) => setFamily(e.currentTarget.checked)}
+                />
+                <Button size="xs" variant="light" loading={saving} onClick={() => void updateConsent()}>
+                  Update Consent
+                </Button>
+              </Stack>
+            </Paper>
+          )}
           <Button
             leftSection={<IconDownload size={16} aria-hidden />}
             onClick={() => void downloadRecord(record)}
           >
             Download Record
           </Button>
-          {record.status !== 'draft' && (
+          {!readOnly && record.status !== 'draft' && (
             <Button
               variant="light"
               leftSection={<IconReceipt size={16} aria-hidden />}
@@ -202,13 +227,15 @@ function RecordDetail({ record, onOpen }: { record: MedicalRecord; onOpen: (reco
               Download Receipt
             </Button>
           )}
-          <Button
-            variant="light"
-            leftSection={<IconShare size={16} aria-hidden />}
-            onClick={() => void share()}
-          >
-            Share with Doctor
-          </Button>
+          {!readOnly && (
+            <Button
+              variant="light"
+              leftSection={<IconShare size={16} aria-hidden />}
+              onClick={() => void share()}
+            >
+              Share with Doctor
+            </Button>
+          )}
           <Button
             variant="default"
             leftSection={<IconPrinter size={16} aria-hidden />}

@@ -63,6 +63,7 @@ const DESCRIPTIONS: Record<string, string> = {
   consent_change: 'Your sharing consent was changed',
   profile_change: 'Your profile was updated',
   family_contact_change: 'Your family contacts were changed',
+  family_access: 'Family access to your records was changed',
   login: 'Signed in to the Patient Portal',
 };
 
@@ -79,6 +80,7 @@ export const ACTIVITY_ACTION_LABELS: Record<string, string> = {
   consent_change: 'Consent Change',
   profile_change: 'Profile Change',
   family_contact_change: 'Family Contact Change',
+  family_access: 'Family Access',
   login: 'Login',
 };
 

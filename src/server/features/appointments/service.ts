@@ -80,7 +80,7 @@ async function hospitalTimeZone(db: Db, hospitalId: string): Promise<string> {
 }
 
 /** One page of the appointments matching `where`, by start time (id breaks ties), with the total. */
-async function listWhere(db: Db, where: SQL | undefined, paging: PagingQuery): Promise<Paged<Appointment>> {
+export async function listWhere(db: Db, where: SQL | undefined, paging: PagingQuery): Promise<Paged<Appointment>> {
   return fetchPage(
     paging,
     ({ limit, offset }) =>

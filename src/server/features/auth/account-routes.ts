@@ -24,7 +24,8 @@ const tags = ['auth'];
 
 export async function accountRoutes(app: FastifyInstance, ctx: AppContext) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const signedIn = requireRole('patient', 'hospital', 'medledger_admin');
+  // Every role's own sign-in security, family members' included (docs/decisions.md#family-proxy-access).
+  const signedIn = requireRole('patient', 'hospital', 'medledger_admin', 'family');
   const deps = () => ({
     db: ctx.db,
     secretKey: ctx.files.deriveKey('totp-secret'),

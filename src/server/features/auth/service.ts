@@ -16,6 +16,7 @@ import { reserveSignInAttempt, signInSucceeded } from './throttle.js';
 import { notifyPatientClaimed, notifyTrialEnding } from '../notifications/events.js';
 import { consumeActivationCode } from '../patients/activation.js';
 import { countHit } from '../../plugins/rate-limit-store.js';
+import { acceptInvitation } from '../proxy/invitations.js';
 
 export const EMAIL_TAKEN = 'An account with this email already exists.';
 /**
@@ -111,6 +112,7 @@ export async function registerUser(
         if (claimed.length === 0) throw badRequest(MRN_NOT_MATCHED);
         await notifyPatientClaimed(tx, patientRowId, now);
       }
+      if (input.role === 'family') await acceptInvitation(tx, user, input.inviteToken ?? '', null, now);
       if (input.role === 'hospital') await startTrial(tx, user.id, now);
       if (input.role === 'hospital') await notifyTrialEnding(tx, user.id, now);
       return toPublicUser(user, null);

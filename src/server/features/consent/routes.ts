@@ -8,6 +8,8 @@ import { consentInputSchema, consentSchema } from '../../../shared/consent.js';
 import type { AppContext } from '../../app.js';
 import { requireRole } from '../../plugins/session.js';
 import { actorOf } from '../patients/actor.js';
+import { inviteAllDue } from '../proxy/invitations.js';
+import { inviteDeps } from '../proxy/routes.js';
 import { getConsent, saveConsent } from './service.js';
 
 const tags = ['consent'];
@@ -44,6 +46,12 @@ export async function consentRoutes(app: FastifyInstance, ctx: AppContext) {
         response: { 200: consentSchema },
       },
     },
-    async (request) => saveConsent(ctx.db, actorOf(request), request.params.userId, request.body, ctx.now()),
+    async (request) => {
+      const actor = actorOf(request);
+      const consent = await saveConsent(ctx.db, actor, request.params.userId, request.body, ctx.now());
+      // docs/decisions.md#family-proxy-access: family sharing on invites the contacts given access.
+      if (consent.shareWithFamily) await inviteAllDue(inviteDeps(ctx, request), actor, ctx.now());
+      return consent;
+    },
   );
 }

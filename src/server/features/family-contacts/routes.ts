@@ -11,6 +11,8 @@ import { familyContactInputSchema, familyContactSchema } from '../../../shared/f
 import type { AppContext } from '../../app.js';
 import { requireRole } from '../../plugins/session.js';
 import { actorOf } from '../patients/actor.js';
+import { inviteIfDue } from '../proxy/invitations.js';
+import { inviteDeps } from '../proxy/routes.js';
 import { addContact, deleteContact, listContacts, updateContact } from './service.js';
 
 const tags = ['family contacts'];
@@ -49,8 +51,12 @@ export async function familyContactRoutes(app: FastifyInstance, ctx: AppContext)
         response: { 201: familyContactSchema },
       },
     },
-    async (request, reply) =>
-      reply.status(201).send(await addContact(ctx.db, actorOf(request), request.body, ctx.now())),
+    async (request, reply) => {
+      const contact = await addContact(ctx.db, actorOf(request), request.body, ctx.now());
+      // docs/decisions.md#family-proxy-access: a contact with access and an e-mail is invited.
+      await inviteIfDue(inviteDeps(ctx, request), actorOf(request), contact.id, ctx.now());
+      return reply.status(201).send(contact);
+    },
   );
 
   r.put(
@@ -65,7 +71,17 @@ export async function familyContactRoutes(app: FastifyInstance, ctx: AppContext)
         response: { 200: familyContactSchema },
       },
     },
-    async (request) => updateContact(ctx.db, actorOf(request), request.params.id, request.body, ctx.now()),
+    async (request) => {
+      const contact = await updateContact(
+        ctx.db,
+        actorOf(request),
+        request.params.id,
+        request.body,
+        ctx.now(),
+      );
+      await inviteIfDue(inviteDeps(ctx, request), actorOf(request), contact.id, ctx.now());
+      return contact;
+    },
   );
 
   r.delete(

@@ -242,7 +242,7 @@ export async function ledgerRoutes(app: FastifyInstance, ctx: AppContext) {
   r.get(
     '/api/medical-records/:id/verification',
     {
-      onRequest: requireRole('hospital', 'patient'),
+      onRequest: requireRole('hospital', 'patient', 'family'),
       schema: {
         tags,
         summary: 'Checks a record against the ledger: content and attachment bytes, chain, inclusion proof',

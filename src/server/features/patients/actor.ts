@@ -1,10 +1,11 @@
 // The acting user of a request as the services take it: id, role and the IP the audit trail keeps.
 import type { FastifyRequest } from 'fastify';
+import type { Role } from '../../../shared/constants.js';
 import { currentUser } from '../../plugins/session.js';
 
 export interface Actor {
   id: string;
-  role: 'hospital' | 'patient' | 'medledger_admin';
+  role: Role;
   ip: string;
 }
 

@@ -10,7 +10,7 @@ import {
   findRecordForUser,
   hospitalPatientsFilter,
   isUuid,
-  mayReachRecord,
+  reachesRecord,
   type PatientRow,
 } from '../../access.js';
 import type { Db } from '../../db/connect.js';
@@ -36,7 +36,7 @@ export const visibleTo = (actor: Actor, patientRowId: string, view: RecordListVi
   scopeWhere(listScope(actor, patientRowId, view));
 type RecordListView = RecordListQuery['view'];
 
-async function auditList(db: Db, actor: Actor, patient: PatientRow, page: Paged<MedicalRecord>) {
+export async function auditList(db: Db, actor: Actor, patient: PatientRow, page: Paged<MedicalRecord>) {
   const count = page.items.length;
   const of = page.total === count ? '' : ` (page ${page.page}, ${page.total} in all)`;
   await writeAudit(db, {
@@ -215,7 +215,8 @@ export async function findDownload(db: Db, actor: Actor, fileName: string): Prom
     .innerJoin(medicalRecords, eq(medicalRecords.id, attachments.recordId))
     .innerJoin(patients, eq(patients.id, medicalRecords.patientId))
     .where(eq(attachments.storageKey, fileName));
-  if (!row || !mayReachRecord(actor, row.record, row.patient)) throw notFound('File not available.');
+  if (!row || !(await reachesRecord(db, actor, row.record, row.patient)))
+    throw notFound('File not available.');
   await writeAudit(db, {
     userId: actor.id,
     action: 'record_access',

@@ -41,6 +41,8 @@ export { contentDisposition } from './download.js';
 export async function recordRoutes(app: FastifyInstance, ctx: AppContext) {
   const hospitalOnly = requireRole('hospital');
   const readers = requireRole('hospital', 'patient');
+  // A family member with a live grant views and downloads too (access.ts decides; docs/decisions.md#family-proxy-access).
+  const recordReaders = requireRole('hospital', 'patient', 'family');
   const writeGuard = requireWriteAccess(ctx);
 
   // Multipart parsing only for the routes of this scope.
@@ -157,7 +159,7 @@ export async function recordRoutes(app: FastifyInstance, ctx: AppContext) {
   r.get(
     '/api/medical-records/record/:id',
     {
-      onRequest: readers,
+      onRequest: recordReaders,
       schema: {
         tags,
         summary: 'One record with its attachments (audited as record_view)',
@@ -243,7 +245,7 @@ export async function recordRoutes(app: FastifyInstance, ctx: AppContext) {
   r.get(
     '/api/download/:fileName',
     {
-      onRequest: readers,
+      onRequest: recordReaders,
       schema: {
         tags,
         summary: 'An attachment, decrypted, with its original name and type (audited as record_access)',

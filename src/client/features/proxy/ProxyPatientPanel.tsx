@@ -1,0 +1,136 @@
+// One patient on the Family dashboard (docs/decisions.md#family-proxy-access): their current records
+// shared with family (open, download; the record view shows the ledger verification) and their
+// upcoming appointments. Read-only: the family member changes nothing.
+import { Button, Group, Paper, Stack, Text, Title, UnstyledButton } from '@mantine/core';
+import { IconDownload, IconFileText } from '@tabler/icons-react';
+import { useState } from 'react';
+import { APPOINTMENT_TYPE_LABELS } from '../../../shared/appointments';
+import type { ProxyPatient } from '../../../shared/proxy';
+import { ListPager } from '../../components/ListPager';
+import { departmentLabel, formatDate } from '../../format';
+import { recordDownload } from '../../pages/patient-dashboard/dashboard';
+import { useDisplayZone } from '../../time';
+import { whenForViewer } from '../appointments/calendar';
+import { downloadAttachment } from '../records/download';
+import { RecordDetailDialog } from '../records/RecordDetailDialog';
+import { useProxyAppointments, useProxyRecords } from './api';
+
+function ProxyRecords({ patient, onOpen }: { patient: ProxyPatient; onOpen: (id: string) => void }) {
+  const [page, setPage] = useState(1);
+  const records = useProxyRecords(patient.id, page);
+  const items = records.data?.items ?? [];
+  return (
+    <Paper withBorder p="md" radius="md" component="section" aria-label={`Records of ${patient.name}`}>
+      <Title order={3} size="h5" mb="sm">
+        Medical Records
+      </Title>
+      {records.isLoading && <Text c="dimmed">Loading medical records...</Text>}
+      {records.isError && <Text c="red">These records cannot be shown: the access may have ended.</Text>}
+      {records.data && items.length === 0 && (
+        <Text c="dimmed">{patient.name} has not shared any records with family yet.</Text>
+      )}
+      <Stack gap="xs" component="ul" p={0} m={0}>
+        {items.map((r) => {
+          const file = recordDownload(r);
+          return (
+            <Paper key={r.id} withBorder p="sm" component="li" style={{ listStyle: 'none' }}>
+              <Group justify="space-between" wrap="nowrap">
+                <UnstyledButton
+                  onClick={() => onOpen(r.id)}
+                  aria-label={`Open ${r.title}`}
+                  style={{ minWidth: 0 }}
+                >
+                  <Group gap="xs" wrap="nowrap">
+                    <IconFileText size={18} aria-hidden />
+                    <div style={{ minWidth: 0 }}>
+                      <Text fw={500} truncate>
+                        {r.title}
+                      </Text>
+                      <Text size="xs" c="dimmed">
+                        {formatDate(r.createdAt)} · {r.doctorName ?? '—'} · {departmentLabel(r.department)}
+                      </Text>
+                    </div>
+                  </Group>
+                </UnstyledButton>
+                {file && (
+                  <Button
+                    size="xs"
+                    variant="light"
+                    leftSection={<IconDownload size={14} aria-hidden />}
+                    aria-label={`Download ${r.title}`}
+                    onClick={() => void downloadAttachment(file)}
+                  >
+                    Download
+                  </Button>
+                )}
+              </Group>
+            </Paper>
+          );
+        })}
+      </Stack>
+      {records.data && records.data.total > 0 && (
+        <ListPager
+          page={records.data.page}
+          pageSize={records.data.pageSize}
+          shown={items.length}
+          total={records.data.total}
+          one="record"
+          other="records"
+          onPage={setPage}
+        />
+      )}
+    </Paper>
+  );
+}
+
+function ProxyAppointments({ patient }: { patient: ProxyPatient }) {
+  const appointments = useProxyAppointments(patient.id);
+  const zone = useDisplayZone();
+  const items = appointments.data?.items ?? [];
+  return (
+    <Paper withBorder p="md" radius="md" component="section" aria-label={`Appointments of ${patient.name}`}>
+      <Title order={3} size="h5" mb="sm">
+        Upcoming Appointments
+      </Title>
+      {appointments.data && items.length === 0 && <Text c="dimmed">No upcoming appointments.</Text>}
+      <Stack gap="xs">
+        {items.map((a) => {
+          const when = whenForViewer(a, zone);
+          return (
+            <div key={a.id}>
+              <Text size="sm" fw={500}>
+                {APPOINTMENT_TYPE_LABELS[a.appointmentType as keyof typeof APPOINTMENT_TYPE_LABELS] ??
+                  a.appointmentType}{' '}
+                · {a.doctorName}
+              </Text>
+              <Text size="xs" c="dimmed">
+                {when.local}
+                {when.hospital ? ` (${when.hospital})` : ''} · {departmentLabel(a.department)}
+                {a.location ? ` · ${a.location}` : ''}
+              </Text>
+            </div>
+          );
+        })}
+      </Stack>
+      {appointments.data && appointments.data.total > items.length && (
+        <Text size="xs" c="dimmed" mt="xs">
+          {appointments.data.total - items.length} more not shown.
+        </Text>
+      )}
+    </Paper>
+  );
+}
+
+export function ProxyPatientPanel({ patient }: { patient: ProxyPatient }) {
+  const [openRecordId, setOpenRecordId] = useState<string | null>(null);
+  return (
+    <Stack>
+      <Text size="sm" c="dimmed">
+        MRN {patient.mrn} · you are their {patient.relationship} · access since {formatDate(patient.since)}
+      </Text>
+      <ProxyRecords patient={patient} onOpen={setOpenRecordId} />
+      <ProxyAppointments patient={patient} />
+      <RecordDetailDialog recordId={openRecordId} onClose={() => setOpenRecordId(null)} readOnly />
+    </Stack>
+  );
+}

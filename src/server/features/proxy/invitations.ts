@@ -1,0 +1,231 @@
+// Family invitations (docs/decisions.md#family-proxy-access): a one-time link for 72 hours, made and
+// stored like the provider registration links (mail/link-tokens.ts: only SHA-256 of the verifier is
+// kept), mailed to a family contact who has "Can Access Medical Records" and an e-mail while the
+// patient's "Share with family" consent is on. Accepting it (at signup, or signed in as a family
+// member) turns it into a grant; whether the grant still counts is decided in access.ts.
+import { addHours } from 'date-fns';
+import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import { FAMILY_INVITE_HOURS } from '../../../shared/constants.js';
+import { familySharingOn, findOwnPatient } from '../../access.js';
+import type { Db } from '../../db/connect.js';
+import { familyContacts, familyGrants, familyInvitations, patients, users } from '../../db/schema.js';
+import { HttpError, badRequest, conflict, forbidden, notFound } from '../../errors.js';
+import { issueToken, parseToken, verifierMatches } from '../../mail/link-tokens.js';
+import type { Mailer } from '../../mail/mailer.js';
+import { familyInvitation } from '../../mail/templates.js';
+import { writeAudit } from '../audit/service.js';
+import type { Actor } from '../patients/actor.js';
+
+export const INVITE_MESSAGES = {
+  noEmail: 'Add an e-mail address to this contact first: the invitation is sent by e-mail.',
+  flagOff: 'Turn on "Can Access Medical Records" for this contact first.',
+  consentOff: 'Turn on "Share with family" in Manage Consent first.',
+  invalid: 'This invitation link is not valid. Ask the patient to send you a new one.',
+  used: 'This invitation link has already been used.',
+  expired: 'This invitation link has expired. Ask the patient to send you a new one.',
+  otherEmail: 'This invitation was sent to another e-mail address: use the address it was sent to.',
+  mailFailed: 'The invitation e-mail could not be sent, so nothing was changed. Please try again later.',
+} as const;
+
+export interface InviteDeps {
+  db: Db;
+  mail: Mailer;
+  publicUrl: string;
+  /** Where a failed send is reported (the request's logger). */
+  logError: (err: unknown) => void;
+}
+
+/** The signup page with the token, and the invited address filled in (the account must use it). */
+export const invitationLink = (publicUrl: string, token: string, email: string) =>
+  `${publicUrl}/signup?invite=${encodeURIComponent(token)}&email=${encodeURIComponent(email)}`;
+
+type ContactRow = typeof familyContacts.$inferSelect;
+type PatientRow = typeof patients.$inferSelect;
+
+const patientName = (p: PatientRow) => [p.firstName, p.lastName].filter(Boolean).join(' ') || 'A patient';
+const contactName = (c: ContactRow) => `${c.firstName} ${c.lastName}`;
+
+/** The contact with its patient and whether the patient's family sharing is on. */
+async function loadContact(db: Db, contactId: string) {
+  const [row] = await db
+    .select({
+      contact: familyContacts,
+      patient: patients,
+      sharing: sql<boolean>`${familySharingOn(patients.id)}`,
+    })
+    .from(familyContacts)
+    .innerJoin(patients, eq(patients.id, familyContacts.patientId))
+    .where(eq(familyContacts.id, contactId));
+  return row;
+}
+
+/** Why the contact cannot be invited now, or null. */
+const refusal = (row: { contact: ContactRow; sharing: boolean }) =>
+  !row.contact.canAccessRecords
+    ? INVITE_MESSAGES.flagOff
+    : !row.contact.email
+      ? INVITE_MESSAGES.noEmail
+      : !row.sharing
+        ? INVITE_MESSAGES.consentOff
+        : null;
+
+/**
+ * Issues a new link for the contact (earlier unused ones die), audits it in the patient's trail
+ * and mails it, all in one transaction: a failed send leaves nothing behind (503).
+ */
+async function sendInvitation(
+  deps: InviteDeps,
+  actor: Actor,
+  contact: ContactRow,
+  patient: PatientRow,
+  now: Date,
+) {
+  const email = contact.email!;
+  await deps.db.transaction(async (tx) => {
+    await tx
+      .delete(familyInvitations)
+      .where(and(eq(familyInvitations.contactId, contact.id), isNull(familyInvitations.usedAt)));
+    const issued = issueToken();
+    await tx.insert(familyInvitations).values({
+      contactId: contact.id,
+      patientId: patient.id,
+      email,
+      tokenSelector: issued.selector,
+      tokenVerifierHash: issued.verifierHash,
+      expiresAt: addHours(now, FAMILY_INVITE_HOURS),
+      createdAt: now,
+    });
+    await writeAudit(tx, {
+      userId: actor.id,
+      action: 'family_access',
+      entityType: 'family_contact',
+      entityId: contact.id,
+      details: `Family access invitation sent to ${contactName(contact)} (${email})`,
+      ipAddress: actor.ip,
+      hospitalId: patient.createdByHospitalId,
+      patientId: patient.id,
+    });
+    try {
+      await deps.mail.send(
+        familyInvitation(
+          email,
+          { name: contactName(contact), patientName: patientName(patient) },
+          invitationLink(deps.publicUrl, issued.token, email),
+        ),
+      );
+    } catch (err) {
+      deps.logError(err);
+      throw new HttpError(503, INVITE_MESSAGES.mailFailed);
+    }
+  });
+}
+
+/** POST /api/family-contacts/{id}/invite: the patient's own contact (else 404), when it may be invited (else 409). */
+export async function inviteContact(deps: InviteDeps, actor: Actor, contactId: string, now: Date) {
+  if (actor.role !== 'patient') throw forbidden();
+  const row = await loadContact(deps.db, contactId);
+  if (!row || row.patient.userId !== actor.id) throw notFound('Family contact not found.');
+  const why = refusal(row);
+  if (why) throw conflict(why);
+  await sendInvitation(deps, actor, row.contact, row.patient, now);
+  return { message: `Invitation sent to ${row.contact.email}.` };
+}
+
+/**
+ * The automatic invitation (a contact saved, family sharing turned on): only for a contact that
+ * may be invited, holds no grant yet and has no unused link still valid. Best effort: a failed
+ * send is logged and the patient can send it again with "Send invitation".
+ */
+export async function inviteIfDue(deps: InviteDeps, actor: Actor, contactId: string, now: Date) {
+  try {
+    const row = await loadContact(deps.db, contactId);
+    if (!row || refusal(row)) return;
+    const [granted] = await deps.db
+      .select({ id: familyGrants.id })
+      .from(familyGrants)
+      .where(eq(familyGrants.contactId, contactId))
+      .limit(1);
+    const [pending] = await deps.db
+      .select({ id: familyInvitations.id })
+      .from(familyInvitations)
+      .where(
+        and(
+          eq(familyInvitations.contactId, contactId),
+          eq(familyInvitations.email, row.contact.email!),
+          isNull(familyInvitations.usedAt),
+          gt(familyInvitations.expiresAt, now),
+        ),
+      )
+      .limit(1);
+    if (granted || pending) return;
+    await sendInvitation(deps, actor, row.contact, row.patient, now);
+  } catch (err) {
+    deps.logError(err);
+  }
+}
+
+/** Every contact of the signed-in patient that is due an invitation (family sharing was saved on). */
+export async function inviteAllDue(deps: InviteDeps, actor: Actor, now: Date) {
+  const patient = await findOwnPatient(deps.db, actor);
+  const contacts = await deps.db
+    .select({ id: familyContacts.id })
+    .from(familyContacts)
+    .where(and(eq(familyContacts.patientId, patient.id), eq(familyContacts.canAccessRecords, true)));
+  for (const c of contacts) await inviteIfDue(deps, actor, c.id, now);
+}
+
+/**
+ * Uses up an invitation for the account `familyUserId` (whose e-mail must be the invited one) and
+ * records the grant, in the caller's transaction. Used by signup and by POST /api/proxy/accept.
+ */
+export async function acceptInvitation(
+  tx: Db,
+  familyUser: { id: string; email: string },
+  token: string,
+  ip: string | null,
+  now: Date,
+) {
+  const parsed = parseToken(token);
+  if (!parsed) throw badRequest(INVITE_MESSAGES.invalid);
+  const [invitation] = await tx
+    .select()
+    .from(familyInvitations)
+    .where(eq(familyInvitations.tokenSelector, parsed.selector))
+    .for('update');
+  if (!invitation || !verifierMatches(parsed.verifier, invitation.tokenVerifierHash))
+    throw badRequest(INVITE_MESSAGES.invalid);
+  if (invitation.usedAt) throw conflict(INVITE_MESSAGES.used);
+  if (invitation.expiresAt <= now) throw new HttpError(410, INVITE_MESSAGES.expired);
+  if (invitation.email !== familyUser.email.toLowerCase()) throw badRequest(INVITE_MESSAGES.otherEmail);
+  await tx.update(familyInvitations).set({ usedAt: now }).where(eq(familyInvitations.id, invitation.id));
+  await tx
+    .insert(familyGrants)
+    .values({
+      familyUserId: familyUser.id,
+      patientId: invitation.patientId,
+      contactId: invitation.contactId,
+      createdAt: now,
+    })
+    .onConflictDoNothing();
+  const [patient] = await tx.select().from(patients).where(eq(patients.id, invitation.patientId));
+  await writeAudit(tx, {
+    userId: familyUser.id,
+    action: 'family_access',
+    entityType: 'family_contact',
+    entityId: invitation.contactId,
+    details: `Family access invitation accepted by ${invitation.email}`,
+    ipAddress: ip,
+    hospitalId: patient.createdByHospitalId,
+    patientId: patient.id,
+  });
+}
+
+/** POST /api/proxy/accept: a signed-in family member adds another patient's invitation. */
+export async function acceptAsFamily(db: Db, actor: Actor, token: string, now: Date) {
+  if (actor.role !== 'family') throw forbidden();
+  const [user] = await db
+    .select({ id: users.id, email: users.email })
+    .from(users)
+    .where(eq(users.id, actor.id));
+  await db.transaction((tx) => acceptInvitation(tx, user, token, actor.ip, now));
+}

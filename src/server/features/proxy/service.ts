@@ -1,0 +1,130 @@
+// What a family member reads of the patients who granted them access (docs/decisions.md#family-proxy-access),
+// and the patient's list of who holds access with its "Revoke". Access itself is decided in
+// access.ts (findProxyPatient, liveGrantFilter, proxyRecordsFilter); every read is audited in the
+// patient's trail with the family member as the actor.
+import { and, asc, eq, gte, ne } from 'drizzle-orm';
+import type { Paged, PagingQuery } from '../../../shared/paging.js';
+import type { AccessHolder, ProxyPatient } from '../../../shared/proxy.js';
+import type { MedicalRecord, RecordListQuery } from '../../../shared/records.js';
+import type { Appointment } from '../../../shared/appointments.js';
+import {
+  findOwnPatient,
+  findProxyPatient,
+  isUuid,
+  liveGrantFilter,
+  liveGrantJoin,
+  proxyRecordsFilter,
+} from '../../access.js';
+import type { Db } from '../../db/connect.js';
+import { appointments, familyContacts, familyGrants, patients, users } from '../../db/schema.js';
+import { forbidden, notFound } from '../../errors.js';
+import { listWhere } from '../appointments/service.js';
+import { writeAudit } from '../audit/service.js';
+import type { Actor } from '../patients/actor.js';
+import { auditList } from '../records/read.js';
+import { loadRecordPage } from '../records/load.js';
+
+const fullName = (first: string | null, last: string | null, fallback: string) =>
+  [first, last].filter(Boolean).join(' ') || fallback;
+
+/** GET /api/proxy/patients: the family member's live grants, one per patient. */
+export async function listProxyPatients(db: Db, actor: Actor): Promise<ProxyPatient[]> {
+  if (actor.role !== 'family') throw forbidden();
+  const rows = await db
+    .select({ patient: patients, relationship: familyContacts.relationship, since: familyGrants.createdAt })
+    .from(familyGrants)
+    .innerJoin(familyContacts, liveGrantJoin)
+    .innerJoin(patients, eq(patients.id, familyGrants.patientId))
+    .where(liveGrantFilter(actor.id))
+    .orderBy(asc(familyGrants.createdAt), asc(familyGrants.id));
+  const seen = new Set<string>();
+  return rows
+    .filter((r) => !seen.has(r.patient.id) && seen.add(r.patient.id))
+    .map((r) => ({
+      id: r.patient.id,
+      name: fullName(r.patient.firstName, r.patient.lastName, r.patient.patientId),
+      mrn: r.patient.patientId,
+      relationship: r.relationship,
+      since: r.since.toISOString(),
+    }));
+}
+
+/** GET /api/proxy/patients/{patientId}/records: current records shared with family, one page (audited). */
+export async function listProxyRecords(
+  db: Db,
+  actor: Actor,
+  patientRowId: string,
+  query: RecordListQuery,
+): Promise<Paged<MedicalRecord>> {
+  const patient = await findProxyPatient(db, actor, patientRowId);
+  const page = await loadRecordPage(db, proxyRecordsFilter(patient.id), query);
+  await auditList(db, actor, patient, page);
+  return page;
+}
+
+/** GET /api/proxy/patients/{patientId}/appointments: the patient's upcoming appointments, one page. */
+export async function listProxyAppointments(
+  db: Db,
+  actor: Actor,
+  patientRowId: string,
+  paging: PagingQuery,
+  now: Date,
+): Promise<Paged<Appointment>> {
+  const patient = await findProxyPatient(db, actor, patientRowId);
+  return listWhere(
+    db,
+    and(
+      eq(appointments.patientId, patient.id),
+      gte(appointments.appointmentDate, now),
+      ne(appointments.status, 'cancelled'),
+    ),
+    paging,
+  );
+}
+
+/** GET /api/proxy/holders: who holds access to the signed-in patient's records now. */
+export async function listAccessHolders(db: Db, actor: Actor): Promise<AccessHolder[]> {
+  const patient = await findOwnPatient(db, actor);
+  const rows = await db
+    .select({ contact: familyContacts, user: users, since: familyGrants.createdAt })
+    .from(familyGrants)
+    .innerJoin(familyContacts, liveGrantJoin)
+    .innerJoin(users, eq(users.id, familyGrants.familyUserId))
+    .where(and(eq(familyGrants.patientId, patient.id), liveGrantFilter(undefined)))
+    .orderBy(asc(familyGrants.createdAt), asc(familyGrants.id));
+  return rows.map((r) => ({
+    contactId: r.contact.id,
+    contactName: `${r.contact.firstName} ${r.contact.lastName}`,
+    relationship: r.contact.relationship,
+    email: r.user.email,
+    accountName: fullName(r.user.firstName, r.user.lastName, r.user.email),
+    since: r.since.toISOString(),
+  }));
+}
+
+/**
+ * DELETE /api/proxy/holders/{contactId}: "Revoke" clears the contact's "Can Access Medical Records"
+ * flag (audited), which ends every grant made through that contact at once.
+ */
+export async function revokeHolder(db: Db, actor: Actor, contactId: string, now: Date): Promise<void> {
+  if (!isUuid(contactId)) throw notFound('Family contact not found.');
+  const patient = await findOwnPatient(db, actor);
+  await db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(familyContacts)
+      .set({ canAccessRecords: false, updatedAt: now })
+      .where(and(eq(familyContacts.id, contactId), eq(familyContacts.patientId, patient.id)))
+      .returning();
+    if (!row) throw notFound('Family contact not found.');
+    await writeAudit(tx, {
+      userId: actor.id,
+      action: 'family_access',
+      entityType: 'family_contact',
+      entityId: row.id,
+      details: `Revoked the record access of ${row.firstName} ${row.lastName} (${row.relationship})`,
+      ipAddress: actor.ip,
+      hospitalId: patient.createdByHospitalId,
+      patientId: patient.id,
+    });
+  });
+}

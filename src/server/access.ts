@@ -1,8 +1,8 @@
 // The one place that answers "may this user see this patient / record?". Every service goes
 // through it. Another party's resource is answered as 404, so its existence does not leak.
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq, gt, isNull, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import type { Db } from './db/connect.js';
-import { appointments, medicalRecords, patients } from './db/schema.js';
+import { appointments, consentSettings, medicalRecords, patients, shareLinks } from './db/schema.js';
 import { notFound } from './errors.js';
 import type { SessionUser } from './plugins/session.js';
 
@@ -10,6 +10,7 @@ type Actor = Pick<SessionUser, 'id' | 'role'>;
 export type PatientRow = typeof patients.$inferSelect;
 export type RecordRow = typeof medicalRecords.$inferSelect;
 export type AppointmentRow = typeof appointments.$inferSelect;
+export type ShareLinkRow = typeof shareLinks.$inferSelect;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Ids reach SQL only when well-formed; anything else is simply "not found". */
@@ -92,3 +93,45 @@ export async function findAppointmentForUser(
 /** Patients a hospital may list (its own, not archived). */
 export const hospitalPatientsFilter = (hospitalId: string) =>
   and(eq(patients.createdByHospitalId, hospitalId), isNull(patients.archivedAt));
+
+/**
+ * The patient's "Share with specialists" consent, as SQL over `patientId`: on until the patient
+ * saves it off (docs/decisions.md#consent), so it is "no saved row saying no". A column must be
+ * one drizzle writes with its table (a query with a join), or it would name consent_settings' own.
+ */
+export const specialistsConsentOn = (patientId: AnyColumn | SQL) =>
+  sql<boolean>`not exists (select 1 from ${consentSettings} where ${consentSettings.patientId} = ${patientId}
+    and ${consentSettings.recordId} is null and ${consentSettings.consentType} = 'share_with_specialists'
+    and not ${consentSettings.isGranted})`;
+
+/**
+ * A specialist share link opens (docs/decisions.md#specialist-share-links) while it is neither
+ * revoked nor expired, the patient's "Share with specialists" consent is on, the record's own
+ * Specialists switch is on and the record is uploaded and not entered in error. The predicate and
+ * its SQL (over share_links joined with medical_records) say the same.
+ */
+export function mayOpenShareLink(
+  link: Pick<ShareLinkRow, 'revokedAt' | 'expiresAt'>,
+  record: Pick<RecordRow, 'shareWithSpecialists' | 'status' | 'enteredInErrorAt'>,
+  specialistsConsent: boolean,
+  now: Date,
+): boolean {
+  return (
+    link.revokedAt === null &&
+    link.expiresAt > now &&
+    specialistsConsent &&
+    record.shareWithSpecialists &&
+    record.status === 'final' &&
+    record.enteredInErrorAt === null
+  );
+}
+
+export const openShareLinkFilter = (now: Date) =>
+  and(
+    isNull(shareLinks.revokedAt),
+    gt(shareLinks.expiresAt, now),
+    specialistsConsentOn(medicalRecords.patientId),
+    eq(medicalRecords.shareWithSpecialists, true),
+    eq(medicalRecords.status, 'final'),
+    isNull(medicalRecords.enteredInErrorAt),
+  );

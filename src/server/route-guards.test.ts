@@ -37,6 +37,9 @@ const PUBLIC_ROUTES = new Set([
   'POST /api/ledger/verify-file',
   // Calendar apps poll it without a session; the long random token in the path is the credential.
   'GET /api/calendar/:feed',
+  // A specialist's share link: the 32 random bytes of the token are the credential (rate-limited).
+  'GET /api/shares/:token',
+  'GET /api/shares/:token/attachments/:attachmentId',
 ]);
 
 /**

@@ -203,7 +203,12 @@ export function shareLinkMail(
     'Anyone with this link can open the record, so do not forward it. If you did not expect this email, you can ignore it.',
   ];
   const subject = `A medical record has been shared with you on ${BRAND}`;
-  return { to, kind: 'share-link', subject, ...linkBody(lines, { href: link, label: 'Open the Shared Record' }) };
+  return {
+    to,
+    kind: 'share-link',
+    subject,
+    ...linkBody(lines, { href: link, label: 'Open the Shared Record' }),
+  };
 }
 
 /** The text and HTML of a mail that is a few paragraphs and one link. */

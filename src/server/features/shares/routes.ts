@@ -50,7 +50,14 @@ export async function shareRoutes(app: FastifyInstance, ctx: AppContext) {
     },
     async (request, reply) => {
       const deps = { mail: ctx.mail, publicUrl: ctx.config.publicUrl };
-      const share = await createShare(ctx.db, deps, actorOf(request), request.params.id, request.body, ctx.now());
+      const share = await createShare(
+        ctx.db,
+        deps,
+        actorOf(request),
+        request.params.id,
+        request.body,
+        ctx.now(),
+      );
       return reply.status(201).send(share);
     },
   );

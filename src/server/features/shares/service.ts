@@ -42,8 +42,7 @@ export const attachmentUrl = (token: string, attachmentId: string) =>
 export const NOT_CURRENT = 'Only the current version of an uploaded record can be shared.';
 export const CONSENT_OFF =
   'Sharing with specialists is turned off in the patient’s consent settings. Turn it on to share this record.';
-export const SWITCH_OFF =
-  'This record’s Specialists sharing switch is off. Turn it on to share this record.';
+export const SWITCH_OFF = 'This record’s Specialists sharing switch is off. Turn it on to share this record.';
 
 /** Whether the patient's "Share with specialists" consent is on now. */
 async function specialistsConsent(db: Db, patientId: string): Promise<boolean> {
@@ -219,7 +218,9 @@ export async function revokeShare(
     const [row] = await tx
       .update(shareLinks)
       .set({ revokedAt: now })
-      .where(and(eq(shareLinks.id, shareId), eq(shareLinks.recordId, record.id), isNull(shareLinks.revokedAt)))
+      .where(
+        and(eq(shareLinks.id, shareId), eq(shareLinks.recordId, record.id), isNull(shareLinks.revokedAt)),
+      )
       .returning();
     if (!row) {
       const [existing] = await tx
@@ -232,7 +233,12 @@ export async function revokeShare(
     await recordShareChange(
       tx,
       actor,
-      { action: 'revoke', link: row, record, details: `Revoked the specialist link of "${record.title}" to ${row.recipientEmail}` },
+      {
+        action: 'revoke',
+        link: row,
+        record,
+        details: `Revoked the specialist link of "${record.title}" to ${row.recipientEmail}`,
+      },
       now,
     );
     return row;
@@ -272,7 +278,13 @@ const openedBy = (link: ShareLinkRow) => `by specialist link to ${link.recipient
  * verification. Each opening counts on the link and is audited with the IP (record_view, no user),
  * in the patient's and the hospital's trails.
  */
-export async function openShare(db: Db, files: FileStore, token: string, ip: string, now: Date): Promise<SharedRecord> {
+export async function openShare(
+  db: Db,
+  files: FileStore,
+  token: string,
+  ip: string,
+  now: Date,
+): Promise<SharedRecord> {
   const { link, record } = await findOpenShare(db, token, now);
   await db.transaction(async (tx) => {
     await tx
@@ -290,7 +302,10 @@ export async function openShare(db: Db, files: FileStore, token: string, ip: str
       patientId: link.patientId,
     });
   });
-  const [loaded, verification] = await Promise.all([loadRecord(db, record.id), verifyRecord(db, files, record, now)]);
+  const [loaded, verification] = await Promise.all([
+    loadRecord(db, record.id),
+    verifyRecord(db, files, record, now),
+  ]);
   return {
     record: {
       title: loaded.title,

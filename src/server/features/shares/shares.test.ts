@@ -37,7 +37,10 @@ beforeAll(async () => {
   const row = await addPatient(t.app, hospital.cookie);
   patientRowId = row.id;
   patient = await signedInPatient(t.app, row.patientId);
-  otherPatient = await signedInPatient(t.app, (await addPatient(t.app, hospital.cookie, { firstName: 'Bob' })).patientId);
+  otherPatient = await signedInPatient(
+    t.app,
+    (await addPatient(t.app, hospital.cookie, { firstName: 'Bob' })).patientId,
+  );
   admin = await signedInAdmin(t);
 });
 afterAll(async () => t?.close());
@@ -57,12 +60,21 @@ const share = (recordId: string, cookie: string | undefined, payload: object = {
     method: 'POST',
     url: `/api/medical-records/${recordId}/shares`,
     headers: headers(cookie),
-    payload: { recipientEmail: 'Dr.Heart@Clinic.example', expiresInHours: 48, note: 'Before Monday', ...payload },
+    payload: {
+      recipientEmail: 'Dr.Heart@Clinic.example',
+      expiresInHours: 48,
+      note: 'Before Monday',
+      ...payload,
+    },
   });
 const list = (recordId: string, cookie: string) =>
   t.app.inject({ method: 'GET', url: `/api/medical-records/${recordId}/shares`, headers: { cookie } });
 const revoke = (recordId: string, shareId: string, cookie: string) =>
-  t.app.inject({ method: 'DELETE', url: `/api/medical-records/${recordId}/shares/${shareId}`, headers: { cookie } });
+  t.app.inject({
+    method: 'DELETE',
+    url: `/api/medical-records/${recordId}/shares/${shareId}`,
+    headers: { cookie },
+  });
 const open = (token: string) => t.app.inject({ method: 'GET', url: `/api/shares/${token}` });
 
 /** The token of the last link mailed to the specialist. */
@@ -86,7 +98,9 @@ async function expectRefused(s: { recordId: string; shareId: string; token: stri
   const res = await open(s.token);
   expect(res.statusCode).toBe(404);
   expect(res.json().message).toBe(SHARE_UNAVAILABLE);
-  const item = (await list(s.recordId, patient.cookie)).json().items.find((i: { id: string }) => i.id === s.shareId);
+  const item = (await list(s.recordId, patient.cookie))
+    .json()
+    .items.find((i: { id: string }) => i.id === s.shareId);
   expect(item.active).toBe(false);
 }
 
@@ -118,8 +132,15 @@ describe('creating a share link', () => {
     expect(JSON.stringify(row)).not.toContain(token);
 
     const [audit] = await t.ctx.db.select().from(auditLogs).where(eq(auditLogs.entityId, created.id));
-    expect(audit).toMatchObject({ action: 'consent_change', userId: patient.userId, patientId: patientRowId });
-    const [entry] = await t.ctx.db.select().from(ledgerEntries).where(eq(ledgerEntries.hash, audit.blockchainHash!));
+    expect(audit).toMatchObject({
+      action: 'consent_change',
+      userId: patient.userId,
+      patientId: patientRowId,
+    });
+    const [entry] = await t.ctx.db
+      .select()
+      .from(ledgerEntries)
+      .where(eq(ledgerEntries.hash, audit.blockchainHash!));
     expect(await ledgerContentOf(t.ctx.db, entry.seq)).toMatchObject({
       scope: 'share',
       action: 'create',
@@ -201,7 +222,11 @@ describe('opening a link without an account', () => {
     const res = await open(s.token);
     expect(res.statusCode, res.body).toBe(200);
     const body = res.json();
-    expect(body.record).toMatchObject({ title: 'Cardiology report', documentStatus: 'current', providerName: 'General Hospital' });
+    expect(body.record).toMatchObject({
+      title: 'Cardiology report',
+      documentStatus: 'current',
+      providerName: 'General Hospital',
+    });
     expect(body.record).not.toHaveProperty('patient');
     expect(body.verification.verified).toBe(true);
     expect(body.note).toBe('Before Monday');
@@ -215,7 +240,10 @@ describe('opening a link without an account', () => {
     // Another record's attachment id under this token: not found.
     const other = await sharedRecord();
     const otherFile = (await open(other.token)).json().attachments[0];
-    const mixed = await t.app.inject({ method: 'GET', url: `/api/shares/${s.token}/attachments/${otherFile.id}` });
+    const mixed = await t.app.inject({
+      method: 'GET',
+      url: `/api/shares/${s.token}/attachments/${otherFile.id}`,
+    });
     expect(mixed.statusCode).toBe(404);
   });
 
@@ -293,7 +321,11 @@ describe('losing access', () => {
   it('consent off: every link of the patient is revoked, and no new one can be made', async () => {
     const a = await sharedRecord();
     const b = await sharedRecord();
-    const openList = await t.app.inject({ method: 'GET', url: '/api/shares', headers: { cookie: patient.cookie } });
+    const openList = await t.app.inject({
+      method: 'GET',
+      url: '/api/shares',
+      headers: { cookie: patient.cookie },
+    });
     const openIds = openList.json().items.map((i: { id: string }) => i.id);
     expect(openIds).toEqual(expect.arrayContaining([a.shareId, b.shareId]));
     expect((await setConsent(false)).statusCode).toBe(200);
@@ -307,7 +339,11 @@ describe('losing access', () => {
     // Consent on again does not bring revoked links back.
     expect((await setConsent(true)).statusCode).toBe(200);
     await expectRefused(a);
-    const after = await t.app.inject({ method: 'GET', url: '/api/shares', headers: { cookie: patient.cookie } });
+    const after = await t.app.inject({
+      method: 'GET',
+      url: '/api/shares',
+      headers: { cookie: patient.cookie },
+    });
     expect(after.json().items).toEqual([]);
   });
 });

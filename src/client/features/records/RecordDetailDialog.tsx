@@ -1,23 +1,25 @@
 // Record detail dialog (docs/spec.md#record-detail-dialog): title, date and doctor; the ledger
 // verification; record details and attachments; a side panel with the sharing switches; Download
-// Record, Download Receipt (the ledger receipt, checked on /verify), Share with Doctor and Print Record. Every opening reads the record again, so every view
+// Record, Download Receipt (the ledger receipt, checked on /verify), the specialist links (Share with a
+// Specialist, docs/decisions.md#specialist-share-links) and Print Record. Every opening reads the record again, so every view
 // is audited.
 import { Badge, Button, Grid, Group, Loader, Modal, Paper, Stack, Switch, Text, Title } from '@mantine/core';
-import { IconDownload, IconPrinter, IconReceipt, IconShare } from '@tabler/icons-react';
+import { IconDownload, IconPrinter, IconReceipt } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { shareSummary, type MedicalRecord } from '../../../shared/records';
+import type { MedicalRecord } from '../../../shared/records';
 import { apiJson } from '../../api/request';
 import { notifyError, notifySuccess } from '../../notify';
 import { AUDIT_KEY, RECORDS_KEY } from '../hospital/api';
-import { departmentLabel, formatDate, formatDateTime, formatSize, recordTypeLabel } from '../../format';
+import { departmentLabel, formatDate, formatDateTime, recordTypeLabel } from '../../format';
 import { ProviderVerification } from '../../components/ProviderVerification';
-import { downloadAttachment, downloadReceipt, downloadRecord } from './download';
+import { downloadReceipt, downloadRecord } from './download';
+import { RecordSharing } from '../shares/RecordSharing';
 import { VerificationBanner } from '../ledger/VerificationBanner';
 import { DraftNotice } from './DraftNotice';
 import { printRecord } from './printRecord';
 import { RecordStatusBadges, RecordVersions } from './RecordVersions';
-import { PreviewButton } from './AttachmentPreview';
+import { AttachmentList } from './AttachmentList';
 
 export const RECORD_KEY = '/api/medical-records/record';
 
@@ -83,15 +85,6 @@ function RecordDetail({ record, onOpen }: { record: MedicalRecord; onOpen: (reco
     }
   }
 
-  async function share() {
-    try {
-      await navigator.clipboard.writeText(shareSummary(record));
-      notifySuccess('Record Information Copied', 'The record summary is on your clipboard, ready to share.');
-    } catch {
-      notifyError('Copy Failed', 'Could not copy the record summary. Please try again.');
-    }
-  }
-
   return (
     <Grid>
       <Grid.Col span={{ base: 12, md: 8 }}>
@@ -122,43 +115,7 @@ function RecordDetail({ record, onOpen }: { record: MedicalRecord; onOpen: (reco
               </Text>
             )}
           </Paper>
-          <Paper withBorder p="md">
-            <Title order={3} size="h5" mb="xs">
-              Attachments
-            </Title>
-            {record.attachments.length === 0 ? (
-              <Text size="sm" c="dimmed">
-                No Attachment - This record doesn&apos;t have an associated file attachment.
-              </Text>
-            ) : (
-              <Stack gap="xs">
-                {record.attachments.map((a) => (
-                  <Group key={a.id} justify="space-between" wrap="nowrap">
-                    <div style={{ minWidth: 0 }}>
-                      <Text size="sm" truncate>
-                        {a.fileName}
-                      </Text>
-                      <Text size="xs" c="dimmed">
-                        {formatSize(a.size)}
-                      </Text>
-                    </div>
-                    <Group gap="xs" wrap="nowrap">
-                      <PreviewButton attachment={a} />
-                      <Button
-                        size="xs"
-                        variant="light"
-                        leftSection={<IconDownload size={14} aria-hidden />}
-                        aria-label={`Download ${a.fileName}`}
-                        onClick={() => void downloadAttachment(a)}
-                      >
-                        Download
-                      </Button>
-                    </Group>
-                  </Group>
-                ))}
-              </Stack>
-            )}
-          </Paper>
+          <AttachmentList attachments={record.attachments} />
         </Stack>
       </Grid.Col>
       <Grid.Col span={{ base: 12, md: 4 }}>
@@ -178,6 +135,7 @@ function RecordDetail({ record, onOpen }: { record: MedicalRecord; onOpen: (reco
             <Stack gap="xs">
               <Switch
                 label="Specialists"
+                description="Specialist links to this record open only while this is on (and your consent allows it)."
                 checked={specialists}
                 onChange={(e) => setSpecialists(e.currentTarget.checked)}
               />
@@ -187,6 +145,7 @@ function RecordDetail({ record, onOpen }: { record: MedicalRecord; onOpen: (reco
               </Button>
             </Stack>
           </Paper>
+          <RecordSharing record={record} />
           <Button
             leftSection={<IconDownload size={16} aria-hidden />}
             onClick={() => void downloadRecord(record)}
@@ -202,13 +161,6 @@ function RecordDetail({ record, onOpen }: { record: MedicalRecord; onOpen: (reco
               Download Receipt
             </Button>
           )}
-          <Button
-            variant="light"
-            leftSection={<IconShare size={16} aria-hidden />}
-            onClick={() => void share()}
-          >
-            Share with Doctor
-          </Button>
           <Button
             variant="default"
             leftSection={<IconPrinter size={16} aria-hidden />}

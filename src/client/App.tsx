@@ -18,6 +18,7 @@ import {
   ProviderApplyPage,
   ProviderRegisterPage,
   ResetPasswordPage,
+  SharedRecordPage,
   SignupPage,
   UsersPage,
   VerifyPage,
@@ -50,6 +51,7 @@ export function App() {
         <Route path="/provider-register" element={<ProviderRegisterPage />} />
         <Route path="/reset-password" element={<ResetPasswordPage />} />
         <Route path="/verify" element={<VerifyPage />} />
+        <Route path="/shared/:token" element={<SharedRecordPage />} />
         <Route
           path="/hospital-dashboard"
           element={

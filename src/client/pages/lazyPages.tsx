@@ -38,3 +38,4 @@ export const AdminLoginPage = lazy(() => import('../features/auth/AdminLoginPage
 export const ProviderApplyPage = lazy(() => import('../features/providers/ProviderApplyPage'));
 export const ProviderRegisterPage = lazy(() => import('../features/providers/ProviderRegisterPage'));
 export const ResetPasswordPage = lazy(() => import('../features/password-reset/ResetPasswordPage'));
+export const SharedRecordPage = lazy(() => import('../features/shares/SharedRecordPage'));

@@ -8,6 +8,7 @@ import { DEFAULT_CONSENT, type ConsentInput } from '../../../shared/consent';
 import { notifyError, notifySuccess } from '../../notify';
 import { useConsent, useSaveConsent } from '../patient/api';
 import { formatDateTime } from '../../format';
+import { OpenShareList } from '../shares/ShareList';
 
 function useConsentSaver(userId: string) {
   const save = useSaveConsent(userId);
@@ -48,7 +49,7 @@ function ManageConsentModal(props: {
         <Stack>
           <Switch
             label="Healthcare Providers"
-            description="Share your records with specialists your provider refers you to."
+            description="Lets you and your hospital send a record to a specialist as a time-limited link that opens that record without an account. Turning it off revokes every link at once."
             checked={draft.shareWithSpecialists}
             onChange={(e) => {
               const checked = e.currentTarget.checked;
@@ -64,6 +65,7 @@ function ManageConsentModal(props: {
               setDraft((d) => ({ ...d, shareWithFamily: checked }));
             }}
           />
+          <OpenShareList />
           <Alert variant="light" icon={<IconShieldLock aria-hidden />}>
             Consent changes are recorded on the blockchain for a tamper-evident history.
           </Alert>

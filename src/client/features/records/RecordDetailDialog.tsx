@@ -12,7 +12,6 @@ import { apiJson } from '../../api/request';
 import { notifyError, notifySuccess } from '../../notify';
 import { AUDIT_KEY, RECORDS_KEY } from '../hospital/api';
 import { departmentLabel, formatDate, formatDateTime, recordTypeLabel } from '../../format';
-import { ProviderVerification } from '../../components/ProviderVerification';
 import { downloadReceipt, downloadRecord } from './download';
 import { RecordSharing } from '../shares/RecordSharing';
 import { VerificationBanner } from '../ledger/VerificationBanner';
@@ -20,6 +19,7 @@ import { DraftNotice } from './DraftNotice';
 import { printRecord } from './printRecord';
 import { RecordStatusBadges, RecordVersions } from './RecordVersions';
 import { AttachmentList } from './AttachmentList';
+import { Field, RecordDetails } from './RecordDetails';
 
 export const RECORD_KEY = '/api/medical-records/record';
 
@@ -46,17 +46,6 @@ export function RecordDetailDialog({ recordId, onClose }: Props) {
         <RecordDetail key={record.id} record={record} onOpen={(id) => setOther({ from: recordId, id })} />
       )}
     </Modal>
-  );
-}
-
-function Field({ label, value }: { label: string; value: string }) {
-  return (
-    <div>
-      <Text size="xs" c="dimmed">
-        {label}
-      </Text>
-      <Text size="sm">{value}</Text>
-    </div>
   );
 }
 
@@ -99,22 +88,7 @@ function RecordDetail({ record, onOpen }: { record: MedicalRecord; onOpen: (reco
           </Group>
           {record.status === 'draft' ? <DraftNotice /> : <VerificationBanner recordId={record.id} />}
           <RecordVersions record={record} onOpen={onOpen} />
-          <Paper withBorder p="md">
-            <Title order={3} size="h5" mb="xs">
-              Record Details
-            </Title>
-            <Group grow align="start">
-              <Field label="Type" value={recordTypeLabel(record.recordType)} />
-              <Field label="Department" value={departmentLabel(record.department)} />
-              <Field label="Provider" value={record.providerName ?? '—'} />
-            </Group>
-            <ProviderVerification verified={record.providerVerified} size="sm" />
-            {record.description && (
-              <Text size="sm" mt="sm" style={{ whiteSpace: 'pre-wrap' }}>
-                {record.description}
-              </Text>
-            )}
-          </Paper>
+          <RecordDetails record={record} />
           <AttachmentList attachments={record.attachments} />
         </Stack>
       </Grid.Col>

@@ -29,7 +29,12 @@ export function RecordSharing({ record }: { record: MedicalRecord }) {
         <RecordShareList recordId={record.id} />
       </Stack>
       {sharing && (
-        <ShareDialog recordId={record.id} recordTitle={record.title} opened onClose={() => setSharing(false)} />
+        <ShareDialog
+          recordId={record.id}
+          recordTitle={record.title}
+          opened
+          onClose={() => setSharing(false)}
+        />
       )}
     </Paper>
   );

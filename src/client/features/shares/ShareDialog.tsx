@@ -3,7 +3,12 @@
 import { Alert, Button, Group, Modal, NumberInput, Stack, Text, TextInput, Textarea } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { IconInfoCircle } from '@tabler/icons-react';
-import { SHARE_DEFAULT_HOURS, SHARE_MAX_HOURS, shareInputSchema, type ShareInput } from '../../../shared/shares';
+import {
+  SHARE_DEFAULT_HOURS,
+  SHARE_MAX_HOURS,
+  shareInputSchema,
+  type ShareInput,
+} from '../../../shared/shares';
 import { errorMessage } from '../../api/request';
 import { notifyError, notifySuccess } from '../../notify';
 import { useCreateShare } from './api';
@@ -39,8 +44,8 @@ export function ShareDialog({ recordId, recordTitle, opened, onClose }: Props) {
         <Stack>
           <Text size="sm">
             The specialist receives a link by e-mail that opens &ldquo;{recordTitle}&rdquo; — this record, its
-            attachments and its verification, nothing else — without an account, until it expires or you revoke
-            it. Every opening is recorded in the activity trail.
+            attachments and its verification, nothing else — without an account, until it expires or you
+            revoke it. Every opening is recorded in the activity trail.
           </Text>
           <TextInput
             label="Specialist's email"
@@ -60,8 +65,8 @@ export function ShareDialog({ recordId, recordTitle, opened, onClose }: Props) {
           />
           <Textarea label="Note to the specialist" autosize minRows={2} {...form.getInputProps('note')} />
           <Alert variant="light" icon={<IconInfoCircle aria-hidden />}>
-            Turning off &ldquo;Share with Specialists&rdquo; in your consent settings revokes every link at once; the
-            record&apos;s own Specialists switch stops its links from opening.
+            Turning off &ldquo;Share with Specialists&rdquo; in your consent settings revokes every link at
+            once; the record&apos;s own Specialists switch stops its links from opening.
           </Alert>
           <Group justify="flex-end">
             <Button variant="default" onClick={onClose} disabled={create.isPending}>

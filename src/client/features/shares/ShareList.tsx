@@ -61,7 +61,15 @@ function ShareRow({ share, showRecord }: { share: Share; showRecord: boolean }) 
   );
 }
 
-function Links({ shares, empty, showRecord }: { shares: Share[] | undefined; empty: string; showRecord: boolean }) {
+function Links({
+  shares,
+  empty,
+  showRecord,
+}: {
+  shares: Share[] | undefined;
+  empty: string;
+  showRecord: boolean;
+}) {
   if (!shares) return <Loader size="xs" role="status" aria-label="Loading links" />;
   if (shares.length === 0)
     return (

@@ -29,7 +29,8 @@ function useRefreshShares() {
 export function useCreateShare(recordId: string) {
   const refresh = useRefreshShares();
   return useMutation({
-    mutationFn: (input: ShareInput) => apiJson<Share>('POST', `/api/medical-records/${recordId}/shares`, input),
+    mutationFn: (input: ShareInput) =>
+      apiJson<Share>('POST', `/api/medical-records/${recordId}/shares`, input),
     onSuccess: () => refresh(recordId),
   });
 }

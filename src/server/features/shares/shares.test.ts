@@ -7,21 +7,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SHARE_UNAVAILABLE } from '../../../shared/shares.js';
 import { auditLogs, ledgerEntries, shareLinks } from '../../db/schema.js';
 import { linksIn, outboxMessages } from '../../mail/read-message.js';
-import {
-  addPatient,
-  createTestApp,
-  signedInAdmin,
-  signedInHospital,
-  signedInPatient,
-  type TestApp,
-} from '../../test/helpers.js';
+import * as helpers from '../../test/helpers.js';
 import { ledgerContentOf } from '../ledger/testing.js';
 import { samplePdf, uploadRecord } from '../records/testing.js';
 import { CONSENT_OFF, NOT_CURRENT, SWITCH_OFF } from './service.js';
 
+const { addPatient, createTestApp, signedInAdmin, signedInHospital, signedInPatient } = helpers;
+
 const start = new Date('2026-11-23T10:00:00Z');
 let clock = start;
-let t: TestApp;
+let t: helpers.TestApp;
 let hospital: { cookie: string; userId: string };
 let otherHospital: { cookie: string };
 let patient: { cookie: string; userId: string };

@@ -72,7 +72,7 @@ describe('specialist share links', () => {
     const shared = await specialist.newPage();
     await shared.goto(link);
     await shared.getByRole('heading', { name: 'Echocardiogram' }).waitFor();
-    await shared.getByText('Blockchain Verified').waitFor();
+    await shared.getByText('Blockchain Verified', { exact: true }).waitFor();
     await shared.getByText('Please review before Monday.').waitFor();
     const [download] = await Promise.all([
       shared.waitForEvent('download'),

@@ -109,7 +109,7 @@ function RecordDetail({ record, onOpen }: { record: MedicalRecord; onOpen: (reco
             <Stack gap="xs">
               <Switch
                 label="Specialists"
-                description="Specialist links to this record open only while this is on (and your consent allows it)."
+                description="Specialist links to this record open only while this is on and the patient’s “Share with Specialists” consent is on."
                 checked={specialists}
                 onChange={(e) => setSpecialists(e.currentTarget.checked)}
               />

@@ -1,7 +1,7 @@
 // Specialist share links (issue 12; docs/decisions.md#specialist-share-links): a patient shares a
 // record from its view; the specialist opens the e-mailed link from the outbox without signing in,
 // sees the record verified and downloads the attachment (the same bytes); the patient's trail shows
-// the opening; after the patient revokes the link, it is refused.
+// the opening and the Manage Consent dialog lists the link; revoked there, it is refused.
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -89,10 +89,19 @@ describe('specialist share links', () => {
     const details = ((await trail.json()) as { items: { details: string }[] }).items.map((i) => i.details);
     expect(details).toContain(`"Echocardiogram" opened by specialist link to ${SPECIALIST}`);
 
-    // Revoked from the record's view: the link is refused.
-    await record.getByRole('button', { name: `Revoke the link to ${SPECIALIST}` }).click();
+    await shared.screenshot({ path: '/tmp/medledger-shared-record.png', fullPage: true });
+    await page.screenshot({ path: '/tmp/medledger-record-links.png', fullPage: true });
+
+    // The Manage Consent dialog lists the link holding access; revoked there, the link is refused.
+    await page.keyboard.press('Escape');
+    await record.waitFor({ state: 'detached' });
+    await page.getByRole('button', { name: 'Manage Consent' }).click();
+    const consent = page.getByRole('dialog', { name: 'Manage Consent' });
+    await consent.getByText(SPECIALIST).waitFor();
+    await consent.getByText('Echocardiogram').waitFor();
+    await consent.getByRole('button', { name: `Revoke the link to ${SPECIALIST}` }).click();
     await toast(page, 'Link Revoked').waitFor();
-    await record.getByText('Revoked').waitFor();
+    await consent.getByText('No specialist link opens any of your records.').waitFor();
     await shared.reload();
     await shared.getByText('Link not available').waitFor();
     await shared.getByText(/This link is not available/).waitFor();

@@ -3,45 +3,27 @@
 // record's switch off, entered in error); other parties' ids; the ledger and the audit trail.
 import crypto from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SHARE_UNAVAILABLE } from '../../../shared/shares.js';
 import { auditLogs, ledgerEntries, shareLinks } from '../../db/schema.js';
 import { linksIn, outboxMessages } from '../../mail/read-message.js';
-import * as helpers from '../../test/helpers.js';
+import { useCast } from '../../test/helpers.js';
 import { ledgerContentOf } from '../ledger/testing.js';
 import { samplePdf, uploadRecord } from '../records/testing.js';
 import { CONSENT_OFF, NOT_CURRENT, SWITCH_OFF } from './service.js';
 
-const { addPatient, createTestApp, signedInAdmin, signedInHospital, signedInPatient } = helpers;
-
 const start = new Date('2026-11-23T10:00:00Z');
 let clock = start;
-let t: helpers.TestApp;
-let hospital: { cookie: string; userId: string };
-let otherHospital: { cookie: string };
-let patient: { cookie: string; userId: string };
-let otherPatient: { cookie: string };
-let admin: { cookie: string };
-let patientRowId: string;
+const t = useCast({
+  config: { publicUrl: 'http://medledger.test' },
+  options: { now: () => clock },
+  others: true,
+  admin: true,
+});
 const pdf = samplePdf('shared with a specialist');
 
-beforeAll(async () => {
-  t = await createTestApp({ publicUrl: 'http://medledger.test' }, { now: () => clock });
-  hospital = await signedInHospital(t.app);
-  otherHospital = await signedInHospital(t.app, 'Other Clinic');
-  const row = await addPatient(t.app, hospital.cookie);
-  patientRowId = row.id;
-  patient = await signedInPatient(t.app, row.patientId);
-  otherPatient = await signedInPatient(
-    t.app,
-    (await addPatient(t.app, hospital.cookie, { firstName: 'Bob' })).patientId,
-  );
-  admin = await signedInAdmin(t);
-});
-afterAll(async () => t?.close());
-
 async function newRecord(fields: Record<string, string> = {}): Promise<string> {
-  const res = await uploadRecord(t.app, hospital.cookie, patientRowId, {
+  const res = await uploadRecord(t.app, t.hospital.cookie, t.patientRow.id, {
     fields: { title: 'Cardiology report', shareWithSpecialists: 'true', ...fields },
     files: [{ fileName: 'ecg.pdf', bytes: pdf }],
   });
@@ -83,7 +65,7 @@ function lastToken(): string {
 /** Shares a new record as the patient; its record id, share id and token. */
 async function sharedRecord(payload: object = {}) {
   const recordId = await newRecord();
-  const res = await share(recordId, patient.cookie, payload);
+  const res = await share(recordId, t.patient.cookie, payload);
   expect(res.statusCode, res.body).toBe(201);
   return { recordId, shareId: res.json<{ id: string }>().id, token: lastToken() };
 }
@@ -93,7 +75,7 @@ async function expectRefused(s: { recordId: string; shareId: string; token: stri
   const res = await open(s.token);
   expect(res.statusCode).toBe(404);
   expect(res.json().message).toBe(SHARE_UNAVAILABLE);
-  const item = (await list(s.recordId, patient.cookie))
+  const item = (await list(s.recordId, t.patient.cookie))
     .json()
     .items.find((i: { id: string }) => i.id === s.shareId);
   expect(item.active).toBe(false);
@@ -103,7 +85,7 @@ describe('creating a share link', () => {
   it('mails the link to the recipient, stores only its hash, ledgers and audits it', async () => {
     const recordId = await newRecord();
     const before = outboxMessages(t.ctx.mail.outboxDir).length;
-    const res = await share(recordId, patient.cookie);
+    const res = await share(recordId, t.patient.cookie);
     expect(res.statusCode, res.body).toBe(201);
     const created = res.json();
     expect(created).toMatchObject({
@@ -129,8 +111,8 @@ describe('creating a share link', () => {
     const [audit] = await t.ctx.db.select().from(auditLogs).where(eq(auditLogs.entityId, created.id));
     expect(audit).toMatchObject({
       action: 'consent_change',
-      userId: patient.userId,
-      patientId: patientRowId,
+      userId: t.patient.userId,
+      patientId: t.patientRow.id,
     });
     const [entry] = await t.ctx.db
       .select()
@@ -147,14 +129,14 @@ describe('creating a share link', () => {
 
   it('lets the owning hospital share too, and nobody else (404 for other parties, 401, 403)', async () => {
     const recordId = await newRecord();
-    expect((await share(recordId, hospital.cookie)).statusCode).toBe(201);
-    expect((await share(recordId, otherHospital.cookie)).statusCode).toBe(404);
-    expect((await share(recordId, otherPatient.cookie)).statusCode).toBe(404);
-    expect((await share(recordId, admin.cookie)).statusCode).toBe(403);
+    expect((await share(recordId, t.hospital.cookie)).statusCode).toBe(201);
+    expect((await share(recordId, t.otherHospital.cookie)).statusCode).toBe(404);
+    expect((await share(recordId, t.otherPatient.cookie)).statusCode).toBe(404);
+    expect((await share(recordId, t.admin.cookie)).statusCode).toBe(403);
     expect((await share(recordId, undefined)).statusCode).toBe(401);
-    expect((await list(recordId, otherPatient.cookie)).statusCode).toBe(404);
-    expect((await list(recordId, otherHospital.cookie)).statusCode).toBe(404);
-    expect((await share('not-a-uuid', patient.cookie)).statusCode).toBe(404);
+    expect((await list(recordId, t.otherPatient.cookie)).statusCode).toBe(404);
+    expect((await list(recordId, t.otherHospital.cookie)).statusCode).toBe(404);
+    expect((await share('not-a-uuid', t.patient.cookie)).statusCode).toBe(404);
   });
 
   it('refuses bad input with 400 and a message', async () => {
@@ -168,7 +150,7 @@ describe('creating a share link', () => {
       [{ note: 'x'.repeat(1001) }, 'The note is too long'],
     ];
     for (const [payload, message] of cases) {
-      const res = await share(recordId, patient.cookie, payload);
+      const res = await share(recordId, t.patient.cookie, payload);
       expect(res.statusCode, JSON.stringify(payload)).toBe(400);
       expect(res.json().message).toContain(message);
     }
@@ -176,14 +158,14 @@ describe('creating a share link', () => {
 
   it('refuses a draft, a retracted record, a record switch that is off (409 with a message)', async () => {
     const draft = await newRecord({ draft: 'true' });
-    expect((await share(draft, hospital.cookie)).json().message).toBe(NOT_CURRENT);
+    expect((await share(draft, t.hospital.cookie)).json().message).toBe(NOT_CURRENT);
     const off = await newRecord({ shareWithSpecialists: 'false' });
-    const res = await share(off, patient.cookie);
+    const res = await share(off, t.patient.cookie);
     expect(res.statusCode).toBe(409);
     expect(res.json().message).toBe(SWITCH_OFF);
     const retracted = await newRecord();
     await retract(retracted);
-    expect((await share(retracted, patient.cookie)).json().message).toBe(NOT_CURRENT);
+    expect((await share(retracted, t.patient.cookie)).json().message).toBe(NOT_CURRENT);
   });
 });
 
@@ -191,7 +173,7 @@ const retract = async (recordId: string) => {
   const res = await t.app.inject({
     method: 'POST',
     url: `/api/medical-records/${recordId}/entered-in-error`,
-    headers: { cookie: hospital.cookie },
+    headers: { cookie: t.hospital.cookie },
     payload: { reason: 'Wrong patient' },
   });
   expect(res.statusCode).toBe(200);
@@ -200,14 +182,14 @@ const setSwitch = (recordId: string, on: boolean) =>
   t.app.inject({
     method: 'PUT',
     url: `/api/medical-records/${recordId}/sharing`,
-    headers: { cookie: patient.cookie },
+    headers: { cookie: t.patient.cookie },
     payload: { shareWithSpecialists: on, shareWithFamily: false },
   });
 const setConsent = (on: boolean) =>
   t.app.inject({
     method: 'PUT',
-    url: `/api/consent/${patient.userId}`,
-    headers: { cookie: patient.cookie },
+    url: `/api/consent/${t.patient.userId}`,
+    headers: { cookie: t.patient.cookie },
     payload: { shareWithSpecialists: on, shareWithFamily: true },
   });
 
@@ -246,18 +228,18 @@ describe('opening a link without an account', () => {
     const s = await sharedRecord();
     await open(s.token);
     await open(s.token);
-    const item = (await list(s.recordId, patient.cookie)).json().items[0];
+    const item = (await list(s.recordId, t.patient.cookie)).json().items[0];
     expect(item).toMatchObject({ timesOpened: 2, lastOpenedAt: start.toISOString(), active: true });
     const opened = await t.ctx.db
       .select()
       .from(auditLogs)
       .where(and(eq(auditLogs.entityId, s.recordId), eq(auditLogs.action, 'record_view')));
     expect(opened).toHaveLength(2);
-    expect(opened[0]).toMatchObject({ userId: null, ipAddress: '127.0.0.1', patientId: patientRowId });
+    expect(opened[0]).toMatchObject({ userId: null, ipAddress: '127.0.0.1', patientId: t.patientRow.id });
     const trail = await t.app.inject({
       method: 'GET',
       url: '/api/audit-logs/patient?action=record_view',
-      headers: { cookie: patient.cookie },
+      headers: { cookie: t.patient.cookie },
     });
     expect(trail.statusCode).toBe(200);
     const details = trail.json().items.map((i: { details: string }) => i.details);
@@ -277,11 +259,11 @@ describe('losing access', () => {
   it('revoked: the link and its downloads stop at once; only owners revoke', async () => {
     const s = await sharedRecord();
     const url = (await open(s.token)).json().attachments[0].url;
-    expect((await revoke(s.recordId, s.shareId, otherPatient.cookie)).statusCode).toBe(404);
-    expect((await revoke(s.recordId, s.shareId, otherHospital.cookie)).statusCode).toBe(404);
+    expect((await revoke(s.recordId, s.shareId, t.otherPatient.cookie)).statusCode).toBe(404);
+    expect((await revoke(s.recordId, s.shareId, t.otherHospital.cookie)).statusCode).toBe(404);
     const other = await newRecord();
-    expect((await revoke(other, s.shareId, patient.cookie)).statusCode).toBe(404);
-    const res = await revoke(s.recordId, s.shareId, hospital.cookie);
+    expect((await revoke(other, s.shareId, t.patient.cookie)).statusCode).toBe(404);
+    const res = await revoke(s.recordId, s.shareId, t.hospital.cookie);
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ revokedAt: start.toISOString(), active: false });
     await expectRefused(s);
@@ -304,7 +286,7 @@ describe('losing access', () => {
     const s = await sharedRecord();
     expect((await setSwitch(s.recordId, false)).statusCode).toBe(200);
     await expectRefused(s);
-    expect((await share(s.recordId, patient.cookie)).json().message).toBe(SWITCH_OFF);
+    expect((await share(s.recordId, t.patient.cookie)).json().message).toBe(SWITCH_OFF);
   });
 
   it('entered in error: refused', async () => {
@@ -319,16 +301,16 @@ describe('losing access', () => {
     const openList = await t.app.inject({
       method: 'GET',
       url: '/api/shares',
-      headers: { cookie: patient.cookie },
+      headers: { cookie: t.patient.cookie },
     });
     const openIds = openList.json().items.map((i: { id: string }) => i.id);
     expect(openIds).toEqual(expect.arrayContaining([a.shareId, b.shareId]));
     expect((await setConsent(false)).statusCode).toBe(200);
     await expectRefused(a);
     await expectRefused(b);
-    const rows = await t.ctx.db.select().from(shareLinks).where(eq(shareLinks.patientId, patientRowId));
+    const rows = await t.ctx.db.select().from(shareLinks).where(eq(shareLinks.patientId, t.patientRow.id));
     expect(rows.every((r) => r.revokedAt !== null)).toBe(true);
-    const again = await share(a.recordId, patient.cookie);
+    const again = await share(a.recordId, t.patient.cookie);
     expect(again.statusCode).toBe(409);
     expect(again.json().message).toBe(CONSENT_OFF);
     // Consent on again does not bring revoked links back.
@@ -337,7 +319,7 @@ describe('losing access', () => {
     const after = await t.app.inject({
       method: 'GET',
       url: '/api/shares',
-      headers: { cookie: patient.cookie },
+      headers: { cookie: t.patient.cookie },
     });
     expect(after.json().items).toEqual([]);
   });

@@ -20,6 +20,7 @@ import {
   ProviderApplyPage,
   ProviderRegisterPage,
   ResetPasswordPage,
+  SharedRecordPage,
   SignupPage,
   UsersPage,
   VerifyPage,
@@ -54,6 +55,7 @@ export function App() {
         <Route path="/provider-register" element={<ProviderRegisterPage />} />
         <Route path="/reset-password" element={<ResetPasswordPage />} />
         <Route path="/verify" element={<VerifyPage />} />
+        <Route path="/shared/:token" element={<SharedRecordPage />} />
         <Route
           path="/hospital-dashboard"
           element={

@@ -1,6 +1,6 @@
 // The one place that answers "may this user see this patient / record?". Every service goes
 // through it. Another party's resource is answered as 404, so its existence does not leak.
-import { and, eq, isNull, sql, type SQL } from 'drizzle-orm';
+import { and, eq, gt, isNull, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import { CONSENT_TYPES } from '../shared/consent.js';
 import type { Db } from './db/connect.js';
 import {
@@ -10,6 +10,7 @@ import {
   familyGrants,
   medicalRecords,
   patients,
+  shareLinks,
 } from './db/schema.js';
 import { notFound } from './errors.js';
 import type { SessionUser } from './plugins/session.js';
@@ -18,6 +19,7 @@ type Actor = Pick<SessionUser, 'id' | 'role'>;
 export type PatientRow = typeof patients.$inferSelect;
 export type RecordRow = typeof medicalRecords.$inferSelect;
 export type AppointmentRow = typeof appointments.$inferSelect;
+export type ShareLinkRow = typeof shareLinks.$inferSelect;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Ids reach SQL only when well-formed; anything else is simply "not found". */
@@ -112,13 +114,6 @@ export const hospitalPatientsFilter = (hospitalId: string) =>
 // still exists (the grant goes with it) and that contact's "Can Access Medical Records" flag is on.
 // Evaluated on every request: nothing is cached, so turning any of them off ends access at once.
 
-/** "Share with family" is on for the patient row `patientId` (a column or a value). */
-export const familySharingOn = (patientId: SQL | typeof patients.id | typeof familyGrants.patientId) =>
-  sql`not exists (select 1 from ${consentSettings} where ${consentSettings.patientId} = ${patientId}
-    and ${consentSettings.recordId} is null
-    and ${consentSettings.consentType} = ${CONSENT_TYPES.shareWithFamily}
-    and ${consentSettings.isGranted} = false)`;
-
 /**
  * The SQL filter of live grants (of one family member, or of anyone), for a query over
  * family_grants inner-joined with family_contacts on `liveGrantJoin`: the predicate below and the
@@ -170,4 +165,50 @@ export const proxyRecordsFilter = (patientRowId: string) =>
     isNull(medicalRecords.supersededById),
     isNull(medicalRecords.enteredInErrorAt),
     eq(medicalRecords.shareWithFamily, true),
+  );
+
+/**
+ * A patient-wide consent as SQL over `patientId` (a column or a value): on until the patient saves
+ * it off (docs/decisions.md#consent), so it is "no saved row saying no". A column must be one
+ * drizzle writes with its table (a query with a join), or it would name consent_settings' own.
+ */
+const patientConsentOn = (consentType: string, patientId: AnyColumn | SQL) =>
+  sql<boolean>`not exists (select 1 from ${consentSettings} where ${consentSettings.patientId} = ${patientId}
+    and ${consentSettings.recordId} is null and ${consentSettings.consentType} = ${consentType}
+    and not ${consentSettings.isGranted})`;
+export const familySharingOn = (patientId: AnyColumn | SQL) =>
+  patientConsentOn(CONSENT_TYPES.shareWithFamily, patientId);
+export const specialistsConsentOn = (patientId: AnyColumn | SQL) =>
+  patientConsentOn(CONSENT_TYPES.shareWithSpecialists, patientId);
+
+/**
+ * A specialist share link opens (docs/decisions.md#specialist-share-links) while it is neither
+ * revoked nor expired, the patient's "Share with specialists" consent is on, the record's own
+ * Specialists switch is on and the record is uploaded and not entered in error. The predicate and
+ * its SQL (over share_links joined with medical_records) say the same.
+ */
+export function mayOpenShareLink(
+  link: Pick<ShareLinkRow, 'revokedAt' | 'expiresAt'>,
+  record: Pick<RecordRow, 'shareWithSpecialists' | 'status' | 'enteredInErrorAt'>,
+  specialistsConsent: boolean,
+  now: Date,
+): boolean {
+  return (
+    link.revokedAt === null &&
+    link.expiresAt > now &&
+    specialistsConsent &&
+    record.shareWithSpecialists &&
+    record.status === 'final' &&
+    record.enteredInErrorAt === null
+  );
+}
+
+export const openShareLinkFilter = (now: Date) =>
+  and(
+    isNull(shareLinks.revokedAt),
+    gt(shareLinks.expiresAt, now),
+    specialistsConsentOn(medicalRecords.patientId),
+    eq(medicalRecords.shareWithSpecialists, true),
+    eq(medicalRecords.status, 'final'),
+    isNull(medicalRecords.enteredInErrorAt),
   );

@@ -31,6 +31,7 @@ import { healthRoutes } from './features/health/routes.js';
 import { fhirRoutes } from './features/fhir/routes.js';
 import { calendarRoutes } from './features/calendar/routes.js';
 import { notificationRoutes } from './features/notifications/routes.js';
+import { shareRoutes } from './features/shares/routes.js';
 import { pendingUploadsIn } from './files/pending.js';
 import { FileStore } from './files/store.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
@@ -166,6 +167,7 @@ export async function buildApp(
     await calendarRoutes(scope, ctx);
     await fhirRoutes(scope, ctx);
     await notificationRoutes(scope, ctx);
+    await shareRoutes(scope, ctx);
   });
 
   const clientDir = options.clientDir ?? defaultClientDir;

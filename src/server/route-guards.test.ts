@@ -38,6 +38,9 @@ const PUBLIC_ROUTES = new Set([
   'POST /api/ledger/verify-file',
   // Calendar apps poll it without a session; the long random token in the path is the credential.
   'GET /api/calendar/:feed',
+  // A specialist's share link: the 32 random bytes of the token are the credential (rate-limited).
+  'GET /api/shares/:token',
+  'GET /api/shares/:token/attachments/:attachmentId',
 ]);
 
 /**
@@ -189,7 +192,7 @@ describe('every API route', () => {
         }
       }
       expect(failures).toEqual([]);
-    });
+    }, 90_000); // every route with every bad id and body: slow on a loaded machine
   }
 
   // PostgreSQL cannot store NUL: every text the routes take must refuse it with a 4xx {message}.

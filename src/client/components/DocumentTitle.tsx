@@ -36,6 +36,7 @@ function screenTitle(pathname: string, search: string, user: PublicUser | null):
   if (pathname === '/medledger/users') return ['Users'];
   if (pathname === '/profile/edit') return ['Profile', ...hospital];
   if (pathname === '/') return ['Sign In'];
+  if (pathname.startsWith('/shared/')) return ['Shared Medical Record'];
   return ['Page Not Found'];
 }
 

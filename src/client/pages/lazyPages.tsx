@@ -40,3 +40,4 @@ export const FamilyLoginPage = lazy(() => import('../features/auth/FamilyLoginPa
 export const ProviderApplyPage = lazy(() => import('../features/providers/ProviderApplyPage'));
 export const ProviderRegisterPage = lazy(() => import('../features/providers/ProviderRegisterPage'));
 export const ResetPasswordPage = lazy(() => import('../features/password-reset/ResetPasswordPage'));
+export const SharedRecordPage = lazy(() => import('../features/shares/SharedRecordPage'));

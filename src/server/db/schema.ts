@@ -633,3 +633,37 @@ export const ledgerCheckpoints = pgTable('ledger_checkpoints', {
   note: text('note').notNull(),
   createdAt: createdAt(),
 });
+
+/**
+ * Specialist share links (docs/decisions.md#specialist-share-links): one record, one recipient,
+ * until `expiresAt` or revocation. Only SHA-256 of the link's token is stored; the link works only
+ * while src/server/access.ts says so (consent, the record's switch, the record's status).
+ */
+export const shareLinks = pgTable(
+  'share_links',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    recordId: uuid('record_id')
+      .notNull()
+      .references(() => medicalRecords.id),
+    patientId: uuid('patient_id')
+      .notNull()
+      .references(() => patients.id),
+    createdBy: uuid('created_by')
+      .notNull()
+      .references(() => users.id),
+    recipientEmail: text('recipient_email').notNull(),
+    note: text('note'),
+    /** SHA-256 (hex) of the 32 random bytes of the link. */
+    tokenHash: text('token_hash').notNull().unique(),
+    expiresAt: ts('expires_at').notNull(),
+    revokedAt: ts('revoked_at'),
+    timesOpened: integer('times_opened').notNull().default(0),
+    lastOpenedAt: ts('last_opened_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('share_links_record_idx').on(t.recordId, t.createdAt),
+    index('share_links_patient_idx').on(t.patientId),
+  ],
+);

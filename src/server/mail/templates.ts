@@ -206,8 +206,38 @@ export function familyInvitation(
     to,
     kind: 'family-invitation',
     subject: `${details.patientName} invited you to ${BRAND}`,
-    text: `${lines.join('\n\n')}\n\n${link}\n\n${BRAND}\n`,
-    html: html(lines, { href: link, label: 'Accept Invitation' }),
-    links: [link],
+    ...linkBody(lines, { href: link, label: 'Accept Invitation' }),
   };
 }
+
+/**
+ * To the recipient of a specialist share link (docs/decisions.md#specialist-share-links): who
+ * shared, until when, the sender's note and the link. No health details in the subject; the link
+ * itself is the key, so the mail says to keep it to themself.
+ */
+export function shareLinkMail(
+  to: string,
+  details: { senderName: string; expires: string; note: string | null },
+  link: string,
+): OutgoingMail {
+  const lines = [
+    'Hello,',
+    `${details.senderName} shared a medical record with you through ${BRAND}. Open it with the link below; no account is needed. The link works until ${details.expires}, unless it is withdrawn earlier.`,
+    ...(details.note ? [`Their note: ${details.note}`] : []),
+    'Anyone with this link can open the record, so do not forward it. If you did not expect this email, you can ignore it.',
+  ];
+  const subject = `A medical record has been shared with you on ${BRAND}`;
+  return {
+    to,
+    kind: 'share-link',
+    subject,
+    ...linkBody(lines, { href: link, label: 'Open the Shared Record' }),
+  };
+}
+
+/** The text and HTML of a mail that is a few paragraphs and one link. */
+const linkBody = (lines: string[], link: { href: string; label: string }) => ({
+  text: `${lines.join('\n\n')}\n\n${link.href}\n\n${BRAND}\n`,
+  html: html(lines, link),
+  links: [link.href],
+});

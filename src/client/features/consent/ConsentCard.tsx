@@ -15,6 +15,7 @@ const FAMILY_SWITCH_TEXT =
   'Family contacts marked “Can Access Medical Records” get an e-mailed invitation; once they accept, ' +
   'they can read (view, download, verify) your current records whose own Family switch is on, and ' +
   'your upcoming appointments. Nothing else. Turning this off ends their access at once.';
+import { OpenShareList } from '../shares/ShareList';
 
 function useConsentSaver(userId: string) {
   const save = useSaveConsent(userId);
@@ -55,7 +56,7 @@ function ManageConsentModal(props: {
         <Stack>
           <Switch
             label="Healthcare Providers"
-            description="Share your records with specialists your provider refers you to."
+            description="Lets you and your hospital send a record to a specialist as a time-limited link that opens that record without an account. Turning it off revokes every link at once."
             checked={draft.shareWithSpecialists}
             onChange={(e) => {
               const checked = e.currentTarget.checked;
@@ -72,6 +73,7 @@ function ManageConsentModal(props: {
             }}
           />
           <FamilyAccessHolders />
+          <OpenShareList />
           <Alert variant="light" icon={<IconShieldLock aria-hidden />}>
             Consent changes are recorded on the blockchain for a tamper-evident history.
           </Alert>

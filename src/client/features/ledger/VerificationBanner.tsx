@@ -8,6 +8,7 @@ import { useQuery } from '@tanstack/react-query';
 import type { RecordVerification } from '../../../shared/ledger/api';
 import { errorMessage } from '../../api/request';
 import { notifyError, notifySuccess } from '../../notify';
+import type { ReactNode } from 'react';
 import { checkEntryProof, plural, shortHash } from './proof';
 import { formatDateTime } from '../../format';
 
@@ -80,7 +81,14 @@ export function VerificationBanner({ recordId }: { recordId: string }) {
     );
   }
 
-  const result = query.data;
+  return <VerificationAlert result={query.data} actions={recheck} />;
+}
+
+/**
+ * A verification result as the banner shows it (also on the shared record's page, which gets the
+ * result with the record; docs/decisions.md#specialist-share-links).
+ */
+export function VerificationAlert({ result, actions }: { result: RecordVerification; actions?: ReactNode }) {
   const local = browserCheck(result);
   const verified = result.verified && local?.ok !== false;
   const failedCheck = result.checks.find((c) => !c.ok);
@@ -101,8 +109,8 @@ export function VerificationBanner({ recordId }: { recordId: string }) {
             : erased
               ? `${failedCheck?.detail ?? ''} Its attachments, the hash chain and the inclusion proof were checked and hold.`
               : failedCheck
-              ? `${CHECK_LABELS[failedCheck.name]}: ${failedCheck.detail}`
-              : (local?.detail ?? result.reason)}
+                ? `${CHECK_LABELS[failedCheck.name]}: ${failedCheck.detail}`
+                : (local?.detail ?? result.reason)}
         </Text>
         {result.leafIndex !== null && (
           <Text size="xs" c="dimmed">
@@ -130,7 +138,7 @@ export function VerificationBanner({ recordId }: { recordId: string }) {
               </Button>
             </>
           )}
-          {recheck}
+          {actions}
         </Group>
       </Stack>
     </Alert>

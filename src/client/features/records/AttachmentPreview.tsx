@@ -18,7 +18,10 @@ export function previewKind(mimeType: string): Kind | null {
   return null;
 }
 
-export function PreviewButton({ attachment }: { attachment: Attachment }) {
+/** What a preview needs of an attachment (a record's, or a shared record's under its link). */
+export type PreviewableAttachment = Pick<Attachment, 'url' | 'fileName' | 'mimeType'>;
+
+export function PreviewButton({ attachment }: { attachment: PreviewableAttachment }) {
   const [open, setOpen] = useState(false);
   const kind = previewKind(attachment.mimeType);
   if (!kind) return null;
@@ -42,7 +45,7 @@ export function PreviewButton({ attachment }: { attachment: Attachment }) {
 
 type State = { status: 'loading' } | { status: 'ready'; url: string } | { status: 'failed'; message: string };
 
-function PreviewBody({ attachment, kind }: { attachment: Attachment; kind: Kind }) {
+function PreviewBody({ attachment, kind }: { attachment: PreviewableAttachment; kind: Kind }) {
   const [state, setState] = useState<State>({ status: 'loading' });
   const [zoom, setZoom] = useState(100);
 

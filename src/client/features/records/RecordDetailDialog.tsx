@@ -1,23 +1,25 @@
 // Record detail dialog (docs/spec.md#record-detail-dialog): title, date and doctor; the ledger
 // verification; record details and attachments; a side panel with the sharing switches; Download
-// Record, Download Receipt (the ledger receipt, checked on /verify), Share with Doctor and Print Record. Every opening reads the record again, so every view
+// Record, Download Receipt (the ledger receipt, checked on /verify), the specialist links (Share with a
+// Specialist, docs/decisions.md#specialist-share-links) and Print Record. Every opening reads the record again, so every view
 // is audited.
 import { Badge, Button, Grid, Group, Loader, Modal, Paper, Stack, Switch, Text, Title } from '@mantine/core';
-import { IconDownload, IconPrinter, IconReceipt, IconShare } from '@tabler/icons-react';
+import { IconDownload, IconPrinter, IconReceipt } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { shareSummary, type MedicalRecord } from '../../../shared/records';
+import type { MedicalRecord } from '../../../shared/records';
 import { apiJson } from '../../api/request';
 import { notifyError, notifySuccess } from '../../notify';
 import { AUDIT_KEY, RECORDS_KEY } from '../hospital/api';
-import { departmentLabel, formatDate, formatDateTime, formatSize, recordTypeLabel } from '../../format';
-import { ProviderVerification } from '../../components/ProviderVerification';
-import { downloadAttachment, downloadReceipt, downloadRecord } from './download';
+import { departmentLabel, formatDate, formatDateTime, recordTypeLabel } from '../../format';
+import { downloadReceipt, downloadRecord } from './download';
+import { RecordSharing } from '../shares/RecordSharing';
 import { VerificationBanner } from '../ledger/VerificationBanner';
 import { DraftNotice } from './DraftNotice';
 import { printRecord } from './printRecord';
 import { RecordStatusBadges, RecordVersions } from './RecordVersions';
-import { PreviewButton } from './AttachmentPreview';
+import { AttachmentList } from './AttachmentList';
+import { Field, RecordDetails } from './RecordDetails';
 
 export const RECORD_KEY = '/api/medical-records/record';
 
@@ -57,17 +59,6 @@ export function RecordDetailDialog({ recordId, onClose, readOnly = false }: Prop
   );
 }
 
-function Field({ label, value }: { label: string; value: string }) {
-  return (
-    <div>
-      <Text size="xs" c="dimmed">
-        {label}
-      </Text>
-      <Text size="sm">{value}</Text>
-    </div>
-  );
-}
-
 function RecordDetail({
   record,
   onOpen,
@@ -101,15 +92,6 @@ function RecordDetail({
     }
   }
 
-  async function share() {
-    try {
-      await navigator.clipboard.writeText(shareSummary(record));
-      notifySuccess('Record Information Copied', 'The record summary is on your clipboard, ready to share.');
-    } catch {
-      notifyError('Copy Failed', 'Could not copy the record summary. Please try again.');
-    }
-  }
-
   return (
     <Grid>
       <Grid.Col span={{ base: 12, md: 8 }}>
@@ -124,59 +106,8 @@ function RecordDetail({
           </Group>
           {record.status === 'draft' ? <DraftNotice /> : <VerificationBanner recordId={record.id} />}
           {!readOnly && <RecordVersions record={record} onOpen={onOpen} />}
-          <Paper withBorder p="md">
-            <Title order={3} size="h5" mb="xs">
-              Record Details
-            </Title>
-            <Group grow align="start">
-              <Field label="Type" value={recordTypeLabel(record.recordType)} />
-              <Field label="Department" value={departmentLabel(record.department)} />
-              <Field label="Provider" value={record.providerName ?? '—'} />
-            </Group>
-            <ProviderVerification verified={record.providerVerified} size="sm" />
-            {record.description && (
-              <Text size="sm" mt="sm" style={{ whiteSpace: 'pre-wrap' }}>
-                {record.description}
-              </Text>
-            )}
-          </Paper>
-          <Paper withBorder p="md">
-            <Title order={3} size="h5" mb="xs">
-              Attachments
-            </Title>
-            {record.attachments.length === 0 ? (
-              <Text size="sm" c="dimmed">
-                No Attachment - This record doesn&apos;t have an associated file attachment.
-              </Text>
-            ) : (
-              <Stack gap="xs">
-                {record.attachments.map((a) => (
-                  <Group key={a.id} justify="space-between" wrap="nowrap">
-                    <div style={{ minWidth: 0 }}>
-                      <Text size="sm" truncate>
-                        {a.fileName}
-                      </Text>
-                      <Text size="xs" c="dimmed">
-                        {formatSize(a.size)}
-                      </Text>
-                    </div>
-                    <Group gap="xs" wrap="nowrap">
-                      <PreviewButton attachment={a} />
-                      <Button
-                        size="xs"
-                        variant="light"
-                        leftSection={<IconDownload size={14} aria-hidden />}
-                        aria-label={`Download ${a.fileName}`}
-                        onClick={() => void downloadAttachment(a)}
-                      >
-                        Download
-                      </Button>
-                    </Group>
-                  </Group>
-                ))}
-              </Stack>
-            )}
-          </Paper>
+          <RecordDetails record={record} />
+          <AttachmentList attachments={record.attachments} />
         </Stack>
       </Grid.Col>
       <Grid.Col span={{ base: 12, md: 4 }}>
@@ -197,6 +128,7 @@ function RecordDetail({
               <Stack gap="xs">
                 <Switch
                   label="Specialists"
+                  description="Specialist links to this record open only while this is on and the patient’s “Share with Specialists” consent is on."
                   checked={specialists}
                   onChange={(e) => setSpecialists(e.currentTarget.checked)}
                 />
@@ -212,6 +144,7 @@ function RecordDetail({
               </Stack>
             </Paper>
           )}
+          {!readOnly && <RecordSharing record={record} />}
           <Button
             leftSection={<IconDownload size={16} aria-hidden />}
             onClick={() => void downloadRecord(record)}
@@ -225,15 +158,6 @@ function RecordDetail({
               onClick={() => void downloadReceipt(record)}
             >
               Download Receipt
-            </Button>
-          )}
-          {!readOnly && (
-            <Button
-              variant="light"
-              leftSection={<IconShare size={16} aria-hidden />}
-              onClick={() => void share()}
-            >
-              Share with Doctor
             </Button>
           )}
           <Button

@@ -17,6 +17,7 @@ import { writeAudit } from '../audit/service.js';
 import { appendLedgerEntry } from '../ledger/service.js';
 import type { Actor } from '../patients/actor.js';
 import { findPatientByUserId } from '../patient-profile/service.js';
+import { revokePatientShares } from '../shares/service.js';
 
 type ConsentKey = keyof typeof CONSENT_TYPES;
 const KEYS = Object.keys(CONSENT_TYPES) as ConsentKey[];
@@ -85,12 +86,14 @@ export async function saveConsent(
           set: { isGranted: consent[key], blockchainHash: entry.hash, updatedAt: now },
         });
     }
+    // docs/decisions.md#specialist-share-links: consent off ends every link at once.
+    const revoked = consent.shareWithSpecialists ? 0 : await revokePatientShares(tx, patient.id, now);
     await writeAudit(tx, {
       userId: actor.id,
       action: 'consent_change',
       entityType: 'consent_settings',
       entityId: patient.id,
-      details: describeConsent(consent),
+      details: describeConsent(consent) + (revoked ? `; ${revoked} specialist link${revoked === 1 ? '' : 's'} revoked` : ''),
       ipAddress: actor.ip,
       blockchainHash: entry.hash,
       hospitalId: patient.createdByHospitalId,

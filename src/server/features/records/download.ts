@@ -10,6 +10,9 @@ import { writeAudit } from '../audit/service.js';
 import type { Actor } from '../patients/actor.js';
 import type { DownloadTarget } from './read.js';
 
+/** Who downloads: a signed-in actor, or a share link's recipient (no user; docs/decisions.md#specialist-share-links). */
+export type Reader = Pick<Actor, 'ip'> & { id: string | null };
+
 /** RFC 6266 / 5987: an ASCII fallback plus the exact UTF-8 name. */
 export function contentDisposition(fileName: string): string {
   const ascii = fileName.replace(/[^\x20-\x7e]|["\\]/g, '_');
@@ -27,7 +30,7 @@ export function contentDisposition(fileName: string): string {
  */
 export async function sendAttachment(
   ctx: AppContext,
-  actor: Actor,
+  actor: Reader,
   target: DownloadTarget,
   request: FastifyRequest,
   reply: FastifyReply,
@@ -110,7 +113,7 @@ export function parseRange(
 /** Audits a download broken off because the stored file failed its integrity check. */
 export async function auditIntegrityFailure(
   db: Db,
-  actor: Actor,
+  actor: Reader,
   target: DownloadTarget,
   err: unknown,
 ): Promise<void> {

@@ -1,0 +1,112 @@
+// Specialist share links (issue 12; docs/decisions.md#specialist-share-links): a patient shares a
+// record from its view; the specialist opens the e-mailed link from the outbox without signing in,
+// sees the record verified and downloads the attachment (the same bytes); the patient's trail shows
+// the opening and the Manage Consent dialog lists the link; revoked there, it is refused.
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { samplePdf } from '../src/server/features/records/testing';
+import { linksIn, outboxMessages } from '../src/server/mail/read-message';
+import { addPatient, signedInHospital, signedInPatient, toast, uniqueEmail } from './auth-helpers';
+import { startJourney } from './journey';
+
+const journey = startJourney();
+const pdfBytes = samplePdf('Echocardiogram: normal');
+const SPECIALIST = 'dr.heart@cardio.example';
+
+/** The share link in the last mail to the specialist. */
+function sharedLink(): string {
+  const mail = outboxMessages(path.join(journey.app.dataDir, 'outbox'))
+    .filter((m) => m.includes(`To: ${SPECIALIST}`))
+    .pop();
+  const link = mail && linksIn(mail).find((l) => new URL(l).pathname.startsWith('/shared/'));
+  if (!link) throw new Error('no share link in the outbox');
+  return link;
+}
+
+describe('specialist share links', () => {
+  it('a patient shares a record, the specialist opens and downloads it without an account, then not after revocation', async () => {
+    const url = journey.app.url;
+    const hospital = await journey.browser.newContext();
+    await signedInHospital(hospital, url);
+    const mrn = await addPatient(hospital, url, { firstName: 'Ada', lastName: 'Lovelace' });
+    const list = await hospital.request.get(`${url}/api/patients?search=${mrn}`);
+    const patientId = ((await list.json()) as { items: { id: string }[] }).items[0].id;
+    const upload = await hospital.request.post(`${url}/api/medical-records`, {
+      multipart: {
+        patientId,
+        recordType: 'imaging',
+        title: 'Echocardiogram',
+        shareWithSpecialists: 'true',
+        files: { name: 'echo.pdf', mimeType: 'application/pdf', buffer: pdfBytes },
+      },
+    });
+    expect(upload.status()).toBe(201);
+    await hospital.close();
+
+    // The patient shares it from the record's view.
+    const patient = await journey.browser.newContext();
+    await signedInPatient(patient, url, mrn, uniqueEmail('share-patient'));
+    const page = await patient.newPage();
+    await page.goto(`${url}/patient-dashboard`);
+    const records = page.getByRole('region', { name: 'Recent Medical Records' });
+    await records.getByRole('button', { name: 'Open Echocardiogram' }).click();
+    const record = page.getByRole('dialog', { name: 'Echocardiogram' });
+    await record.getByRole('button', { name: 'Share with a Specialist' }).click();
+    const form = page.getByRole('dialog', { name: 'Share with a Specialist' });
+    await form.getByLabel("Specialist's email").fill('not an address');
+    await form.getByRole('button', { name: 'Send Link' }).click();
+    await form.getByText('Please enter a valid email address').waitFor();
+    await form.getByLabel("Specialist's email").fill(SPECIALIST);
+    await form.getByLabel('Link valid for (hours)').fill('24');
+    await form.getByLabel('Note to the specialist').fill('Please review before Monday.');
+    await form.getByRole('button', { name: 'Send Link' }).click();
+    await toast(page, 'Link Sent').waitFor();
+    await form.waitFor({ state: 'detached' });
+    await record.getByText(SPECIALIST).waitFor();
+    await record.getByText('Active').waitFor();
+
+    // The specialist opens the mailed link in a browser that has never signed in.
+    const link = sharedLink();
+    const specialist = await journey.browser.newContext();
+    const shared = await specialist.newPage();
+    await shared.goto(link);
+    await shared.getByRole('heading', { name: 'Echocardiogram' }).waitFor();
+    await shared.getByText('Blockchain Verified', { exact: true }).waitFor();
+    await shared.getByText('Please review before Monday.').waitFor();
+    const [download] = await Promise.all([
+      shared.waitForEvent('download'),
+      shared.getByRole('button', { name: 'Download echo.pdf' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe('echo.pdf');
+    expect(fs.readFileSync(await download.path()).equals(pdfBytes)).toBe(true);
+    // Nothing else of the patient is there.
+    expect(await shared.getByText('Ada').count()).toBe(0);
+    expect(await shared.getByText(mrn).count()).toBe(0);
+
+    // The patient's trail shows the opening.
+    const trail = await patient.request.get(`${url}/api/audit-logs/patient?action=record_view`);
+    const details = ((await trail.json()) as { items: { details: string }[] }).items.map((i) => i.details);
+    expect(details).toContain(`"Echocardiogram" opened by specialist link to ${SPECIALIST}`);
+
+    await shared.screenshot({ path: '/tmp/medledger-shared-record.png', fullPage: true });
+    await page.screenshot({ path: '/tmp/medledger-record-links.png', fullPage: true });
+
+    // The Manage Consent dialog lists the link holding access; revoked there, the link is refused.
+    await page.keyboard.press('Escape');
+    await record.waitFor({ state: 'detached' });
+    await page.getByRole('button', { name: 'Manage Consent' }).click();
+    const consent = page.getByRole('dialog', { name: 'Manage Consent' });
+    await consent.getByText(SPECIALIST).waitFor();
+    await consent.getByText('Echocardiogram').waitFor();
+    await consent.getByRole('button', { name: `Revoke the link to ${SPECIALIST}` }).click();
+    await toast(page, 'Link Revoked').waitFor();
+    await consent.getByText('No specialist link opens any of your records.').waitFor();
+    await shared.reload();
+    await shared.getByText('Link not available').waitFor();
+    await shared.getByText(/This link is not available/).waitFor();
+    expect(await shared.getByRole('heading', { name: 'Echocardiogram' }).count()).toBe(0);
+    await specialist.close();
+    await patient.close();
+  });
+});

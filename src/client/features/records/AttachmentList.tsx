@@ -1,0 +1,52 @@
+// A record's attachments with Preview and Download: the record dialog's, and the shared record's
+// page (docs/decisions.md#specialist-share-links), whose files come through the link's own URLs.
+import { Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { IconDownload } from '@tabler/icons-react';
+import type { Attachment } from '../../../shared/records';
+import { formatSize } from '../../format';
+import { PreviewButton } from './AttachmentPreview';
+import { downloadAttachment } from './download';
+
+type Listed = Pick<Attachment, 'id' | 'url' | 'fileName' | 'mimeType' | 'size'>;
+
+export function AttachmentList({ attachments }: { attachments: Listed[] }) {
+  return (
+    <Paper withBorder p="md">
+      <Title order={3} size="h5" mb="xs">
+        Attachments
+      </Title>
+      {attachments.length === 0 ? (
+        <Text size="sm" c="dimmed">
+          No Attachment - This record doesn&apos;t have an associated file attachment.
+        </Text>
+      ) : (
+        <Stack gap="xs">
+          {attachments.map((a) => (
+            <Group key={a.id} justify="space-between" wrap="nowrap">
+              <div style={{ minWidth: 0 }}>
+                <Text size="sm" truncate>
+                  {a.fileName}
+                </Text>
+                <Text size="xs" c="dimmed">
+                  {formatSize(a.size)}
+                </Text>
+              </div>
+              <Group gap="xs" wrap="nowrap">
+                <PreviewButton attachment={a} />
+                <Button
+                  size="xs"
+                  variant="light"
+                  leftSection={<IconDownload size={14} aria-hidden />}
+                  aria-label={`Download ${a.fileName}`}
+                  onClick={() => void downloadAttachment(a)}
+                >
+                  Download
+                </Button>
+              </Group>
+            </Group>
+          ))}
+        </Stack>
+      )}
+    </Paper>
+  );
+}

@@ -1,0 +1,106 @@
+// Share links with "Revoke" (docs/decisions.md#specialist-share-links): a record's links in the
+// record dialog, and the patient's links that open now in the Manage Consent dialog.
+import { Badge, Button, Group, Loader, Stack, Text } from '@mantine/core';
+import type { Share } from '../../../shared/shares';
+import { errorMessage } from '../../api/request';
+import { formatDateTime } from '../../format';
+import { notifyError, notifySuccess } from '../../notify';
+import { useOpenShares, useRecordShares, useRevokeShare } from './api';
+
+function status(share: Share): { label: string; color: string } {
+  if (share.revokedAt) return { label: 'Revoked', color: 'gray' };
+  if (share.active) return { label: 'Active', color: 'teal' };
+  return { label: new Date(share.expiresAt) <= new Date() ? 'Expired' : 'Not opening', color: 'orange' };
+}
+
+function ShareRow({ share, showRecord }: { share: Share; showRecord: boolean }) {
+  const revoke = useRevokeShare();
+  const state = status(share);
+  async function run() {
+    try {
+      await revoke.mutateAsync(share);
+      notifySuccess('Link Revoked', `${share.recipientEmail} can no longer open the record.`);
+    } catch (error) {
+      notifyError('Revoke Failed', errorMessage(error, 'The link could not be revoked. Please try again.'));
+    }
+  }
+  return (
+    <Group justify="space-between" wrap="nowrap" align="start">
+      <div style={{ minWidth: 0 }}>
+        <Group gap={6}>
+          <Text size="sm" fw={500} truncate>
+            {share.recipientEmail}
+          </Text>
+          <Badge size="xs" color={state.color} variant="light">
+            {state.label}
+          </Badge>
+        </Group>
+        {showRecord && (
+          <Text size="xs" c="dimmed">
+            {share.recordTitle}
+          </Text>
+        )}
+        <Text size="xs" c="dimmed">
+          Sent {formatDateTime(share.createdAt)} · expires {formatDateTime(share.expiresAt)} · opened{' '}
+          {share.timesOpened === 1 ? 'once' : `${share.timesOpened} times`}
+        </Text>
+      </div>
+      {!share.revokedAt && (
+        <Button
+          size="compact-xs"
+          color="red"
+          variant="light"
+          loading={revoke.isPending}
+          aria-label={`Revoke the link to ${share.recipientEmail}`}
+          onClick={() => void run()}
+        >
+          Revoke
+        </Button>
+      )}
+    </Group>
+  );
+}
+
+function Links({
+  shares,
+  empty,
+  showRecord,
+}: {
+  shares: Share[] | undefined;
+  empty: string;
+  showRecord: boolean;
+}) {
+  if (!shares) return <Loader size="xs" role="status" aria-label="Loading links" />;
+  if (shares.length === 0)
+    return (
+      <Text size="xs" c="dimmed">
+        {empty}
+      </Text>
+    );
+  return (
+    <Stack gap="xs">
+      {shares.map((s) => (
+        <ShareRow key={s.id} share={s} showRecord={showRecord} />
+      ))}
+    </Stack>
+  );
+}
+
+/** The record dialog's list: every link of the record, revoked and expired ones included. */
+export function RecordShareList({ recordId }: { recordId: string }) {
+  const { data } = useRecordShares(recordId);
+  return <Links shares={data?.items} empty="No specialist links for this record yet." showRecord={false} />;
+}
+
+/** The Manage Consent dialog's list: the patient's links that open now, over all records. */
+export function OpenShareList() {
+  const { data } = useOpenShares();
+  return (
+    <Stack gap={6}>
+      <Text size="sm" fw={500}>
+        Specialist links holding access now
+      </Text>
+      <Links shares={data?.items} empty="No specialist link opens any of your records." showRecord />
+    </Stack>
+  );
+}

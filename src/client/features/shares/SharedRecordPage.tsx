@@ -1,0 +1,84 @@
+// /shared/:token (docs/decisions.md#specialist-share-links): what a specialist sees through a share
+// link, without an account: the record, its attachments (preview and download under the link) and
+// its ledger verification, nothing else. A link that does not open shows one message, never why.
+import { Alert, Badge, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core';
+import { IconLinkOff } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
+import { useParams } from 'react-router';
+import { SHARE_UNAVAILABLE, type SharedRecord } from '../../../shared/shares';
+import { errorStatus } from '../../api/request';
+import { Logo } from '../../components/Logo';
+import { PublicLayout } from '../../components/layout/PublicLayout';
+import { formatDate, formatDateTime } from '../../format';
+import { VerificationAlert } from '../ledger/VerificationBanner';
+import { AttachmentList } from '../records/AttachmentList';
+import { RecordDetails } from '../records/RecordDetails';
+
+const STATUS_LABELS: Record<SharedRecord['record']['documentStatus'], string> = {
+  current: 'Current version',
+  superseded: 'Superseded by a later version',
+  'entered-in-error': 'Entered in error',
+};
+
+function failure(status: number | undefined): string {
+  if (status === 404) return `${SHARE_UNAVAILABLE} Ask the person who shared it for a new link.`;
+  if (status === 429) return 'Too many requests from your network. Please wait a minute and try again.';
+  return 'The record could not be loaded just now. Please try again.';
+}
+
+export default function SharedRecordPage() {
+  const { token = '' } = useParams();
+  // Every opening is audited: read once, never again in the background.
+  const query = useQuery<SharedRecord>({ queryKey: ['/api/shares', token], retry: false, gcTime: 0 });
+  return (
+    <PublicLayout size="md">
+      <Group mb="md">
+        <Logo />
+      </Group>
+      {query.isPending && <Loader role="status" aria-label="Loading the shared record" />}
+      {query.isError && (
+        <Alert color="orange" icon={<IconLinkOff aria-hidden />} title="Link not available">
+          {failure(errorStatus(query.error))}
+        </Alert>
+      )}
+      {query.data && <SharedRecordView shared={query.data} />}
+    </PublicLayout>
+  );
+}
+
+function SharedRecordView({ shared }: { shared: SharedRecord }) {
+  const { record } = shared;
+  return (
+    <Stack>
+      <Paper withBorder p="md" shadow="sm">
+        <Stack gap="xs">
+          <Text size="sm" c="dimmed">
+            Shared medical record · the link works until {formatDateTime(shared.expiresAt)}
+          </Text>
+          <Title order={1} fz={24}>
+            {record.title}
+          </Title>
+          <Group gap="xs">
+            <Text size="sm" c="dimmed">
+              {formatDate(record.createdAt)}
+              {record.doctorName ? ` · ${record.doctorName}` : ''}
+            </Text>
+            <Badge variant="light" color={record.documentStatus === 'current' ? 'teal' : 'orange'}>
+              {STATUS_LABELS[record.documentStatus]}
+            </Badge>
+          </Group>
+          {shared.note && (
+            <Alert variant="light" title="Note from the sender">
+              <Text size="sm" style={{ whiteSpace: 'pre-wrap' }}>
+                {shared.note}
+              </Text>
+            </Alert>
+          )}
+        </Stack>
+      </Paper>
+      <VerificationAlert result={shared.verification} />
+      <RecordDetails record={record} headingOrder={2} />
+      <AttachmentList attachments={shared.attachments} />
+    </Stack>
+  );
+}

@@ -1,0 +1,364 @@
+// Specialist share links (docs/decisions.md#specialist-share-links): the patient or the owning
+// hospital sends one record to a clinician by e-mail, as a time-limited link that opens without an
+// account. Only SHA-256 of the link's token is stored. Whether a link opens is decided in
+// src/server/access.ts (mayOpenShareLink / openShareLinkFilter). Creating and revoking a link are
+// consent changes: ledgered (consent_change, scope "share") and audited like the consent switches.
+import crypto from 'node:crypto';
+import { addHours } from 'date-fns';
+import { and, desc, eq, isNull, sql } from 'drizzle-orm';
+import { patientDisplayName } from '../../../shared/patients.js';
+import { SHARE_UNAVAILABLE, type Share, type SharedRecord, type ShareInput } from '../../../shared/shares.js';
+import { formatInstantWithZone } from '../../../shared/time.js';
+import {
+  findRecordForUser,
+  isUuid,
+  mayOpenShareLink,
+  openShareLinkFilter,
+  specialistsConsentOn,
+  type PatientRow,
+  type RecordRow,
+  type ShareLinkRow,
+} from '../../access.js';
+import type { Db } from '../../db/connect.js';
+import { attachments, medicalRecords, patients, shareLinks, users } from '../../db/schema.js';
+import { conflict, notFound } from '../../errors.js';
+import type { FileStore } from '../../files/store.js';
+import type { Mailer } from '../../mail/mailer.js';
+import { shareLinkMail } from '../../mail/templates.js';
+import { writeAudit } from '../audit/service.js';
+import { appendLedgerEntry } from '../ledger/service.js';
+import { verifyRecord } from '../ledger/verify.js';
+import type { Actor } from '../patients/actor.js';
+import { documentStatusOf, loadRecord } from '../records/load.js';
+import type { DownloadTarget } from '../records/read.js';
+
+/** 32 random bytes, base64url: 43 characters. */
+const TOKEN = /^[A-Za-z0-9_-]{43}$/;
+const hashToken = (token: string) => crypto.createHash('sha256').update(token).digest('hex');
+export const shareLink = (publicUrl: string, token: string) => `${publicUrl}/shared/${token}`;
+export const attachmentUrl = (token: string, attachmentId: string) =>
+  `/api/shares/${token}/attachments/${attachmentId}`;
+
+export const NOT_CURRENT = 'Only the current version of an uploaded record can be shared.';
+export const CONSENT_OFF =
+  'Sharing with specialists is turned off in the patient’s consent settings. Turn it on to share this record.';
+export const SWITCH_OFF = 'This record’s Specialists sharing switch is off. Turn it on to share this record.';
+
+/** Whether the patient's "Share with specialists" consent is on now. */
+async function specialistsConsent(db: Db, patientId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ on: specialistsConsentOn(sql`${patientId}::uuid`) })
+    .from(patients)
+    .where(eq(patients.id, patientId));
+  return row?.on ?? false;
+}
+
+/** A ledgered, audited change to a link (created or revoked), in the caller's transaction. */
+async function recordShareChange(
+  tx: Db,
+  actor: Actor,
+  change: { action: 'create' | 'revoke'; link: ShareLinkRow; record: RecordRow; details: string },
+  now: Date,
+) {
+  const { link, record } = change;
+  const entry = await appendLedgerEntry(
+    tx,
+    {
+      kind: 'consent_change',
+      recordId: record.id,
+      patientId: link.patientId,
+      userId: actor.id,
+      content: {
+        scope: 'share',
+        action: change.action,
+        shareId: link.id,
+        recordId: record.id,
+        recipientEmail: link.recipientEmail,
+        expiresAt: link.expiresAt.toISOString(),
+      },
+    },
+    { now },
+  );
+  await writeAudit(tx, {
+    userId: actor.id,
+    action: 'consent_change',
+    entityType: 'share_link',
+    entityId: link.id,
+    details: change.details,
+    ipAddress: actor.ip,
+    blockchainHash: entry.hash,
+    hospitalId: record.hospitalId,
+    patientId: link.patientId,
+  });
+}
+
+/**
+ * POST /api/medical-records/{id}/shares: the patient or the owning hospital shares the current
+ * version of an uploaded record while the patient's consent and the record's switch allow it. The
+ * link is mailed after the commit; the token exists only in the link.
+ */
+export async function createShare(
+  db: Db,
+  deps: { mail: Mailer; publicUrl: string },
+  actor: Actor,
+  recordId: string,
+  input: ShareInput,
+  now: Date,
+): Promise<Share> {
+  const { record, patient } = await findRecordForUser(db, actor, recordId);
+  if (record.status !== 'final' || documentStatusOf(record) !== 'current') throw conflict(NOT_CURRENT);
+  if (!(await specialistsConsent(db, patient.id))) throw conflict(CONSENT_OFF);
+  if (!record.shareWithSpecialists) throw conflict(SWITCH_OFF);
+  const token = crypto.randomBytes(32).toString('base64url');
+  const expiresAt = addHours(now, input.expiresInHours);
+  const link = await db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(shareLinks)
+      .values({
+        recordId: record.id,
+        patientId: patient.id,
+        createdBy: actor.id,
+        recipientEmail: input.recipientEmail,
+        note: input.note ?? null,
+        tokenHash: hashToken(token),
+        expiresAt,
+        createdAt: now,
+      })
+      .returning();
+    await recordShareChange(
+      tx,
+      actor,
+      {
+        action: 'create',
+        link: row,
+        record,
+        details: `Shared "${record.title}" with ${row.recipientEmail} by a specialist link (${input.expiresInHours} h)`,
+      },
+      now,
+    );
+    return row;
+  });
+  const mail = shareLinkMail(
+    link.recipientEmail,
+    {
+      senderName: await senderName(db, actor, patient),
+      expires: formatInstantWithZone(expiresAt, await hospitalZone(db, record.hospitalId)),
+      note: link.note,
+    },
+    shareLink(deps.publicUrl, token),
+  );
+  await deps.mail.send(mail);
+  return shapeShare(link, record, true, now);
+}
+
+async function senderName(db: Db, actor: Actor, patient: PatientRow): Promise<string> {
+  if (actor.role === 'patient') return patientDisplayName(patient);
+  const [hospital] = await db.select({ name: users.hospitalName }).from(users).where(eq(users.id, actor.id));
+  return hospital?.name ?? 'Your patient’s hospital';
+}
+
+async function hospitalZone(db: Db, hospitalId: string): Promise<string> {
+  const [row] = await db.select({ zone: users.timeZone }).from(users).where(eq(users.id, hospitalId));
+  return row?.zone ?? 'UTC';
+}
+
+function shapeShare(link: ShareLinkRow, record: RecordRow, consent: boolean, now: Date): Share {
+  return {
+    id: link.id,
+    recordId: link.recordId,
+    recordTitle: record.title,
+    recipientEmail: link.recipientEmail,
+    note: link.note,
+    createdAt: link.createdAt.toISOString(),
+    expiresAt: link.expiresAt.toISOString(),
+    timesOpened: link.timesOpened,
+    lastOpenedAt: link.lastOpenedAt?.toISOString() ?? null,
+    revokedAt: link.revokedAt?.toISOString() ?? null,
+    active: mayOpenShareLink(link, record, consent, now),
+  };
+}
+
+/** GET /api/medical-records/{id}/shares: every link of the record, newest first. */
+export async function listShares(db: Db, actor: Actor, recordId: string, now: Date): Promise<Share[]> {
+  const { record, patient } = await findRecordForUser(db, actor, recordId);
+  const links = await db
+    .select()
+    .from(shareLinks)
+    .where(eq(shareLinks.recordId, record.id))
+    .orderBy(desc(shareLinks.createdAt), desc(shareLinks.id));
+  const consent = await specialistsConsent(db, patient.id);
+  return links.map((link) => shapeShare(link, record, consent, now));
+}
+
+/**
+ * GET /api/shares: the signed-in patient's links that open now, over all their records (the
+ * Manage Consent dialog's list of who holds access).
+ */
+export async function listOpenShares(db: Db, patient: PatientRow, now: Date): Promise<Share[]> {
+  const rows = await db
+    .select({ link: shareLinks, record: medicalRecords })
+    .from(shareLinks)
+    .innerJoin(medicalRecords, eq(medicalRecords.id, shareLinks.recordId))
+    .where(and(eq(shareLinks.patientId, patient.id), openShareLinkFilter(now)))
+    .orderBy(desc(shareLinks.createdAt), desc(shareLinks.id));
+  return rows.map(({ link, record }) => shapeShare(link, record, true, now));
+}
+
+/** DELETE /api/medical-records/{id}/shares/{shareId}: the link stops working at once. */
+export async function revokeShare(
+  db: Db,
+  actor: Actor,
+  recordId: string,
+  shareId: string,
+  now: Date,
+): Promise<Share> {
+  const { record, patient } = await findRecordForUser(db, actor, recordId);
+  if (!isUuid(shareId)) throw notFound('Share link not found.');
+  const link = await db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(shareLinks)
+      .set({ revokedAt: now })
+      .where(
+        and(eq(shareLinks.id, shareId), eq(shareLinks.recordId, record.id), isNull(shareLinks.revokedAt)),
+      )
+      .returning();
+    if (!row) {
+      const [existing] = await tx
+        .select()
+        .from(shareLinks)
+        .where(and(eq(shareLinks.id, shareId), eq(shareLinks.recordId, record.id)));
+      if (!existing) throw notFound('Share link not found.');
+      return existing; // already revoked: nothing changes
+    }
+    await recordShareChange(
+      tx,
+      actor,
+      {
+        action: 'revoke',
+        link: row,
+        record,
+        details: `Revoked the specialist link of "${record.title}" to ${row.recipientEmail}`,
+      },
+      now,
+    );
+    return row;
+  });
+  return shapeShare(link, record, await specialistsConsent(db, patient.id), now);
+}
+
+/**
+ * Turning "Share with specialists" off revokes every link of the patient, in the consent save's
+ * transaction (whose ledger entry and audit entry record the change). Answers how many.
+ */
+export async function revokePatientShares(tx: Db, patientId: string, now: Date): Promise<number> {
+  const rows = await tx
+    .update(shareLinks)
+    .set({ revokedAt: now })
+    .where(and(eq(shareLinks.patientId, patientId), isNull(shareLinks.revokedAt)))
+    .returning({ id: shareLinks.id });
+  return rows.length;
+}
+
+/** The link behind a token with its record, when it opens now; 404 (one message) otherwise. */
+async function findOpenShare(db: Db, token: string, now: Date) {
+  if (!TOKEN.test(token)) throw notFound(SHARE_UNAVAILABLE);
+  const [row] = await db
+    .select({ link: shareLinks, record: medicalRecords })
+    .from(shareLinks)
+    .innerJoin(medicalRecords, eq(medicalRecords.id, shareLinks.recordId))
+    .where(and(eq(shareLinks.tokenHash, hashToken(token)), openShareLinkFilter(now)));
+  if (!row) throw notFound(SHARE_UNAVAILABLE);
+  return row;
+}
+
+const openedBy = (link: ShareLinkRow) => `by specialist link to ${link.recipientEmail}`;
+
+/**
+ * GET /api/shares/{token}: the record, its attachments (downloads under the token) and its full
+ * verification. Each opening counts on the link and is audited with the IP (record_view, no user),
+ * in the patient's and the hospital's trails.
+ */
+export async function openShare(
+  db: Db,
+  files: FileStore,
+  token: string,
+  ip: string,
+  now: Date,
+): Promise<SharedRecord> {
+  const { link, record } = await findOpenShare(db, token, now);
+  await db.transaction(async (tx) => {
+    await tx
+      .update(shareLinks)
+      .set({ timesOpened: sql`${shareLinks.timesOpened} + 1`, lastOpenedAt: now })
+      .where(eq(shareLinks.id, link.id));
+    await writeAudit(tx, {
+      userId: null,
+      action: 'record_view',
+      entityType: 'medical_record',
+      entityId: record.id,
+      details: `"${record.title}" opened ${openedBy(link)}`,
+      ipAddress: ip,
+      hospitalId: record.hospitalId,
+      patientId: link.patientId,
+    });
+  });
+  const [loaded, verification] = await Promise.all([
+    loadRecord(db, record.id),
+    verifyRecord(db, files, record, now),
+  ]);
+  return {
+    record: {
+      title: loaded.title,
+      recordType: loaded.recordType,
+      description: loaded.description,
+      doctorName: loaded.doctorName,
+      department: loaded.department,
+      createdAt: loaded.createdAt,
+      providerName: loaded.providerName,
+      providerVerified: loaded.providerVerified,
+      documentStatus: loaded.documentStatus,
+    },
+    attachments: loaded.attachments.map((a) => ({
+      id: a.id,
+      fileName: a.fileName,
+      mimeType: a.mimeType,
+      size: a.size,
+      sha256: a.sha256,
+      url: attachmentUrl(token, a.id),
+    })),
+    verification,
+    expiresAt: link.expiresAt.toISOString(),
+    note: link.note,
+  };
+}
+
+/**
+ * GET /api/shares/{token}/attachments/{attachmentId}: one attachment of the shared record, for
+ * the download route's streaming (integrity checks, ranges); audited as record_access.
+ */
+export async function findSharedDownload(
+  db: Db,
+  token: string,
+  attachmentId: string,
+  ip: string,
+  now: Date,
+): Promise<DownloadTarget> {
+  const { link, record } = await findOpenShare(db, token, now);
+  if (!isUuid(attachmentId)) throw notFound('File not available.');
+  const [file] = await db
+    .select()
+    .from(attachments)
+    .where(and(eq(attachments.id, attachmentId), eq(attachments.recordId, record.id)));
+  if (!file) throw notFound('File not available.');
+  await writeAudit(db, {
+    userId: null,
+    action: 'record_access',
+    entityType: 'attachment',
+    entityId: file.id,
+    details: `Downloaded "${file.fileName}" of "${record.title}" ${openedBy(link)}`,
+    ipAddress: ip,
+    hospitalId: record.hospitalId,
+    patientId: link.patientId,
+  });
+  return { file, recordTitle: record.title, hospitalId: record.hospitalId, patientId: link.patientId };
+}

@@ -1,0 +1,74 @@
+// Specialist share links (docs/decisions.md#specialist-share-links): the "Share with a specialist"
+// form, the list of a record's links and the public answer behind /shared/{token}. Used by the
+// routes and the forms.
+import { z } from 'zod';
+import { emailSchema } from './auth.js';
+import { recordVerificationSchema } from './ledger/api.js';
+import { DOCUMENT_STATUSES } from './records.js';
+import { text } from './text.js';
+
+export const SHARE_MAX_HOURS = 720;
+export const SHARE_DEFAULT_HOURS = 72;
+export const SHARE_HOURS_MESSAGE = `The link must last between 1 and ${SHARE_MAX_HOURS} hours (30 days)`;
+/** The one answer for a link that does not work, whatever the reason (never says which). */
+export const SHARE_UNAVAILABLE = 'This link is not available. It may have expired or been withdrawn.';
+
+export const shareInputSchema = z.object({
+  recipientEmail: emailSchema,
+  expiresInHours: z
+    .number({ error: SHARE_HOURS_MESSAGE })
+    .int(SHARE_HOURS_MESSAGE)
+    .min(1, SHARE_HOURS_MESSAGE)
+    .max(SHARE_MAX_HOURS, SHARE_HOURS_MESSAGE),
+  note: z.preprocess(
+    (v) => (typeof v === 'string' && v.trim() === '' ? null : v),
+    text().trim().max(1000, 'The note is too long (1000 characters at most)').nullish(),
+  ),
+});
+export type ShareInput = z.infer<typeof shareInputSchema>;
+
+export const shareSchema = z.object({
+  id: z.string(),
+  recordId: z.string(),
+  recordTitle: z.string(),
+  recipientEmail: z.string(),
+  note: z.string().nullable(),
+  createdAt: z.string(),
+  expiresAt: z.string(),
+  timesOpened: z.number().int(),
+  lastOpenedAt: z.string().nullable(),
+  revokedAt: z.string().nullable(),
+  /** Opens now: not revoked, not expired, and consent, the record's switch and its status allow it. */
+  active: z.boolean(),
+});
+export type Share = z.infer<typeof shareSchema>;
+
+/** What the recipient of a link sees: the record, its files and its verification, nothing else. */
+export const sharedRecordSchema = z.object({
+  record: z.object({
+    title: z.string(),
+    recordType: z.string(),
+    description: z.string().nullable(),
+    doctorName: z.string().nullable(),
+    department: z.string().nullable(),
+    createdAt: z.string(),
+    providerName: z.string().nullable(),
+    providerVerified: z.boolean(),
+    documentStatus: z.enum(DOCUMENT_STATUSES),
+  }),
+  attachments: z.array(
+    z.object({
+      id: z.string(),
+      fileName: z.string(),
+      mimeType: z.string(),
+      size: z.number(),
+      sha256: z.string(),
+      /** `/api/shares/{token}/attachments/{attachment id}` */
+      url: z.string(),
+    }),
+  ),
+  verification: recordVerificationSchema,
+  expiresAt: z.string(),
+  note: z.string().nullable(),
+});
+export type SharedRecord = z.infer<typeof sharedRecordSchema>;

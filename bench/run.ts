@@ -2,7 +2,12 @@
 // ledger benchmark, then the record list under load (PostgreSQL). Stops at the first one that fails.
 import { spawnSync } from 'node:child_process';
 
-const benches = ['bench/upload.bench.ts', 'bench/ledger.bench.ts', 'bench/records-list.bench.ts'];
+const benches = [
+  'bench/upload.bench.ts',
+  'bench/ledger.bench.ts',
+  'bench/records-list.bench.ts',
+  'bench/api-cpu.bench.ts',
+];
 
 for (const bench of benches) {
   console.log(`\n=== ${bench} ===`);

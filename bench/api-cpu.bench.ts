@@ -42,7 +42,9 @@ async function main() {
       monthStart.setUTCHours(0, 0, 0, 0);
       const monthEnd = new Date(monthStart);
       monthEnd.setUTCMonth(monthEnd.getUTCMonth() + 1);
-      console.log('Seeding 1,000 patients, 10,000 records, 1,500 appointments this month, 20,000 audit entries ...');
+      console.log(
+        'Seeding 1,000 patients, 10,000 records, 1,500 appointments this month, 20,000 audit entries ...',
+      );
       await seedBulk(client, hospitalId, {
         patients: 1000,
         records: 10_000,
@@ -70,7 +72,9 @@ async function main() {
         ['GET /api/audit-logs', '/api/audit-logs'],
       ];
       for (const [label, path] of reads) {
-        const body = await json<{ total?: number }>(await fetch(`${server.url}${path}`, { headers: { cookie } }));
+        const body = await json<{ total?: number }>(
+          await fetch(`${server.url}${path}`, { headers: { cookie } }),
+        );
         if ('total' in body) console.log(`  ${label}: total ${body.total}`);
       }
 
@@ -88,7 +92,9 @@ async function main() {
         const statements = await statementCount(client);
         const n = figures.requests;
         if (figures.non2xx > 0 || figures.errors > 0)
-          throw new Error(`${label} answered ${figures.non2xx} non-2xx and ${figures.errors} errors under load`);
+          throw new Error(
+            `${label} answered ${figures.non2xx} non-2xx and ${figures.errors} errors under load`,
+          );
         table.push({
           request: label,
           'req/s': Math.round(figures.rate),

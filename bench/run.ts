@@ -7,6 +7,7 @@ const benches = [
   'bench/ledger.bench.ts',
   'bench/records-list.bench.ts',
   'bench/api-cpu.bench.ts',
+  'bench/writes.bench.ts',
 ];
 
 for (const bench of benches) {

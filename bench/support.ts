@@ -78,7 +78,10 @@ export async function json<T>(res: Response): Promise<T> {
 }
 
 /** Registers a hospital through the API and signs it in: its id and session cookie. */
-export async function signUpHospital(url: string, name: string): Promise<{ cookie: string; hospitalId: string }> {
+export async function signUpHospital(
+  url: string,
+  name: string,
+): Promise<{ cookie: string; hospitalId: string }> {
   const headers = { 'content-type': 'application/json', origin: url };
   const email = `bench.${name.toLowerCase().replace(/\W+/g, '.')}.${Date.now()}@example.test`;
   const post = (p: string, body: unknown) =>
@@ -102,13 +105,17 @@ export async function signUpHospital(url: string, name: string): Promise<{ cooki
  * Runs `fn` with a throw-away PostgreSQL cluster (pg_stat_statements loaded, so statements can be
  * counted) and a temporary data folder; removes both afterwards.
  */
-export async function withPostgres<T>(fn: (cluster: PgCluster, dataDir: string) => Promise<T>): Promise<T> {
+export async function withPostgres<T>(
+  fn: (cluster: PgCluster, dataDir: string) => Promise<T>,
+  /** More server settings, e.g. fsync=on (the throw-away cluster runs without fsync). */
+  settings: string[] = [],
+): Promise<T> {
   const binDir = findPgBinDir();
   if (!binDir) throw new Error('PostgreSQL is not installed (Debian: apt-get install -y postgresql).');
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'medledger-bench-'));
   const cluster = await startPgCluster(binDir, {
     quiet: true,
-    settings: ['shared_preload_libraries=pg_stat_statements', 'pg_stat_statements.track=all'],
+    settings: ['shared_preload_libraries=pg_stat_statements', 'pg_stat_statements.track=all', ...settings],
   });
   try {
     return await fn(cluster, dataDir);
@@ -167,14 +174,19 @@ export function cpuMs(pid: number, withChildren = false): number {
   clockTicks ??= Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
   const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
   // Fields after "(comm)": state is field 3, utime 14, stime 15, cutime 16, cstime 17 (proc(5)).
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ').map(Number);
+  const fields = stat
+    .slice(stat.lastIndexOf(')') + 2)
+    .split(' ')
+    .map(Number);
   const ticks = fields[11] + fields[12] + (withChildren ? fields[13] + fields[14] : 0);
   return (ticks * 1000) / clockTicks;
 }
 
 /** CPU time of a PostgreSQL cluster: the postmaster, its live children, and those already gone. */
 export function clusterCpuMs(cluster: PgCluster): number {
-  const postmaster = Number(fs.readFileSync(path.join(cluster.dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+  const postmaster = Number(
+    fs.readFileSync(path.join(cluster.dataDir, 'postmaster.pid'), 'utf8').split('\n')[0],
+  );
   let total = cpuMs(postmaster, true);
   for (const entry of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
@@ -218,7 +230,20 @@ export interface SeedSizes {
  * entries of every action; then ANALYZE.
  */
 export async function seedBulk(client: pg.Client, hospitalId: string, sizes: SeedSizes) {
-  const names = ['Anna', 'Ben', 'Chloe', 'David', 'Emma', 'Farid', 'Grace', 'Hugo', 'Ines', 'Jonas', 'Keiko', 'Liam'];
+  const names = [
+    'Anna',
+    'Ben',
+    'Chloe',
+    'David',
+    'Emma',
+    'Farid',
+    'Grace',
+    'Hugo',
+    'Ines',
+    'Jonas',
+    'Keiko',
+    'Liam',
+  ];
   const tag = Date.now().toString(36);
   await client.query(
     `insert into patients (patient_id, created_by_hospital_id, first_name, last_name, email, date_of_birth, created_at)
@@ -248,7 +273,16 @@ export async function seedBulk(client: pg.Client, hospitalId: string, sizes: See
             $7::timestamptz + (g % ($8::int * 18)) * interval '1 day' / 18 + (g / ($8::int * 18)) * interval '1 second',
             'scheduled'
      from generate_series(0, $2::int - 1) g join p on p.n = g % $6`,
-    [hospitalId, sizes.appointments, DEPARTMENTS, APPOINTMENT_TYPES, tag, sizes.patients, sizes.from, sizes.appointmentDays],
+    [
+      hospitalId,
+      sizes.appointments,
+      DEPARTMENTS,
+      APPOINTMENT_TYPES,
+      tag,
+      sizes.patients,
+      sizes.from,
+      sizes.appointmentDays,
+    ],
   );
   await client.query(
     `${numbered}
@@ -262,7 +296,11 @@ export async function seedBulk(client: pg.Client, hospitalId: string, sizes: See
 }
 
 /** The machine's load average, printed beside every figure (other work on it moves them). */
-export const loadAverage = () => os.loadavg().map((n) => n.toFixed(2)).join(', ');
+export const loadAverage = () =>
+  os
+    .loadavg()
+    .map((n) => n.toFixed(2))
+    .join(', ');
 
 export const ratio = (a: number, b: number, digits = 2) => (b > 0 ? (a / b).toFixed(digits) : 'n/a');
 
@@ -273,7 +311,12 @@ export function recordUploadBody(patientId: string, title: string) {
     { name: 'recordType', value: 'lab-results' },
     { name: 'title', value: title },
     { name: 'department', value: 'cardiology' },
-    { name: 'files', fileName: 'result.pdf', bytes: samplePdf(`bench ${title}`), contentType: 'application/pdf' },
+    {
+      name: 'files',
+      fileName: 'result.pdf',
+      bytes: samplePdf(`bench ${title}`),
+      contentType: 'application/pdf',
+    },
   ]);
   return { payload, headers };
 }

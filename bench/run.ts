@@ -8,6 +8,7 @@ const benches = [
   'bench/records-list.bench.ts',
   'bench/api-cpu.bench.ts',
   'bench/writes.bench.ts',
+  'bench/scale.bench.ts',
 ];
 
 for (const bench of benches) {

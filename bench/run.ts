@@ -1,5 +1,7 @@
-// npm run bench — runs each benchmark in turn, in its own process: the upload benchmark, then the
-// ledger benchmark, then the record list under load (PostgreSQL). Stops at the first one that fails.
+// npm run bench — runs each benchmark in turn, in its own process: the upload benchmark, the ledger
+// benchmark, the record list under load, app vs database CPU per read, writes with and without the
+// ledger, and the lists at 10,000 and 100,000 patients (the last four on PostgreSQL; their shared
+// set-up is bench/support.ts). Stops at the first one that fails.
 import { spawnSync } from 'node:child_process';
 
 const benches = [

@@ -8,7 +8,6 @@
 // < 50 ms) and statements (goal <= 3), beside the load average. Figures are printed, never asserted.
 // BENCH_SECONDS (default 10) sets each run's length.
 import os from 'node:os';
-import pg from 'pg';
 import {
   clusterCpuMs,
   cpuMs,
@@ -18,11 +17,9 @@ import {
   ratio,
   resetStatements,
   seedBulk,
-  signUpHospital,
-  startServer,
   statementCount,
   uploadRecord,
-  withPostgres,
+  withBenchServer,
 } from './support.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS || 10);
@@ -30,13 +27,8 @@ const CONNECTIONS = 50;
 const UPLOADED = 20;
 
 async function main() {
-  await withPostgres(async (cluster, dataDir) => {
-    const server = await startServer({ databaseUrl: cluster.url, dataDir });
-    const client = new pg.Client({ connectionString: cluster.url });
-    await client.connect();
-    try {
-      await client.query('create extension if not exists pg_stat_statements');
-      const { cookie, hospitalId } = await signUpHospital(server.url, 'Cpu');
+  await withBenchServer('Cpu', async ({ cluster, server, client, cookie, hospitalId }) => {
+    {
       const monthStart = new Date();
       monthStart.setUTCDate(1);
       monthStart.setUTCHours(0, 0, 0, 0);
@@ -111,9 +103,6 @@ async function main() {
           `Load average during the run: ${loadAverage()} on ${os.cpus().length} cores ` +
           '(autocannon shares the machine; every figure is noisy, the ratios less).',
       );
-    } finally {
-      await client.end();
-      await server.stop();
     }
   });
 }

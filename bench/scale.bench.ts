@@ -18,9 +18,7 @@ import {
   loadAverage,
   ratio,
   seedBulk,
-  signUpHospital,
-  startServer,
-  withPostgres,
+  withBenchServer,
   type BenchServer,
 } from './support.js';
 import type { PgCluster } from '../scripts/pg-cluster.js';
@@ -68,14 +66,10 @@ async function plansOf(client: pg.Client, cluster: PgCluster, url: string, cooki
 }
 
 async function main() {
-  await withPostgres(
-    async (cluster, dataDir) => {
-      const server = await startServer({ databaseUrl: cluster.url, dataDir });
-      const client = new pg.Client({ connectionString: cluster.url });
-      await client.connect();
-      try {
-        await client.query("load 'auto_explain'");
-        const { cookie, hospitalId } = await signUpHospital(server.url, 'Scale');
+  await withBenchServer(
+    'Scale',
+    async ({ cluster, server, client, cookie, hospitalId }) => {
+      {
         const now = new Date();
         const weekStart = new Date(now.getTime() + 7 * 86_400_000);
         const weekEnd = new Date(weekStart.getTime() + 7 * 86_400_000);
@@ -150,9 +144,6 @@ async function main() {
           console.log(`  ${label}:`);
           console.log(await plansOf(client, cluster, `${server.url}${url}`, cookie));
         }
-      } finally {
-        await client.end();
-        await server.stop();
       }
     },
     // auto_explain stays off (its default) until plansOf turns it on with ALTER SYSTEM; a setting

@@ -332,3 +332,39 @@ export async function uploadRecord(url: string, cookie: string, patientId: strin
     }),
   );
 }
+
+export interface BenchSetup {
+  cluster: PgCluster;
+  dataDir: string;
+  server: BenchServer;
+  /** A connection of the bench's own to the same database. */
+  client: pg.Client;
+  cookie: string;
+  hospitalId: string;
+}
+
+/**
+ * withPostgres, the server on it, a connection for the bench (pg_stat_statements created) and a
+ * signed-in hospital named `name`; all of it stopped and removed afterwards. `fn` may replace
+ * `setup.server` (a restart with other settings); the one there at the end is stopped.
+ */
+export async function withBenchServer<T>(
+  name: string,
+  fn: (setup: BenchSetup) => Promise<T>,
+  settings: string[] = [],
+): Promise<T> {
+  return withPostgres(async (cluster, dataDir) => {
+    const server = await startServer({ databaseUrl: cluster.url, dataDir });
+    const client = new pg.Client({ connectionString: cluster.url });
+    const setup = { cluster, dataDir, server, client, cookie: '', hospitalId: '' };
+    try {
+      await client.connect();
+      await client.query('create extension if not exists pg_stat_statements');
+      Object.assign(setup, await signUpHospital(server.url, name));
+      return await fn(setup);
+    } finally {
+      await client.end();
+      await setup.server.stop();
+    }
+  }, settings);
+}

@@ -14,9 +14,8 @@ import {
   ratio,
   recordUploadBody,
   resetStatements,
-  signUpHospital,
   startServer,
-  withPostgres,
+  withBenchServer,
   type Figures,
 } from './support.js';
 
@@ -32,14 +31,11 @@ async function lockWait(client: pg.Client): Promise<{ calls: number; totalMs: nu
 }
 
 async function main() {
-  await withPostgres(
-    async (cluster, dataDir) => {
-      const client = new pg.Client({ connectionString: cluster.url });
-      let server = await startServer({ databaseUrl: cluster.url, dataDir });
-      await client.connect();
-      try {
-        await client.query('create extension if not exists pg_stat_statements');
-        const { cookie, hospitalId } = await signUpHospital(server.url, 'Writes');
+  await withBenchServer(
+    'Writes',
+    async (setup) => {
+      const { cluster, dataDir, client, cookie, hospitalId } = setup;
+      {
         const { rows } = await client.query<{ id: string }>(
           `insert into patients (patient_id, created_by_hospital_id, first_name, last_name)
          values ('BWRITES1', $1, 'Write', 'Bench') returning id`,
@@ -65,15 +61,15 @@ async function main() {
         console.log(
           `autocannon: ${CONNECTIONS} connections, ${SECONDS} s each (after a 2 s warm-up), POST /api/medical-records`,
         );
-        const withLedger = await post('record create, with the ledger', server.url);
+        const withLedger = await post('record create, with the ledger', setup.server.url);
         const lock = await lockWait(client);
-        await server.stop();
-        server = await startServer({
+        await setup.server.stop();
+        setup.server = await startServer({
           databaseUrl: cluster.url,
           dataDir,
           env: { BENCH_SKIP_LEDGER: '1', NODE_ENV: 'bench' },
         });
-        const without = await post('record create, ledger appends skipped (baseline)', server.url);
+        const without = await post('record create, ledger appends skipped (baseline)', setup.server.url);
 
         const row = (f: Figures) => ({
           run: f.label,
@@ -93,9 +89,6 @@ async function main() {
         console.log(
           `Load average: ${loadAverage()} on ${os.cpus().length} cores (figures are noisy, the ratio less).`,
         );
-      } finally {
-        await client.end();
-        await server.stop();
       }
       // Commits wait for the disk as in production (the throw-away cluster otherwise skips fsync).
     },

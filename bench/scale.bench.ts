@@ -69,81 +69,79 @@ async function main() {
   await withBenchServer(
     'Scale',
     async ({ cluster, server, client, cookie, hospitalId }) => {
-      {
-        const now = new Date();
-        const weekStart = new Date(now.getTime() + 7 * 86_400_000);
-        const weekEnd = new Date(weekStart.getTime() + 7 * 86_400_000);
-        const dayAgo = new Date(now.getTime() - 86_400_000);
-        console.log('Seeding 10,000 patients, 50,000 records, 20,000 appointments, 50,000 audit entries ...');
-        await seedBulk(client, hospitalId, {
-          patients: 10_000,
-          records: 50_000,
-          appointments: 20_000,
-          audits: 50_000,
-          appointmentDays: 365,
-          from: now,
-        });
-        const { rows } = await client.query<{ id: string }>(
-          'select id from patients where created_by_hospital_id = $1 order by patient_id limit 1',
-          [hospitalId],
+      const now = new Date();
+      const weekStart = new Date(now.getTime() + 7 * 86_400_000);
+      const weekEnd = new Date(weekStart.getTime() + 7 * 86_400_000);
+      const dayAgo = new Date(now.getTime() - 86_400_000);
+      console.log('Seeding 10,000 patients, 50,000 records, 20,000 appointments, 50,000 audit entries ...');
+      await seedBulk(client, hospitalId, {
+        patients: 10_000,
+        records: 50_000,
+        appointments: 20_000,
+        audits: 50_000,
+        appointmentDays: 365,
+        from: now,
+      });
+      const { rows } = await client.query<{ id: string }>(
+        'select id from patients where created_by_hospital_id = $1 order by patient_id limit 1',
+        [hospitalId],
+      );
+      const calls: Array<[string, string]> = [
+        ['patients, first page', '/api/patients'],
+        ['patients search (name fragment)', '/api/patients?search=urnameab'],
+        ['patients search (e-mail)', '/api/patients?search=p4242.'],
+        ['records list of a patient', `/api/medical-records/${rows[0].id}`],
+        [
+          'appointments, one week',
+          `/api/appointments/hospital/${hospitalId}?from=${weekStart.toISOString()}&to=${weekEnd.toISOString()}`,
+        ],
+        [
+          'audit: one action, last day',
+          `/api/audit-logs?action=record_view&from=${dayAgo.toISOString()}&to=${now.toISOString()}`,
+        ],
+        ['audit: one user', `/api/audit-logs?userId=${hospitalId}`],
+      ];
+      const costs = new Map<string, Cost[]>();
+      const run = async (size: string) => {
+        console.log(
+          `\n${size}: autocannon, ${CONNECTIONS} connections, ${SECONDS} s per call; load average ${loadAverage()}`,
         );
-        const calls: Array<[string, string]> = [
-          ['patients, first page', '/api/patients'],
-          ['patients search (name fragment)', '/api/patients?search=urnameab'],
-          ['patients search (e-mail)', '/api/patients?search=p4242.'],
-          ['records list of a patient', `/api/medical-records/${rows[0].id}`],
-          [
-            'appointments, one week',
-            `/api/appointments/hospital/${hospitalId}?from=${weekStart.toISOString()}&to=${weekEnd.toISOString()}`,
-          ],
-          [
-            'audit: one action, last day',
-            `/api/audit-logs?action=record_view&from=${dayAgo.toISOString()}&to=${now.toISOString()}`,
-          ],
-          ['audit: one user', `/api/audit-logs?userId=${hospitalId}`],
-        ];
-        const costs = new Map<string, Cost[]>();
-        const run = async (size: string) => {
-          console.log(
-            `\n${size}: autocannon, ${CONNECTIONS} connections, ${SECONDS} s per call; load average ${loadAverage()}`,
-          );
-          for (const [label, url] of calls) {
-            const cost = await measure(server, cluster, `${server.url}${url}`, cookie);
-            costs.set(label, [...(costs.get(label) ?? []), cost]);
-            console.log(
-              `  ${label.padEnd(34)} ${Math.round(cost.rate)} req/s, p50 ${cost.p50} ms, ` +
-                `${cost.cpuPerRequest.toFixed(2)} ms CPU (app + database) per request`,
-            );
-          }
-        };
-        await run('10,000 patients');
-        console.log('\nAdding 90,000 patients (100,000) ...');
-        await seedBulk(client, hospitalId, {
-          patients: 90_000,
-          records: 0,
-          appointments: 0,
-          audits: 0,
-          appointmentDays: 1,
-          from: now,
-        });
-        await run('100,000 patients');
-        console.log('\nCost per call, 100,000 / 10,000 patients (goal < 2; CPU per request, and p50):');
-        console.table(
-          calls.map(([label]) => {
-            const [small, big] = costs.get(label)!;
-            return {
-              call: label,
-              'CPU ratio': ratio(big.cpuPerRequest, small.cpuPerRequest),
-              'p50 ratio': ratio(big.p50, small.p50),
-            };
-          }),
-        );
-        console.log(`Load average: ${loadAverage()} on ${os.cpus().length} cores.`);
-        console.log('\nPlans at 100,000 patients (auto_explain; scans, joins, sorts):');
         for (const [label, url] of calls) {
-          console.log(`  ${label}:`);
-          console.log(await plansOf(client, cluster, `${server.url}${url}`, cookie));
+          const cost = await measure(server, cluster, `${server.url}${url}`, cookie);
+          costs.set(label, [...(costs.get(label) ?? []), cost]);
+          console.log(
+            `  ${label.padEnd(34)} ${Math.round(cost.rate)} req/s, p50 ${cost.p50} ms, ` +
+              `${cost.cpuPerRequest.toFixed(2)} ms CPU (app + database) per request`,
+          );
         }
+      };
+      await run('10,000 patients');
+      console.log('\nAdding 90,000 patients (100,000) ...');
+      await seedBulk(client, hospitalId, {
+        patients: 90_000,
+        records: 0,
+        appointments: 0,
+        audits: 0,
+        appointmentDays: 1,
+        from: now,
+      });
+      await run('100,000 patients');
+      console.log('\nCost per call, 100,000 / 10,000 patients (goal < 2; CPU per request, and p50):');
+      console.table(
+        calls.map(([label]) => {
+          const [small, big] = costs.get(label)!;
+          return {
+            call: label,
+            'CPU ratio': ratio(big.cpuPerRequest, small.cpuPerRequest),
+            'p50 ratio': ratio(big.p50, small.p50),
+          };
+        }),
+      );
+      console.log(`Load average: ${loadAverage()} on ${os.cpus().length} cores.`);
+      console.log('\nPlans at 100,000 patients (auto_explain; scans, joins, sorts):');
+      for (const [label, url] of calls) {
+        console.log(`  ${label}:`);
+        console.log(await plansOf(client, cluster, `${server.url}${url}`, cookie));
       }
     },
     // auto_explain stays off (its default) until plansOf turns it on with ALTER SYSTEM; a setting

@@ -5,7 +5,6 @@ import { and, count, desc, eq, gte, isNull, lt, ne, notInArray, or, sql, type SQ
 import type { AuditPage, AuditQuery, AuditUser } from '../../../shared/hospital.js';
 import { displayName } from '../../../shared/users.js';
 import type { Db } from '../../db/connect.js';
-import { fetchPage, pageBounds, windowTotal } from '../../db/paging.js';
 import { attachments, auditLogs, ledgerEntries, medicalRecords, users } from '../../db/schema.js';
 
 /** A hospital's trail, or a patient's (`patientUserId`: the patient's own account). */
@@ -55,33 +54,28 @@ export async function listTrail(db: Db, scope: TrailScope, query: AuditQuery): P
   const matching = filters(scope, query);
   const hide = query.routine === 'hide';
   const where = hide ? and(matching, sql`not ${routineRead}`) : matching;
-  const page = (bounds: { limit: number; offset: number }) =>
-    db
-      .select({
-        entry: auditLogs,
-        user: { email: users.email, firstName: users.firstName, lastName: users.lastName },
-        ledgerHash: ledgerEntries.hash,
-        total: windowTotal(),
-      })
-      .from(auditLogs)
-      .leftJoin(users, eq(users.id, auditLogs.userId))
-      .leftJoin(ledgerEntries, eq(ledgerEntries.hash, auditLogs.blockchainHash))
-      .where(where)
-      .orderBy(desc(auditLogs.createdAt), desc(auditLogs.id))
-      .limit(bounds.limit)
-      .offset(bounds.offset);
-  const counts = async () => {
-    const [found] = await db
-      .select({
-        total: hide ? sql<number>`count(*) filter (where not ${routineRead})`.mapWith(Number) : count(),
-        routineHidden: sql<number>`count(*) filter (where ${routineRead})`.mapWith(Number),
-      })
-      .from(auditLogs)
-      .where(matching);
-    return found;
-  };
-  const toItems = (rows: Awaited<ReturnType<typeof page>>) =>
-    rows.map(({ entry, user, ledgerHash }) => ({
+  const [{ total, routineHidden }] = await db
+    .select({
+      total: hide ? sql<number>`count(*) filter (where not ${routineRead})`.mapWith(Number) : count(),
+      routineHidden: sql<number>`count(*) filter (where ${routineRead})`.mapWith(Number),
+    })
+    .from(auditLogs)
+    .where(matching);
+  const rows = await db
+    .select({
+      entry: auditLogs,
+      user: { email: users.email, firstName: users.firstName, lastName: users.lastName },
+      ledgerHash: ledgerEntries.hash,
+    })
+    .from(auditLogs)
+    .leftJoin(users, eq(users.id, auditLogs.userId))
+    .leftJoin(ledgerEntries, eq(ledgerEntries.hash, auditLogs.blockchainHash))
+    .where(where)
+    .orderBy(desc(auditLogs.createdAt), desc(auditLogs.id))
+    .limit(query.pageSize)
+    .offset((query.page - 1) * query.pageSize);
+  return {
+    items: rows.map(({ entry, user, ledgerHash }) => ({
       id: entry.id,
       action: entry.action,
       details: entry.details,
@@ -94,12 +88,12 @@ export async function listTrail(db: Db, scope: TrailScope, query: AuditQuery): P
       createdAt: entry.createdAt ? entry.createdAt.toISOString() : null,
       blockchainHash: entry.blockchainHash,
       blockchainVerified: !!entry.blockchainHash && ledgerHash === entry.blockchainHash,
-    }));
-  // Without hiding, the page and its total come in one statement (db/paging.ts); hiding also
-  // counts the routine reads left out, which the page's rows cannot tell.
-  if (!hide) return fetchPage(query, page, async () => (await counts()).total, toItems);
-  const [{ total, routineHidden }, rows] = [await counts(), await page(pageBounds(query))];
-  return { items: toItems(rows), total, page: query.page, pageSize: query.pageSize, routineHidden };
+    })),
+    total,
+    page: query.page,
+    pageSize: query.pageSize,
+    ...(hide ? { routineHidden } : {}),
+  };
 }
 
 /** The users who appear in a hospital's trail (the user filter's options). */

@@ -1,8 +1,17 @@
-// npm run bench — runs each benchmark in turn, in its own process: the upload benchmark, then the
-// ledger benchmark, then the record list under load (PostgreSQL). Stops at the first one that fails.
+// npm run bench — runs each benchmark in turn, in its own process: the upload benchmark, the ledger
+// benchmark, the record list under load, app vs database CPU per read, writes with and without the
+// ledger, and the lists at 10,000 and 100,000 patients (the last four on PostgreSQL; their shared
+// set-up is bench/support.ts). Stops at the first one that fails.
 import { spawnSync } from 'node:child_process';
 
-const benches = ['bench/upload.bench.ts', 'bench/ledger.bench.ts', 'bench/records-list.bench.ts'];
+const benches = [
+  'bench/upload.bench.ts',
+  'bench/ledger.bench.ts',
+  'bench/records-list.bench.ts',
+  'bench/api-cpu.bench.ts',
+  'bench/writes.bench.ts',
+  'bench/scale.bench.ts',
+];
 
 for (const bench of benches) {
   console.log(`\n=== ${bench} ===`);

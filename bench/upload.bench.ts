@@ -4,7 +4,6 @@
 //  2. upload throughput as a ratio to writing the same bytes to disk with SHA-256 (read, hash,
 //     write, fsync) in the same run.
 // BENCH_UPLOAD_RUNS sets the number of measured uploads (default 5).
-import { spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -12,49 +11,15 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Transform } from 'node:stream';
 import { MAX_UPLOAD_BYTES } from '../src/shared/constants.js';
-import { freePort } from '../scripts/free-port.js';
+import { json, signUpHospital, startServer } from './support.js';
 
 const RUNS = Number(process.env.BENCH_UPLOAD_RUNS || 5);
 const MB = 1024 * 1024;
-const PASSWORD = 'Str0ng!Passw0rd';
 
 const ms = (start: bigint) => Number(process.hrtime.bigint() - start) / 1e6;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const fmt = (n: number, digits = 1) => n.toFixed(digits);
 
-
-/** The server as its own process, so that its memory is measured alone. */
-async function startServer(dataDir: string): Promise<{ url: string; child: ChildProcess }> {
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      PUBLIC_URL: url,
-      DATABASE_URL: '',
-      SERVE_CLIENT: 'false',
-      LOG_LEVEL: 'warn',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
-  child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 60_000);
-    child.stdout?.on('data', () => {
-      if (output.includes('MedLedger is running at')) {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`server exited with ${code}:\n${output}`)));
-  });
-  return { url, child };
-}
 
 function procStatus(pid: number, field: 'VmRSS' | 'VmHWM'): number {
   const text = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
@@ -72,33 +37,15 @@ function resetPeak(pid: number): boolean {
   }
 }
 
-async function json<T>(res: Response): Promise<T> {
-  if (!res.ok) throw new Error(`${res.url} answered ${res.status}: ${await res.text()}`);
-  return (await res.json()) as T;
-}
-
 async function signIn(url: string): Promise<{ cookie: string; patientId: string }> {
-  const email = `bench.${Date.now()}@example.test`;
-  const post = (p: string, body: unknown, cookie = '') =>
-    fetch(`${url}${p}`, {
+  const { cookie } = await signUpHospital(url, 'Upload');
+  const patient = await json<{ id: string }>(
+    await fetch(`${url}/api/patients`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', cookie },
-      body: JSON.stringify(body),
-    });
-  await json(
-    await post('/api/auth/register', {
-      email,
-      password: PASSWORD,
-      firstName: 'Bench',
-      lastName: 'Mark',
-      role: 'hospital',
-      hospitalName: 'Bench Hospital',
+      headers: { 'content-type': 'application/json', cookie, origin: url },
+      body: JSON.stringify({ firstName: 'Bench' }),
     }),
   );
-  const login = await post('/api/auth/login', { email, password: PASSWORD });
-  await json(login);
-  const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0];
-  const patient = await json<{ id: string }>(await post('/api/patients', { firstName: 'Bench' }, cookie));
   return { cookie, patientId: patient.id };
 }
 
@@ -149,8 +96,10 @@ async function writeWithHash(file: string, dir: string): Promise<number> {
 
 export async function runUploadBench(): Promise<void> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'medledger-upload-bench-'));
-  const { url, child } = await startServer(path.join(dir, 'data'));
-  const pid = child.pid!;
+  // The server as its own process (PGlite), so that its memory is measured alone.
+  const server = await startServer({ databaseUrl: '', dataDir: path.join(dir, 'data') });
+  const { url } = server;
+  const pid = server.child.pid!;
   try {
     const file = makeFile(dir);
     const { cookie, patientId } = await signIn(url);
@@ -195,11 +144,7 @@ export async function runUploadBench(): Promise<void> {
     );
     console.log(`  throughput ratio              ${fmt(baselineMs / uploadMs, 2)} (upload / baseline)`);
   } finally {
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGTERM');
-    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-    await exited;
-    clearTimeout(timer);
+    await server.stop();
     fs.rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -31,9 +31,15 @@ export interface PgCluster {
   start(): void;
   /** Stops the server and removes its folder. */
   destroy(): void;
+  /** The cluster's data folder (its postmaster.pid names the server process). */
+  dataDir: string;
 }
 
-export async function startPgCluster(binDir: string, options: { quiet?: boolean } = {}): Promise<PgCluster> {
+export async function startPgCluster(
+  binDir: string,
+  /** settings: extra `-c name=value` server settings (e.g. shared_preload_libraries for a bench). */
+  options: { quiet?: boolean; settings?: string[] } = {},
+): Promise<PgCluster> {
   const asRoot = process.getuid?.() === 0;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'medledger-pg-'));
   const dataDir = path.join(dir, 'data');
@@ -55,7 +61,10 @@ export async function startPgCluster(binDir: string, options: { quiet?: boolean 
       '-l',
       path.join(dir, 'server.log'),
       '-o',
-      `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir} -c fsync=off -c max_connections=200`,
+      [
+        `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir} -c fsync=off -c max_connections=200`,
+        ...(options.settings ?? []).map((s) => `-c ${s}`),
+      ].join(' '),
       '-w',
       'start',
     ]);
@@ -64,6 +73,7 @@ export async function startPgCluster(binDir: string, options: { quiet?: boolean 
   let running = true;
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    dataDir,
     start: () => {
       start();
       running = true;

@@ -3,8 +3,16 @@
 // attachments, both opening the database like the server
 // does (DATABASE_URL, or PGlite under DATA_DIR, refused with a clear message while the server
 // runs). `witness` and `verify-receipt` need no database: they run on any machine.
-import { loadConfig } from '../config.js';
-import { LEDGER_USAGE, parseLedgerArgs, runLedgerErase, runLedgerVerify } from '../features/ledger/command.js';
+import { loadConfig, type Config } from '../config.js';
+import type { Db } from '../db/connect.js';
+import {
+  LEDGER_USAGE,
+  parseLedgerArgs,
+  runLedgerErase,
+  runLedgerVerify,
+  type VerifyOptions,
+} from '../features/ledger/command.js';
+import { HashPool } from '../features/ledger/hash-pool.js';
 import { parseVerifyReceiptArgs, runVerifyReceipt } from '../features/ledger/receipt-command.js';
 import { parseWitnessArgs, runWitness } from '../features/ledger/witness.js';
 import { runMigrateFiles } from '../features/records/migrate-files.js';
@@ -12,6 +20,18 @@ import { FileStore } from '../files/store.js';
 import { openDatabaseForCli } from './open-database.js';
 
 const io = { out: (line: string) => console.log(line), err: (line: string) => console.error(line) };
+
+/** The audit with its attachments read back and hashed on a worker thread per core (hash-pool.ts). */
+async function verifyOnAllCores(options: VerifyOptions, db: Db, files: FileStore, config: Config) {
+  const pool = options.skipRecords
+    ? undefined
+    : new HashPool({ dataDir: config.dataDir, keyHex: config.fileEncryptionKey });
+  try {
+    return await runLedgerVerify(options, db, files, io, pool);
+  } finally {
+    await pool?.close();
+  }
+}
 
 function usage(message: string): never {
   console.error(message);
@@ -43,7 +63,7 @@ async function main() {
         ? parsed.command === 'erase'
           ? await runLedgerErase(parsed.entryId, database.db, io)
           : await runMigrateFiles(database.db, files, io)
-        : await runLedgerVerify(parsed.options, database.db, files, io);
+        : await verifyOnAllCores(parsed.options, database.db, files, config);
   } finally {
     await database.close();
   }

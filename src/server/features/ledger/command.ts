@@ -5,6 +5,7 @@ import type { Db } from '../../db/connect.js';
 import type { FileStore } from '../../files/store.js';
 import { HttpError } from '../../errors.js';
 import { eraseEntryContent } from './commitments.js';
+import type { HashPool } from './hash-pool.js';
 import { auditLedger } from './integrity.js';
 
 export const LEDGER_USAGE = `Usage: npm run ledger -- verify [--skip-records] [--batch <entries>]
@@ -72,6 +73,8 @@ export async function runLedgerVerify(
   db: Db,
   files: FileStore,
   io: CommandIo,
+  /** Hashes the attachments on worker threads (hash-pool.ts); `files` on this thread without. */
+  hasher?: HashPool,
 ): Promise<number> {
   const { skipRecords, batchSize } = options;
   const started = Date.now();
@@ -80,6 +83,7 @@ export async function runLedgerVerify(
   const report = await auditLedger(db, files, {
     batchSize,
     records: !skipRecords,
+    hasher,
     onProgress: ({ entries, total, records }) => {
       const now = Date.now();
       if (now - lastProgress < every) return;

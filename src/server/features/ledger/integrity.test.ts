@@ -11,6 +11,8 @@ import { ledgerEntries, ledgerNodes, medicalRecords, users } from '../../db/sche
 import { FileStore } from '../../files/store.js';
 import { createTestApp, signedInHospital, type TestApp } from '../../test/helpers.js';
 import { parseLedgerArgs, runLedgerVerify } from './command.js';
+import { HashPool } from './hash-pool.js';
+import { auditLedger } from './integrity.js';
 import { appendLedgerEntry } from './service.js';
 import { createLedgeredRecord, tamperWithLedger, type LedgeredRecord } from './testing.js';
 
@@ -89,6 +91,26 @@ describe('npm run ledger -- verify (the integrity check)', () => {
     const result = await verify(t);
     expect(result.code).toBe(1);
     expect(result.out).toContain('Attachment "scan.pdf" was altered on disk.');
+  });
+
+  it('hashes attachments on worker threads with the same findings: intact, altered, missing', async () => {
+    const { t, records } = await ledgerWithRecords(4);
+    const { dataDir, fileEncryptionKey } = t.ctx.config;
+    const pool = new HashPool({ dataDir, keyHex: fileEncryptionKey }, 2);
+    try {
+      const intact = await auditLedger(t.ctx.db, t.ctx.files, { hasher: pool });
+      expect(intact).toMatchObject({ problemCount: 0, records: 4 });
+      fs.writeFileSync(t.ctx.files.pathFor(records[1].storageKeys[0]), Buffer.from('changed'));
+      fs.rmSync(t.ctx.files.pathFor(records[3].storageKeys[0]));
+      const pooled = await auditLedger(t.ctx.db, t.ctx.files, { hasher: pool });
+      const oneThread = await auditLedger(t.ctx.db, t.ctx.files);
+      expect(pooled.problems).toEqual(oneThread.problems);
+      expect(pooled.problems.join('\n')).toContain('Attachment "scan.pdf" was altered on disk.');
+      expect(pooled.problems.join('\n')).toContain('Attachment "scan.pdf" is missing from storage.');
+      expect(pooled.attachmentBytes).toBe(intact.attachmentBytes);
+    } finally {
+      await pool.close();
+    }
   });
 
   it('fails on a deleted ledger row, in the middle or at the end', async () => {

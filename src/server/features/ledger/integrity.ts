@@ -12,6 +12,7 @@ import type { FileStore } from '../../files/store.js';
 import { GENESIS_CHAIN_HASH } from '../../../shared/ledger/entry.js';
 import { emptyRoot } from '../../../shared/ledger/merkle.js';
 import { bytesOf, chainHashOf, hexOf, leafOf, nodeOf, sha256, sha256Hex } from './hashing.js';
+import type { AttachmentHasher } from './hash-pool.js';
 import { rootAt } from './tree.js';
 import { openEntry, openingsOf, type Opening } from './commitments.js';
 import { compareRecord, type AttachmentRow, type LedgerEntryRow } from './verify.js';
@@ -44,6 +45,11 @@ export interface AuditOptions {
   records?: boolean;
   onProgress?: (progress: AuditProgress) => void;
   maxListedProblems?: number;
+  /**
+   * Reads back and hashes the attachments: `files` itself by default, or a HashPool
+   * (hash-pool.ts) that spreads the work over worker threads.
+   */
+  hasher?: AttachmentHasher & { threads?: number };
 }
 
 interface Pending {
@@ -129,7 +135,8 @@ export async function auditLedger(
     }
     lastSeq = Number(batch[batch.length - 1].seq);
     await compareNodes(db, first, expectedSeq, computed, problem);
-    if (options.records !== false) await auditRecords(db, files, batch, openings, report, problem);
+    if (options.records !== false)
+      await auditRecords(db, options.hasher ?? files, batch, openings, report, problem);
     options.onProgress?.({ entries: report.entries, total, records: report.records });
   }
 
@@ -200,7 +207,7 @@ async function checkTreeExtent(db: Db, size: number, rootHash: string, problem: 
 
 async function auditRecords(
   db: Db,
-  files: FileStore,
+  files: AttachmentHasher & { threads?: number },
   batch: LedgerEntryRow[],
   openings: Map<number, Opening>,
   report: AuditReport,
@@ -218,9 +225,10 @@ async function auditRecords(
   const byRecord = new Map<string, AttachmentRow[]>();
   for (const row of rows) byRecord.set(row.recordId, [...(byRecord.get(row.recordId) ?? []), row]);
   const recordById = new Map(records.map((r) => [r.id, r]));
-  // Read several records' attachments at once, so that disk reads overlap with hashing; report
-  // in ledger order.
-  const results = await mapConcurrent(uploads, RECORD_CONCURRENCY, async (entry) => {
+  // Read several records' attachments at once, so that disk reads overlap with hashing (and every
+  // thread of a pool has work); report in ledger order.
+  const concurrency = Math.max(RECORD_CONCURRENCY, 2 * (files.threads ?? 1));
+  const results = await mapConcurrent(uploads, concurrency, async (entry) => {
     const record = recordById.get(entry.recordId!);
     if (!record) return [`Entry ${entry.seq}: record ${entry.recordId} no longer exists.`];
     const own = byRecord.get(record.id) ?? [];

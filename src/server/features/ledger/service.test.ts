@@ -7,7 +7,7 @@ import { ledgerContents, ledgerEntries, ledgerNodes, medicalRecords } from '../.
 import { createTestApp, signedInHospital, type TestApp } from '../../test/helpers.js';
 import { recordLedgerContent } from './content.js';
 import { chainHashOf } from './hashing.js';
-import { appendLedgerEntry } from './service.js';
+import { appendLedgerEntry, benchSkipsLedger } from './service.js';
 import { createLedgeredRecord } from './testing.js';
 import { ledgerSize, rootAt } from './tree.js';
 
@@ -258,5 +258,16 @@ describe('recordLedgerContent', () => {
         commitments: contentCommitments(opening.salt, recordLedgerContent(row, [])),
       }),
     ).toBe(entry.canonical);
+  });
+});
+
+describe('the bench-only switch that skips ledger appends (BENCH_SKIP_LEDGER)', () => {
+  it('is off unless set, on only with NODE_ENV=bench, and refused anywhere else', () => {
+    expect(benchSkipsLedger({})).toBe(false);
+    expect(benchSkipsLedger({ NODE_ENV: 'bench' })).toBe(false);
+    expect(benchSkipsLedger({ BENCH_SKIP_LEDGER: '1', NODE_ENV: 'bench' })).toBe(true);
+    for (const NODE_ENV of [undefined, 'production', 'development', 'test'])
+      expect(() => benchSkipsLedger({ BENCH_SKIP_LEDGER: '1', NODE_ENV })).toThrow(/benchmarks only/);
+    expect(() => benchSkipsLedger({ BENCH_SKIP_LEDGER: 'true', NODE_ENV: 'bench' })).toThrow(/benchmarks only/);
   });
 });

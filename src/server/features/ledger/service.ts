@@ -45,6 +45,20 @@ export interface LedgerAppendResult {
 const isTransaction = (handle: unknown): boolean => handle instanceof PgTransaction;
 
 /**
+ * Bench-only switch (bench/writes.bench.ts; docs/decisions.md, "Writes bench without the ledger"):
+ * BENCH_SKIP_LEDGER=1 turns appends into no-ops, so that the bench compares writes with and
+ * without the ledger. Read here only; refused unless NODE_ENV=bench (the process does not start),
+ * so it can never be on in production.
+ */
+export function benchSkipsLedger(env: Record<string, string | undefined>): boolean {
+  if (!env.BENCH_SKIP_LEDGER) return false;
+  if (env.BENCH_SKIP_LEDGER !== '1' || env.NODE_ENV !== 'bench')
+    throw new Error('BENCH_SKIP_LEDGER=1 is for benchmarks only (with NODE_ENV=bench); unset it.');
+  return true;
+}
+const SKIP_LEDGER = benchSkipsLedger(process.env);
+
+/**
  * Appends an entry. `tx` must be a transaction (`db.transaction(async (tx) => ...)`), the one that
  * writes the change being recorded; call this last in it, because the ledger lock is held until
  * the transaction ends. Runs at READ COMMITTED (the default) so it sees the latest entry.
@@ -62,6 +76,10 @@ export async function appendLedgerEntry(
     throw new Error('appendLedgerEntry must be called with a transaction handle');
   }
   if (!LEDGER_KINDS.includes(input.kind)) throw new Error(`unknown ledger entry kind: ${String(input.kind)}`);
+  if (SKIP_LEDGER) {
+    const hash = sha256Hex(`${storedContent(input.content)}${crypto.randomBytes(16).toString('hex')}`);
+    return { seq: -1, hash, chainHash: hash, createdAt: options.now ?? new Date() };
+  }
 
   await tx.execute(sql`select pg_advisory_xact_lock(${LEDGER_LOCK_KEY}::bigint)`);
   const [last] = await tx

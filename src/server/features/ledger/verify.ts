@@ -112,7 +112,7 @@ export async function checkRecordContent(
 
 /** Reads back every attachment and recomputes the entry's hash from the row and the bytes. */
 export async function compareRecord(
-  files: FileStore,
+  files: Pick<FileStore, 'hashStored'>,
   record: RecordRow,
   rows: readonly AttachmentRow[],
   entry: LedgerEntryRow,

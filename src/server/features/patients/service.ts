@@ -12,6 +12,7 @@ import {
 } from '../../../shared/patients.js';
 import { findPatientForUser, hospitalPatientsFilter, type PatientRow } from '../../access.js';
 import type { Db } from '../../db/connect.js';
+import { fetchPage, windowTotal } from '../../db/paging.js';
 import { appointments, medicalRecords, patients, users } from '../../db/schema.js';
 import { conflict } from '../../errors.js';
 import { writeAudit } from '../audit/service.js';
@@ -203,25 +204,28 @@ export async function listPatients(
     );
   }
   const where = and(...conditions);
-  const [{ total }] = await db
-    .select({ total: count() })
-    .from(patients)
-    .leftJoin(users, eq(users.id, patients.userId))
-    .where(where);
-  const rows = await db
-    .select({ ...patientColumns, lastVisit: lastVisit(now) })
-    .from(patients)
-    .leftJoin(users, eq(users.id, patients.userId))
-    .where(where)
-    .orderBy(desc(patients.createdAt), desc(patients.id))
-    .limit(query.pageSize)
-    .offset((query.page - 1) * query.pageSize);
-  return {
-    items: rows.map((r) => toPatient(r.patient, r.user, r.lastVisit)),
-    total,
-    page: query.page,
-    pageSize: query.pageSize,
-  };
+  // The page and the whole list's total in one statement (db/paging.ts).
+  return fetchPage(
+    query,
+    ({ limit, offset }) =>
+      db
+        .select({ ...patientColumns, lastVisit: lastVisit(now), total: windowTotal() })
+        .from(patients)
+        .leftJoin(users, eq(users.id, patients.userId))
+        .where(where)
+        .orderBy(desc(patients.createdAt), desc(patients.id))
+        .limit(limit)
+        .offset(offset),
+    async () => {
+      const [{ total }] = await db
+        .select({ total: count() })
+        .from(patients)
+        .leftJoin(users, eq(users.id, patients.userId))
+        .where(where);
+      return total;
+    },
+    (rows) => rows.map((r) => toPatient(r.patient, r.user, r.lastVisit)),
+  );
 }
 
 export async function getPatient(db: Db, actor: Actor, patientRowId: string, now: Date): Promise<Patient> {

@@ -1,0 +1,111 @@
+// npm run bench (app CPU part; issue 14, item 3) — is the app or the database the bottleneck of the
+// reads? A throw-away PostgreSQL (bench/support.ts), the real server in its own process on it, one
+// hospital with 1,000 patients, 10,000 records (20 of one patient uploaded through the API, with
+// attachments and ledger entries), a month of appointments and 20,000 audit entries. For each read,
+// autocannon at 50 connections; the CPU time (utime + stime from /proc) of the app process and of
+// every PostgreSQL process is read before and after, and pg_stat_statements counts the statements.
+// Prints, per request: app CPU, database CPU, their ratio (goal <= 1.0, stretch 0.5), p99 (goal
+// < 50 ms) and statements (goal <= 3), beside the load average. Figures are printed, never asserted.
+// BENCH_SECONDS (default 10) sets each run's length.
+import os from 'node:os';
+import {
+  clusterCpuMs,
+  cpuMs,
+  json,
+  load,
+  loadAverage,
+  ratio,
+  resetStatements,
+  seedBulk,
+  statementCount,
+  uploadRecord,
+  withBenchServer,
+} from './support.js';
+
+const SECONDS = Number(process.env.BENCH_SECONDS || 10);
+const CONNECTIONS = 50;
+const UPLOADED = 20;
+
+async function main() {
+  await withBenchServer('Cpu', async ({ cluster, server, client, cookie, hospitalId }) => {
+    const monthStart = new Date();
+    monthStart.setUTCDate(1);
+    monthStart.setUTCHours(0, 0, 0, 0);
+    const monthEnd = new Date(monthStart);
+    monthEnd.setUTCMonth(monthEnd.getUTCMonth() + 1);
+    console.log(
+      'Seeding 1,000 patients, 10,000 records, 1,500 appointments this month, 20,000 audit entries ...',
+    );
+    await seedBulk(client, hospitalId, {
+      patients: 1000,
+      records: 10_000,
+      appointments: 1500,
+      audits: 20_000,
+      appointmentDays: 28,
+      from: monthStart,
+    });
+    const { rows } = await client.query<{ id: string }>(
+      'select id from patients where created_by_hospital_id = $1 order by patient_id limit 1',
+      [hospitalId],
+    );
+    const patientId = rows[0].id;
+    for (let i = 0; i < UPLOADED; i++) await uploadRecord(server.url, cookie, patientId, `Uploaded ${i}`);
+    await client.query('analyze');
+
+    const reads: Array<[string, string]> = [
+      ['GET /api/auth/me', '/api/auth/me'],
+      ['GET /api/patients', '/api/patients'],
+      ['GET /api/medical-records/{patientId}', `/api/medical-records/${patientId}`],
+      [
+        'GET /api/appointments/hospital/{id} (one month)',
+        `/api/appointments/hospital/${hospitalId}?from=${monthStart.toISOString()}&to=${monthEnd.toISOString()}`,
+      ],
+      ['GET /api/audit-logs', '/api/audit-logs'],
+    ];
+    for (const [label, path] of reads) {
+      const body = await json<{ total?: number }>(
+        await fetch(`${server.url}${path}`, { headers: { cookie } }),
+      );
+      if ('total' in body) console.log(`  ${label}: total ${body.total}`);
+    }
+
+    console.log(`\nautocannon: ${CONNECTIONS} connections, ${SECONDS} s each (after a 2 s warm-up)`);
+    const table = [];
+    for (const [label, path] of reads) {
+      const url = `${server.url}${path}`;
+      await load(label, url, { connections: CONNECTIONS, seconds: 2, cookie });
+      await resetStatements(client);
+      const appBefore = cpuMs(server.child.pid!);
+      const dbBefore = clusterCpuMs(cluster);
+      const figures = await load(label, url, { connections: CONNECTIONS, seconds: SECONDS, cookie });
+      const app = cpuMs(server.child.pid!) - appBefore;
+      const db = clusterCpuMs(cluster) - dbBefore;
+      const statements = await statementCount(client);
+      const n = figures.requests;
+      if (figures.non2xx > 0 || figures.errors > 0)
+        throw new Error(
+          `${label} answered ${figures.non2xx} non-2xx and ${figures.errors} errors under load`,
+        );
+      table.push({
+        request: label,
+        'req/s': Math.round(figures.rate),
+        'p99 ms': figures.p99,
+        'app ms/req': (app / n).toFixed(3),
+        'db ms/req': (db / n).toFixed(3),
+        'app/db': ratio(app, db),
+        'statements/req': (statements / n).toFixed(2),
+      });
+    }
+    console.table(table);
+    console.log(
+      `Goals (issue 14, item 3): app/db <= 1.0 (stretch 0.5), p99 < 50 ms, <= 3 statements per read. ` +
+        `Load average during the run: ${loadAverage()} on ${os.cpus().length} cores ` +
+        '(autocannon shares the machine; every figure is noisy, the ratios less).',
+    );
+  });
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});

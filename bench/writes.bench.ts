@@ -1,0 +1,100 @@
+// npm run bench (writes part; issue 14, item 4) — record create at the database's pace? A throw-away
+// PostgreSQL with fsync on (bench/support.ts), the real server on it, autocannon at 16 connections posting a
+// record with a small PDF (multipart), first with ledger appends, then with the same server
+// started with BENCH_SKIP_LEDGER=1 (NODE_ENV=bench; the switch is refused anywhere else, see
+// ledger/service.ts) as the baseline. Prints both rates and their ratio (goal >= 0.8), and from
+// pg_stat_statements the time spent waiting for the ledger's advisory lock per request: when
+// that wait approaches the request's latency, the lock held across the commit is the limit.
+// BENCH_SECONDS (default 10) sets each run's length.
+import os from 'node:os';
+import pg from 'pg';
+import {
+  load,
+  loadAverage,
+  ratio,
+  recordUploadBody,
+  resetStatements,
+  startServer,
+  withBenchServer,
+  type Figures,
+} from './support.js';
+
+const SECONDS = Number(process.env.BENCH_SECONDS || 10);
+const CONNECTIONS = 16;
+
+async function lockWait(client: pg.Client): Promise<{ calls: number; totalMs: number }> {
+  const { rows } = await client.query<{ calls: string; total: string }>(
+    `select coalesce(sum(calls), 0) as calls, coalesce(sum(total_exec_time), 0) as total
+     from pg_stat_statements where query like '%pg_advisory_xact_lock%'`,
+  );
+  return { calls: Number(rows[0].calls), totalMs: Number(rows[0].total) };
+}
+
+async function main() {
+  await withBenchServer(
+    'Writes',
+    async (setup) => {
+      const { cluster, dataDir, client, cookie, hospitalId } = setup;
+      const { rows } = await client.query<{ id: string }>(
+        `insert into patients (patient_id, created_by_hospital_id, first_name, last_name)
+         values ('BWRITES1', $1, 'Write', 'Bench') returning id`,
+        [hospitalId],
+      );
+      const { payload, headers } = recordUploadBody(rows[0].id, 'Bench write');
+      const post = async (label: string, url: string) => {
+        const options = {
+          connections: CONNECTIONS,
+          cookie,
+          method: 'POST' as const,
+          headers: { ...headers, origin: url },
+          body: payload,
+        };
+        await load(label, `${url}/api/medical-records`, { ...options, seconds: 2 });
+        await resetStatements(client);
+        const figures = await load(label, `${url}/api/medical-records`, { ...options, seconds: SECONDS });
+        if (figures.non2xx > 0 || figures.errors > 0)
+          throw new Error(`${label}: ${figures.non2xx} non-2xx answers and ${figures.errors} errors`);
+        return figures;
+      };
+
+      console.log(
+        `autocannon: ${CONNECTIONS} connections, ${SECONDS} s each (after a 2 s warm-up), POST /api/medical-records`,
+      );
+      const withLedger = await post('record create, with the ledger', setup.server.url);
+      const lock = await lockWait(client);
+      await setup.server.stop();
+      setup.server = await startServer({
+        databaseUrl: cluster.url,
+        dataDir,
+        env: { BENCH_SKIP_LEDGER: '1', NODE_ENV: 'bench' },
+      });
+      const without = await post('record create, ledger appends skipped (baseline)', setup.server.url);
+
+      const row = (f: Figures) => ({
+        run: f.label,
+        'req/s': Math.round(f.rate),
+        'p50 ms': f.p50,
+        'p99 ms': f.p99,
+        requests: f.requests,
+      });
+      console.table([row(withLedger), row(without)]);
+      console.log(`Ratio with / without the ledger: ${ratio(withLedger.rate, without.rate)} (goal >= 0.8)`);
+      const perAppend = lock.calls > 0 ? lock.totalMs / lock.calls : 0;
+      console.log(
+        `Ledger lock: ${lock.calls} appends, ${perAppend.toFixed(1)} ms waiting for pg_advisory_xact_lock per append ` +
+          `(p50 of the request ${withLedger.p50} ms; the lock is held from the append to the commit, so ` +
+          `${CONNECTIONS} writers queue on it: ${ratio(perAppend, withLedger.p50)} of the median request is that wait)`,
+      );
+      console.log(
+        `Load average: ${loadAverage()} on ${os.cpus().length} cores (figures are noisy, the ratio less).`,
+      );
+      // Commits wait for the disk as in production (the throw-away cluster otherwise skips fsync).
+    },
+    ['fsync=on', 'synchronous_commit=on'],
+  );
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -14,7 +14,7 @@ import { Readable } from 'node:stream';
 import { sql } from 'drizzle-orm';
 import { connect, type Database } from '../src/server/db/connect.js';
 import { attachments, ledgerEntries, medicalRecords, patients, users } from '../src/server/db/schema.js';
-import { FileStore } from '../src/server/files/store.js';
+import { DirectoryStore } from '../src/server/files/store.js';
 import { auditLedger } from '../src/server/features/ledger/integrity.js';
 import { recordLedgerContent } from '../src/server/features/ledger/content.js';
 import { entryProofByHash, treeHead } from '../src/server/features/ledger/lookup.js';
@@ -73,7 +73,7 @@ async function benchAppends(database: Database) {
   );
 }
 
-async function benchVerification(database: Database, files: FileStore) {
+async function benchVerification(database: Database, files: DirectoryStore) {
   const { db } = database;
   const [hospital] = await db
     .insert(users)
@@ -237,7 +237,7 @@ class BulkLedger {
   }
 }
 
-async function benchProofs(database: Database, files: FileStore) {
+async function benchProofs(database: Database, files: DirectoryStore) {
   const bulk = new BulkLedger(database);
   const rows: string[] = [];
   let base: number | null = null;
@@ -289,7 +289,7 @@ async function main() {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'medledger-bench-'));
   console.log(`Ledger benchmark (${os.cpus().length} cores, Node ${process.version}), data in ${dataDir}`);
   try {
-    const files = new FileStore(dataDir);
+    const files = new DirectoryStore(dataDir);
     let database = await freshDatabase(dataDir);
     try {
       await benchAppends(database);

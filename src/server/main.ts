@@ -1,7 +1,7 @@
 // config -> database -> buildApp -> listen. `npm start` runs this after building the client.
 import { loadConfig } from './config.js';
 import { openDatabaseForCli } from './cli/open-database.js';
-import { dropStaleReservations, protectedKeys } from './files/pending.js';
+import { dropStaleReservations } from './files/pending.js';
 import { buildApp } from './app.js';
 import { createAdmin } from './features/auth/service.js';
 import { startNotificationWorker } from './features/notifications/worker.js';
@@ -15,13 +15,9 @@ async function main() {
   const { app, ctx } = await buildApp(config, database);
 
   // Leftovers of uploads that never committed (a crash between file and transaction). Uploads in
-  // flight in another process sharing DATA_DIR are reserved in the database and left alone.
+  // flight in another process sharing the storage are reserved in the database and left alone.
   const now = new Date();
-  const swept = await ctx.files.sweep(
-    protectedKeys(database.db, now),
-    config.uploadSweepGraceMs,
-    now.getTime(),
-  );
+  const swept = await ctx.files.sweepUnfinished(database.db, config.uploadSweepGraceMs, now);
   await dropStaleReservations(database.db, now);
   if (swept > 0) app.log.info(`Removed ${swept} unfinished upload file(s).`);
 

@@ -8,7 +8,8 @@ import { LEDGER_USAGE, parseLedgerArgs, runLedgerErase, runLedgerVerify } from '
 import { parseVerifyReceiptArgs, runVerifyReceipt } from '../features/ledger/receipt-command.js';
 import { parseWitnessArgs, runWitness } from '../features/ledger/witness.js';
 import { runMigrateFiles } from '../features/records/migrate-files.js';
-import { FileStore } from '../files/store.js';
+import { DatabaseStore } from '../files/database-store.js';
+import { DirectoryStore } from '../files/store.js';
 import { openDatabaseForCli } from './open-database.js';
 
 const io = { out: (line: string) => console.log(line), err: (line: string) => console.error(line) };
@@ -37,12 +38,18 @@ async function main() {
   const config = loadConfig();
   const database = await openDatabaseForCli(config);
   try {
-    const files = new FileStore(config.dataDir, config.fileEncryptionKey);
+    const directory = new DirectoryStore(config.dataDir, config.fileEncryptionKey);
+    // `verify` reads where the server keeps attachments; `migrate-files` copies the directory's
+    // files into the database when that is where they are kept.
+    const files =
+      config.attachmentStore === 'database'
+        ? new DatabaseStore(database.db, config.dataDir, config.fileEncryptionKey)
+        : directory;
     process.exitCode =
       'command' in parsed
         ? parsed.command === 'erase'
           ? await runLedgerErase(parsed.entryId, database.db, io)
-          : await runMigrateFiles(database.db, files, io)
+          : await runMigrateFiles(database.db, files, io, directory)
         : await runLedgerVerify(parsed.options, database.db, files, io);
   } finally {
     await database.close();

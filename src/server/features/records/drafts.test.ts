@@ -13,6 +13,7 @@ import {
   type TestApp,
 } from '../../test/helpers.js';
 import { prepareUpload, saveUpload } from './service.js';
+import { onDisk } from '../../files/testing.js';
 import { samplePng, uploadRecord } from './testing.js';
 
 let t: TestApp;
@@ -123,7 +124,7 @@ describe('drafts', () => {
         new Date(),
       ),
     ).rejects.toMatchObject({ statusCode: 409 });
-    expect(fs.existsSync(t.ctx.files.pathFor(pending.storageKey))).toBe(false);
+    expect(fs.existsSync(onDisk(t.ctx.files).pathFor(pending.storageKey))).toBe(false);
     const rows = await t.ctx.db.select().from(attachments).where(eq(attachments.recordId, draft.id));
     expect(rows.map((a) => [a.fileName, a.position])).toEqual([
       ['report.pdf', 0],

@@ -113,7 +113,7 @@ export class DatabaseStore extends SealedStore {
         returning c.storage_key
       )
       select count(distinct storage_key)::int as files from gone`);
-    return (result as unknown as { rows: { files: number }[] }).rows[0]?.files ?? 0;
+    return (result as { rows: { files: number }[] }).rows[0]?.files ?? 0;
   }
 
   /**

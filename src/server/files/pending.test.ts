@@ -21,7 +21,8 @@ const pdf = () => Readable.from([Buffer.from('%PDF-1.7 in flight\n'.repeat(200))
 const reserved = async (key: string) =>
   (await t.ctx.db.select().from(pendingUploads).where(eq(pendingUploads.storageKey, key))).length === 1;
 /** The sweep another process would run at its start, with no grace period. */
-const sweepNow = (now = new Date()) => onDisk(t.ctx.files).sweep(protectedKeys(t.ctx.db, now), 0, now.getTime() + 1);
+const sweepNow = (now = new Date()) =>
+  onDisk(t.ctx.files).sweep(protectedKeys(t.ctx.db, now), 0, now.getTime() + 1);
 
 describe('reserved uploads and the start-up sweep', () => {
   it("never removes another process's upload in flight, streaming or renamed into place", async () => {

@@ -107,7 +107,9 @@ export interface FileStore {
    * SHA-256 of the stored plaintext, or the reason it cannot be read back intact
    * ('missing' when the file is gone, 'altered' when decryption fails its integrity check).
    */
-  hashStored(meta: StoredFileRef): Promise<{ ok: true; sha256: string } | { ok: false; reason: 'missing' | 'altered' }>;
+  hashStored(
+    meta: StoredFileRef,
+  ): Promise<{ ok: true; sha256: string } | { ok: false; reason: 'missing' | 'altered' }>;
   /**
    * The start-up sweep: removes what uploads that never committed left behind, never what an
    * attachment row or a live reservation (files/pending.ts) claims. The number of files removed.
@@ -152,7 +154,12 @@ export abstract class SealedStore implements FileStore {
   /** The stored header (possibly damaged), or null when nothing is stored under `storageKey`. */
   protected abstract readHeader(storageKey: string): Promise<Buffer | null>;
   /** The stored bytes of chunks `first` to `until`; `storedEnd` is where the file's last chunk ends. */
-  protected abstract readChunks(storageKey: string, first: number, until: number, storedEnd: number): Readable;
+  protected abstract readChunks(
+    storageKey: string,
+    first: number,
+    until: number,
+    storedEnd: number,
+  ): Readable;
   /** The whole stored file as kept (sealed), header first; errors (or ends early) when it is gone. */
   abstract openStored(storageKey: string): Readable;
   /** A place for the sealed bytes of a new file under `storageKey`. */
@@ -166,7 +173,11 @@ export abstract class SealedStore implements FileStore {
     return (await this.exists(meta.storageKey)) ? this.openDecrypted(meta) : null;
   }
 
-  async openRange(meta: StoredFileRef & { size: number }, start: number, end: number): Promise<Readable | null> {
+  async openRange(
+    meta: StoredFileRef & { size: number },
+    start: number,
+    end: number,
+  ): Promise<Readable | null> {
     if (meta.format !== 'stream1') throw new Error('ranges are read from "stream1" files only');
     if (!(start >= 0 && start <= end && end < meta.size)) throw new Error('range outside the file');
     const header = await this.readHeader(meta.storageKey);
@@ -278,7 +289,8 @@ export abstract class SealedStore implements FileStore {
   }
 
   openDecrypted(meta: StoredFileRef): Readable {
-    const decrypt = meta.format === 'stream1' ? new Opener(this.key, meta.storageKey) : this.decipherFor(meta);
+    const decrypt =
+      meta.format === 'stream1' ? new Opener(this.key, meta.storageKey) : this.decipherFor(meta);
     const stored = this.openStored(meta.storageKey);
     stored.on('error', (err) => decrypt.destroy(err));
     // A reader that stops early (a client gone, a failed chunk) closes the stored stream too.
@@ -394,7 +406,10 @@ export class DirectoryStore extends SealedStore {
     discard(): Promise<void>;
   }> {
     if (meta.format !== 'gcm') throw new Error('only "gcm" files are rewritten');
-    const tmpPath = path.join(this.tmpDir, `${meta.storageKey}.${crypto.randomBytes(4).toString('hex')}.migrate`);
+    const tmpPath = path.join(
+      this.tmpDir,
+      `${meta.storageKey}.${crypto.randomBytes(4).toString('hex')}.migrate`,
+    );
     const hash = crypto.createHash('sha256');
     let size = 0;
     const meter = new Transform({
@@ -510,7 +525,7 @@ async function fsyncDir(dir: string) {
 }
 
 /** FILE_ENCRYPTION_KEY, or a key made once and kept (mode 0600) in DATA_DIR/secrets/file.key. */
-function loadKey(dataDir: string, keyHex?: string): Buffer {
+export function loadKey(dataDir: string, keyHex?: string): Buffer {
   if (keyHex) {
     if (!/^[0-9a-fA-F]{64}$/.test(keyHex)) throw new Error('FILE_ENCRYPTION_KEY must be 64 hex characters');
     return Buffer.from(keyHex, 'hex');

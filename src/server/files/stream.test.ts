@@ -11,7 +11,13 @@ import type { Database } from '../db/connect.js';
 import { createTestDatabase } from '../test/helpers.js';
 import { CHUNK_SIZE, HEADER_SIZE, MAGIC, sealedSize } from './chunked.js';
 import { DatabaseStore } from './database-store.js';
-import { DirectoryStore, IntegrityError, type FileStore, type PendingFile, type StoredFileRef } from './store.js';
+import {
+  DirectoryStore,
+  IntegrityError,
+  type FileStore,
+  type PendingFile,
+  type StoredFileRef,
+} from './store.js';
 import { readSealed, sealedChunk, STORES, writeLegacyFile, writeSealed } from './testing.js';
 
 const KEY = 'ab'.repeat(32);
@@ -71,7 +77,15 @@ describe.each(STORES)('the chunked format, attachments in the %s', (kind) => {
 
   it('stores every size as a header and 64 KiB chunks and reads it back', async () => {
     const store = makeStore();
-    for (const size of [0, 1, CHUNK_SIZE - 1, CHUNK_SIZE, CHUNK_SIZE + 1, 3 * CHUNK_SIZE, 3 * CHUNK_SIZE + 17]) {
+    for (const size of [
+      0,
+      1,
+      CHUNK_SIZE - 1,
+      CHUNK_SIZE,
+      CHUNK_SIZE + 1,
+      3 * CHUNK_SIZE,
+      3 * CHUNK_SIZE + 17,
+    ]) {
       const plain = pattern(size);
       const file = await stored(store, plain);
       expect(file).toMatchObject({ format: 'stream1', size, sha256: sha(plain), iv: '', authTag: '' });
@@ -143,7 +157,11 @@ describe.each(STORES)('the chunked format, attachments in the %s', (kind) => {
       const { store, file } = await damaged((b) => {
         const one = sealedChunk(1, b.length);
         const two = sealedChunk(2, b.length);
-        return Buffer.concat([b.subarray(0, one.start), b.subarray(two.start, two.end), b.subarray(one.start, one.end)]);
+        return Buffer.concat([
+          b.subarray(0, one.start),
+          b.subarray(two.start, two.end),
+          b.subarray(one.start, one.end),
+        ]);
       }, even);
       await expectRefusedAt(store, file, even, 1);
     });
@@ -154,7 +172,9 @@ describe.each(STORES)('the chunked format, attachments in the %s', (kind) => {
     });
 
     it('a whole chunk appended (a copy of the last one)', async () => {
-      const { store, file } = await damaged((b) => Buffer.concat([b, b.subarray(sealedChunk(2, b.length).start)]));
+      const { store, file } = await damaged((b) =>
+        Buffer.concat([b, b.subarray(sealedChunk(2, b.length).start)]),
+      );
       await expectRefusedAt(store, file, plain, 2);
     });
 
@@ -217,15 +237,17 @@ describe.each(STORES)('the chunked format, attachments in the %s', (kind) => {
       bytes[sealedChunk(2, bytes.length).start + 7] ^= 1;
       await writeSealed(store, file.storageKey, bytes);
       // Chunks 0, 1 and 3 are intact and read alone; chunk 2 is refused without a byte of it.
-      expect((await range(store, file, 5, 2 * CHUNK_SIZE - 1)).data.equals(plain.subarray(5, 2 * CHUNK_SIZE))).toBe(
-        true,
-      );
+      expect(
+        (await range(store, file, 5, 2 * CHUNK_SIZE - 1)).data.equals(plain.subarray(5, 2 * CHUNK_SIZE)),
+      ).toBe(true);
       expect((await range(store, file, 3 * CHUNK_SIZE, plain.length - 1)).error).toBeNull();
       const across = await range(store, file, CHUNK_SIZE + 10, 2 * CHUNK_SIZE + 10);
       expect(across.error).toBeInstanceOf(IntegrityError);
       expect((across.error as IntegrityError).chunk).toBe(2);
       expect(across.data.length).toBeLessThanOrEqual(CHUNK_SIZE - 10);
-      expect(across.data.equals(plain.subarray(CHUNK_SIZE + 10, CHUNK_SIZE + 10 + across.data.length))).toBe(true);
+      expect(across.data.equals(plain.subarray(CHUNK_SIZE + 10, CHUNK_SIZE + 10 + across.data.length))).toBe(
+        true,
+      );
     });
 
     it('refuses a range of a file cut short or moved, and a damaged header', async () => {
@@ -235,11 +257,15 @@ describe.each(STORES)('the chunked format, attachments in the %s', (kind) => {
       const original = await readSealed(store, at);
       await writeSealed(store, at, original.subarray(0, sealedChunk(3, original.length).start));
       // The last chunk is gone: a range in it fails; chunk 2 alone is still authentic.
-      expect((await range(store, file, plain.length - 5, plain.length - 1)).error).toBeInstanceOf(IntegrityError);
+      expect((await range(store, file, plain.length - 5, plain.length - 1)).error).toBeInstanceOf(
+        IntegrityError,
+      );
       expect((await range(store, file, 2 * CHUNK_SIZE, 3 * CHUNK_SIZE - 1)).error).toBeNull();
       // Chunk 2 is not the last chunk, so its copy at the end of a file cut there is not accepted as one.
       await writeSealed(store, at, original.subarray(0, sealedChunk(3, original.length).start - 1));
-      expect((await range(store, file, 2 * CHUNK_SIZE, 2 * CHUNK_SIZE + 1)).error).toBeInstanceOf(IntegrityError);
+      expect((await range(store, file, 2 * CHUNK_SIZE, 2 * CHUNK_SIZE + 1)).error).toBeInstanceOf(
+        IntegrityError,
+      );
       const header = Buffer.from(original);
       header[0] ^= 1;
       await writeSealed(store, at, header);

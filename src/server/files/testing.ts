@@ -42,7 +42,6 @@ export async function writeSealed(store: FileStore, storageKey: string, bytes: B
   });
 }
 
-
 /** Replaces the stored file under `storageKey` by `plaintext` in the old format; its iv and tag. */
 export function writeLegacyFile(
   store: DirectoryStore,

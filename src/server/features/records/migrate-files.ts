@@ -38,7 +38,11 @@ class AlreadyConverted extends Error {}
 type Row = typeof attachments.$inferSelect;
 const STREAM_META = { format: 'stream1', iv: '', authTag: '' } as const;
 
-export async function migrateFiles(db: Db, files: DirectoryStore, batchSize = 100): Promise<MigrateFilesReport> {
+export async function migrateFiles(
+  db: Db,
+  files: DirectoryStore,
+  batchSize = 100,
+): Promise<MigrateFilesReport> {
   const report: MigrateFilesReport = { legacy: 0, converted: 0, completed: 0, failed: 0, problems: [] };
   let after: string | null = null;
   for (;;) {
@@ -172,17 +176,22 @@ export async function copyFilesToDatabase(
   return report;
 }
 
-async function copyOne(db: Db, target: DatabaseStore, source: DirectoryStore, row: Row): Promise<string | null> {
+async function copyOne(
+  db: Db,
+  target: DatabaseStore,
+  source: DirectoryStore,
+  row: Row,
+): Promise<string | null> {
   try {
     await db.transaction(async (tx) => {
       const copied = await target.copyFrom(source, row, tx);
       if (copied.sha256 !== row.sha256) throw new CopyMismatch();
-      if (row.format !== 'stream1') await tx.update(attachments).set(STREAM_META).where(eq(attachments.id, row.id));
+      if (row.format !== 'stream1')
+        await tx.update(attachments).set(STREAM_META).where(eq(attachments.id, row.id));
     });
     return null;
   } catch (err) {
-    if (err instanceof CopyMismatch)
-      return 'its plaintext is not what its row records; nothing was copied.';
+    if (err instanceof CopyMismatch) return 'its plaintext is not what its row records; nothing was copied.';
     if ((err as NodeJS.ErrnoException).code === 'ENOENT')
       return 'the file is missing from DATA_DIR/attachments; nothing was copied.';
     return 'the file fails its integrity check (altered on disk); nothing was copied.';

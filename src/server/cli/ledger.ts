@@ -1,6 +1,7 @@
 // npm run ledger -- verify | migrate-files | erase | witness | verify-receipt
 // `verify` audits the ledger and every record against it and `migrate-files` rewrites old-format
-// attachments, both opening the database like the server
+// attachments (or, with attachments in PostgreSQL, copies DATA_DIR's files into it), both opening
+// the database like the server
 // does (DATABASE_URL, or PGlite under DATA_DIR, refused with a clear message while the server
 // runs). `witness` and `verify-receipt` need no database: they run on any machine.
 import { loadConfig } from '../config.js';

@@ -11,16 +11,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { WORKER_INDEX_ENV } from './cluster.js';
 import { STRONG_PASSWORD } from './test/helpers.js';
-import {
-  callProcess,
-  hospitalWithPatient,
-  processDatabase,
-  PROCESS_ORIGIN,
-  randomPdf,
-  startServerProcess,
-  uploadThrough,
-  type ServerProcess,
-} from './test/server-process.js';
+import { callProcess, hospitalWithPatient, processDatabase, PROCESS_ORIGIN, randomPdf, startServerProcess, uploadThrough, type ServerProcess } from './test/server-process.js';
 
 let database: Awaited<ReturnType<typeof processDatabase>>;
 let env: Record<string, string>;

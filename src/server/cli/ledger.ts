@@ -5,12 +5,7 @@
 // does (DATABASE_URL, or PGlite under DATA_DIR, refused with a clear message while the server
 // runs). `witness` and `verify-receipt` need no database: they run on any machine.
 import { loadConfig } from '../config.js';
-import {
-  LEDGER_USAGE,
-  parseLedgerArgs,
-  runLedgerErase,
-  runLedgerVerify,
-} from '../features/ledger/command.js';
+import { LEDGER_USAGE, parseLedgerArgs, runLedgerErase, runLedgerVerify } from '../features/ledger/command.js';
 import { parseVerifyReceiptArgs, runVerifyReceipt } from '../features/ledger/receipt-command.js';
 import { parseWitnessArgs, runWitness } from '../features/ledger/witness.js';
 import { runMigrateFiles } from '../features/records/migrate-files.js';

@@ -11,14 +11,8 @@ import type { Database } from '../db/connect.js';
 import { createTestDatabase } from '../test/helpers.js';
 import { CHUNK_SIZE, HEADER_SIZE, MAGIC, sealedSize } from './chunked.js';
 import { DatabaseStore } from './database-store.js';
-import {
-  DirectoryStore,
-  IntegrityError,
-  type FileStore,
-  type PendingFile,
-  type StoredFileRef,
-} from './store.js';
-import { readSealed, sealedChunk, STORES, writeLegacyFile, writeSealed } from './testing.js';
+import { DirectoryStore, IntegrityError, type FileStore, type PendingFile, type StoredFileRef } from './store.js';
+import { readSealed, sealedChunk, STORES, swapChunks, writeLegacyFile, writeSealed } from './testing.js';
 
 const KEY = 'ab'.repeat(32);
 const dirs: string[] = [];
@@ -154,15 +148,7 @@ describe.each(STORES)('the chunked format, attachments in the %s', (kind) => {
 
     it('two chunks swapped', async () => {
       const even = pattern(3 * CHUNK_SIZE); // three full chunks, so the last two can swap places
-      const { store, file } = await damaged((b) => {
-        const one = sealedChunk(1, b.length);
-        const two = sealedChunk(2, b.length);
-        return Buffer.concat([
-          b.subarray(0, one.start),
-          b.subarray(two.start, two.end),
-          b.subarray(one.start, one.end),
-        ]);
-      }, even);
+      const { store, file } = await damaged((b) => swapChunks(b, 1, 2), even);
       await expectRefusedAt(store, file, even, 1);
     });
 

@@ -63,4 +63,16 @@ export function sealedChunk(index: number, fileSize: number): { start: number; e
   return { start, end: Math.min(start + SEALED_CHUNK_SIZE, fileSize) };
 }
 
+/** The stored bytes with chunks `i` and `j` (i < j, adjacent) in each other's places. */
+export function swapChunks(b: Buffer, i: number, j: number): Buffer {
+  const one = sealedChunk(i, b.length);
+  const two = sealedChunk(j, b.length);
+  return Buffer.concat([
+    b.subarray(0, one.start),
+    b.subarray(two.start, two.end),
+    b.subarray(one.start, two.start),
+    b.subarray(two.end),
+  ]);
+}
+
 export { CHUNK_SIZE };

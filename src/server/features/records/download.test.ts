@@ -9,21 +9,8 @@ import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { attachments, auditLogs } from '../../db/schema.js';
 import { CHUNK_SIZE, MAGIC, sealedSize } from '../../files/chunked.js';
-import {
-  onDisk,
-  readSealed,
-  sealedChunk,
-  STORES,
-  writeLegacyFile,
-  writeSealed,
-} from '../../files/testing.js';
-import {
-  addPatient,
-  createTestApp,
-  signedInHospital,
-  signedInPatient,
-  type TestApp,
-} from '../../test/helpers.js';
+import { onDisk, readSealed, sealedChunk, STORES, swapChunks, writeLegacyFile, writeSealed } from '../../files/testing.js';
+import { addPatient, createTestApp, signedInHospital, signedInPatient, type TestApp } from '../../test/helpers.js';
 import { parseLedgerArgs } from '../ledger/command.js';
 import { parseRange } from './download.js';
 import { runMigrateFiles } from './migrate-files.js';
@@ -187,15 +174,7 @@ describe.each(STORES)('attachments in the %s', (kind) => {
     });
 
     it('two chunks swapped', async () => {
-      await damagedDownload((b) => {
-        const one = sealedChunk(1, b.length);
-        const two = sealedChunk(2, b.length);
-        return Buffer.concat([
-          b.subarray(0, one.start),
-          b.subarray(two.start, two.end),
-          b.subarray(one.start, one.end),
-        ]);
-      }, 1);
+      await damagedDownload((b) => swapChunks(b, 1, 2), 1);
     });
 
     it('garbage appended', async () => {

@@ -212,28 +212,42 @@ export async function runMigrateFiles(
   if (files instanceof DatabaseStore) {
     if (!source) throw new Error('copying into the database needs the directory to copy from');
     const report = await copyFilesToDatabase(db, files, source);
-    io.out(`Attachments not yet in the database: ${report.missing}`);
-    io.out(`Copied from ${source.dir}: ${report.copied}`);
-    io.out(`Failed: ${report.failed}`);
-    for (const p of report.problems) io.out(`  - ${p}`);
-    if (report.failed > 0) {
-      io.out('Result: FAILED, the attachments above are not in the database.');
-      return 1;
-    }
-    io.out('Result: OK, every attachment is in the database.');
-    return 0;
+    return printReport(
+      io,
+      report,
+      [
+        `Attachments not yet in the database: ${report.missing}`,
+        `Copied from ${source.dir}: ${report.copied}`,
+      ],
+      ['the attachments above are not in the database', 'every attachment is in the database'],
+    );
   }
   if (!(files instanceof DirectoryStore)) throw new Error('unknown attachment store');
   const report = await migrateFiles(db, files);
-  io.out(`Attachments in the old single-GCM format: ${report.legacy}`);
-  io.out(`Converted to the chunked format: ${report.converted}`);
-  if (report.completed > 0) io.out(`Completed (converted by a run that was stopped): ${report.completed}`);
+  return printReport(
+    io,
+    report,
+    [
+      `Attachments in the old single-GCM format: ${report.legacy}`,
+      `Converted to the chunked format: ${report.converted}`,
+      ...(report.completed > 0
+        ? [`Completed (converted by a run that was stopped): ${report.completed}`]
+        : []),
+    ],
+    ['the files above are still in the old format', 'every attachment is in the chunked format'],
+  );
+}
+
+/** The counts, the failures, the result; the exit code (0 done, 1 some files failed). */
+function printReport(
+  io: CommandIo,
+  report: { failed: number; problems: string[] },
+  counts: string[],
+  [failed, ok]: [string, string],
+): number {
+  for (const line of counts) io.out(line);
   io.out(`Failed: ${report.failed}`);
   for (const p of report.problems) io.out(`  - ${p}`);
-  if (report.failed > 0) {
-    io.out('Result: FAILED, the files above are still in the old format.');
-    return 1;
-  }
-  io.out('Result: OK, every attachment is in the chunked format.');
-  return 0;
+  io.out(report.failed > 0 ? `Result: FAILED, ${failed}.` : `Result: OK, ${ok}.`);
+  return report.failed > 0 ? 1 : 0;
 }

@@ -3,6 +3,7 @@
 // (or killed), its output kept for the failure message; and the calls such tests make through it.
 import { spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
+import path from 'node:path';
 import pg from 'pg';
 import { freePort } from '../../../scripts/free-port.js';
 import { findPgBinDir, startPgCluster, type PgCluster } from '../../../scripts/pg-cluster.js';
@@ -24,8 +25,7 @@ export async function startServerProcess(
   args: string[] = [],
 ): Promise<ServerProcess & { pid: number }> {
   const port = await freePort();
-  // Node itself with tsx's loader (not the tsx wrapper, which a SIGKILL would end alone).
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts', ...args], {
+  const child: ChildProcess = spawn(path.resolve('node_modules/.bin/tsx'), ['src/server/main.ts', ...args], {
     env: {
       ...process.env,
       PORT: String(port),

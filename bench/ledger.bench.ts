@@ -14,7 +14,7 @@ import { Readable } from 'node:stream';
 import { sql } from 'drizzle-orm';
 import { connect, type Database } from '../src/server/db/connect.js';
 import { attachments, ledgerEntries, medicalRecords, patients, users } from '../src/server/db/schema.js';
-import { FileStore } from '../src/server/files/store.js';
+import { DirectoryStore } from '../src/server/files/store.js';
 import { HashPool } from '../src/server/features/ledger/hash-pool.js';
 import { auditLedger } from '../src/server/features/ledger/integrity.js';
 import { recordLedgerContent } from '../src/server/features/ledger/content.js';
@@ -74,7 +74,7 @@ async function benchAppends(database: Database) {
   );
 }
 
-async function benchVerification(database: Database, files: FileStore) {
+async function benchVerification(database: Database, files: DirectoryStore) {
   const { db } = database;
   const [hospital] = await db
     .insert(users)
@@ -245,7 +245,7 @@ class BulkLedger {
   }
 }
 
-async function benchProofs(database: Database, files: FileStore) {
+async function benchProofs(database: Database, files: DirectoryStore) {
   const bulk = new BulkLedger(database);
   const rows: string[] = [];
   let base: number | null = null;
@@ -297,7 +297,7 @@ async function main() {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'medledger-bench-'));
   console.log(`Ledger benchmark (${os.cpus().length} cores, Node ${process.version}), data in ${dataDir}`);
   try {
-    const files = new FileStore(dataDir);
+    const files = new DirectoryStore(dataDir);
     let database = await freshDatabase(dataDir);
     try {
       await benchAppends(database);

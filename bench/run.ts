@@ -1,7 +1,8 @@
 // npm run bench — runs each benchmark in turn, in its own process: the upload benchmark, the ledger
 // benchmark, the record list under load, app vs database CPU per read, writes with and without the
-// ledger, and the lists at 10,000 and 100,000 patients (the last four on PostgreSQL; their shared
-// set-up is bench/support.ts). Stops at the first one that fails.
+// ledger, the lists at 10,000 and 100,000 patients, and one app process against two (WORKERS) (all
+// but the first two on PostgreSQL; their shared set-up is bench/support.ts). Stops at the first one
+// that fails.
 import { spawnSync } from 'node:child_process';
 
 const benches = [
@@ -11,6 +12,7 @@ const benches = [
   'bench/api-cpu.bench.ts',
   'bench/writes.bench.ts',
   'bench/scale.bench.ts',
+  'bench/workers.bench.ts',
 ];
 
 for (const bench of benches) {

@@ -32,8 +32,8 @@ import { fhirRoutes } from './features/fhir/routes.js';
 import { calendarRoutes } from './features/calendar/routes.js';
 import { notificationRoutes } from './features/notifications/routes.js';
 import { shareRoutes } from './features/shares/routes.js';
-import { pendingUploadsIn } from './files/pending.js';
-import { FileStore } from './files/store.js';
+import { fileStoreFor } from './files/database-store.js';
+import type { FileStore } from './files/store.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
 import { loggableError } from './db/outage.js';
 import { registerErrorHandling } from './plugins/errors.js';
@@ -45,7 +45,7 @@ export interface AppContext {
   db: Db;
   database: Database;
   config: Config;
-  /** Encrypted attachment storage under DATA_DIR/attachments. */
+  /** Encrypted attachment storage: DATA_DIR/attachments or the database (config.attachmentStore). */
   files: FileStore;
   now: () => Date;
   /** Outgoing e-mail: SMTP when SMTP_URL is set, else .eml files under DATA_DIR/outbox. */
@@ -106,7 +106,7 @@ export async function buildApp(
     db: database.db,
     database,
     config,
-    files: new FileStore(config.dataDir, config.fileEncryptionKey, pendingUploadsIn(database.db)),
+    files: fileStoreFor(config, database.db),
     now: options.now ?? (() => new Date()),
     mail: createMailer(config, app.log),
   };

@@ -44,8 +44,23 @@ export interface Config {
    * flight are claimed by their reservation row, so this is only a second guard.
    */
   uploadSweepGraceMs: number;
+  /**
+   * Where attachments are kept (ATTACHMENT_STORE): 'database' (rows of `attachment_chunks`,
+   * shared by every process; the default with DATABASE_URL) or 'directory' (DATA_DIR/attachments,
+   * the default with the embedded database).
+   */
+  attachmentStore: 'directory' | 'database';
+  /** App processes `npm start` runs on one port (WORKERS, or --workers N); 1 runs no cluster. */
+  workers: number;
   /** Serve the built client from dist/client (off in API tests). */
   serveClient: boolean;
+}
+
+function attachmentStore(env: NodeJS.ProcessEnv): Config['attachmentStore'] {
+  const value = env.ATTACHMENT_STORE || (env.DATABASE_URL ? 'database' : 'directory');
+  if (value !== 'database' && value !== 'directory')
+    throw new Error('ATTACHMENT_STORE must be "database" or "directory"');
+  return value;
 }
 
 function num(value: string | undefined, fallback: number): number {
@@ -83,6 +98,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     registerMaxPerMrn: num(env.REGISTER_MAX_PER_MRN, 10),
     activationCodeDays: num(env.ACTIVATION_CODE_DAYS, 30),
     uploadSweepGraceMs: num(env.UPLOAD_SWEEP_GRACE_MS, SWEEP_GRACE_MS),
+    attachmentStore: attachmentStore(env),
+    workers: Math.max(1, Math.floor(num(env.WORKERS, 1))),
     serveClient: env.SERVE_CLIENT !== 'false',
   };
 }

@@ -1,7 +1,11 @@
-// config -> database -> buildApp -> listen. `npm start` runs this after building the client.
-import { loadConfig } from './config.js';
+// config -> database -> buildApp -> listen. `npm start` runs this after building the client. With
+// WORKERS=N (or --workers N) above 1 this process is the primary of a cluster (cluster.ts) and each
+// of its N workers runs main() below.
+import cluster from 'node:cluster';
+import { runPrimary, workerCount, workerIndex } from './cluster.js';
+import { loadConfig, type Config } from './config.js';
 import { openDatabaseForCli } from './cli/open-database.js';
-import { dropStaleReservations, protectedKeys } from './files/pending.js';
+import { dropStaleReservations } from './files/pending.js';
 import { buildApp } from './app.js';
 import { createAdmin } from './features/auth/service.js';
 import { startNotificationWorker } from './features/notifications/worker.js';
@@ -9,23 +13,19 @@ import { loggableError } from './db/outage.js';
 
 const SHUTDOWN_TIMEOUT_MS = 15_000;
 
-async function main() {
-  const config = loadConfig();
+async function main(config: Config) {
   const database = await openDatabaseForCli(config);
   const { app, ctx } = await buildApp(config, database);
 
   // Leftovers of uploads that never committed (a crash between file and transaction). Uploads in
-  // flight in another process sharing DATA_DIR are reserved in the database and left alone.
+  // flight in another process sharing the storage are reserved in the database and left alone.
   const now = new Date();
-  const swept = await ctx.files.sweep(
-    protectedKeys(database.db, now),
-    config.uploadSweepGraceMs,
-    now.getTime(),
-  );
+  const swept = await ctx.files.sweepUnfinished(database.db, config.uploadSweepGraceMs, now);
   await dropStaleReservations(database.db, now);
   if (swept > 0) app.log.info(`Removed ${swept} unfinished upload file(s).`);
 
-  if (config.adminEmail && config.adminPassword) {
+  // One process creates the administrator (several at once would race on the e-mail).
+  if (config.adminEmail && config.adminPassword && workerIndex() === 0) {
     const { created } = await createAdmin(database.db, config.adminEmail, config.adminPassword);
     if (created) app.log.info(`Administrator ${config.adminEmail} created from ADMIN_EMAIL.`);
   }
@@ -61,6 +61,7 @@ async function main() {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
   await app.listen({ port: config.port, host: config.host });
+  if (cluster.isWorker) return; // the primary says when every worker listens
   if (database.kind === 'pglite') {
     console.log(
       `\nNOTE: running on the embedded database (PGlite) in ${config.dataDir}. It is for trying MedLedger ` +
@@ -71,7 +72,25 @@ async function main() {
   console.log(`\nMedLedger is running at ${config.publicUrl}\n`);
 }
 
-main().catch((err: unknown) => {
-  console.error(err);
-  process.exit(1);
-});
+function start() {
+  const config = loadConfig();
+  const workers = cluster.isPrimary ? workerCount(process.argv.slice(2), config.workers) : 1;
+  if (typeof workers === 'object') {
+    console.error(workers.error);
+    process.exit(2);
+  }
+  if (workers > 1) {
+    if (!config.databaseUrl) {
+      console.error('Several processes (WORKERS above 1) need PostgreSQL: set DATABASE_URL.');
+      process.exit(2);
+    }
+    runPrimary(config, workers);
+    return;
+  }
+  main(config).catch((err: unknown) => {
+    console.error(err);
+    process.exit(1);
+  });
+}
+
+start();

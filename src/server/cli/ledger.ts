@@ -1,6 +1,7 @@
 // npm run ledger -- verify | migrate-files | erase | witness | verify-receipt
 // `verify` audits the ledger and every record against it and `migrate-files` rewrites old-format
-// attachments, both opening the database like the server
+// attachments (or, with attachments in PostgreSQL, copies DATA_DIR's files into it), both opening
+// the database like the server
 // does (DATABASE_URL, or PGlite under DATA_DIR, refused with a clear message while the server
 // runs). `witness` and `verify-receipt` need no database: they run on any machine.
 import { loadConfig, type Config } from '../config.js';
@@ -16,7 +17,8 @@ import { HashPool } from '../features/ledger/hash-pool.js';
 import { parseVerifyReceiptArgs, runVerifyReceipt } from '../features/ledger/receipt-command.js';
 import { parseWitnessArgs, runWitness } from '../features/ledger/witness.js';
 import { runMigrateFiles } from '../features/records/migrate-files.js';
-import { FileStore } from '../files/store.js';
+import { DatabaseStore } from '../files/database-store.js';
+import { DirectoryStore, type FileStore } from '../files/store.js';
 import { openDatabaseForCli } from './open-database.js';
 
 const io = { out: (line: string) => console.log(line), err: (line: string) => console.error(line) };
@@ -25,7 +27,11 @@ const io = { out: (line: string) => console.log(line), err: (line: string) => co
 async function verifyOnAllCores(options: VerifyOptions, db: Db, files: FileStore, config: Config) {
   const pool = options.skipRecords
     ? undefined
-    : new HashPool({ dataDir: config.dataDir, keyHex: config.fileEncryptionKey });
+    : new HashPool({
+        dataDir: config.dataDir,
+        keyHex: config.fileEncryptionKey,
+        databaseUrl: config.attachmentStore === 'database' ? config.databaseUrl : undefined,
+      });
   try {
     return await runLedgerVerify(options, db, files, io, pool);
   } finally {
@@ -57,12 +63,18 @@ async function main() {
   const config = loadConfig();
   const database = await openDatabaseForCli(config);
   try {
-    const files = new FileStore(config.dataDir, config.fileEncryptionKey);
+    const directory = new DirectoryStore(config.dataDir, config.fileEncryptionKey);
+    // `verify` reads where the server keeps attachments; `migrate-files` copies the directory's
+    // files into the database when that is where they are kept.
+    const files =
+      config.attachmentStore === 'database'
+        ? new DatabaseStore(database.db, config.dataDir, config.fileEncryptionKey)
+        : directory;
     process.exitCode =
       'command' in parsed
         ? parsed.command === 'erase'
           ? await runLedgerErase(parsed.entryId, database.db, io)
-          : await runMigrateFiles(database.db, files, io)
+          : await runMigrateFiles(database.db, files, io, directory)
         : await verifyOnAllCores(parsed.options, database.db, files, config);
   } finally {
     await database.close();

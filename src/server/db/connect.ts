@@ -92,6 +92,25 @@ export const POOL_SETTINGS = {
   idle_in_transaction_session_timeout: 15_000,
 } as const;
 
+/** The advisory lock that serialises migrations between processes (any constant of our own). */
+const MIGRATION_LOCK = 0x6d6c6467; // "mldg"
+
+/**
+ * Migrations under a session advisory lock: several processes starting at once on a new database
+ * (WORKERS=N, or machines behind a load balancer) would otherwise create the same tables at once
+ * and all but one fail. The others wait, then find every migration applied.
+ */
+async function migrateLocked(pool: pg.Pool): Promise<void> {
+  const lock = await pool.connect();
+  try {
+    await lock.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
+    await migratePg(drizzlePg(pool), { migrationsFolder });
+  } finally {
+    await lock.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => {});
+    lock.release();
+  }
+}
+
 export async function connect(options: ConnectOptions): Promise<Database> {
   const runMigrations = options.migrate ?? true;
   if (options.databaseUrl) {
@@ -104,7 +123,7 @@ export async function connect(options: ConnectOptions): Promise<Database> {
         console.error(`Database connection lost (${(err as { code?: string }).code ?? err.message}).`));
     pool.on('error', (err) => onPoolError(err));
     const db = drizzlePg(pool, { schema }) as unknown as Db;
-    if (runMigrations) await migratePg(drizzlePg(pool), { migrationsFolder });
+    if (runMigrations) await migrateLocked(pool);
     return {
       db,
       kind: 'postgres',

@@ -2,6 +2,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../test/helpers.js';
+import { onDisk } from '../files/testing.js';
 import { isDatabaseOutage, loggableError } from './outage.js';
 
 let t: TestApp;
@@ -57,7 +58,7 @@ describe('health endpoints', () => {
   });
 
   it('say not ready, with Retry-After, when storage cannot be written', async () => {
-    const original = t.ctx.files.tmpDir;
+    const original = onDisk(t.ctx.files).tmpDir;
     Object.assign(t.ctx.files, { tmpDir: `${original}/missing/deeper` });
     try {
       const ready = await t.app.inject({ method: 'GET', url: '/api/health/ready' });

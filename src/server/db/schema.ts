@@ -7,6 +7,7 @@ import {
   boolean,
   type AnyPgColumn,
   check,
+  customType,
   date,
   index,
   integer,
@@ -622,6 +623,29 @@ export const pendingUploads = pgTable('pending_uploads', {
   storageKey: text('storage_key').primaryKey(),
   createdAt: createdAt(),
 });
+
+/** bytea as a Buffer (node-postgres gives a Buffer, PGlite a Uint8Array). */
+const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
+  dataType: () => 'bytea',
+  fromDriver: (value) =>
+    Buffer.isBuffer(value) ? value : Buffer.from(value.buffer, value.byteOffset, value.byteLength),
+});
+
+/**
+ * Attachments kept in the database (files/database-store.ts, with DATABASE_URL): the same sealed
+ * bytes a file in DATA_DIR/attachments holds, as rows: idx -1 is the header, idx 0.. the sealed
+ * 64 KiB chunks of files/chunked.ts. Stored out of line without compression (hand-written SQL in
+ * the migration): the bytes are ciphertext.
+ */
+export const attachmentChunks = pgTable(
+  'attachment_chunks',
+  {
+    storageKey: text('storage_key').notNull(),
+    idx: integer('idx').notNull(),
+    bytes: bytea('bytes').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.storageKey, t.idx] })],
+);
 
 /**
  * Every checkpoint the ledger signed (c2sp.org/tlog-checkpoint): one per tree size, append-only.

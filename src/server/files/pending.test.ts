@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pendingUploads } from '../db/schema.js';
 import { uploadRecord } from '../features/records/testing.js';
 import { addPatient, createTestApp, signedInHospital, type TestApp } from '../test/helpers.js';
+import { onDisk } from './testing.js';
 import { dropStaleReservations, PENDING_UPLOAD_TTL_MS, protectedKeys } from './pending.js';
 
 let t: TestApp;
@@ -20,7 +21,8 @@ const pdf = () => Readable.from([Buffer.from('%PDF-1.7 in flight\n'.repeat(200))
 const reserved = async (key: string) =>
   (await t.ctx.db.select().from(pendingUploads).where(eq(pendingUploads.storageKey, key))).length === 1;
 /** The sweep another process would run at its start, with no grace period. */
-const sweepNow = (now = new Date()) => t.ctx.files.sweep(protectedKeys(t.ctx.db, now), 0, now.getTime() + 1);
+const sweepNow = (now = new Date()) =>
+  onDisk(t.ctx.files).sweep(protectedKeys(t.ctx.db, now), 0, now.getTime() + 1);
 
 describe('reserved uploads and the start-up sweep', () => {
   it("never removes another process's upload in flight, streaming or renamed into place", async () => {
@@ -31,7 +33,7 @@ describe('reserved uploads and the start-up sweep', () => {
     expect(await reserved(renamed.storageKey)).toBe(true);
 
     expect(await sweepNow()).toBe(0);
-    expect(fs.readdirSync(t.ctx.files.tmpDir)).toContain(`${streaming.storageKey}.part`);
+    expect(fs.readdirSync(onDisk(t.ctx.files).tmpDir)).toContain(`${streaming.storageKey}.part`);
     expect(await t.ctx.files.open(renamed)).not.toBeNull();
 
     // Given up: the file and its reservation both go.
@@ -45,11 +47,11 @@ describe('reserved uploads and the start-up sweep', () => {
     const hospital = await signedInHospital(t.app);
     const patient = await addPatient(t.app, hospital.cookie);
     await uploadRecord(t.app, hospital.cookie, patient.id);
-    const stored = fs.readdirSync(t.ctx.files.dir).filter((n) => n !== '.tmp');
+    const stored = fs.readdirSync(onDisk(t.ctx.files).dir).filter((n) => n !== '.tmp');
     expect(stored.length).toBeGreaterThan(0);
     expect(await t.ctx.db.select().from(pendingUploads)).toEqual([]);
     expect(await sweepNow()).toBe(0);
-    expect(fs.readdirSync(t.ctx.files.dir).filter((n) => n !== '.tmp')).toEqual(stored);
+    expect(fs.readdirSync(onDisk(t.ctx.files).dir).filter((n) => n !== '.tmp')).toEqual(stored);
   });
 
   it('removes the leftovers of a process that died: unreserved files, and expired reservations', async () => {
@@ -65,7 +67,7 @@ describe('reserved uploads and the start-up sweep', () => {
     expect(await sweepNow()).toBe(1); // only the orphan: the abandoned one is still reserved
     expect(await t.ctx.files.open(orphan)).toBeNull();
     expect(await sweepNow(later)).toBe(1);
-    expect(fs.readdirSync(t.ctx.files.tmpDir)).not.toContain(`${abandoned.storageKey}.part`);
+    expect(fs.readdirSync(onDisk(t.ctx.files).tmpDir)).not.toContain(`${abandoned.storageKey}.part`);
     await dropStaleReservations(t.ctx.db, later);
     expect(await reserved(abandoned.storageKey)).toBe(false);
   });

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
-import { FileStore, isStorageKey } from './store.js';
+import { DirectoryStore, isStorageKey } from './store.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -12,7 +12,7 @@ afterEach(() => {
 function makeStore() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'medledger-store-'));
   dirs.push(dir);
-  return new FileStore(dir, 'ab'.repeat(32));
+  return new DirectoryStore(dir, 'ab'.repeat(32));
 }
 async function readAll(stream: Readable) {
   const parts: Buffer[] = [];

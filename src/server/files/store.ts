@@ -1,6 +1,9 @@
-// Attachment storage: streamed to a temporary file beside the store while it is hashed (SHA-256
-// of the plaintext) and encrypted, fsynced, then renamed to its final name. Nothing here buffers a
-// whole file in memory.
+// Attachment storage. `FileStore` is the contract the record and ledger code use; two stores keep
+// the same sealed bytes: `DirectoryStore` here (DATA_DIR/attachments, the default; a file is
+// streamed to a temporary name while it is hashed and encrypted, fsynced, then renamed to its final
+// name) and `DatabaseStore` (files/database-store.ts, rows of PostgreSQL, with DATABASE_URL). What
+// they share (hashing, sealing, opening, ranges) is `SealedStore`, so a chunk is authenticated the
+// same way wherever it is kept. Nothing here buffers a whole file in memory.
 //
 // Two formats, told apart by the attachment row's `format` (never by guessing from the file):
 // - "stream1" (every new file, chunked.ts): a header, then 64 KiB chunks each sealed on its own
@@ -13,10 +16,11 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import { PassThrough, Transform, type Readable } from 'node:stream';
+import { PassThrough, Transform, type Readable, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { tooLarge } from '../errors.js';
-import type { PendingUploads } from './pending.js';
+import type { Db } from '../db/connect.js';
+import { protectedKeys, type PendingUploads } from './pending.js';
 import {
   CHUNK_SIZE,
   chunkCount,
@@ -70,60 +74,105 @@ export const SWEEP_GRACE_MS = 10 * 60_000;
 /** Files up to this size are read back whole when hashed (bounded memory, less overhead). */
 const WHOLE_READ_LIMIT = 4 * 1024 * 1024;
 
-export class FileStore {
-  readonly dir: string;
-  readonly tmpDir: string;
-  private readonly key: Buffer;
-
-  /**
-   * `pending` records uploads in flight (files/pending.ts) so that the sweep of another process
-   * sharing this folder leaves them alone; the command-line tools, which never upload, go without.
-   */
-  constructor(
-    dataDir: string,
-    keyHex?: string,
-    private readonly pending?: PendingUploads,
-  ) {
-    this.dir = path.join(dataDir, 'attachments');
-    this.tmpDir = path.join(this.dir, '.tmp');
-    fs.mkdirSync(this.tmpDir, { recursive: true });
-    this.key = loadKey(dataDir, keyHex);
-  }
-
+/** The attachment store the record and ledger code use, whichever keeps the bytes. */
+export interface FileStore {
+  readonly kind: 'directory' | 'database';
   /** A key for another purpose (e.g. TOTP secrets), derived from the file key with HKDF-SHA256. */
-  deriveKey(purpose: string): Buffer {
-    return Buffer.from(crypto.hkdfSync('sha256', this.key, Buffer.alloc(0), `medledger:${purpose}`, 32));
-  }
-  /** Storage is writable: a probe file is written, synced and removed (the readiness check). */
-  async checkWritable(): Promise<void> {
-    const probe = path.join(
-      this.tmpDir,
-      `ready-${process.pid}-${crypto.randomBytes(4).toString('hex')}.probe`,
-    );
-    await fsp.writeFile(probe, 'ok', { flush: true });
-    await fsp.rm(probe, { force: true });
-  }
-
-  pathFor(storageKey: string): string {
-    if (!isStorageKey(storageKey)) throw new Error('invalid storage key');
-    return path.join(this.dir, storageKey);
-  }
-
+  deriveKey(purpose: string): Buffer;
+  /** Storage is writable (the readiness check). */
+  checkWritable(): Promise<void>;
   /**
-   * The decrypted bytes of a stored file, or null when the file is gone. The stream errors if
-   * the file was altered on disk: for "stream1" files before the first byte of the changed chunk
+   * The decrypted bytes of a stored file, or null when it is gone. The stream errors if the
+   * stored bytes were altered: for "stream1" files before the first byte of the changed chunk
    * (an IntegrityError), for "gcm" files only at the end.
    */
-  async open(meta: StoredFileRef): Promise<Readable | null> {
-    const stat = await fsp.stat(this.pathFor(meta.storageKey)).catch(() => null);
-    return stat ? this.openDecrypted(meta) : null;
-  }
-
+  open(meta: StoredFileRef): Promise<Readable | null>;
   /**
    * Plaintext bytes `start` to `end` (inclusive) of a "stream1" file of `size` plaintext bytes,
    * decrypting only the chunks they lie in; null when the file is gone. The caller checks the
    * range against `size`. A chunk read that fails its check ends the stream with an IntegrityError.
    */
+  openRange(meta: StoredFileRef & { size: number }, start: number, end: number): Promise<Readable | null>;
+  /** The decrypted bytes of a stored file; the stream errors if it is gone or altered. */
+  openDecrypted(meta: StoredFileRef): Readable;
+  /** Removes a stored file; a file already gone is not an error. */
+  remove(storageKey: string): Promise<void>;
+  /**
+   * Streams `source` into the store (format "stream1"), reserved in `pending_uploads` first.
+   * Rejects with a 413 HttpError (and leaves nothing stored) when it grows past maxBytes.
+   * `inspect` sees the first bytes (content signature checks).
+   */
+  write(source: Readable, maxBytes: number, inspect?: (head: Buffer) => void): Promise<PendingFile>;
+  /**
+   * SHA-256 of the stored plaintext, or the reason it cannot be read back intact
+   * ('missing' when the file is gone, 'altered' when decryption fails its integrity check).
+   */
+  hashStored(
+    meta: StoredFileRef,
+  ): Promise<{ ok: true; sha256: string } | { ok: false; reason: 'missing' | 'altered' }>;
+  /**
+   * The start-up sweep: removes what uploads that never committed left behind, never what an
+   * attachment row or a live reservation (files/pending.ts) claims. The number of files removed.
+   */
+  sweepUnfinished(db: Db, graceMs: number, now: Date): Promise<number>;
+}
+
+/** Where the sealed bytes of a new file go until commit() or discard(). */
+export interface SealedSink {
+  stream: Writable;
+  /** Makes the written bytes the stored file (before the database commit). */
+  commit(): Promise<void>;
+  /** Removes what was written, when nothing was committed. */
+  discard(): Promise<void>;
+}
+
+/**
+ * What both stores share: the key, and hashing, sealing, opening and ranges over the stored
+ * bytes (header, then sealed chunks), which each store reads and writes its own way.
+ */
+export abstract class SealedStore implements FileStore {
+  abstract readonly kind: FileStore['kind'];
+  protected readonly key: Buffer;
+
+  /**
+   * `pending` records uploads in flight (files/pending.ts) so that the sweep of another process
+   * leaves them alone; the command-line tools, which never upload, go without.
+   */
+  protected constructor(
+    dataDir: string,
+    keyHex: string | undefined,
+    protected readonly pending?: PendingUploads,
+  ) {
+    this.key = loadKey(dataDir, keyHex);
+  }
+
+  abstract checkWritable(): Promise<void>;
+  abstract remove(storageKey: string): Promise<void>;
+  abstract sweepUnfinished(db: Db, graceMs: number, now: Date): Promise<number>;
+  /** Whether anything is stored under `storageKey`. */
+  protected abstract exists(storageKey: string): Promise<boolean>;
+  /** The stored header (possibly damaged), or null when nothing is stored under `storageKey`. */
+  protected abstract readHeader(storageKey: string): Promise<Buffer | null>;
+  /** The stored bytes of chunks `first` to `until`; `storedEnd` is where the file's last chunk ends. */
+  protected abstract readChunks(
+    storageKey: string,
+    first: number,
+    until: number,
+    storedEnd: number,
+  ): Readable;
+  /** The whole stored file as kept (sealed), header first; errors (or ends early) when it is gone. */
+  abstract openStored(storageKey: string): Readable;
+  /** A place for the sealed bytes of a new file under `storageKey`. */
+  protected abstract newSink(storageKey: string): SealedSink;
+
+  deriveKey(purpose: string): Buffer {
+    return Buffer.from(crypto.hkdfSync('sha256', this.key, Buffer.alloc(0), `medledger:${purpose}`, 32));
+  }
+
+  async open(meta: StoredFileRef): Promise<Readable | null> {
+    return (await this.exists(meta.storageKey)) ? this.openDecrypted(meta) : null;
+  }
+
   async openRange(
     meta: StoredFileRef & { size: number },
     start: number,
@@ -131,17 +180,8 @@ export class FileStore {
   ): Promise<Readable | null> {
     if (meta.format !== 'stream1') throw new Error('ranges are read from "stream1" files only');
     if (!(start >= 0 && start <= end && end < meta.size)) throw new Error('range outside the file');
-    const file = this.pathFor(meta.storageKey);
-    const handle = await fsp.open(file, 'r').catch(() => null);
-    if (!handle) return null;
-    let header: Buffer;
-    try {
-      header = Buffer.alloc(HEADER_SIZE);
-      const { bytesRead } = await handle.read(header, 0, HEADER_SIZE, 0);
-      header = header.subarray(0, bytesRead);
-    } finally {
-      await handle.close();
-    }
+    const header = await this.readHeader(meta.storageKey);
+    if (!header) return null;
     const firstChunk = Math.floor(start / CHUNK_SIZE);
     const untilChunk = Math.floor(end / CHUNK_SIZE);
     const lastChunk = chunkCount(meta.size) - 1;
@@ -154,9 +194,7 @@ export class FileStore {
       process.nextTick(() => out.destroy(err as Error));
       return out;
     }
-    // The range's chunks only; the last chunk's stored end follows from the plaintext size.
-    const readEnd = Math.min(chunkOffset(untilChunk + 1), sealedSize(meta.size)) - 1;
-    const reader = fs.createReadStream(file, { start: chunkOffset(firstChunk), end: readEnd, highWaterMark: 1024 * 1024 });
+    const reader = this.readChunks(meta.storageKey, firstChunk, untilChunk, sealedSize(meta.size));
     const skip = start - firstChunk * CHUNK_SIZE;
     let position = 0;
     const length = end - start + 1;
@@ -174,20 +212,9 @@ export class FileStore {
     return out;
   }
 
-  /** Removes a stored file; a file already gone is not an error. */
-  async remove(storageKey: string): Promise<void> {
-    await fsp.rm(this.pathFor(storageKey), { force: true });
-  }
-
-  /**
-   * Streams `source` to a temporary file (format "stream1"). Rejects with a 413 HttpError (and
-   * leaves nothing on disk) when it grows past maxBytes. `inspect` sees the first bytes (content
-   * signature checks).
-   */
   async write(source: Readable, maxBytes: number, inspect?: (head: Buffer) => void): Promise<PendingFile> {
     const storageKey = crypto.randomBytes(24).toString('base64url');
     await this.pending?.reserve(storageKey);
-    const tmpPath = path.join(this.tmpDir, `${storageKey}.part`);
     const hash = crypto.createHash('sha256');
     let size = 0;
     let head = Buffer.alloc(0);
@@ -222,17 +249,11 @@ export class FileStore {
         done();
       },
     });
+    const sink = this.newSink(storageKey);
     try {
-      // flush: fsync before the stream closes; pipeline settles after the close. (A FileHandle
-      // with a stream opened on it with autoClose: false never settles its close() on Node 20.)
-      await pipeline(
-        source,
-        meter,
-        new Sealer(this.key, storageKey),
-        fs.createWriteStream(tmpPath, { mode: 0o600, flush: true }),
-      );
+      await pipeline(source, meter, new Sealer(this.key, storageKey), sink.stream);
     } catch (err) {
-      await fsp.rm(tmpPath, { force: true });
+      await sink.discard().catch(() => {});
       await this.pending?.release(storageKey).catch(() => {});
       // Drain the rest of the upload so the request can still be answered.
       source.resume();
@@ -241,7 +262,6 @@ export class FileStore {
       }
       throw err;
     }
-    const finalPath = this.pathFor(storageKey);
     let committed = false;
     return {
       storageKey,
@@ -251,15 +271,126 @@ export class FileStore {
       iv: '',
       authTag: '',
       commit: async () => {
-        await fsp.rename(tmpPath, finalPath);
+        await sink.commit();
+        committed = true;
+      },
+      discard: async () => {
+        await (committed ? this.remove(storageKey) : sink.discard());
+        await this.pending?.release(storageKey);
+      },
+    };
+  }
+
+  protected decipherFor(meta: StoredFileRef) {
+    const decipher = crypto.createDecipheriv('aes-256-gcm', this.key, Buffer.from(meta.iv, 'hex'));
+    decipher.setAAD(Buffer.from(meta.storageKey));
+    decipher.setAuthTag(Buffer.from(meta.authTag, 'hex'));
+    return decipher;
+  }
+
+  openDecrypted(meta: StoredFileRef): Readable {
+    const decrypt =
+      meta.format === 'stream1' ? new Opener(this.key, meta.storageKey) : this.decipherFor(meta);
+    const stored = this.openStored(meta.storageKey);
+    stored.on('error', (err) => decrypt.destroy(err));
+    // A reader that stops early (a client gone, a failed chunk) closes the stored stream too.
+    decrypt.on('close', () => stored.destroy());
+    return stored.pipe(decrypt);
+  }
+
+  async hashStored(
+    meta: StoredFileRef,
+  ): Promise<{ ok: true; sha256: string } | { ok: false; reason: 'missing' | 'altered' }> {
+    if (!(await this.exists(meta.storageKey))) return { ok: false, reason: 'missing' };
+    const hash = crypto.createHash('sha256');
+    try {
+      for await (const chunk of this.openDecrypted(meta)) hash.update(chunk as Buffer);
+      return { ok: true, sha256: hash.digest('hex') };
+    } catch {
+      return { ok: false, reason: 'altered' };
+    }
+  }
+}
+
+/** Attachments as files under DATA_DIR/attachments (the default, and always with PGlite). */
+export class DirectoryStore extends SealedStore {
+  readonly kind = 'directory' as const;
+  readonly dir: string;
+  readonly tmpDir: string;
+
+  constructor(dataDir: string, keyHex?: string, pending?: PendingUploads) {
+    super(dataDir, keyHex, pending);
+    this.dir = path.join(dataDir, 'attachments');
+    this.tmpDir = path.join(this.dir, '.tmp');
+    fs.mkdirSync(this.tmpDir, { recursive: true });
+  }
+
+  /** A probe file is written, synced and removed. */
+  async checkWritable(): Promise<void> {
+    const probe = path.join(
+      this.tmpDir,
+      `ready-${process.pid}-${crypto.randomBytes(4).toString('hex')}.probe`,
+    );
+    await fsp.writeFile(probe, 'ok', { flush: true });
+    await fsp.rm(probe, { force: true });
+  }
+
+  pathFor(storageKey: string): string {
+    if (!isStorageKey(storageKey)) throw new Error('invalid storage key');
+    return path.join(this.dir, storageKey);
+  }
+
+  protected async exists(storageKey: string): Promise<boolean> {
+    return (await fsp.stat(this.pathFor(storageKey)).catch(() => null)) !== null;
+  }
+
+  protected async readHeader(storageKey: string): Promise<Buffer | null> {
+    const handle = await fsp.open(this.pathFor(storageKey), 'r').catch(() => null);
+    if (!handle) return null;
+    try {
+      const header = Buffer.alloc(HEADER_SIZE);
+      const { bytesRead } = await handle.read(header, 0, HEADER_SIZE, 0);
+      return header.subarray(0, bytesRead);
+    } finally {
+      await handle.close();
+    }
+  }
+
+  protected readChunks(storageKey: string, first: number, until: number, storedEnd: number): Readable {
+    // The range's chunks only; the last chunk's stored end follows from the plaintext size.
+    const end = Math.min(chunkOffset(until + 1), storedEnd) - 1;
+    return fs.createReadStream(this.pathFor(storageKey), {
+      start: chunkOffset(first),
+      end,
+      highWaterMark: 1024 * 1024,
+    });
+  }
+
+  openStored(storageKey: string): Readable {
+    // 1 MiB reads: with the default 64 KiB chunks, per-chunk overhead halves decrypt+hash speed.
+    return fs.createReadStream(this.pathFor(storageKey), { highWaterMark: 1024 * 1024 });
+  }
+
+  protected newSink(storageKey: string): SealedSink {
+    const tmpPath = path.join(this.tmpDir, `${storageKey}.part`);
+    let committed = false;
+    return {
+      // flush: fsync before the stream closes; pipeline settles after the close. (A FileHandle
+      // with a stream opened on it with autoClose: false never settles its close() on Node 20.)
+      stream: fs.createWriteStream(tmpPath, { mode: 0o600, flush: true }),
+      commit: async () => {
+        await fsp.rename(tmpPath, this.pathFor(storageKey));
         committed = true;
         await fsyncDir(this.dir);
       },
       discard: async () => {
-        await fsp.rm(committed ? finalPath : tmpPath, { force: true });
-        await this.pending?.release(storageKey);
+        if (!committed) await fsp.rm(tmpPath, { force: true });
       },
     };
+  }
+
+  async remove(storageKey: string): Promise<void> {
+    await fsp.rm(this.pathFor(storageKey), { force: true });
   }
 
   /**
@@ -275,7 +406,10 @@ export class FileStore {
     discard(): Promise<void>;
   }> {
     if (meta.format !== 'gcm') throw new Error('only "gcm" files are rewritten');
-    const tmpPath = path.join(this.tmpDir, `${meta.storageKey}.${crypto.randomBytes(4).toString('hex')}.migrate`);
+    const tmpPath = path.join(
+      this.tmpDir,
+      `${meta.storageKey}.${crypto.randomBytes(4).toString('hex')}.migrate`,
+    );
     const hash = crypto.createHash('sha256');
     let size = 0;
     const meter = new Transform({
@@ -311,53 +445,32 @@ export class FileStore {
     };
   }
 
-  private decipherFor(meta: StoredFileRef) {
-    const decipher = crypto.createDecipheriv('aes-256-gcm', this.key, Buffer.from(meta.iv, 'hex'));
-    decipher.setAAD(Buffer.from(meta.storageKey));
-    decipher.setAuthTag(Buffer.from(meta.authTag, 'hex'));
-    return decipher;
-  }
-
-  /** The decrypted bytes of a stored file. The stream errors if the file was altered on disk. */
-  openDecrypted(meta: StoredFileRef): Readable {
-    const decrypt = meta.format === 'stream1' ? new Opener(this.key, meta.storageKey) : this.decipherFor(meta);
-    // 1 MiB reads: with the default 64 KiB chunks, per-chunk overhead halves decrypt+hash speed.
-    const file = fs.createReadStream(this.pathFor(meta.storageKey), { highWaterMark: 1024 * 1024 });
-    file.on('error', (err) => decrypt.destroy(err));
-    // A reader that stops early (a client gone, a failed chunk) closes the file too.
-    decrypt.on('close', () => file.destroy());
-    return file.pipe(decrypt);
-  }
-
-  /**
-   * SHA-256 of the stored plaintext, or the reason it cannot be read back intact
-   * ('missing' when the file is gone, 'altered' when decryption fails its integrity check).
-   */
-  async hashStored(
+  /** Small files (most records): one read and one decrypt pass; streams cost more per file. */
+  override async hashStored(
     meta: StoredFileRef,
   ): Promise<{ ok: true; sha256: string } | { ok: false; reason: 'missing' | 'altered' }> {
     const file = this.pathFor(meta.storageKey);
     const stat = await fsp.stat(file).catch(() => null);
     if (!stat) return { ok: false, reason: 'missing' };
+    if (stat.size > WHOLE_READ_LIMIT) return super.hashStored(meta);
     const hash = crypto.createHash('sha256');
     try {
-      if (stat.size <= WHOLE_READ_LIMIT) {
-        // Small files (most records): one read and one decrypt pass; streams cost more per file.
-        const bytes = await fsp.readFile(file);
-        if (meta.format === 'stream1') {
-          openWhole(this.key, meta.storageKey, bytes, (plain) => hash.update(plain));
-        } else {
-          const decipher = this.decipherFor(meta);
-          hash.update(decipher.update(bytes));
-          hash.update(decipher.final());
-        }
+      const bytes = await fsp.readFile(file);
+      if (meta.format === 'stream1') {
+        openWhole(this.key, meta.storageKey, bytes, (plain) => hash.update(plain));
       } else {
-        for await (const chunk of this.openDecrypted(meta)) hash.update(chunk as Buffer);
+        const decipher = this.decipherFor(meta);
+        hash.update(decipher.update(bytes));
+        hash.update(decipher.final());
       }
       return { ok: true, sha256: hash.digest('hex') };
     } catch {
       return { ok: false, reason: 'altered' };
     }
+  }
+
+  sweepUnfinished(db: Db, graceMs: number, now: Date): Promise<number> {
+    return this.sweep(protectedKeys(db, now), graceMs, now.getTime());
   }
 
   /**
@@ -412,7 +525,7 @@ async function fsyncDir(dir: string) {
 }
 
 /** FILE_ENCRYPTION_KEY, or a key made once and kept (mode 0600) in DATA_DIR/secrets/file.key. */
-function loadKey(dataDir: string, keyHex?: string): Buffer {
+export function loadKey(dataDir: string, keyHex?: string): Buffer {
   if (keyHex) {
     if (!/^[0-9a-fA-F]{64}$/.test(keyHex)) throw new Error('FILE_ENCRYPTION_KEY must be 64 hex characters');
     return Buffer.from(keyHex, 'hex');

@@ -1,24 +1,28 @@
-// The chunked attachment format (chunked.ts) through FileStore: round trips, every kind of damage
-// caught at the chunk where it is, ranges that read only their chunks, and the old format.
+// The chunked attachment format (chunked.ts) through both stores (files on disk, rows in the
+// database: the same tests, parametrised): round trips, every kind of damage caught at the chunk
+// where it is, ranges that read only their chunks; and the old format (on disk only).
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../db/connect.js';
+import { createTestDatabase } from '../test/helpers.js';
 import { CHUNK_SIZE, HEADER_SIZE, MAGIC, sealedSize } from './chunked.js';
-import { FileStore, IntegrityError, type PendingFile, type StoredFileRef } from './store.js';
-import { sealedChunk, writeLegacyFile } from './testing.js';
+import { DatabaseStore } from './database-store.js';
+import { DirectoryStore, IntegrityError, type FileStore, type PendingFile, type StoredFileRef } from './store.js';
+import { readSealed, sealedChunk, STORES, swapChunks, writeLegacyFile, writeSealed } from './testing.js';
 
 const KEY = 'ab'.repeat(32);
 const dirs: string[] = [];
 afterEach(() => {
   for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
 });
-function makeStore() {
+function makeDirectoryStore() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'medledger-stream-'));
   dirs.push(dir);
-  return new FileStore(dir, KEY);
+  return new DirectoryStore(dir, KEY);
 }
 /** Bytes that differ at every position (a chunk moved elsewhere would not decrypt to the same). */
 function pattern(size: number): Buffer {
@@ -55,14 +59,31 @@ async function expectRefusedAt(store: FileStore, file: StoredFileRef, plain: Buf
   expect(await store.hashStored(file)).toEqual({ ok: false, reason: 'altered' });
 }
 
-describe('the chunked format', () => {
+describe.each(STORES)('the chunked format, attachments in the %s', (kind) => {
+  let database: Database | undefined;
+  beforeAll(async () => {
+    if (kind === 'database') database = await createTestDatabase();
+  }, 60_000);
+  afterAll(async () => database?.close());
+  function makeStore(): FileStore {
+    return kind === 'database' ? new DatabaseStore(database!.db, os.tmpdir(), KEY) : makeDirectoryStore();
+  }
+
   it('stores every size as a header and 64 KiB chunks and reads it back', async () => {
     const store = makeStore();
-    for (const size of [0, 1, CHUNK_SIZE - 1, CHUNK_SIZE, CHUNK_SIZE + 1, 3 * CHUNK_SIZE, 3 * CHUNK_SIZE + 17]) {
+    for (const size of [
+      0,
+      1,
+      CHUNK_SIZE - 1,
+      CHUNK_SIZE,
+      CHUNK_SIZE + 1,
+      3 * CHUNK_SIZE,
+      3 * CHUNK_SIZE + 17,
+    ]) {
       const plain = pattern(size);
       const file = await stored(store, plain);
       expect(file).toMatchObject({ format: 'stream1', size, sha256: sha(plain), iv: '', authTag: '' });
-      const onDisk = fs.readFileSync(store.pathFor(file.storageKey));
+      const onDisk = await readSealed(store, file.storageKey);
       expect(onDisk.length).toBe(sealedSize(size));
       expect(onDisk.subarray(0, MAGIC.length).equals(MAGIC)).toBe(true);
       expect(onDisk[MAGIC.length]).toBe(1);
@@ -84,10 +105,9 @@ describe('the chunked format', () => {
     expect((await drain((await store.open(pending))!)).data.equals(plain)).toBe(true);
     expect(await store.hashStored(pending)).toEqual({ ok: true, sha256: sha(plain) });
     // Damage in the middle of the large file is caught by the streaming read of hashStored too.
-    const file = store.pathFor(pending.storageKey);
-    const bytes = fs.readFileSync(file);
+    const bytes = await readSealed(store, pending.storageKey);
     bytes[sealedChunk(40, bytes.length).start + 5] ^= 1;
-    fs.writeFileSync(file, bytes);
+    await writeSealed(store, pending.storageKey, bytes);
     await expectRefusedAt(store, pending, plain, 40);
   });
 
@@ -96,8 +116,7 @@ describe('the chunked format', () => {
     async function damaged(change: (bytes: Buffer) => Buffer, content = plain) {
       const store = makeStore();
       const file = await stored(store, content);
-      const at = store.pathFor(file.storageKey);
-      fs.writeFileSync(at, change(fs.readFileSync(at)));
+      await writeSealed(store, file.storageKey, change(await readSealed(store, file.storageKey)));
       return { store, file };
     }
 
@@ -129,11 +148,7 @@ describe('the chunked format', () => {
 
     it('two chunks swapped', async () => {
       const even = pattern(3 * CHUNK_SIZE); // three full chunks, so the last two can swap places
-      const { store, file } = await damaged((b) => {
-        const one = sealedChunk(1, b.length);
-        const two = sealedChunk(2, b.length);
-        return Buffer.concat([b.subarray(0, one.start), b.subarray(two.start, two.end), b.subarray(one.start, one.end)]);
-      }, even);
+      const { store, file } = await damaged((b) => swapChunks(b, 1, 2), even);
       await expectRefusedAt(store, file, even, 1);
     });
 
@@ -143,7 +158,9 @@ describe('the chunked format', () => {
     });
 
     it('a whole chunk appended (a copy of the last one)', async () => {
-      const { store, file } = await damaged((b) => Buffer.concat([b, b.subarray(sealedChunk(2, b.length).start)]));
+      const { store, file } = await damaged((b) =>
+        Buffer.concat([b, b.subarray(sealedChunk(2, b.length).start)]),
+      );
       await expectRefusedAt(store, file, plain, 2);
     });
 
@@ -168,7 +185,7 @@ describe('the chunked format', () => {
       const store = makeStore();
       const a = await stored(store, plain);
       const b = await stored(store, plain);
-      fs.copyFileSync(store.pathFor(a.storageKey), store.pathFor(b.storageKey));
+      await writeSealed(store, b.storageKey, await readSealed(store, a.storageKey));
       await expectRefusedAt(store, b, plain, 0);
     });
   });
@@ -202,80 +219,85 @@ describe('the chunked format', () => {
     it('decrypts only the chunks the range lies in', async () => {
       const store = makeStore();
       const file = await stored(store, plain);
-      const at = store.pathFor(file.storageKey);
-      const bytes = fs.readFileSync(at);
+      const bytes = await readSealed(store, file.storageKey);
       bytes[sealedChunk(2, bytes.length).start + 7] ^= 1;
-      fs.writeFileSync(at, bytes);
+      await writeSealed(store, file.storageKey, bytes);
       // Chunks 0, 1 and 3 are intact and read alone; chunk 2 is refused without a byte of it.
-      expect((await range(store, file, 5, 2 * CHUNK_SIZE - 1)).data.equals(plain.subarray(5, 2 * CHUNK_SIZE))).toBe(
-        true,
-      );
+      expect(
+        (await range(store, file, 5, 2 * CHUNK_SIZE - 1)).data.equals(plain.subarray(5, 2 * CHUNK_SIZE)),
+      ).toBe(true);
       expect((await range(store, file, 3 * CHUNK_SIZE, plain.length - 1)).error).toBeNull();
       const across = await range(store, file, CHUNK_SIZE + 10, 2 * CHUNK_SIZE + 10);
       expect(across.error).toBeInstanceOf(IntegrityError);
       expect((across.error as IntegrityError).chunk).toBe(2);
       expect(across.data.length).toBeLessThanOrEqual(CHUNK_SIZE - 10);
-      expect(across.data.equals(plain.subarray(CHUNK_SIZE + 10, CHUNK_SIZE + 10 + across.data.length))).toBe(true);
+      expect(across.data.equals(plain.subarray(CHUNK_SIZE + 10, CHUNK_SIZE + 10 + across.data.length))).toBe(
+        true,
+      );
     });
 
     it('refuses a range of a file cut short or moved, and a damaged header', async () => {
       const store = makeStore();
       const file = await stored(store, plain);
-      const at = store.pathFor(file.storageKey);
-      const original = fs.readFileSync(at);
-      fs.writeFileSync(at, original.subarray(0, sealedChunk(3, original.length).start));
+      const at = file.storageKey;
+      const original = await readSealed(store, at);
+      await writeSealed(store, at, original.subarray(0, sealedChunk(3, original.length).start));
       // The last chunk is gone: a range in it fails; chunk 2 alone is still authentic.
-      expect((await range(store, file, plain.length - 5, plain.length - 1)).error).toBeInstanceOf(IntegrityError);
+      expect((await range(store, file, plain.length - 5, plain.length - 1)).error).toBeInstanceOf(
+        IntegrityError,
+      );
       expect((await range(store, file, 2 * CHUNK_SIZE, 3 * CHUNK_SIZE - 1)).error).toBeNull();
       // Chunk 2 is not the last chunk, so its copy at the end of a file cut there is not accepted as one.
-      fs.writeFileSync(at, original.subarray(0, sealedChunk(3, original.length).start - 1));
-      expect((await range(store, file, 2 * CHUNK_SIZE, 2 * CHUNK_SIZE + 1)).error).toBeInstanceOf(IntegrityError);
+      await writeSealed(store, at, original.subarray(0, sealedChunk(3, original.length).start - 1));
+      expect((await range(store, file, 2 * CHUNK_SIZE, 2 * CHUNK_SIZE + 1)).error).toBeInstanceOf(
+        IntegrityError,
+      );
       const header = Buffer.from(original);
       header[0] ^= 1;
-      fs.writeFileSync(at, header);
+      await writeSealed(store, at, header);
       const bad = await range(store, file, 0, 10);
       expect(bad.error).toBeInstanceOf(IntegrityError);
       expect(bad.data.length).toBe(0);
-      fs.rmSync(at);
+      await store.remove(at);
       expect(await store.openRange(file, 0, 10)).toBeNull();
     });
   });
+});
 
-  describe('the old single-GCM format', () => {
-    it('still reads, and is rewritten in the chunked format with the same plaintext', async () => {
-      const store = makeStore();
-      const plain = pattern(2 * CHUNK_SIZE + 99);
-      const file = await stored(store, plain);
-      const legacy = { storageKey: file.storageKey, ...writeLegacyFile(store, KEY, file.storageKey, plain) };
-      expect(fs.statSync(store.pathFor(file.storageKey)).size).toBe(plain.length);
-      expect((await drain((await store.open(legacy))!)).data.equals(plain)).toBe(true);
-      expect(await store.hashStored(legacy)).toEqual({ ok: true, sha256: sha(plain) });
-      await expect(store.openRange({ ...legacy, size: plain.length }, 0, 1)).rejects.toThrow();
+describe('the old single-GCM format', () => {
+  it('still reads, and is rewritten in the chunked format with the same plaintext', async () => {
+    const store = makeDirectoryStore();
+    const plain = pattern(2 * CHUNK_SIZE + 99);
+    const file = await stored(store, plain);
+    const legacy = { storageKey: file.storageKey, ...writeLegacyFile(store, KEY, file.storageKey, plain) };
+    expect(fs.statSync(store.pathFor(file.storageKey)).size).toBe(plain.length);
+    expect((await drain((await store.open(legacy))!)).data.equals(plain)).toBe(true);
+    expect(await store.hashStored(legacy)).toEqual({ ok: true, sha256: sha(plain) });
+    await expect(store.openRange({ ...legacy, size: plain.length }, 0, 1)).rejects.toThrow();
 
-      const rewrite = await store.rewriteLegacy(legacy);
-      expect(rewrite).toMatchObject({ sha256: sha(plain), size: plain.length });
-      // Nothing is replaced before replace().
-      expect((await drain((await store.open(legacy))!)).data.equals(plain)).toBe(true);
-      await rewrite.replace();
-      const now: StoredFileRef = { storageKey: file.storageKey, format: 'stream1', iv: '', authTag: '' };
-      expect(fs.statSync(store.pathFor(file.storageKey)).size).toBe(sealedSize(plain.length));
-      expect((await drain((await store.open(now))!)).data.equals(plain)).toBe(true);
-      expect(fs.readdirSync(store.tmpDir)).toEqual([]);
-    });
+    const rewrite = await store.rewriteLegacy(legacy);
+    expect(rewrite).toMatchObject({ sha256: sha(plain), size: plain.length });
+    // Nothing is replaced before replace().
+    expect((await drain((await store.open(legacy))!)).data.equals(plain)).toBe(true);
+    await rewrite.replace();
+    const now: StoredFileRef = { storageKey: file.storageKey, format: 'stream1', iv: '', authTag: '' };
+    expect(fs.statSync(store.pathFor(file.storageKey)).size).toBe(sealedSize(plain.length));
+    expect((await drain((await store.open(now))!)).data.equals(plain)).toBe(true);
+    expect(fs.readdirSync(store.tmpDir)).toEqual([]);
+  });
 
-    it('is not rewritten when its tag fails, and the temporary file is removed', async () => {
-      const store = makeStore();
-      const plain = pattern(CHUNK_SIZE * 2);
-      const file = await stored(store, plain);
-      const legacy = { storageKey: file.storageKey, ...writeLegacyFile(store, KEY, file.storageKey, plain) };
-      const at = store.pathFor(file.storageKey);
-      const bytes = fs.readFileSync(at);
-      bytes[CHUNK_SIZE + 1] ^= 1;
-      fs.writeFileSync(at, bytes);
-      await expect(store.rewriteLegacy(legacy)).rejects.toThrow();
-      expect(fs.readFileSync(at).equals(bytes)).toBe(true);
-      expect(fs.readdirSync(store.tmpDir)).toEqual([]);
-      expect(await store.hashStored(legacy)).toEqual({ ok: false, reason: 'altered' });
-    });
+  it('is not rewritten when its tag fails, and the temporary file is removed', async () => {
+    const store = makeDirectoryStore();
+    const plain = pattern(CHUNK_SIZE * 2);
+    const file = await stored(store, plain);
+    const legacy = { storageKey: file.storageKey, ...writeLegacyFile(store, KEY, file.storageKey, plain) };
+    const at = store.pathFor(file.storageKey);
+    const bytes = fs.readFileSync(at);
+    bytes[CHUNK_SIZE + 1] ^= 1;
+    fs.writeFileSync(at, bytes);
+    await expect(store.rewriteLegacy(legacy)).rejects.toThrow();
+    expect(fs.readFileSync(at).equals(bytes)).toBe(true);
+    expect(fs.readdirSync(store.tmpDir)).toEqual([]);
+    expect(await store.hashStored(legacy)).toEqual({ ok: false, reason: 'altered' });
   });
 });

@@ -13,10 +13,12 @@ import type { FileStore, StoredFileRef } from '../../files/store.js';
 export type AttachmentHasher = Pick<FileStore, 'hashStored'>;
 type HashResult = Awaited<ReturnType<FileStore['hashStored']>>;
 
-/** Where the store is: the same arguments as `new FileStore(dataDir, keyHex)`. */
+/** Where the store is: the folder and key, and the database when attachments are kept there. */
 export interface StoreLocation {
   dataDir: string;
   keyHex?: string;
+  /** Set when attachments live in PostgreSQL: each worker opens its own connection to it. */
+  databaseUrl?: string;
 }
 
 /**

@@ -8,7 +8,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { AppContext } from '../../app.js';
 import { connect } from '../../db/connect.js';
 import { ledgerEntries, ledgerNodes, medicalRecords, users } from '../../db/schema.js';
-import { FileStore } from '../../files/store.js';
+import { DirectoryStore } from '../../files/store.js';
+import { onDisk } from '../../files/testing.js';
 import { createTestApp, signedInHospital, type TestApp } from '../../test/helpers.js';
 import { parseLedgerArgs, runLedgerVerify } from './command.js';
 import { HashPool } from './hash-pool.js';
@@ -85,7 +86,7 @@ describe('npm run ledger -- verify (the integrity check)', () => {
   it("fails on an attachment's bytes replaced on disk", async () => {
     const { t, records } = await ledgerWithRecords(3);
     fs.writeFileSync(
-      t.ctx.files.pathFor(records[2].storageKeys[0]),
+      onDisk(t.ctx.files).pathFor(records[2].storageKeys[0]),
       Buffer.from('not the original file at all'),
     );
     const result = await verify(t);
@@ -100,8 +101,8 @@ describe('npm run ledger -- verify (the integrity check)', () => {
     try {
       const intact = await auditLedger(t.ctx.db, t.ctx.files, { hasher: pool });
       expect(intact).toMatchObject({ problemCount: 0, records: 4 });
-      fs.writeFileSync(t.ctx.files.pathFor(records[1].storageKeys[0]), Buffer.from('changed'));
-      fs.rmSync(t.ctx.files.pathFor(records[3].storageKeys[0]));
+      fs.writeFileSync(onDisk(t.ctx.files).pathFor(records[1].storageKeys[0]), Buffer.from('changed'));
+      fs.rmSync(onDisk(t.ctx.files).pathFor(records[3].storageKeys[0]));
       const pooled = await auditLedger(t.ctx.db, t.ctx.files, { hasher: pool });
       const oneThread = await auditLedger(t.ctx.db, t.ctx.files);
       expect(pooled.problems).toEqual(oneThread.problems);
@@ -160,7 +161,7 @@ describe('the ledger command as a process (embedded database)', () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'medledger-ledger-cli-'));
     try {
       const database = await connect({ pgliteDir: path.join(dataDir, 'pglite') });
-      const files = new FileStore(dataDir);
+      const files = new DirectoryStore(dataDir);
       const ctx = { db: database.db, files } as unknown as AppContext;
       const [hospital] = await database.db
         .insert(users)

@@ -8,6 +8,7 @@ import { ledgerEntries, medicalRecords, patients, users } from '../../db/schema.
 import { login, signedInHospital, STRONG_PASSWORD, uniqueEmail, useCast } from '../../test/helpers.js';
 import { hashPassword } from '../auth/passwords.js';
 import { createAdmin } from '../auth/service.js';
+import { onDisk } from '../../files/testing.js';
 import { samplePdf, uploadRecord } from '../records/testing.js';
 import { appendLedgerEntry } from './service.js';
 import { createLedgeredRecord, tamperWithLedger } from './testing.js';
@@ -146,7 +147,7 @@ describe('POST /api/ledger/verify-file and GET /api/ledger/files/{sha256}', () =
   it('finds a ledgered attachment by its bytes, reveals only the entry proof, and keeps nothing', async () => {
     const bytes = Buffer.from(`%PDF-1.4 lab values ${crypto.randomUUID()}`);
     const made = await createLedgeredRecord(t.ctx, t.hospital.userId, { files: [{ name: 'labs.pdf', bytes }] });
-    const filesBefore = fs.readdirSync(t.ctx.files.dir).length;
+    const filesBefore = fs.readdirSync(onDisk(t.ctx.files).dir).length;
     const res = await t.app.inject({
       method: 'POST',
       url: '/api/ledger/verify-file',
@@ -161,7 +162,7 @@ describe('POST /api/ledger/verify-file and GET /api/ledger/files/{sha256}', () =
     });
     expect(res.body).not.toContain('labs.pdf');
     expect(res.body).not.toContain(made.recordId);
-    expect(fs.readdirSync(t.ctx.files.dir).length).toBe(filesBefore);
+    expect(fs.readdirSync(onDisk(t.ctx.files).dir).length).toBe(filesBefore);
     expect((await get(`/api/ledger/files/${sha(bytes)}`)).json()).toEqual(body);
   });
 
@@ -274,7 +275,7 @@ describe('GET /api/medical-records/{id}/verification', () => {
 
   it("detects an attachment's bytes replaced on disk", async () => {
     const made = await createLedgeredRecord(t.ctx, t.hospital.userId);
-    const file = t.ctx.files.pathFor(made.storageKeys[0]);
+    const file = onDisk(t.ctx.files).pathFor(made.storageKeys[0]);
     const bytes = fs.readFileSync(file);
     bytes[bytes.length - 1] ^= 0xff;
     fs.writeFileSync(file, bytes);

@@ -7,6 +7,7 @@ import { MAX_UPLOAD_BYTES } from '../../../shared/constants.js';
 import { attachments, auditLogs, ledgerEntries } from '../../db/schema.js';
 import { addPatient, signedInPatient, useCast } from '../../test/helpers.js';
 import { prepareUpload, saveUpload } from './service.js';
+import { onDisk } from '../../files/testing.js';
 import { samplePng, uploadRecord } from './testing.js';
 
 const t = useCast({ patient: { firstName: 'Ada', lastName: 'Lovelace' } });
@@ -109,7 +110,7 @@ describe('drafts', () => {
         new Date(),
       ),
     ).rejects.toMatchObject({ statusCode: 409 });
-    expect(fs.existsSync(t.ctx.files.pathFor(pending.storageKey))).toBe(false);
+    expect(fs.existsSync(onDisk(t.ctx.files).pathFor(pending.storageKey))).toBe(false);
     const rows = await t.ctx.db.select().from(attachments).where(eq(attachments.recordId, draft.id));
     expect(rows.map((a) => [a.fileName, a.position])).toEqual([
       ['report.pdf', 0],

@@ -13,7 +13,7 @@ import type { AppContext } from '../../app.js';
 import { connect } from '../../db/connect.js';
 import { attachments, users } from '../../db/schema.js';
 import { CHUNK_SIZE, MAGIC } from '../../files/chunked.js';
-import { FileStore } from '../../files/store.js';
+import { DirectoryStore } from '../../files/store.js';
 import { writeLegacyFile } from '../../files/testing.js';
 import { createLedgeredRecord } from '../ledger/testing.js';
 
@@ -25,7 +25,7 @@ describe('npm run ledger -- migrate-files (a process, embedded database)', () =>
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'medledger-migrate-cli-'));
     try {
       const database = await connect({ pgliteDir: path.join(dataDir, 'pglite') });
-      const files = new FileStore(dataDir, KEY);
+      const files = new DirectoryStore(dataDir, KEY);
       const ctx = { db: database.db, files } as unknown as AppContext;
       const [hospital] = await database.db
         .insert(users)

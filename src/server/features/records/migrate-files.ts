@@ -9,10 +9,18 @@
 // converted (it verifies as 'stream1' with the row's SHA-256) and only switches the row. Running it
 // again converts nothing more. Best run with the server stopped: a download that read a row just
 // before its file was converted breaks off (and is audited) and has to be retried.
-import { and, asc, eq, gt } from 'drizzle-orm';
+//
+// With attachments in the database (ATTACHMENT_STORE=database, the default with DATABASE_URL) the
+// same command copies every attachment that has no rows yet from DATA_DIR/attachments into
+// `attachment_chunks`: per file one transaction, so a copy is whole or absent; "stream1" files
+// byte for byte, "gcm" files sealed anew as "stream1" (the row switched in the same transaction).
+// What was copied is read back and must hash to the row's SHA-256, else the transaction is rolled
+// back. The files on disk are left in place.
+import { and, asc, eq, gt, notExists, sql } from 'drizzle-orm';
 import type { Db } from '../../db/connect.js';
-import { attachments } from '../../db/schema.js';
-import type { FileStore } from '../../files/store.js';
+import { attachmentChunks, attachments } from '../../db/schema.js';
+import { DatabaseStore } from '../../files/database-store.js';
+import { DirectoryStore, type FileStore } from '../../files/store.js';
 import type { CommandIo } from '../ledger/command.js';
 
 export interface MigrateFilesReport {
@@ -30,7 +38,11 @@ class AlreadyConverted extends Error {}
 type Row = typeof attachments.$inferSelect;
 const STREAM_META = { format: 'stream1', iv: '', authTag: '' } as const;
 
-export async function migrateFiles(db: Db, files: FileStore, batchSize = 100): Promise<MigrateFilesReport> {
+export async function migrateFiles(
+  db: Db,
+  files: DirectoryStore,
+  batchSize = 100,
+): Promise<MigrateFilesReport> {
   const report: MigrateFilesReport = { legacy: 0, converted: 0, completed: 0, failed: 0, problems: [] };
   let after: string | null = null;
   for (;;) {
@@ -70,10 +82,10 @@ async function switchRow(db: Db, row: Row, beforeCommit?: () => Promise<void>) {
 
 async function migrateOne(
   db: Db,
-  files: FileStore,
+  files: DirectoryStore,
   row: Row,
 ): Promise<'converted' | 'completed' | 'skipped' | { problem: string }> {
-  let rewrite: Awaited<ReturnType<FileStore['rewriteLegacy']>>;
+  let rewrite: Awaited<ReturnType<DirectoryStore['rewriteLegacy']>>;
   try {
     rewrite = await files.rewriteLegacy(row);
   } catch {
@@ -117,18 +129,125 @@ async function migrateOne(
   }
 }
 
-/** Runs the conversion and prints its counts; the exit code (0 done, 1 some files failed). */
-export async function runMigrateFiles(db: Db, files: FileStore, io: CommandIo): Promise<number> {
+export interface CopyFilesReport {
+  /** Attachments without rows in the database when the run started. */
+  missing: number;
+  copied: number;
+  failed: number;
+  problems: string[];
+}
+
+class CopyMismatch extends Error {}
+
+/** Copies the files of attachments that have no rows yet from `source` into the database. */
+export async function copyFilesToDatabase(
+  db: Db,
+  target: DatabaseStore,
+  source: DirectoryStore,
+  batchSize = 100,
+): Promise<CopyFilesReport> {
+  const report: CopyFilesReport = { missing: 0, copied: 0, failed: 0, problems: [] };
+  const notCopied = notExists(
+    db
+      .select({ one: sql`1` })
+      .from(attachmentChunks)
+      .where(eq(attachmentChunks.storageKey, attachments.storageKey)),
+  );
+  let after: string | null = null;
+  for (;;) {
+    const rows: Row[] = await db
+      .select()
+      .from(attachments)
+      .where(and(notCopied, after === null ? undefined : gt(attachments.id, after)))
+      .orderBy(asc(attachments.id))
+      .limit(batchSize);
+    if (rows.length === 0) break;
+    after = rows[rows.length - 1].id;
+    for (const row of rows) {
+      report.missing++;
+      const problem = await copyOne(db, target, source, row);
+      if (problem === null) report.copied++;
+      else {
+        report.failed++;
+        report.problems.push(`${row.id} "${row.fileName}": ${problem}`);
+      }
+    }
+  }
+  return report;
+}
+
+async function copyOne(
+  db: Db,
+  target: DatabaseStore,
+  source: DirectoryStore,
+  row: Row,
+): Promise<string | null> {
+  try {
+    await db.transaction(async (tx) => {
+      const copied = await target.copyFrom(source, row, tx);
+      if (copied.sha256 !== row.sha256) throw new CopyMismatch();
+      if (row.format !== 'stream1')
+        await tx.update(attachments).set(STREAM_META).where(eq(attachments.id, row.id));
+    });
+    return null;
+  } catch (err) {
+    if (err instanceof CopyMismatch) return 'its plaintext is not what its row records; nothing was copied.';
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT')
+      return 'the file is missing from DATA_DIR/attachments; nothing was copied.';
+    return 'the file fails its integrity check (altered on disk); nothing was copied.';
+  }
+}
+
+/**
+ * Runs the conversion (attachments on disk) or the copy into the database (`files` a
+ * DatabaseStore, `source` the directory the files are copied from) and prints its counts; the
+ * exit code (0 done, 1 some files failed).
+ */
+export async function runMigrateFiles(
+  db: Db,
+  files: FileStore,
+  io: CommandIo,
+  source?: DirectoryStore,
+): Promise<number> {
+  if (files instanceof DatabaseStore) {
+    if (!source) throw new Error('copying into the database needs the directory to copy from');
+    const report = await copyFilesToDatabase(db, files, source);
+    return printReport(
+      io,
+      report,
+      [
+        `Attachments not yet in the database: ${report.missing}`,
+        `Copied from ${source.dir}: ${report.copied}`,
+      ],
+      ['the attachments above are not in the database', 'every attachment is in the database'],
+    );
+  }
+  if (!(files instanceof DirectoryStore)) throw new Error('unknown attachment store');
   const report = await migrateFiles(db, files);
-  io.out(`Attachments in the old single-GCM format: ${report.legacy}`);
-  io.out(`Converted to the chunked format: ${report.converted}`);
-  if (report.completed > 0) io.out(`Completed (converted by a run that was stopped): ${report.completed}`);
+  return printReport(
+    io,
+    report,
+    [
+      `Attachments in the old single-GCM format: ${report.legacy}`,
+      `Converted to the chunked format: ${report.converted}`,
+      ...(report.completed > 0
+        ? [`Completed (converted by a run that was stopped): ${report.completed}`]
+        : []),
+    ],
+    ['the files above are still in the old format', 'every attachment is in the chunked format'],
+  );
+}
+
+/** The counts, the failures, the result; the exit code (0 done, 1 some files failed). */
+function printReport(
+  io: CommandIo,
+  report: { failed: number; problems: string[] },
+  counts: string[],
+  [failed, ok]: [string, string],
+): number {
+  for (const line of counts) io.out(line);
   io.out(`Failed: ${report.failed}`);
   for (const p of report.problems) io.out(`  - ${p}`);
-  if (report.failed > 0) {
-    io.out('Result: FAILED, the files above are still in the old format.');
-    return 1;
-  }
-  io.out('Result: OK, every attachment is in the chunked format.');
-  return 0;
+  io.out(report.failed > 0 ? `Result: FAILED, ${failed}.` : `Result: OK, ${ok}.`);
+  return report.failed > 0 ? 1 : 0;
 }

@@ -35,12 +35,25 @@ export async function startServerProcess(
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
+    // Its own process group: tsx runs the server as a child of its own, and SIGKILL is not passed
+    // on, so a kill goes to the whole group (wrapper, server and any WORKERS) or the server lives on.
+    detached: true,
   });
+  const killGroup = () => {
+    try {
+      process.kill(-child.pid!, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  };
   let output = '';
   child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
   child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start in 60 s:\n${output}`)), 60_000);
+    const timer = setTimeout(() => {
+      killGroup();
+      reject(new Error(`server did not start in 60 s:\n${output}`));
+    }, 60_000);
     const onExit = (code: number | null) => {
       clearTimeout(timer);
       reject(new Error(`server exited with ${code}:\n${output}`));
@@ -61,10 +74,12 @@ export async function startServerProcess(
     stop: async (signal = 'SIGTERM') => {
       if (child.exitCode !== null || child.signalCode !== null) return;
       const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill(signal);
-      const force = setTimeout(() => child.kill('SIGKILL'), 20_000);
+      if (signal === 'SIGKILL') killGroup();
+      else child.kill('SIGTERM'); // tsx passes it on to the server, which shuts down gracefully
+      const force = setTimeout(killGroup, 20_000);
       await exited;
       clearTimeout(force);
+      killGroup(); // anything of the group still running once the wrapper is gone
     },
   };
 }

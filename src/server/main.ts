@@ -9,6 +9,8 @@ import { dropStaleReservations } from './files/pending.js';
 import { buildApp } from './app.js';
 import { createAdmin } from './features/auth/service.js';
 import { startNotificationWorker } from './features/notifications/worker.js';
+import { copyLeftoverFilesAtStart } from './features/records/migrate-files.js';
+import { DirectoryStore } from './files/store.js';
 import { loggableError } from './db/outage.js';
 
 const SHUTDOWN_TIMEOUT_MS = 15_000;
@@ -23,6 +25,20 @@ async function main(config: Config) {
   const swept = await ctx.files.sweepUnfinished(database.db, config.uploadSweepGraceMs, now);
   await dropStaleReservations(database.db, now);
   if (swept > 0) app.log.info(`Removed ${swept} unfinished upload file(s).`);
+
+  // Attachments kept in DATA_DIR before they moved into PostgreSQL are copied in by one process.
+  if (workerIndex() === 0) {
+    const copied = await copyLeftoverFilesAtStart(
+      database.db,
+      ctx.files,
+      new DirectoryStore(config.dataDir, config.fileEncryptionKey),
+    );
+    if (copied && copied.missing > 0)
+      app.log.warn(
+        `Copied ${copied.copied} of ${copied.missing} attachment file(s) from DATA_DIR into the database` +
+          (copied.failed > 0 ? `; not copied: ${copied.problems.join('; ')}` : '.'),
+      );
+  }
 
   // One process creates the administrator (several at once would race on the e-mail).
   if (config.adminEmail && config.adminPassword && workerIndex() === 0) {

@@ -7,7 +7,7 @@ import { Readable } from 'node:stream';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { attachments, pendingUploads } from '../db/schema.js';
-import { runMigrateFiles } from '../features/records/migrate-files.js';
+import { copyLeftoverFilesAtStart, runMigrateFiles } from '../features/records/migrate-files.js';
 import { samplePdf, uploadRecord } from '../features/records/testing.js';
 import { addPatient, createTestApp, signedInHospital, type TestApp } from '../test/helpers.js';
 import { DatabaseStore } from './database-store.js';
@@ -102,5 +102,31 @@ describe('npm run ledger -- migrate-files with attachments in the database', () 
     out.length = 0;
     expect(await runMigrateFiles(t.ctx.db, target, io, disk)).toBe(1);
     expect(out).toContain('Attachments not yet in the database: 1');
+  });
+});
+
+describe('the start-up copy into the database', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ fileEncryptionKey: KEY, attachmentStore: 'directory' });
+  });
+  afterAll(async () => t?.close());
+
+  it('copies files left in DATA_DIR once the store is the database, and does nothing without them', async () => {
+    const disk = onDisk(t.ctx.files);
+    const target = new DatabaseStore(t.ctx.db, t.config.dataDir, KEY);
+    // Nothing on disk yet: no copy at all, and none for a directory store.
+    expect(await copyLeftoverFilesAtStart(t.ctx.db, target, disk)).toBeNull();
+    const h = await signedInHospital(t.app);
+    const patient = await addPatient(t.app, h.cookie);
+    const bytes = Buffer.concat([samplePdf('left on disk'), crypto.randomBytes(70_000)]);
+    await uploadRecord(t.app, h.cookie, patient.id, { files: [{ fileName: 'disk.pdf', bytes }] });
+    expect(await copyLeftoverFilesAtStart(t.ctx.db, disk, disk)).toBeNull();
+
+    expect(await copyLeftoverFilesAtStart(t.ctx.db, target, disk)).toMatchObject({ missing: 1, copied: 1 });
+    const [row] = await t.ctx.db.select().from(attachments).where(eq(attachments.sha256, sha(bytes)));
+    expect((await readAll(await target.open(row))).equals(bytes)).toBe(true);
+    // The next start finds everything copied.
+    expect(await copyLeftoverFilesAtStart(t.ctx.db, target, disk)).toMatchObject({ missing: 0, copied: 0 });
   });
 });

@@ -335,6 +335,12 @@ export class DirectoryStore extends SealedStore {
     await fsp.rm(probe, { force: true });
   }
 
+  /** Whether the folder holds any stored file (temporary files aside). */
+  async hasAnyFile(): Promise<boolean> {
+    const names = await fsp.readdir(this.dir).catch(() => [] as string[]);
+    return names.some(isStorageKey);
+  }
+
   pathFor(storageKey: string): string {
     if (!isStorageKey(storageKey)) throw new Error('invalid storage key');
     return path.join(this.dir, storageKey);

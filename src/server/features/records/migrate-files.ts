@@ -251,3 +251,18 @@ function printReport(
   io.out(report.failed > 0 ? `Result: FAILED, ${failed}.` : `Result: OK, ${ok}.`);
   return report.failed > 0 ? 1 : 0;
 }
+
+/**
+ * At start-up with attachments in the database: files still in DATA_DIR/attachments whose
+ * attachments have no rows yet (kept in the directory before, or by ATTACHMENT_STORE=directory)
+ * are copied in, exactly as `migrate-files` does, so no record loses its files by the switch.
+ * Costs one directory listing when the folder is empty, one anti-join when everything is copied.
+ */
+export async function copyLeftoverFilesAtStart(
+  db: Db,
+  files: FileStore,
+  source: DirectoryStore,
+): Promise<CopyFilesReport | null> {
+  if (!(files instanceof DatabaseStore) || !(await source.hasAnyFile())) return null;
+  return copyFilesToDatabase(db, files, source);
+}

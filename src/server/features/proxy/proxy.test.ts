@@ -1,32 +1,23 @@
 // Family proxy access (docs/decisions.md#family-proxy-access): invitations, grants, every way of
 // losing one, other patients' ids, and the patient's trail.
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { familyGrants, familyInvitations } from '../../db/schema.js';
 import { headerOf, outboxMessages } from '../../mail/read-message.js';
 import {
   addPatient,
-  createTestApp,
   familyInvitationToken,
   familySignup as signup,
   signedInFamily,
-  signedInHospital,
   signedInPatient,
   STRONG_PASSWORD,
   uniqueEmail,
-  type TestApp,
+  useCast,
 } from '../../test/helpers.js';
 import { uploadRecord } from '../records/testing.js';
 import { INVITE_MESSAGES } from './invitations.js';
 
-let t: TestApp;
-let hospital: { cookie: string; userId: string };
-
-beforeAll(async () => {
-  t = await createTestApp();
-  hospital = await signedInHospital(t.app);
-});
-afterAll(async () => t?.close());
+const t = useCast({ patient: false });
 
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 const send = (method: Method, url: string, cookie: string, payload?: unknown) =>
@@ -52,12 +43,12 @@ const familySignup = (email: string, inviteToken: string | undefined) => signup(
  * relative who registered through the invitation mailed when the contact was added.
  */
 async function grantedFamily() {
-  const row = await addPatient(t.app, hospital.cookie, { firstName: 'Maria', lastName: 'Lopez' });
+  const row = await addPatient(t.app, t.hospital.cookie, { firstName: 'Maria', lastName: 'Lopez' });
   const patient = await signedInPatient(t.app, row);
-  const shared = await uploadRecord(t.app, hospital.cookie, row.id, {
+  const shared = await uploadRecord(t.app, t.hospital.cookie, row.id, {
     fields: { title: 'Blood panel', shareWithFamily: 'true' },
   });
-  const unshared = await uploadRecord(t.app, hospital.cookie, row.id, { fields: { title: 'Private note' } });
+  const unshared = await uploadRecord(t.app, t.hospital.cookie, row.id, { fields: { title: 'Private note' } });
   expect([shared.statusCode, unshared.statusCode]).toEqual([201, 201]);
   const family = await signedInFamily(t, patient.cookie, uniqueEmail('relative'));
   const me = await send('GET', '/api/auth/me', family.cookie);
@@ -103,7 +94,7 @@ describe('a relative invited by the patient', () => {
     const g = await grantedFamily();
     const start = new Date(Date.now() + 3 * 86_400_000);
     start.setUTCHours(10, 0, 0, 0);
-    const booked = await send('POST', '/api/appointments', hospital.cookie, {
+    const booked = await send('POST', '/api/appointments', t.hospital.cookie, {
       patientId: g.row.id,
       appointmentType: 'consultation',
       doctorName: 'Dr. Who',
@@ -220,7 +211,7 @@ describe('losing access', () => {
     const retracted = await send(
       'POST',
       `/api/medical-records/${g.record.id}/entered-in-error`,
-      hospital.cookie,
+      t.hospital.cookie,
       {
         reason: 'Wrong patient',
       },
@@ -260,7 +251,7 @@ describe('invitations', () => {
     expect(reuse.statusCode).toBe(409);
     expect(reuse.json().message).toBe(INVITE_MESSAGES.used);
 
-    const row = await addPatient(t.app, hospital.cookie);
+    const row = await addPatient(t.app, t.hospital.cookie);
     const patient = await signedInPatient(t.app, row);
     const email = uniqueEmail('late');
     await send('POST', '/api/family-contacts', patient.cookie, relative(email));
@@ -284,7 +275,7 @@ describe('invitations', () => {
   });
 
   it('are refused for another address, a forged token or none', async () => {
-    const row = await addPatient(t.app, hospital.cookie);
+    const row = await addPatient(t.app, t.hospital.cookie);
     const patient = await signedInPatient(t.app, row);
     const email = uniqueEmail('invited');
     await send('POST', '/api/family-contacts', patient.cookie, relative(email));
@@ -301,7 +292,7 @@ describe('invitations', () => {
   });
 
   it('are sent by the patient on request, only when the contact may have access', async () => {
-    const row = await addPatient(t.app, hospital.cookie);
+    const row = await addPatient(t.app, t.hospital.cookie);
     const patient = await signedInPatient(t.app, row);
     const email = uniqueEmail('asked');
     const noAccess = await send(
@@ -345,14 +336,14 @@ describe('invitations', () => {
     expect(invitationsTo(email)).toBe(2);
     expect((await familySignup(email, first)).statusCode).toBe(400);
 
-    const stranger = await signedInPatient(t.app, await addPatient(t.app, hospital.cookie));
+    const stranger = await signedInPatient(t.app, await addPatient(t.app, t.hospital.cookie));
     expect((await invite(stranger.cookie)).statusCode).toBe(404);
-    expect((await invite(hospital.cookie)).statusCode).toBe(403);
+    expect((await invite(t.hospital.cookie)).statusCode).toBe(403);
   });
 
   it('can be accepted by a signed-in family member for a further patient', async () => {
     const g = await grantedFamily();
-    const row = await addPatient(t.app, hospital.cookie, { firstName: 'Luis', lastName: 'Lopez' });
+    const row = await addPatient(t.app, t.hospital.cookie, { firstName: 'Luis', lastName: 'Lopez' });
     const second = await signedInPatient(t.app, row);
     await send(
       'POST',

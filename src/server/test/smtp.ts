@@ -2,6 +2,7 @@
 // every message it receives is kept (envelope and raw text) for the test to read back.
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
+import { afterAll, beforeAll } from 'vitest';
 import { createTestApp, type TestApp } from './helpers.js';
 
 export interface ReceivedMail {
@@ -51,4 +52,16 @@ export async function createAppWithSmtp(): Promise<SmtpTestApp> {
       await new Promise<void>((resolve) => smtp.close(resolve));
     },
   };
+}
+
+/** `createAppWithSmtp` for a whole test file: the app with the mails received, closed after it. */
+export function useAppWithSmtp(): TestApp & { received: ReceivedMail[] } {
+  const app = { received: [] } as unknown as TestApp & { received: ReceivedMail[] };
+  let smtp: SmtpTestApp | undefined;
+  beforeAll(async () => {
+    smtp = await createAppWithSmtp();
+    Object.assign(app, smtp.t, { received: smtp.received });
+  });
+  afterAll(async () => smtp?.close());
+  return app;
 }

@@ -1,24 +1,13 @@
 // End to end over real SMTP: a loopback smtp-server receives the appointment invitation the job
 // worker sends, and its attached .ics parses with ical.js.
 import ICAL from 'ical.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { headerOf, partText } from '../../mail/read-message.js';
-import { addPatient, signedInHospital, signedInPatient, type TestApp } from '../../test/helpers.js';
-import { createAppWithSmtp, type ReceivedMail, type SmtpTestApp } from '../../test/smtp.js';
+import { addPatient, signedInHospital, signedInPatient } from '../../test/helpers.js';
+import { useAppWithSmtp } from '../../test/smtp.js';
 import { runNotificationsOnce } from './worker.js';
 
-let mail: SmtpTestApp;
-let t: TestApp;
-let received: ReceivedMail[];
-
-beforeAll(async () => {
-  mail = await createAppWithSmtp();
-  t = mail.t;
-  received = mail.received;
-});
-afterAll(async () => {
-  await mail?.close();
-});
+const t = useAppWithSmtp();
 
 describe('appointment invitation over SMTP', () => {
   it('delivers the booked mail to the patient with a REQUEST .ics ical.js reads', async () => {
@@ -41,11 +30,11 @@ describe('appointment invitation over SMTP', () => {
       },
     });
     expect(res.statusCode, res.body).toBe(201);
-    expect(received).toHaveLength(0); // nothing is sent outside the job worker
+    expect(t.received).toHaveLength(0); // nothing is sent outside the job worker
     // The patient's invitation, and the hospital's "a patient activated their account".
     expect(await runNotificationsOnce(t.ctx)).toMatchObject({ sent: 2, failed: 0 });
-    expect(received.map((m) => m.to)).toEqual(expect.arrayContaining([[patient.email], [hospital.email]]));
-    const mail = received.find((m) => m.to[0] === patient.email);
+    expect(t.received.map((m) => m.to)).toEqual(expect.arrayContaining([[patient.email], [hospital.email]]));
+    const mail = t.received.find((m) => m.to[0] === patient.email);
     if (!mail) throw new Error('no mail to the patient');
     expect(headerOf(mail.raw, 'Subject')).toBe('MedLedger: an appointment was booked for you');
     const ics = partText(mail.raw, 'text/calendar');

@@ -1,23 +1,12 @@
 // End to end over real SMTP: a loopback smtp-server receives what the app sends, and the link in
 // the received message completes the registration.
 import fs from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { linkTo } from '../../mail/read-message.js';
-import { STRONG_PASSWORD, login, signedInAdmin, uniqueEmail, type TestApp } from '../../test/helpers.js';
-import { createAppWithSmtp, type ReceivedMail, type SmtpTestApp } from '../../test/smtp.js';
+import { STRONG_PASSWORD, login, signedInAdmin, uniqueEmail } from '../../test/helpers.js';
+import { useAppWithSmtp } from '../../test/smtp.js';
 
-let mail: SmtpTestApp;
-let t: TestApp;
-let received: ReceivedMail[];
-
-beforeAll(async () => {
-  mail = await createAppWithSmtp();
-  t = mail.t;
-  received = mail.received;
-});
-afterAll(async () => {
-  await mail?.close();
-});
+const t = useAppWithSmtp();
 
 describe('approval e-mail over SMTP', () => {
   it('sends the registration link to the contact, and that link completes registration', async () => {
@@ -39,8 +28,8 @@ describe('approval e-mail over SMTP', () => {
     });
     expect(reviewed.statusCode).toBe(200);
 
-    expect(received).toHaveLength(1);
-    const [mail] = received;
+    expect(t.received).toHaveLength(1);
+    const [mail] = t.received;
     expect(mail.to).toEqual([contactEmail]);
     expect(mail.from).toBe('no-reply@medledger.test');
     expect(mail.raw).toMatch(/Subject: Your MedLedger application has been approved/);
@@ -69,7 +58,7 @@ describe('approval e-mail over SMTP', () => {
       url: '/api/provider-applications',
       payload: { hospitalName: 'Quay Clinic', contactName: 'Quinn Quay', contactEmail },
     });
-    const before = received.length;
+    const before = t.received.length;
     const res = await t.app.inject({
       method: 'PATCH',
       url: `/api/provider-applications/${applied.json().application.id}/review`,
@@ -77,8 +66,8 @@ describe('approval e-mail over SMTP', () => {
       payload: { status: 'rejected' },
     });
     expect(res.statusCode).toBe(200);
-    expect(received).toHaveLength(before + 1);
-    expect(received.at(-1)!.to).toEqual([contactEmail]);
-    expect(linkTo(received.at(-1)!.raw, '/provider-register')).toBeUndefined();
+    expect(t.received).toHaveLength(before + 1);
+    expect(t.received.at(-1)!.to).toEqual([contactEmail]);
+    expect(linkTo(t.received.at(-1)!.raw, '/provider-register')).toBeUndefined();
   });
 });

@@ -90,6 +90,8 @@ describe('accessibility (axe-core)', () => {
       { path: '/hospital-login', ready: 'Remember me' },
       { path: '/patient-login', ready: 'Remember me' },
       { path: '/medledger-login', ready: 'Remember me' },
+      { path: '/family-login', ready: 'Remember me' },
+      { path: '/shared/no-such-link', ready: 'Link not available' },
       { path: '/signup', ready: 'Create' },
       { path: '/provider-apply', ready: 'Join MedLedger as a Healthcare Provider' },
       { path: '/verify', ready: 'Drop a file here' },

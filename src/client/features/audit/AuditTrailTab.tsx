@@ -99,7 +99,7 @@ export function AuditTrailTab() {
             {applied.day || applied.action !== 'all' || applied.userId !== 'all' ? ' for these filters' : ''}.
           </Text>
         )}
-        <Stack gap="xs" aria-label="Transaction history">
+        <Stack component="section" gap="xs" aria-label="Transaction history">
           {items.map((entry) => (
             <AuditEntryRow key={entry.id} entry={entry} />
           ))}

@@ -47,7 +47,7 @@ export function ReceiptCheck() {
   }
 
   return (
-    <Stack gap="sm" aria-label="Check a receipt">
+    <Stack component="section" gap="sm" aria-label="Check a receipt">
       <Title order={2} fz={20}>
         Check a receipt
       </Title>

@@ -92,7 +92,7 @@ export function ActivationCodeView({
         need both to create their patient account. The code is shown only now.
         {replaced && ' Any earlier activation code of this patient no longer works.'}
       </Text>
-      <Stack gap={4} aria-label="Activation details">
+      <Stack component="section" gap={4} aria-label="Activation details">
         <Text size="sm">
           Medical Record Number: <Code fz="md">{details.mrn}</Code>
         </Text>

@@ -155,7 +155,7 @@ function PatientDetails({ patient }: { patient: Patient }) {
       />
       {records.isLoading && <Text c="dimmed">Loading records...</Text>}
       {records.data?.total === 0 && <Text c="dimmed">No medical records yet.</Text>}
-      <Stack gap="xs" aria-label="Medical records">
+      <Stack component="section" gap="xs" aria-label="Medical records">
         {records.data?.items.map((r) => (
           <Paper key={r.id} withBorder p="sm">
             <Group justify="space-between" wrap="wrap">

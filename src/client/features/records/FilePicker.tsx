@@ -91,7 +91,7 @@ export function FilePicker({ files, onChange, existing, disabled }: Props) {
       </Group>
       {(existing.length > 0 || files.length > 0) && (
         <Paper withBorder p="xs">
-          <Stack gap={4} aria-label="Chosen files">
+          <Stack component="section" gap={4} aria-label="Chosen files">
             {existing.map((a) => (
               <Group key={a.id} gap="xs" wrap="nowrap">
                 <IconFile size={16} aria-hidden />

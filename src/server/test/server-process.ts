@@ -120,9 +120,18 @@ export async function processDatabase(): Promise<{ url: string; close(): Promise
 }
 
 /** A JSON call to a server process, as a browser on PUBLIC_URL would send it. */
-export function callProcess(base: string, method: string, url: string, cookie?: string, body?: object) {
+export function callProcess(
+  base: string,
+  method: string,
+  url: string,
+  cookie?: string,
+  body?: object,
+  timeoutMs = 60_000,
+) {
   return fetch(base + url, {
     method,
+    // Never the fetch default of 5 minutes: a connection a dying cluster worker took with it fails.
+    signal: AbortSignal.timeout(timeoutMs),
     headers: {
       origin: PROCESS_ORIGIN,
       ...(cookie ? { cookie } : {}),

@@ -6,15 +6,15 @@
 // to the baselines (the issue's goal, p99 < 100 ms, is printed beside them, never asserted), and
 // EXPLAIN (ANALYZE) of the list's statement, which must use the list indexes.
 // BENCH_RECORDS (default 1000) and BENCH_SECONDS (default 10) change the sizes.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { findPgBinDir, startPgCluster, type PgCluster } from '../scripts/pg-cluster.js';
-import { freePort } from '../scripts/free-port.js';
 import { connect } from '../src/server/db/connect.js';
+import { cpuMs, startServer } from './support.js';
 import { recordPageQuery } from '../src/server/features/records/load.js';
 import { visibleTo } from '../src/server/features/records/read.js';
 import { multipartBody, samplePdf } from '../src/server/features/records/testing.js';
@@ -27,42 +27,6 @@ const UPLOAD_CONCURRENCY = 8;
 const PASSWORD = 'Str0ng!Passw0rd';
 const GOAL_P99_MS = 100;
 
-async function startServer(
-  databaseUrl: string,
-  dataDir: string,
-): Promise<{ url: string; child: ChildProcess }> {
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  // BENCH_SERVER_NODE_ARGS, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof", to profile the server.
-  const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'src/server/main.ts'], {
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      PUBLIC_URL: url,
-      DATABASE_URL: databaseUrl,
-      SERVE_CLIENT: 'false',
-      LOG_LEVEL: 'warn',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
-  child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 120_000);
-    child.stdout?.on('data', () => {
-      if (output.includes('MedLedger is running at')) {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`server exited with ${code}:\n${output}`)));
-  });
-  return { url, child };
-}
 
 async function json<T>(res: Response): Promise<T> {
   if (!res.ok) throw new Error(`${res.url} answered ${res.status}: ${await res.text()}`);
@@ -153,12 +117,6 @@ interface Figures {
   errors: number;
 }
 
-/** CPU time (user + system) a process has used so far, in ms, from /proc (Linux). */
-function cpuMs(pid: number): number {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  // utime and stime are fields 14 and 15 of stat(5), in clock ticks (100 a second on Linux).
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
-}
 
 async function load(label: string, url: string, cookie: string, serverPid: number): Promise<Figures> {
   const cpuBefore = cpuMs(serverPid);
@@ -230,7 +188,7 @@ async function main() {
   let server: ChildProcess | undefined;
   try {
     cluster = await startPgCluster(binDir, { quiet: true });
-    const started = await startServer(cluster.url, dataDir);
+    const started = await startServer({ databaseUrl: cluster.url, dataDir });
     server = started.child;
     console.log(`Seeding ${RECORDS} records for one patient and 10 for another (PostgreSQL) ...`);
     const { cookie, hospitalId, many, few, others } = await seed(started.url);

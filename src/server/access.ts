@@ -1,7 +1,9 @@
 // The one place that answers "may this user see this patient / record?". Every service goes
 // through it. Another party's resource is answered as 404, so its existence does not leak.
+import type { FastifyRequest } from 'fastify';
 import { and, eq, gt, isNull, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import { CONSENT_TYPES } from '../shared/consent.js';
+import type { Role } from '../shared/constants.js';
 import type { Db } from './db/connect.js';
 import {
   appointments,
@@ -13,9 +15,22 @@ import {
   shareLinks,
 } from './db/schema.js';
 import { notFound } from './errors.js';
-import type { SessionUser } from './plugins/session.js';
+import { currentUser } from './plugins/session.js';
 
-type Actor = Pick<SessionUser, 'id' | 'role'>;
+/** The acting user of a request as the services take it: id, role and the IP the audit trail keeps. */
+export interface Actor {
+  id: string;
+  role: Role;
+  ip: string;
+}
+
+export function actorOf(request: FastifyRequest): Actor {
+  const user = currentUser(request);
+  return { id: user.id, role: user.role, ip: request.ip };
+}
+
+/** Who asks, for the access rules: the IP plays no part in them. */
+type Who = Pick<Actor, 'id' | 'role'>;
 export type PatientRow = typeof patients.$inferSelect;
 export type RecordRow = typeof medicalRecords.$inferSelect;
 export type AppointmentRow = typeof appointments.$inferSelect;
@@ -29,14 +44,14 @@ export const isUuid = (value: string) => UUID.test(value);
  * A hospital reaches the patients it created (not archived ones); a patient reaches only the
  * patient row linked to their own account (archived or not).
  */
-export async function findPatientForUser(db: Db, actor: Actor, patientRowId: string): Promise<PatientRow> {
+export async function findPatientForUser(db: Db, actor: Who, patientRowId: string): Promise<PatientRow> {
   if (!isUuid(patientRowId)) throw notFound('Patient not found.');
   const [row] = await db.select().from(patients).where(eq(patients.id, patientRowId));
   if (!row || !mayReachPatient(actor, row)) throw notFound('Patient not found.');
   return row;
 }
 
-export function mayReachPatient(actor: Actor, patient: PatientRow): boolean {
+export function mayReachPatient(actor: Who, patient: PatientRow): boolean {
   if (actor.role === 'hospital')
     return patient.createdByHospitalId === actor.id && patient.archivedAt === null;
   if (actor.role === 'patient') return patient.userId === actor.id;
@@ -44,10 +59,22 @@ export function mayReachPatient(actor: Actor, patient: PatientRow): boolean {
 }
 
 /** The patient row of a signed-in patient, or 404 when their account has none. */
-export async function findOwnPatient(db: Db, actor: Actor): Promise<PatientRow> {
+export async function findOwnPatient(db: Db, actor: Who): Promise<PatientRow> {
   if (actor.role !== 'patient') throw notFound('Patient not found.');
   const [row] = await db.select().from(patients).where(eq(patients.userId, actor.id));
   if (!row) throw notFound('Patient not found.');
+  return row;
+}
+
+/**
+ * The patient row of an account, as `actor` may see it: a patient only their own user id, a
+ * hospital only patients it created. Anything else is 404.
+ */
+export async function findPatientByUserId(db: Db, actor: Who, userId: string): Promise<PatientRow> {
+  if (!isUuid(userId)) throw notFound('Patient not found.');
+  if (actor.role === 'patient' && userId !== actor.id) throw notFound('Patient not found.');
+  const [row] = await db.select().from(patients).where(eq(patients.userId, userId));
+  if (!row || !mayReachPatient(actor, row)) throw notFound('Patient not found.');
   return row;
 }
 
@@ -57,7 +84,7 @@ export async function findOwnPatient(db: Db, actor: Actor): Promise<PatientRow> 
  */
 export async function findRecordForUser(
   db: Db,
-  actor: Actor,
+  actor: Who,
   recordId: string,
 ): Promise<{ record: RecordRow; patient: PatientRow }> {
   if (!isUuid(recordId)) throw notFound('Record not found.');
@@ -71,12 +98,12 @@ export async function findRecordForUser(
 }
 
 /** mayReachRecord, and for a family member the live grant (a query, so it is async). */
-export async function reachesRecord(db: Db, actor: Actor, record: RecordRow, patient: PatientRow) {
+export async function reachesRecord(db: Db, actor: Who, record: RecordRow, patient: PatientRow) {
   if (actor.role !== 'family') return mayReachRecord(actor, record, patient);
   return proxyMayReadRecord(record) && (await hasLiveGrant(db, actor.id, patient.id));
 }
 
-export function mayReachRecord(actor: Actor, record: RecordRow, patient: PatientRow): boolean {
+export function mayReachRecord(actor: Who, record: RecordRow, patient: PatientRow): boolean {
   if (!mayReachPatient(actor, patient)) return false;
   if (actor.role === 'hospital') return record.hospitalId === actor.id;
   return record.status === 'final';
@@ -88,7 +115,7 @@ export function mayReachRecord(actor: Actor, record: RecordRow, patient: Patient
  */
 export async function findAppointmentForUser(
   db: Db,
-  actor: Actor,
+  actor: Who,
   appointmentId: string,
 ): Promise<{ appointment: AppointmentRow; patient: PatientRow }> {
   if (!isUuid(appointmentId)) throw notFound('Appointment not found.');
@@ -142,7 +169,7 @@ export async function hasLiveGrant(db: Db, familyUserId: string, patientRowId: s
 }
 
 /** The patient a family member names, while their grant is live; 404 otherwise (missing, another's). */
-export async function findProxyPatient(db: Db, actor: Actor, patientRowId: string): Promise<PatientRow> {
+export async function findProxyPatient(db: Db, actor: Who, patientRowId: string): Promise<PatientRow> {
   if (actor.role !== 'family' || !isUuid(patientRowId)) throw notFound('Patient not found.');
   const [row] = await db.select().from(patients).where(eq(patients.id, patientRowId));
   if (!row || !(await hasLiveGrant(db, actor.id, row.id))) throw notFound('Patient not found.');

@@ -11,7 +11,8 @@ import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config.js';
-import type { Database, Db } from './db/connect.js';
+import type { AppContext } from './context.js';
+import type { Database } from './db/connect.js';
 import { adminRoutes } from './features/admin/routes.js';
 import { authRoutes } from './features/auth/routes.js';
 import { billingRoutes } from './features/billing/routes.js';
@@ -25,7 +26,6 @@ import { hospitalRoutes } from './features/hospital/routes.js';
 import { consentRoutes } from './features/consent/routes.js';
 import { familyContactRoutes } from './features/family-contacts/routes.js';
 import { proxyRoutes } from './features/proxy/routes.js';
-import { patientProfileRoutes } from './features/patient-profile/routes.js';
 import { appointmentRoutes } from './features/appointments/routes.js';
 import { healthRoutes } from './features/health/routes.js';
 import { fhirRoutes } from './features/fhir/routes.js';
@@ -33,24 +33,13 @@ import { calendarRoutes } from './features/calendar/routes.js';
 import { notificationRoutes } from './features/notifications/routes.js';
 import { shareRoutes } from './features/shares/routes.js';
 import { fileStoreFor } from './files/database-store.js';
-import type { FileStore } from './files/store.js';
-import { createMailer, type Mailer } from './mail/mailer.js';
+import { createMailer } from './mail/mailer.js';
 import { loggableError } from './db/outage.js';
 import { registerErrorHandling } from './plugins/errors.js';
 import { registerSecurity } from './plugins/security.js';
 import { registerSessions } from './plugins/session.js';
 
-/** What every feature's routes get: the database, the configuration and a clock tests can move. */
-export interface AppContext {
-  db: Db;
-  database: Database;
-  config: Config;
-  /** Encrypted attachment storage: DATA_DIR/attachments or the database (config.attachmentStore). */
-  files: FileStore;
-  now: () => Date;
-  /** Outgoing e-mail: SMTP when SMTP_URL is set, else .eml files under DATA_DIR/outbox. */
-  mail: Mailer;
-}
+export type { AppContext } from './context.js';
 
 export interface BuildOptions {
   /** A fixed or movable clock for tests (token expiry, trials). */
@@ -158,7 +147,6 @@ export async function buildApp(
     await billingRoutes(scope, ctx);
     await passwordResetRoutes(scope, ctx);
     await ledgerRoutes(scope, ctx);
-    await patientProfileRoutes(scope, ctx);
     await consentRoutes(scope, ctx);
     await familyContactRoutes(scope, ctx);
     await proxyRoutes(scope, ctx);

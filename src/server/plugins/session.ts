@@ -8,6 +8,7 @@ import type { PublicUser } from '../../shared/users.js';
 import type { Db } from '../db/connect.js';
 import { pendingLogins, sessions, users } from '../db/schema.js';
 import { forbidden, unauthorized } from '../errors.js';
+import { toPublicUser } from '../users.js';
 
 export const SESSION_COOKIE = 'medledger_sid';
 const REMEMBER_ME_DAYS = 30;
@@ -45,23 +46,6 @@ declare module 'fastify' {
 }
 
 export const hashSid = (sid: string) => crypto.createHash('sha256').update(sid).digest('hex');
-
-export function toPublicUser(
-  row: typeof users.$inferSelect,
-  previousLoginAt: string | null = row.lastLoginAt?.toISOString() ?? null,
-): PublicUser {
-  return {
-    id: row.id,
-    email: row.email,
-    role: row.role,
-    firstName: row.firstName,
-    lastName: row.lastName,
-    hospitalName: row.role === 'hospital' ? row.hospitalName : null,
-    lastLoginAt: previousLoginAt,
-    twoFactorEnabled: row.twoFactorEnabled,
-    timeZone: row.role === 'hospital' ? row.timeZone : null,
-  };
-}
 
 /** Creates a session row and returns the cookie value. */
 export async function createSession(

@@ -11,7 +11,7 @@ import {
   adminUserPageSchema,
 } from '../../../shared/admin-users.js';
 import { text } from '../../../shared/text.js';
-import type { AppContext } from '../../app.js';
+import type { AppContext } from '../../context.js';
 import { currentUser, requireRole, requireTwoFactor } from '../../plugins/session.js';
 import { listUsers, reactivateUser, suspendUser, verifyProvider } from './service.js';
 

@@ -11,10 +11,10 @@ import {
   appointmentSchema,
   appointmentStatusInputSchema,
 } from '../../../shared/appointments.js';
-import type { AppContext } from '../../app.js';
+import type { AppContext } from '../../context.js';
 import { requireRole } from '../../plugins/session.js';
 import { requireWriteAccess } from '../billing/service.js';
-import { actorOf } from '../patients/actor.js';
+import { actorOf } from '../../access.js';
 import {
   cancelAppointment,
   createAppointment,

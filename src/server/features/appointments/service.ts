@@ -31,7 +31,7 @@ import { badRequest, conflict, notFound } from '../../errors.js';
 import { writeAudit } from '../audit/service.js';
 import { appendLedgerEntry } from '../ledger/service.js';
 import { notifyAppointment } from '../notifications/events.js';
-import type { Actor } from '../patients/actor.js';
+import type { Actor } from '../../access.js';
 
 type AppointmentRow = typeof appointments.$inferSelect;
 const NOT_FOUND = 'Appointment not found.';

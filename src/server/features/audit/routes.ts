@@ -5,7 +5,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { auditPageSchema, auditQuerySchema, auditUserSchema } from '../../../shared/hospital.js';
 import { findOwnPatient } from '../../access.js';
-import type { AppContext } from '../../app.js';
+import type { AppContext } from '../../context.js';
 import { currentUser, requireRole } from '../../plugins/session.js';
 import { listTrail, trailUsers } from './list.js';
 

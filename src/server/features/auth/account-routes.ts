@@ -14,7 +14,7 @@ import {
 } from '../../../shared/account.js';
 import { messageSchema } from '../../../shared/auth.js';
 import { text } from '../../../shared/text.js';
-import type { AppContext } from '../../app.js';
+import type { AppContext } from '../../context.js';
 import { currentUser, requireRole } from '../../plugins/session.js';
 import { changePassword } from './service.js';
 import { endSession, listSessions } from './sessions.js';

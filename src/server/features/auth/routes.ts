@@ -9,7 +9,7 @@ import {
   twoFactorCodeBodySchema,
 } from '../../../shared/account.js';
 import { loginSchema, meResponseSchema, messageSchema, registerSchema, userResponseSchema } from '../../../shared/auth.js';
-import type { AppContext } from '../../app.js';
+import type { AppContext } from '../../context.js';
 import {
   clearSessionCookie,
   createSession,

@@ -7,7 +7,7 @@ import { text } from '../../../shared/text.js';
 import { messageSchema } from '../../../shared/auth.js';
 import { billingStatusSchema, hospitalSubscriptionListSchema } from '../../../shared/providers.js';
 import { isUuid } from '../../access.js';
-import type { AppContext } from '../../app.js';
+import type { AppContext } from '../../context.js';
 import { conflict, notFound } from '../../errors.js';
 import { currentUser, requireRole } from '../../plugins/session.js';
 import {

@@ -5,7 +5,7 @@ import { findAppointmentForUser, findOwnPatient } from '../../access.js';
 import type { Db } from '../../db/connect.js';
 import { appointments, auditLogs, users } from '../../db/schema.js';
 import { notFound } from '../../errors.js';
-import type { Actor } from '../patients/actor.js';
+import type { Actor } from '../../access.js';
 import { appointmentsCalendar, ICalCalendarMethod, type CalendarAppointment } from './ics.js';
 
 /** Every audited change after scheduling raises the event's SEQUENCE, so calendars take the update. */

@@ -15,8 +15,7 @@ import { consentSettings } from '../../db/schema.js';
 import { forbidden } from '../../errors.js';
 import { writeAudit } from '../audit/service.js';
 import { appendLedgerEntry } from '../ledger/service.js';
-import type { Actor } from '../patients/actor.js';
-import { findPatientByUserId } from '../patient-profile/service.js';
+import { findPatientByUserId, type Actor } from '../../access.js';
 import { revokePatientShares } from '../shares/service.js';
 
 type ConsentKey = keyof typeof CONSENT_TYPES;

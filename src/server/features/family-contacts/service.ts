@@ -16,7 +16,7 @@ import { fetchPage, windowTotal } from '../../db/paging.js';
 import { familyContacts, patients } from '../../db/schema.js';
 import { conflict, forbidden, notFound } from '../../errors.js';
 import { writeAudit } from '../audit/service.js';
-import type { Actor } from '../patients/actor.js';
+import type { Actor } from '../../access.js';
 
 type ContactRow = typeof familyContacts.$inferSelect;
 

@@ -2,9 +2,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { AppContext } from '../../app.js';
+import type { AppContext } from '../../context.js';
 import { requireRole } from '../../plugins/session.js';
-import { actorOf } from '../patients/actor.js';
+import { actorOf } from '../../access.js';
 import { exportPatient } from './service.js';
 
 export const FHIR_JSON = 'application/fhir+json';

@@ -17,7 +17,7 @@ import {
 } from '../../db/schema.js';
 import type { FileStore, StoredFileRef } from '../../files/store.js';
 import { writeAudit } from '../audit/service.js';
-import type { Actor } from '../patients/actor.js';
+import type { Actor } from '../../access.js';
 import { buildPatientBundle, type PatientExport } from './bundle.js';
 
 async function sha1Base64(files: FileStore, meta: StoredFileRef) {

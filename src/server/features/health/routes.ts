@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
-import type { AppContext } from '../../app.js';
+import type { AppContext } from '../../context.js';
 import { migrationsApplied } from '../../db/connect.js';
 import { OUTAGE_RETRY_AFTER_SECONDS } from '../../plugins/errors.js';
 

@@ -2,10 +2,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { hospitalSettingsResponseSchema, hospitalSettingsSchema } from '../../../shared/hospital.js';
-import type { AppContext } from '../../app.js';
+import type { AppContext } from '../../context.js';
 import { currentUser, requireRole } from '../../plugins/session.js';
 import { requireWriteAccess } from '../billing/service.js';
-import { actorOf } from '../patients/actor.js';
+import { actorOf } from '../../access.js';
 import { getSettings, saveSettings } from './service.js';
 
 const tags = ['hospital'];

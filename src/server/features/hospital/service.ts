@@ -7,7 +7,7 @@ import type { Db } from '../../db/connect.js';
 import { users } from '../../db/schema.js';
 import { notFound } from '../../errors.js';
 import { writeAudit } from '../audit/service.js';
-import type { Actor } from '../patients/actor.js';
+import type { Actor } from '../../access.js';
 
 type UserRow = typeof users.$inferSelect;
 const listFormat = new Intl.ListFormat('en', { type: 'conjunction' });

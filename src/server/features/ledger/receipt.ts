@@ -8,7 +8,7 @@ import { RECEIPT_FORMAT, type Receipt } from '../../../shared/ledger/receipt.js'
 import { findRecordForUser } from '../../access.js';
 import type { Db } from '../../db/connect.js';
 import { conflict, notFound } from '../../errors.js';
-import type { Actor } from '../patients/actor.js';
+import type { Actor } from '../../access.js';
 import { writeAudit } from '../audit/service.js';
 import { currentCheckpoint } from './checkpoints.js';
 import { openEntry, openingOf } from './commitments.js';

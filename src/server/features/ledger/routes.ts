@@ -17,7 +17,7 @@ import {
   treeSizeQuerySchema,
 } from '../../../shared/ledger/api.js';
 import { findRecordForUser } from '../../access.js';
-import type { AppContext } from '../../app.js';
+import type { AppContext } from '../../context.js';
 import { badRequest, HttpError, notFound, tooLarge, unsupportedType } from '../../errors.js';
 import { currentUser, requireRole } from '../../plugins/session.js';
 import {
@@ -28,7 +28,7 @@ import {
   treeHead,
 } from './lookup.js';
 import { receiptSchema } from '../../../shared/ledger/receipt.js';
-import { actorOf } from '../patients/actor.js';
+import { actorOf } from '../../access.js';
 import { CHECKPOINT_PAGE, checkpointsAfter, currentCheckpoint } from './checkpoints.js';
 import { recordReceipt } from './receipt.js';
 import { createLedgerSigner } from './signing.js';

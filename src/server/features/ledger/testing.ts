@@ -3,7 +3,7 @@
 // ledger tests tamper with real rows and files without depending on the records feature.
 import { Readable } from 'node:stream';
 import { eq, sql } from 'drizzle-orm';
-import type { AppContext } from '../../app.js';
+import type { AppContext } from '../../context.js';
 import type { Db } from '../../db/connect.js';
 import type { PendingFile } from '../../files/store.js';
 import { attachments, ledgerEntries, medicalRecords, patients } from '../../db/schema.js';

@@ -5,9 +5,9 @@ import {
   notificationPreferencesInputSchema,
   notificationPreferencesSchema,
 } from '../../../shared/notifications.js';
-import type { AppContext } from '../../app.js';
+import type { AppContext } from '../../context.js';
 import { requireRole } from '../../plugins/session.js';
-import { actorOf } from '../patients/actor.js';
+import { actorOf } from '../../access.js';
 import { getPreferences, savePreferences } from './preferences.js';
 
 const tags = ['notifications'];

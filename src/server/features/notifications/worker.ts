@@ -1,6 +1,6 @@
 // One pass over the due notification jobs with the app's mailer (tests call it directly), and the
 // loop main.ts starts.
-import type { AppContext } from '../../app.js';
+import type { AppContext } from '../../context.js';
 import { runDueJobs, startWorker } from './jobs.js';
 import { createRenderer } from './render.js';
 

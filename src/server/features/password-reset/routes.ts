@@ -7,7 +7,7 @@ import {
   forgotPasswordSchema,
   resetPasswordSchema,
 } from '../../../shared/providers.js';
-import type { AppContext } from '../../app.js';
+import type { AppContext } from '../../context.js';
 import { RESET_DONE, requestPasswordReset, resetPassword } from './service.js';
 
 export async function passwordResetRoutes(app: FastifyInstance, ctx: AppContext) {

@@ -1,6 +1,7 @@
 // Hospital patient management (docs/spec.md#hospital-dashboard "Patients", docs/spec.md#calls):
 // POST/GET /api/patients, GET/PUT/DELETE /api/patients/{id}, and a new activation code with
-// POST /api/patients/{id}/activation-code (docs/decisions.md#identity). Every write declares
+// POST /api/patients/{id}/activation-code (docs/decisions.md#identity), and a patient's profile by
+// their user id, GET /api/patients/profile/{userId} (profile.ts). Every write declares
 // requireWriteAccess (402 after the trial).
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -15,18 +16,18 @@ import {
   patientPageSchema,
   patientSchema,
 } from '../../../shared/patients.js';
-import type { AppContext } from '../../app.js';
+import type { AppContext } from '../../context.js';
 import { forbidden } from '../../errors.js';
 import { requireRole } from '../../plugins/session.js';
 import { requireWriteAccess } from '../billing/service.js';
-import { updateOwnProfile } from '../patient-profile/service.js';
-import { actorOf } from './actor.js';
+import { actorOf } from '../../access.js';
 import {
   ACTIVATION_KEY_PURPOSE,
   activationMail,
   type ActivationSettings,
   type IssuedActivationCode,
 } from './activation.js';
+import { getProfile, updateOwnProfile } from './profile.js';
 import {
   archivePatient,
   createPatient,
@@ -137,6 +138,21 @@ export async function patientRoutes(app: FastifyInstance, ctx: AppContext) {
       },
     },
     async (request) => getPatient(ctx.db, actorOf(request), request.params.id, ctx.now()),
+  );
+
+  r.get(
+    '/api/patients/profile/:userId',
+    {
+      onRequest: requireRole('patient', 'hospital'),
+      schema: {
+        tags: ['patient profile'],
+        summary:
+          "A patient's profile by their account's user id: a patient their own, a hospital a patient it created",
+        params: z.object({ userId: text().max(100) }),
+        response: { 200: patientSchema },
+      },
+    },
+    async (request) => getProfile(ctx.db, actorOf(request), request.params.userId, ctx.now()),
   );
 
   r.put(

@@ -16,7 +16,7 @@ import { fetchPage, windowTotal } from '../../db/paging.js';
 import { appointments, medicalRecords, patients, users } from '../../db/schema.js';
 import { conflict } from '../../errors.js';
 import { writeAudit } from '../audit/service.js';
-import type { Actor } from './actor.js';
+import type { Actor } from '../../access.js';
 import { issueActivationCode, type ActivationSettings, type IssuedActivationCode } from './activation.js';
 import { generateMrn, isUniqueViolation, MRN_ATTEMPTS } from './mrn.js';
 

@@ -13,7 +13,7 @@ import {
   reviewSchema,
 } from '../../../shared/providers.js';
 import { isUuid } from '../../access.js';
-import type { AppContext } from '../../app.js';
+import type { AppContext } from '../../context.js';
 import { notFound } from '../../errors.js';
 import { currentUser, requireRole, requireTwoFactor } from '../../plugins/session.js';
 import { TWO_FACTOR_MESSAGES } from '../../../shared/account.js';

@@ -14,7 +14,7 @@ import { issueToken, parseToken, verifierMatches } from '../../mail/link-tokens.
 import type { Mailer } from '../../mail/mailer.js';
 import { familyInvitation } from '../../mail/templates.js';
 import { writeAudit } from '../audit/service.js';
-import type { Actor } from '../patients/actor.js';
+import type { Actor } from '../../access.js';
 
 export const INVITE_MESSAGES = {
   noEmail: 'Add an e-mail address to this contact first: the invitation is sent by e-mail.',

@@ -11,9 +11,9 @@ import { pagedSchema, pagingQuerySchema } from '../../../shared/paging.js';
 import { acceptInvitationSchema, accessHolderSchema, proxyPatientSchema } from '../../../shared/proxy.js';
 import { recordListQuerySchema, recordSchema } from '../../../shared/records.js';
 import { text } from '../../../shared/text.js';
-import type { AppContext } from '../../app.js';
+import type { AppContext } from '../../context.js';
 import { requireRole } from '../../plugins/session.js';
-import { actorOf } from '../patients/actor.js';
+import { actorOf } from '../../access.js';
 import { acceptAsFamily, inviteContact, type InviteDeps } from './invitations.js';
 import {
   listAccessHolders,

@@ -20,7 +20,7 @@ import { appointments, familyContacts, familyGrants, patients, users } from '../
 import { forbidden, notFound } from '../../errors.js';
 import { listWhere } from '../appointments/service.js';
 import { writeAudit } from '../audit/service.js';
-import type { Actor } from '../patients/actor.js';
+import type { Actor } from '../../access.js';
 import { auditList } from '../records/read.js';
 import { loadRecordPage } from '../records/load.js';
 

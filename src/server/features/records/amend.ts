@@ -12,7 +12,7 @@ import { badRequest, conflict } from '../../errors.js';
 import type { FileStore } from '../../files/store.js';
 import { writeAudit } from '../audit/service.js';
 import { appendLedgerEntry } from '../ledger/service.js';
-import type { Actor } from '../patients/actor.js';
+import type { Actor } from '../../access.js';
 import { loadRecord, loadRecords } from './load.js';
 import { RECORD_NOT_CURRENT, saveUpload } from './service.js';
 import { readUploadForm, type UploadedFile } from './upload.js';

@@ -2,12 +2,12 @@
 // integrity check while it is being sent (the response is broken off, the event logged and
 // audited as integrity_failure).
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { AppContext } from '../../app.js';
+import type { AppContext } from '../../context.js';
 import type { Db } from '../../db/connect.js';
 import { notFound } from '../../errors.js';
 import { IntegrityError } from '../../files/store.js';
 import { writeAudit } from '../audit/service.js';
-import type { Actor } from '../patients/actor.js';
+import type { Actor } from '../../access.js';
 import type { DownloadTarget } from './read.js';
 
 /** Who downloads: a signed-in actor, or a share link's recipient (no user; docs/decisions.md#specialist-share-links). */

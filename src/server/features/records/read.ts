@@ -20,7 +20,7 @@ import { isStorageKey, type FileStore } from '../../files/store.js';
 import { writeAudit } from '../audit/service.js';
 import { appendLedgerEntry } from '../ledger/service.js';
 import { verifyRecord } from '../ledger/verify.js';
-import type { Actor } from '../patients/actor.js';
+import type { Actor } from '../../access.js';
 import { loadRecord, loadRecords, loadScopedRecordPage, scopeWhere } from './load.js';
 
 /**

@@ -14,10 +14,10 @@ import {
   recordVersionSchema,
   sharingSchema,
 } from '../../../shared/records.js';
-import type { AppContext } from '../../app.js';
+import type { AppContext } from '../../context.js';
 import { requireRole } from '../../plugins/session.js';
 import { requireWriteAccess } from '../billing/service.js';
-import { actorOf } from '../patients/actor.js';
+import { actorOf } from '../../access.js';
 import {
   findDownload,
   listDrafts,

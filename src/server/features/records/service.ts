@@ -15,7 +15,7 @@ import type { FileStore } from '../../files/store.js';
 import { writeAudit } from '../audit/service.js';
 import { recordLedgerContent } from '../ledger/content.js';
 import { appendLedgerEntry } from '../ledger/service.js';
-import type { Actor } from '../patients/actor.js';
+import type { Actor } from '../../access.js';
 import { isUniqueViolation } from '../patients/mrn.js';
 import { downloadUrl, loadRecord } from './load.js';
 import { notifyRecordAvailable } from '../notifications/events.js';

@@ -7,10 +7,10 @@ import { z } from 'zod';
 import { sharedRecordSchema, shareInputSchema, shareSchema } from '../../../shared/shares.js';
 import { text } from '../../../shared/text.js';
 import { findOwnPatient } from '../../access.js';
-import type { AppContext } from '../../app.js';
+import type { AppContext } from '../../context.js';
 import { requireRole } from '../../plugins/session.js';
 import { requireWriteAccess } from '../billing/service.js';
-import { actorOf } from '../patients/actor.js';
+import { actorOf } from '../../access.js';
 import { sendAttachment } from '../records/download.js';
 import {
   createShare,

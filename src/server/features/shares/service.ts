@@ -28,7 +28,7 @@ import { shareLinkMail } from '../../mail/templates.js';
 import { writeAudit } from '../audit/service.js';
 import { appendLedgerEntry } from '../ledger/service.js';
 import { verifyRecord } from '../ledger/verify.js';
-import type { Actor } from '../patients/actor.js';
+import type { Actor } from '../../access.js';
 import { documentStatusOf, loadRecord } from '../records/load.js';
 import type { DownloadTarget } from '../records/read.js';
 

@@ -1,6 +1,7 @@
-// A patient's profile: read by the patient themself or by the hospital that created them (by the
-// patient's user id), and changed by the patient (phone, insurance, primary care only). A change
-// updates the row, enters the ledger (profile_change) and is audited, in one transaction.
+// A patient's profile (GET /api/patients/profile/{userId}): read by the patient themself or by
+// the hospital that created them (by the patient's user id), and changed by the patient (phone,
+// insurance, primary care only). A change updates the row, enters the ledger (profile_change) and
+// is audited, in one transaction.
 import { and, eq } from 'drizzle-orm';
 import {
   PROFILE_FIELDS,
@@ -9,26 +10,13 @@ import {
   type ProfileUpdate,
 } from '../../../shared/patient-profile.js';
 import type { Patient } from '../../../shared/patients.js';
-import { findPatientForUser, isUuid, mayReachPatient, type PatientRow } from '../../access.js';
+import { findPatientByUserId, findPatientForUser, type Actor } from '../../access.js';
 import type { Db } from '../../db/connect.js';
 import { patients } from '../../db/schema.js';
 import { badRequest, notFound } from '../../errors.js';
 import { writeAudit } from '../audit/service.js';
 import { appendLedgerEntry } from '../ledger/service.js';
-import type { Actor } from '../patients/actor.js';
-import { getPatient } from '../patients/service.js';
-
-/**
- * The patient row of an account, as `actor` may see it: a patient only their own user id, a
- * hospital only patients it created (access.ts decides). Anything else is 404.
- */
-export async function findPatientByUserId(db: Db, actor: Actor, userId: string): Promise<PatientRow> {
-  if (!isUuid(userId)) throw notFound('Patient not found.');
-  if (actor.role === 'patient' && userId !== actor.id) throw notFound('Patient not found.');
-  const [row] = await db.select().from(patients).where(eq(patients.userId, userId));
-  if (!row || !mayReachPatient(actor, row)) throw notFound('Patient not found.');
-  return row;
-}
+import { getPatient } from './service.js';
 
 export async function getProfile(db: Db, actor: Actor, userId: string, now: Date): Promise<Patient> {
   const row = await findPatientByUserId(db, actor, userId);

@@ -114,13 +114,11 @@ export async function suspendUser(
       .returning();
     if (!row) throw conflict('This account is already suspended.');
     const sessionsEnded = await destroyUserSessions(tx, row.id);
-    await writeAudit(tx, {
-      userId: actor.id,
+    await writeAudit(tx, actor, {
       action: 'account_suspend',
       entityType: 'user',
       entityId: row.id,
       details: `Suspended the account ${who(row)}; ended ${sessionsEnded} session${sessionsEnded === 1 ? '' : 's'}`,
-      ipAddress: actor.ip,
       hospitalId: trailOf(row),
     });
     return { user: toAdminUser(row), sessionsEnded };
@@ -137,13 +135,11 @@ export async function reactivateUser(db: Db, actor: AdminActor, id: string): Pro
       .where(and(eq(users.id, target.id), isNotNull(users.suspendedAt)))
       .returning();
     if (!row) throw conflict('This account is not suspended.');
-    await writeAudit(tx, {
-      userId: actor.id,
+    await writeAudit(tx, actor, {
       action: 'account_reactivate',
       entityType: 'user',
       entityId: row.id,
       details: `Reactivated the account ${who(row)}`,
-      ipAddress: actor.ip,
       hospitalId: trailOf(row),
     });
     return toAdminUser(row);
@@ -161,13 +157,11 @@ export async function verifyProvider(db: Db, actor: AdminActor, id: string, now:
       .where(and(eq(users.id, target.id), isNull(users.verifiedAt)))
       .returning();
     if (!row) throw conflict('This hospital is already a verified provider.');
-    await writeAudit(tx, {
-      userId: actor.id,
+    await writeAudit(tx, actor, {
       action: 'provider_verify',
       entityType: 'user',
       entityId: row.id,
       details: `Verified ${row.hospitalName ?? row.email} as a provider`,
-      ipAddress: actor.ip,
       hospitalId: row.id,
     });
     return toAdminUser(row);

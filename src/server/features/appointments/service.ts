@@ -29,7 +29,7 @@ import { appointments, patients, users } from '../../db/schema.js';
 import { formatInstantWithZone } from '../../../shared/time.js';
 import { badRequest, conflict, notFound } from '../../errors.js';
 import { writeAudit } from '../audit/service.js';
-import { appendLedgerEntry } from '../ledger/service.js';
+import { appendLedgered } from '../ledger/ledgered.js';
 import { notifyAppointment } from '../notifications/events.js';
 import type { Actor } from '../../access.js';
 
@@ -235,13 +235,11 @@ export async function createAppointment(
       .returning();
     if (!created) throw new Error('insert returned no row');
     await notifyAppointment(tx, created, 'booked', now);
-    await writeAudit(tx, {
-      userId: actor.id,
+    await writeAudit(tx, actor, {
       action: 'appointment_create',
       entityType: 'appointment',
       entityId: created.id,
       details: `Scheduled ${describeAppointment(created, zone)}`,
-      ipAddress: actor.ip,
       hospitalId: actor.id,
       patientId: patient.id,
     });
@@ -282,13 +280,11 @@ export async function updateAppointment(
       .returning();
     if (!updated) throw conflict('A cancelled appointment cannot be changed.');
     await notifyAppointment(tx, updated, 'changed', now);
-    await writeAudit(tx, {
-      userId: actor.id,
+    await writeAudit(tx, actor, {
       action: 'appointment_update',
       entityType: 'appointment',
       entityId: id,
       details: `Updated to ${describeAppointment(updated, zone)}`,
-      ipAddress: actor.ip,
       hospitalId: actor.id,
       patientId: patient.id,
     });
@@ -313,13 +309,11 @@ export async function setAppointmentStatus(
       .where(and(eq(appointments.id, id), ne(appointments.status, 'cancelled')))
       .returning();
     if (!updated) throw conflict('A cancelled appointment cannot change status.');
-    await writeAudit(tx, {
-      userId: actor.id,
+    await writeAudit(tx, actor, {
       action: 'appointment_status',
       entityType: 'appointment',
       entityId: id,
       details: `Status ${current.appointment.status} → ${status}: ${describeAppointment(updated, zone)}`,
-      ipAddress: actor.ip,
       hospitalId: actor.id,
       patientId: current.patient.id,
     });
@@ -340,42 +334,44 @@ export async function cancelAppointment(db: Db, actor: Actor, id: string, now: D
       .returning();
     if (!cancelled) throw conflict('The appointment is already cancelled.');
     await notifyAppointment(tx, cancelled, 'cancelled', now);
-    const entry = await appendLedgerEntry(
+    const { stamped } = await appendLedgered(
       tx,
+      actor,
       {
-        kind: 'appointment_cancel',
-        patientId: cancelled.patientId,
-        userId: actor.id,
-        content: {
-          appointmentId: cancelled.id,
-          hospitalId: cancelled.hospitalId,
+        entry: {
+          kind: 'appointment_cancel',
           patientId: cancelled.patientId,
-          doctorName: cancelled.doctorName,
-          department: cancelled.department,
-          appointmentType: cancelled.appointmentType,
-          appointmentDate: cancelled.appointmentDate,
-          previousStatus: current.appointment.status,
+          content: {
+            appointmentId: cancelled.id,
+            hospitalId: cancelled.hospitalId,
+            patientId: cancelled.patientId,
+            doctorName: cancelled.doctorName,
+            department: cancelled.department,
+            appointmentType: cancelled.appointmentType,
+            appointmentDate: cancelled.appointmentDate,
+            previousStatus: current.appointment.status,
+          },
+        },
+        stamp: async (hash) => {
+          const [withHash] = await tx
+            .update(appointments)
+            .set({ blockchainHash: hash })
+            .where(eq(appointments.id, id))
+            .returning();
+          return withHash ?? { ...cancelled, blockchainHash: hash };
+        },
+        audit: {
+          action: 'appointment_cancel',
+          entityType: 'appointment',
+          entityId: id,
+          details: `Cancelled ${describeAppointment(cancelled, zone)}`,
+          hospitalId: actor.id,
+          patientId: cancelled.patientId,
         },
       },
-      { now },
+      now,
     );
-    const [withHash] = await tx
-      .update(appointments)
-      .set({ blockchainHash: entry.hash })
-      .where(eq(appointments.id, id))
-      .returning();
-    await writeAudit(tx, {
-      userId: actor.id,
-      action: 'appointment_cancel',
-      entityType: 'appointment',
-      entityId: id,
-      details: `Cancelled ${describeAppointment(cancelled, zone)}`,
-      ipAddress: actor.ip,
-      blockchainHash: entry.hash,
-      hospitalId: actor.id,
-      patientId: cancelled.patientId,
-    });
-    return withHash ?? { ...cancelled, blockchainHash: entry.hash };
+    return stamped ?? cancelled;
   });
   return toAppointment(row, current.patient, zone);
 }

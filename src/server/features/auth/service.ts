@@ -190,13 +190,11 @@ export async function completeSignIn(
             .from(patients)
             .where(eq(patients.userId, user.id))
         : [];
-    await writeAudit(tx, {
-      userId: user.id,
+    await writeAudit(tx, { id: user.id, ip }, {
       action: 'login',
       entityType: 'user',
       entityId: user.id,
       details: `Signed in as ${user.role}${how ? ` ${how}` : ''}`,
-      ipAddress: ip,
       // A patient's sign-in belongs to their hospital's trail too (it is about that hospital's patient).
       hospitalId: user.role === 'hospital' ? user.id : (patient?.hospitalId ?? null),
       patientId: patient?.id ?? null,
@@ -243,13 +241,11 @@ export async function changePassword(
   return db.transaction(async (tx) => {
     await tx.update(users).set({ password: passwordHash }).where(eq(users.id, actor.id));
     const ended = await destroyUserSessions(tx, actor.id, actor.sessionId);
-    await writeAudit(tx, {
-      userId: actor.id,
+    await writeAudit(tx, actor, {
       action: 'password_change',
       entityType: 'user',
       entityId: actor.id,
       details: `Changed the password; ended ${ended} other session${ended === 1 ? '' : 's'}`,
-      ipAddress: actor.ip,
       hospitalId: user.role === 'hospital' ? actor.id : null,
     });
     return ended;

@@ -50,13 +50,11 @@ export async function endSession(
       .where(and(eq(sessions.publicId, publicId), eq(sessions.userId, actor.id)))
       .returning({ userAgent: sessions.userAgent });
     if (ended.length === 0) throw notFound('Session not found.');
-    await writeAudit(tx, {
-      userId: actor.id,
+    await writeAudit(tx, actor, {
       action: 'session_end',
       entityType: 'user',
       entityId: actor.id,
       details: `Signed out a session (${deviceLabel(ended[0].userAgent)})`,
-      ipAddress: actor.ip,
       hospitalId: actor.role === 'hospital' ? actor.id : null,
     });
   });

@@ -163,13 +163,11 @@ export async function enableTwoFactor(
       .values(
         codes.map((c) => ({ userId: actor.id, codeHash: recoveryHash(deps.secretKey, c), createdAt: now })),
       );
-    await writeAudit(tx, {
-      userId: actor.id,
+    await writeAudit(tx, actor, {
       action: 'two_factor_change',
       entityType: 'user',
       entityId: actor.id,
       details: 'Turned on two-factor sign-in',
-      ipAddress: actor.ip,
       hospitalId: user?.role === 'hospital' ? actor.id : null,
     });
   });
@@ -322,13 +320,11 @@ async function clearTwoFactor(
     await tx.delete(userTwoFactor).where(eq(userTwoFactor.userId, user.id));
     await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, user.id));
     await tx.delete(pendingLogins).where(eq(pendingLogins.userId, user.id));
-    await writeAudit(tx, {
-      userId: user.id,
+    await writeAudit(tx, { id: user.id, ip }, {
       action: 'two_factor_change',
       entityType: 'user',
       entityId: user.id,
       details,
-      ipAddress: ip,
       hospitalId: user.role === 'hospital' ? user.id : null,
     });
   });

@@ -152,13 +152,11 @@ export async function applySubscriptionChange(db: Db, change: SubscriptionChange
       .insert(subscriptions)
       .values({ userId: change.hospitalUserId, ...fields, status: change.status, updatedAt: now })
       .onConflictDoUpdate({ target: subscriptions.userId, set: { ...fields, updatedAt: now } });
-    await writeAudit(tx, {
-      userId: change.actorId,
+    await writeAudit(tx, { id: change.actorId, ip: change.ip }, {
       action: 'subscription_change',
       entityType: 'subscription',
       entityId: change.hospitalUserId,
       details: change.details,
-      ipAddress: change.ip ?? null,
       hospitalId: change.hospitalUserId,
     });
   });

@@ -13,8 +13,7 @@ import {
 import type { Db } from '../../db/connect.js';
 import { consentSettings } from '../../db/schema.js';
 import { forbidden } from '../../errors.js';
-import { writeAudit } from '../audit/service.js';
-import { appendLedgerEntry } from '../ledger/service.js';
+import { appendLedgered } from '../ledger/ledgered.js';
 import { findPatientByUserId, type Actor } from '../../access.js';
 import { revokePatientShares } from '../shares/service.js';
 
@@ -58,46 +57,48 @@ export async function saveConsent(
     shareWithFamily: input.shareWithFamily,
   };
   await db.transaction(async (tx) => {
-    const entry = await appendLedgerEntry(
-      tx,
-      {
-        kind: 'consent_change',
-        patientId: patient.id,
-        userId: actor.id,
-        content: { scope: 'patient', patientId: patient.id, ...consent },
-      },
-      { now },
-    );
-    for (const key of KEYS) {
-      await tx
-        .insert(consentSettings)
-        .values({
-          patientId: patient.id,
-          recordId: null,
-          consentType: CONSENT_TYPES[key],
-          isGranted: consent[key],
-          blockchainHash: entry.hash,
-          createdAt: now,
-          updatedAt: now,
-        })
-        .onConflictDoUpdate({
-          target: [consentSettings.patientId, consentSettings.recordId, consentSettings.consentType],
-          set: { isGranted: consent[key], blockchainHash: entry.hash, updatedAt: now },
-        });
-    }
     // docs/decisions.md#specialist-share-links: consent off ends every link at once.
     const revoked = consent.shareWithSpecialists ? 0 : await revokePatientShares(tx, patient.id, now);
-    await writeAudit(tx, {
-      userId: actor.id,
-      action: 'consent_change',
-      entityType: 'consent_settings',
-      entityId: patient.id,
-      details: describeConsent(consent) + (revoked ? `; ${revoked} specialist link${revoked === 1 ? '' : 's'} revoked` : ''),
-      ipAddress: actor.ip,
-      blockchainHash: entry.hash,
-      hospitalId: patient.createdByHospitalId,
-      patientId: patient.id,
-    });
+    await appendLedgered(
+      tx,
+      actor,
+      {
+        entry: {
+          kind: 'consent_change',
+          patientId: patient.id,
+          content: { scope: 'patient', patientId: patient.id, ...consent },
+        },
+        stamp: async (hash) => {
+          for (const key of KEYS) {
+            await tx
+              .insert(consentSettings)
+              .values({
+                patientId: patient.id,
+                recordId: null,
+                consentType: CONSENT_TYPES[key],
+                isGranted: consent[key],
+                blockchainHash: hash,
+                createdAt: now,
+                updatedAt: now,
+              })
+              .onConflictDoUpdate({
+                target: [consentSettings.patientId, consentSettings.recordId, consentSettings.consentType],
+                set: { isGranted: consent[key], blockchainHash: hash, updatedAt: now },
+              });
+          }
+        },
+        audit: {
+          action: 'consent_change',
+          entityType: 'consent_settings',
+          entityId: patient.id,
+          details:
+            describeConsent(consent) + (revoked ? `; ${revoked} specialist link${revoked === 1 ? '' : 's'} revoked` : ''),
+          hospitalId: patient.createdByHospitalId,
+          patientId: patient.id,
+        },
+      },
+      now,
+    );
   });
   return getConsent(db, actor, userId);
 }

@@ -56,13 +56,11 @@ const label = (c: Pick<ContactRow, 'firstName' | 'lastName' | 'relationship'>) =
   `${c.firstName} ${c.lastName} (${c.relationship})`;
 
 async function audit(tx: Db, actor: Actor, patient: PatientRow, contactId: string, details: string) {
-  await writeAudit(tx, {
-    userId: actor.id,
+  await writeAudit(tx, actor, {
     action: 'family_contact_change',
     entityType: 'family_contact',
     entityId: contactId,
     details,
-    ipAddress: actor.ip,
     hospitalId: patient.createdByHospitalId,
     patientId: patient.id,
   });

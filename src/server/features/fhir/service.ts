@@ -99,13 +99,11 @@ export async function exportPatient(
     publicUrl: deps.publicUrl,
     now: deps.now,
   };
-  await writeAudit(db, {
-    userId: actor.id,
+  await writeAudit(db, actor, {
     action: 'record_access',
     entityId: patient.id,
     entityType: 'patient',
     details: `FHIR export of the patient's data (${recordRows.length} records)`,
-    ipAddress: actor.ip,
     hospitalId: patient.createdByHospitalId,
     patientId: patient.id,
   });

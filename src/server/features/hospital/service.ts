@@ -49,13 +49,11 @@ export async function saveSettings(
       })
       .where(eq(users.id, actor.id))
       .returning();
-    await writeAudit(tx, {
-      userId: actor.id,
+    await writeAudit(tx, actor, {
       action: 'settings_change',
       entityType: 'hospital',
       entityId: actor.id,
       details: changed.length ? `Changed ${listFormat.format(changed)}` : 'Saved settings without changes',
-      ipAddress: actor.ip,
       hospitalId: actor.id,
     });
     return updated;

@@ -49,13 +49,11 @@ export async function recordReceipt(
     throw new LedgerDamagedError(`The tree of ${checkpoint.treeSize} entries no longer has its signed root.`);
   const content = opened.content as { attachments?: EntryAttachment[] };
 
-  await writeAudit(db, {
-    userId: actor.id,
+  await writeAudit(db, actor, {
     action: 'record_view',
     entityType: 'medical_record',
     entityId: record.id,
     details: `Downloaded the ledger receipt of "${record.title}"`,
-    ipAddress: actor.ip,
     hospitalId: record.hospitalId,
     patientId: patient.id,
   });

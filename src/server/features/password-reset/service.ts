@@ -98,13 +98,11 @@ export async function resetPassword(
     await destroyUserSessions(tx, row.userId);
     // A locked-out owner who proved control of the mailbox may sign in again at once.
     await tx.delete(loginFailures).where(eq(loginFailures.key, `email:${user.email}`));
-    await writeAudit(tx, {
-      userId: row.userId,
+    await writeAudit(tx, { id: row.userId, ip }, {
       action: 'password_reset',
       entityType: 'user',
       entityId: row.userId,
       details: 'Password reset through an e-mailed link; all sessions ended',
-      ipAddress: ip,
       hospitalId: user.role === 'hospital' ? row.userId : null,
     });
   });

@@ -14,8 +14,7 @@ import { findPatientByUserId, findPatientForUser, type Actor } from '../../acces
 import type { Db } from '../../db/connect.js';
 import { patients } from '../../db/schema.js';
 import { badRequest, notFound } from '../../errors.js';
-import { writeAudit } from '../audit/service.js';
-import { appendLedgerEntry } from '../ledger/service.js';
+import { appendLedgered } from '../ledger/ledgered.js';
 import { getPatient } from './service.js';
 
 export async function getProfile(db: Db, actor: Actor, userId: string, now: Date): Promise<Patient> {
@@ -60,27 +59,22 @@ export async function updateOwnProfile(
         .update(patients)
         .set({ ...changes, updatedAt: now })
         .where(and(eq(patients.id, existing.id), eq(patients.userId, actor.id)));
-      const entry = await appendLedgerEntry(
+      await appendLedgered(
         tx,
+        actor,
         {
-          kind: 'profile_change',
-          patientId: existing.id,
-          userId: actor.id,
-          content: { patientId: existing.id, changes },
+          entry: { kind: 'profile_change', patientId: existing.id, content: { patientId: existing.id, changes } },
+          audit: {
+            action: 'profile_change',
+            entityType: 'patient',
+            entityId: existing.id,
+            details: `Profile updated: ${changed.join(', ')}`,
+            hospitalId: existing.createdByHospitalId,
+            patientId: existing.id,
+          },
         },
-        { now },
+        now,
       );
-      await writeAudit(tx, {
-        userId: actor.id,
-        action: 'profile_change',
-        entityType: 'patient',
-        entityId: existing.id,
-        details: `Profile updated: ${changed.join(', ')}`,
-        ipAddress: actor.ip,
-        blockchainHash: entry.hash,
-        hospitalId: existing.createdByHospitalId,
-        patientId: existing.id,
-      });
     });
   }
   return getPatient(db, actor, existing.id, now);

@@ -127,13 +127,11 @@ export async function createPatient(
           .values({ ...demographics(input), patientId: mrn, createdByHospitalId: actor.id })
           .returning();
         const issued = await issueActivationCode(tx, activation, row.id, now);
-        await writeAudit(tx, {
-          userId: actor.id,
+        await writeAudit(tx, actor, {
           action: 'patient_create',
           entityType: 'patient',
           entityId: row.id,
           details: `Added patient ${mrn}; activation code issued`,
-          ipAddress: actor.ip,
           hospitalId: actor.id,
           patientId: row.id,
         });
@@ -256,15 +254,13 @@ export async function updatePatientDemographics(
       .update(patients)
       .set({ ...changes, updatedAt: now })
       .where(and(eq(patients.id, existing.id), hospitalPatientsFilter(actor.id)));
-    await writeAudit(tx, {
-      userId: actor.id,
+    await writeAudit(tx, actor, {
       action: 'patient_update',
       entityType: 'patient',
       entityId: existing.id,
       details: changed.length
         ? `Updated patient ${existing.patientId}: ${changed.join(', ')}`
         : `Saved patient ${existing.patientId} without changes`,
-      ipAddress: actor.ip,
       hospitalId: actor.id,
       patientId: existing.id,
     });
@@ -296,13 +292,11 @@ export async function reissueActivationCode(
       .for('update');
     if (!row || row.userId) throw conflict(ALREADY_ACTIVATED);
     const issued = await issueActivationCode(tx, activation, row.id, now);
-    await writeAudit(tx, {
-      userId: actor.id,
+    await writeAudit(tx, actor, {
       action: 'activation_code_issue',
       entityType: 'patient',
       entityId: row.id,
       details: `Issued a new activation code for patient ${row.patientId}; the earlier one is void`,
-      ipAddress: actor.ip,
       hospitalId: actor.id,
       patientId: row.id,
     });
@@ -321,13 +315,11 @@ export async function archivePatient(db: Db, actor: Actor, patientRowId: string,
       .update(patients)
       .set({ archivedAt: now, updatedAt: now })
       .where(and(eq(patients.id, existing.id), hospitalPatientsFilter(actor.id)));
-    await writeAudit(tx, {
-      userId: actor.id,
+    await writeAudit(tx, actor, {
       action: 'patient_archive',
       entityType: 'patient',
       entityId: existing.id,
       details: `Removed patient ${existing.patientId} from the patient list (records kept)`,
-      ipAddress: actor.ip,
       hospitalId: actor.id,
       patientId: existing.id,
     });

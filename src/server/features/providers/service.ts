@@ -160,13 +160,11 @@ export async function reviewApplication(
       .where(and(eq(providerApplications.id, input.id), eq(providerApplications.status, 'pending')))
       .returning();
     if (!row) throw conflict(NOT_PENDING);
-    await writeAudit(tx, {
-      userId: input.adminId,
+    await writeAudit(tx, { id: input.adminId, ip: input.ip }, {
       action: 'application_review',
       entityType: 'provider_application',
       entityId: row.id,
       details: `Application of ${row.hospitalName} (${row.contactEmail}) ${input.status}`,
-      ipAddress: input.ip,
     });
     await sendOrFail(deps, () =>
       deps.mail.send(
@@ -219,13 +217,11 @@ export async function resendRegistrationLink(
         'A new link can only be sent for an approved application that has not been registered yet.',
       );
     }
-    await writeAudit(tx, {
-      userId: input.adminId,
+    await writeAudit(tx, { id: input.adminId, ip: input.ip }, {
       action: 'application_review',
       entityType: 'provider_application',
       entityId: row.id,
       details: `New registration link sent to ${row.contactEmail}`,
-      ipAddress: input.ip,
     });
     await sendOrFail(deps, () =>
       deps.mail.send(
@@ -294,13 +290,11 @@ export async function registerProvider(
       .where(eq(providerApplications.id, application.id));
     // Vetted by an administrator's approval: a verified provider from the start.
     await tx.update(users).set({ verifiedAt: now }).where(eq(users.id, user.id));
-    await writeAudit(tx, {
-      userId: user.id,
+    await writeAudit(tx, { id: user.id, ip }, {
       action: 'provider_register',
       entityType: 'provider_application',
       entityId: application.id,
       details: `Hospital account created for ${application.hospitalName}; 7-day trial started`,
-      ipAddress: ip,
       hospitalId: user.id,
     });
     return user;

@@ -95,13 +95,11 @@ async function sendInvitation(
       expiresAt: addHours(now, FAMILY_INVITE_HOURS),
       createdAt: now,
     });
-    await writeAudit(tx, {
-      userId: actor.id,
+    await writeAudit(tx, actor, {
       action: 'family_access',
       entityType: 'family_contact',
       entityId: contact.id,
       details: `Family access invitation sent to ${contactName(contact)} (${email})`,
-      ipAddress: actor.ip,
       hospitalId: patient.createdByHospitalId,
       patientId: patient.id,
     });
@@ -208,13 +206,11 @@ export async function acceptInvitation(
     })
     .onConflictDoNothing();
   const [patient] = await tx.select().from(patients).where(eq(patients.id, invitation.patientId));
-  await writeAudit(tx, {
-    userId: familyUser.id,
+  await writeAudit(tx, { id: familyUser.id, ip }, {
     action: 'family_access',
     entityType: 'family_contact',
     entityId: invitation.contactId,
     details: `Family access invitation accepted by ${invitation.email}`,
-    ipAddress: ip,
     hospitalId: patient.createdByHospitalId,
     patientId: patient.id,
   });

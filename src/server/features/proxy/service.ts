@@ -116,13 +116,11 @@ export async function revokeHolder(db: Db, actor: Actor, contactId: string, now:
       .where(and(eq(familyContacts.id, contactId), eq(familyContacts.patientId, patient.id)))
       .returning();
     if (!row) throw notFound('Family contact not found.');
-    await writeAudit(tx, {
-      userId: actor.id,
+    await writeAudit(tx, actor, {
       action: 'family_access',
       entityType: 'family_contact',
       entityId: row.id,
       details: `Revoked the record access of ${row.firstName} ${row.lastName} (${row.relationship})`,
-      ipAddress: actor.ip,
       hospitalId: patient.createdByHospitalId,
       patientId: patient.id,
     });

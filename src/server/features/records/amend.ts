@@ -10,8 +10,7 @@ import type { Db } from '../../db/connect.js';
 import { attachments, medicalRecords } from '../../db/schema.js';
 import { badRequest, conflict } from '../../errors.js';
 import type { FileStore } from '../../files/store.js';
-import { writeAudit } from '../audit/service.js';
-import { appendLedgerEntry } from '../ledger/service.js';
+import { appendLedgered } from '../ledger/ledgered.js';
 import type { Actor } from '../../access.js';
 import { loadRecord, loadRecords } from './load.js';
 import { RECORD_NOT_CURRENT, saveUpload } from './service.js';
@@ -97,17 +96,6 @@ export async function markEnteredInError(
 ): Promise<MedicalRecord> {
   const { record } = await currentVersion(db, actor, recordId);
   await db.transaction(async (tx) => {
-    const entry = await appendLedgerEntry(
-      tx,
-      {
-        kind: 'record_entered_in_error',
-        recordId: record.id,
-        patientId: record.patientId,
-        userId: actor.id,
-        content: { recordId: record.id, entryHash: record.blockchainHash, reason },
-      },
-      { now },
-    );
     const updated = await tx
       .update(medicalRecords)
       .set({
@@ -125,17 +113,27 @@ export async function markEnteredInError(
       )
       .returning({ id: medicalRecords.id });
     if (updated.length === 0) throw conflict(RECORD_NOT_CURRENT);
-    await writeAudit(tx, {
-      userId: actor.id,
-      action: 'record_entered_in_error',
-      entityType: 'medical_record',
-      entityId: record.id,
-      details: `Marked "${record.title}" as entered in error: ${reason}`,
-      ipAddress: actor.ip,
-      blockchainHash: entry.hash,
-      hospitalId: record.hospitalId,
-      patientId: record.patientId,
-    });
+    await appendLedgered(
+      tx,
+      actor,
+      {
+        entry: {
+          kind: 'record_entered_in_error',
+          recordId: record.id,
+          patientId: record.patientId,
+          content: { recordId: record.id, entryHash: record.blockchainHash, reason },
+        },
+        audit: {
+          action: 'record_entered_in_error',
+          entityType: 'medical_record',
+          entityId: record.id,
+          details: `Marked "${record.title}" as entered in error: ${reason}`,
+          hospitalId: record.hospitalId,
+          patientId: record.patientId,
+        },
+      },
+      now,
+    );
   });
   return loadRecord(db, record.id);
 }

@@ -118,13 +118,11 @@ export async function auditIntegrityFailure(
   err: unknown,
 ): Promise<void> {
   const where = err instanceof IntegrityError ? ` at chunk ${err.chunk} (${err.message})` : '';
-  await writeAudit(db, {
-    userId: actor.id,
+  await writeAudit(db, actor, {
     action: 'integrity_failure',
     entityType: 'attachment',
     entityId: target.file.id,
     details: `Attachment "${target.file.fileName}" of "${target.recordTitle}" failed its integrity check${where}; the download was stopped before the damaged part.`,
-    ipAddress: actor.ip,
     hospitalId: target.hospitalId,
     patientId: target.patientId,
   });

@@ -18,7 +18,7 @@ import { attachments, medicalRecords, patients } from '../../db/schema.js';
 import { notFound } from '../../errors.js';
 import { isStorageKey, type FileStore } from '../../files/store.js';
 import { writeAudit } from '../audit/service.js';
-import { appendLedgerEntry } from '../ledger/service.js';
+import { appendLedgered } from '../ledger/ledgered.js';
 import { verifyRecord } from '../ledger/verify.js';
 import type { Actor } from '../../access.js';
 import { loadRecord, loadRecords, loadScopedRecordPage, scopeWhere } from './load.js';
@@ -39,13 +39,11 @@ type RecordListView = RecordListQuery['view'];
 export async function auditList(db: Db, actor: Actor, patient: PatientRow, page: Paged<MedicalRecord>) {
   const count = page.items.length;
   const of = page.total === count ? '' : ` (page ${page.page}, ${page.total} in all)`;
-  await writeAudit(db, {
-    userId: actor.id,
+  await writeAudit(db, actor, {
     action: 'record_access',
     entityType: 'patient',
     entityId: patient.id,
     details: `Listed ${count} medical record${count === 1 ? '' : 's'} of patient ${patient.patientId}${of}`,
-    ipAddress: actor.ip,
     hospitalId: patient.createdByHospitalId,
     patientId: patient.id,
   });
@@ -97,12 +95,10 @@ export async function listDrafts(db: Db, actor: Actor): Promise<MedicalRecord[]>
       hospitalPatientsFilter(actor.id),
     ),
   );
-  await writeAudit(db, {
-    userId: actor.id,
+  await writeAudit(db, actor, {
     action: 'record_access',
     entityType: 'medical_record',
     details: `Listed ${drafts.length} draft record${drafts.length === 1 ? '' : 's'}`,
-    ipAddress: actor.ip,
     hospitalId: actor.id,
   });
   return drafts;
@@ -132,13 +128,11 @@ export async function viewRecord(
         .set({ viewedByPatient: true, updatedAt: now })
         .where(eq(medicalRecords.id, record.id));
     }
-    await writeAudit(tx, {
-      userId: actor.id,
+    await writeAudit(tx, actor, {
       action: 'record_view',
       entityType: 'medical_record',
       entityId: record.id,
       details: `Viewed "${record.title}"`,
-      ipAddress: actor.ip,
       hospitalId: record.hospitalId,
       patientId: patient.id,
     });
@@ -164,33 +158,33 @@ export async function updateSharing(
       .update(medicalRecords)
       .set({ ...sharing, updatedAt: now })
       .where(eq(medicalRecords.id, record.id));
-    const entry =
-      record.status === 'final'
-        ? await appendLedgerEntry(
-            tx,
-            {
-              kind: 'consent_change',
-              recordId: record.id,
-              patientId: patient.id,
-              userId: actor.id,
-              content: { scope: 'record', recordId: record.id, ...sharing },
-            },
-            { now },
-          )
-        : null;
-    await writeAudit(tx, {
-      userId: actor.id,
-      action: 'consent_change',
-      entityType: 'medical_record',
-      entityId: record.id,
-      details: `Sharing of "${record.title}": specialists ${sharing.shareWithSpecialists ? 'on' : 'off'}, family ${
-        sharing.shareWithFamily ? 'on' : 'off'
-      }`,
-      ipAddress: actor.ip,
-      blockchainHash: entry?.hash ?? null,
-      hospitalId: record.hospitalId,
-      patientId: patient.id,
-    });
+    // A draft's sharing is audited only; it enters the ledger with its upload.
+    await appendLedgered(
+      tx,
+      actor,
+      {
+        entry:
+          record.status === 'final'
+            ? {
+                kind: 'consent_change',
+                recordId: record.id,
+                patientId: patient.id,
+                content: { scope: 'record', recordId: record.id, ...sharing },
+              }
+            : null,
+        audit: {
+          action: 'consent_change',
+          entityType: 'medical_record',
+          entityId: record.id,
+          details: `Sharing of "${record.title}": specialists ${sharing.shareWithSpecialists ? 'on' : 'off'}, family ${
+            sharing.shareWithFamily ? 'on' : 'off'
+          }`,
+          hospitalId: record.hospitalId,
+          patientId: patient.id,
+        },
+      },
+      now,
+    );
   });
   return loadRecord(db, record.id);
 }
@@ -217,13 +211,11 @@ export async function findDownload(db: Db, actor: Actor, fileName: string): Prom
     .where(eq(attachments.storageKey, fileName));
   if (!row || !(await reachesRecord(db, actor, row.record, row.patient)))
     throw notFound('File not available.');
-  await writeAudit(db, {
-    userId: actor.id,
+  await writeAudit(db, actor, {
     action: 'record_access',
     entityType: 'attachment',
     entityId: row.file.id,
     details: `Downloaded "${row.file.fileName}" of "${row.record.title}"`,
-    ipAddress: actor.ip,
     hospitalId: row.record.hospitalId,
     patientId: row.patient.id,
   });

@@ -14,7 +14,7 @@ import { releaseInTransaction } from '../../files/pending.js';
 import type { FileStore } from '../../files/store.js';
 import { writeAudit } from '../audit/service.js';
 import { recordLedgerContent } from '../ledger/content.js';
-import { appendLedgerEntry } from '../ledger/service.js';
+import { appendLedgered } from '../ledger/ledgered.js';
 import type { Actor } from '../../access.js';
 import { isUniqueViolation } from '../patients/mrn.js';
 import { downloadUrl, loadRecord } from './load.js';
@@ -119,63 +119,64 @@ export async function saveUpload(
   try {
     for (const f of files) await f.pending.commit();
     await db.transaction(async (tx) => {
-      // The ledger entry is appended first so the row is written once with its hash; the ledger
-      // lock is then held until the commit, so only short statements follow.
-      const entry = finalise
-        ? await appendLedgerEntry(
-            tx,
-            {
-              kind: 'record_upload',
-              recordId: id,
-              patientId: values.patientId,
-              userId: actor.id,
-              content: recordLedgerContent({ id, ...values }, all),
-            },
-            { now },
-          )
-        : null;
-      const stamp = entry ? { blockchainHash: entry.hash, isBlockchainVerified: true } : {};
-      if (target.draft) {
-        // Guarded by status and updatedAt: a concurrent upload or save of the same draft changed
-        // it (or its attachments) since it was read, so this one fails cleanly instead.
-        const updated = await tx
-          .update(medicalRecords)
-          .set({ ...values, ...stamp })
-          .where(
-            and(
-              eq(medicalRecords.id, id),
-              eq(medicalRecords.status, 'draft'),
-              eq(medicalRecords.updatedAt, target.draft.updatedAt),
-            ),
-          )
-          .returning({ id: medicalRecords.id });
-        if (updated.length === 0) throw conflict('This draft was changed or uploaded meanwhile. Reload it.');
-      } else {
-        await tx.insert(medicalRecords).values({ id, ...values, ...stamp });
-      }
-      if (newFiles.length > 0) await tx.insert(attachments).values(newFiles);
-      if (target.supersedes) await markSuperseded(tx, target.supersedes, id, now);
-      await releaseInTransaction(
-        tx,
-        newFiles.map((f) => f.storageKey),
-      );
-      if (finalise) await notifyRecordAvailable(tx, { id, patientId: values.patientId }, now);
       const count = `${all.length} file${all.length === 1 ? '' : 's'}`;
-      await writeAudit(tx, {
-        userId: actor.id,
-        action: target.supersedes ? 'record_amend' : finalise ? 'record_upload' : 'record_draft',
-        entityType: 'medical_record',
-        entityId: id,
-        details: target.supersedes
-          ? `Amended "${target.supersedes.title}": new version "${fields.title}" with ${count}`
-          : finalise
-            ? `Uploaded "${fields.title}" with ${count}`
-            : `Saved draft "${fields.title}"`,
-        ipAddress: actor.ip,
-        blockchainHash: entry?.hash,
-        hospitalId: actor.id,
-        patientId: values.patientId,
-      });
+      // The row is written once, with the entry's hash (stamp); what refers to it follows in the
+      // same stamp, short statements under the ledger lock. A draft is audited only.
+      await appendLedgered(
+        tx,
+        actor,
+        {
+          entry: finalise
+            ? {
+                kind: 'record_upload',
+                recordId: id,
+                patientId: values.patientId,
+                content: recordLedgerContent({ id, ...values }, all),
+              }
+            : null,
+          stamp: async (hash) => {
+            const stamp = hash ? { blockchainHash: hash, isBlockchainVerified: true } : {};
+            if (target.draft) {
+              // Guarded by status and updatedAt: a concurrent upload or save of the same draft
+              // changed it (or its attachments) since it was read, so this one fails cleanly.
+              const updated = await tx
+                .update(medicalRecords)
+                .set({ ...values, ...stamp })
+                .where(
+                  and(
+                    eq(medicalRecords.id, id),
+                    eq(medicalRecords.status, 'draft'),
+                    eq(medicalRecords.updatedAt, target.draft.updatedAt),
+                  ),
+                )
+                .returning({ id: medicalRecords.id });
+              if (updated.length === 0) throw conflict('This draft was changed or uploaded meanwhile. Reload it.');
+            } else {
+              await tx.insert(medicalRecords).values({ id, ...values, ...stamp });
+            }
+            if (newFiles.length > 0) await tx.insert(attachments).values(newFiles);
+            if (target.supersedes) await markSuperseded(tx, target.supersedes, id, now);
+            await releaseInTransaction(
+              tx,
+              newFiles.map((f) => f.storageKey),
+            );
+            if (finalise) await notifyRecordAvailable(tx, { id, patientId: values.patientId }, now);
+          },
+          audit: {
+            action: target.supersedes ? 'record_amend' : finalise ? 'record_upload' : 'record_draft',
+            entityType: 'medical_record',
+            entityId: id,
+            details: target.supersedes
+              ? `Amended "${target.supersedes.title}": new version "${fields.title}" with ${count}`
+              : finalise
+                ? `Uploaded "${fields.title}" with ${count}`
+                : `Saved draft "${fields.title}"`,
+            hospitalId: actor.id,
+            patientId: values.patientId,
+          },
+        },
+        now,
+      );
     });
     return loadRecord(db, id);
   } catch (err) {
@@ -224,48 +225,43 @@ export async function finaliseDraft(
     .orderBy(asc(attachments.position));
   const final = { ...record, createdAt: now };
   await db.transaction(async (tx) => {
-    const entry = await appendLedgerEntry(
-      tx,
-      {
-        kind: 'record_upload',
-        recordId: record.id,
-        patientId: record.patientId,
-        userId: actor.id,
-        content: recordLedgerContent(final, files),
-      },
-      { now },
-    );
-    // Guarded by updatedAt: a draft saved again since it was read fails cleanly instead.
-    const updated = await tx
-      .update(medicalRecords)
-      .set({
-        status: 'final',
-        createdAt: now,
-        updatedAt: now,
-        blockchainHash: entry.hash,
-        isBlockchainVerified: true,
-      })
-      .where(
-        and(
-          eq(medicalRecords.id, record.id),
-          eq(medicalRecords.status, 'draft'),
-          eq(medicalRecords.updatedAt, record.updatedAt),
-        ),
-      )
-      .returning({ id: medicalRecords.id });
-    if (updated.length === 0) throw conflict('This record was already uploaded.');
     await notifyRecordAvailable(tx, record, now);
-    await writeAudit(tx, {
-      userId: actor.id,
-      action: 'record_upload',
-      entityType: 'medical_record',
-      entityId: record.id,
-      details: `Uploaded "${record.title}" with ${files.length} file${files.length === 1 ? '' : 's'}`,
-      ipAddress: actor.ip,
-      blockchainHash: entry.hash,
-      hospitalId: record.hospitalId,
-      patientId: record.patientId,
-    });
+    await appendLedgered(
+      tx,
+      actor,
+      {
+        entry: {
+          kind: 'record_upload',
+          recordId: record.id,
+          patientId: record.patientId,
+          content: recordLedgerContent(final, files),
+        },
+        stamp: async (hash) => {
+          // Guarded by updatedAt: a draft saved again since it was read fails cleanly instead.
+          const updated = await tx
+            .update(medicalRecords)
+            .set({ status: 'final', createdAt: now, updatedAt: now, blockchainHash: hash, isBlockchainVerified: true })
+            .where(
+              and(
+                eq(medicalRecords.id, record.id),
+                eq(medicalRecords.status, 'draft'),
+                eq(medicalRecords.updatedAt, record.updatedAt),
+              ),
+            )
+            .returning({ id: medicalRecords.id });
+          if (updated.length === 0) throw conflict('This record was already uploaded.');
+        },
+        audit: {
+          action: 'record_upload',
+          entityType: 'medical_record',
+          entityId: record.id,
+          details: `Uploaded "${record.title}" with ${files.length} file${files.length === 1 ? '' : 's'}`,
+          hospitalId: record.hospitalId,
+          patientId: record.patientId,
+        },
+      },
+      now,
+    );
   });
   return loadRecord(db, record.id);
 }
@@ -283,13 +279,11 @@ export async function discardDraft(db: Db, store: FileStore, actor: Actor, recor
       .where(and(eq(medicalRecords.id, record.id), eq(medicalRecords.status, 'draft')))
       .returning({ id: medicalRecords.id });
     if (gone.length === 0) throw notFound('Record not found.');
-    await writeAudit(tx, {
-      userId: actor.id,
+    await writeAudit(tx, actor, {
       action: 'record_draft',
       entityType: 'medical_record',
       entityId: record.id,
       details: `Discarded draft "${record.title}"`,
-      ipAddress: actor.ip,
       hospitalId: actor.id,
       patientId: record.patientId,
     });

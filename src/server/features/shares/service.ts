@@ -26,7 +26,7 @@ import type { FileStore } from '../../files/store.js';
 import type { Mailer } from '../../mail/mailer.js';
 import { shareLinkMail } from '../../mail/templates.js';
 import { writeAudit } from '../audit/service.js';
-import { appendLedgerEntry } from '../ledger/service.js';
+import { appendLedgered } from '../ledger/ledgered.js';
 import { verifyRecord } from '../ledger/verify.js';
 import type { Actor } from '../../access.js';
 import { documentStatusOf, loadRecord } from '../records/load.js';
@@ -61,35 +61,34 @@ async function recordShareChange(
   now: Date,
 ) {
   const { link, record } = change;
-  const entry = await appendLedgerEntry(
+  await appendLedgered(
     tx,
+    actor,
     {
-      kind: 'consent_change',
-      recordId: record.id,
-      patientId: link.patientId,
-      userId: actor.id,
-      content: {
-        scope: 'share',
-        action: change.action,
-        shareId: link.id,
+      entry: {
+        kind: 'consent_change',
         recordId: record.id,
-        recipientEmail: link.recipientEmail,
-        expiresAt: link.expiresAt.toISOString(),
+        patientId: link.patientId,
+        content: {
+          scope: 'share',
+          action: change.action,
+          shareId: link.id,
+          recordId: record.id,
+          recipientEmail: link.recipientEmail,
+          expiresAt: link.expiresAt.toISOString(),
+        },
+      },
+      audit: {
+        action: 'consent_change',
+        entityType: 'share_link',
+        entityId: link.id,
+        details: change.details,
+        hospitalId: record.hospitalId,
+        patientId: link.patientId,
       },
     },
-    { now },
+    now,
   );
-  await writeAudit(tx, {
-    userId: actor.id,
-    action: 'consent_change',
-    entityType: 'share_link',
-    entityId: link.id,
-    details: change.details,
-    ipAddress: actor.ip,
-    blockchainHash: entry.hash,
-    hospitalId: record.hospitalId,
-    patientId: link.patientId,
-  });
 }
 
 /**
@@ -291,13 +290,11 @@ export async function openShare(
       .update(shareLinks)
       .set({ timesOpened: sql`${shareLinks.timesOpened} + 1`, lastOpenedAt: now })
       .where(eq(shareLinks.id, link.id));
-    await writeAudit(tx, {
-      userId: null,
+    await writeAudit(tx, { id: null, ip }, {
       action: 'record_view',
       entityType: 'medical_record',
       entityId: record.id,
       details: `"${record.title}" opened ${openedBy(link)}`,
-      ipAddress: ip,
       hospitalId: record.hospitalId,
       patientId: link.patientId,
     });
@@ -350,13 +347,11 @@ export async function findSharedDownload(
     .from(attachments)
     .where(and(eq(attachments.id, attachmentId), eq(attachments.recordId, record.id)));
   if (!file) throw notFound('File not available.');
-  await writeAudit(db, {
-    userId: null,
+  await writeAudit(db, { id: null, ip }, {
     action: 'record_access',
     entityType: 'attachment',
     entityId: file.id,
     details: `Downloaded "${file.fileName}" of "${record.title}" ${openedBy(link)}`,
-    ipAddress: ip,
     hospitalId: record.hospitalId,
     patientId: link.patientId,
   });

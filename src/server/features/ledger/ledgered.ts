@@ -1,0 +1,32 @@
+// A ledgered change in the caller's transaction (docs/architecture.md#the-life-of-a-request):
+// append the entry, stamp the changed row with the entry's hash, write the audit entry carrying
+// the same hash. Whatever the change writes without the hash goes before this call, because the
+// ledger lock is held from the append to the commit (ledger/service.ts).
+import type { Actor } from '../../access.js';
+import type { Db } from '../../db/connect.js';
+import { writeAudit, type AuditEntry } from '../audit/service.js';
+import { appendLedgerEntry, type LedgerAppendInput } from './service.js';
+
+export interface LedgeredChange<T> {
+  /** The ledger entry (its user is the actor), or null for a change that is audited only. */
+  entry: Omit<LedgerAppendInput, 'userId'> | null;
+  /** Writes the row(s) that carry the entry's hash (null when there is no entry); short statements. */
+  stamp?: (hash: string | null) => Promise<T>;
+  audit: Omit<AuditEntry, 'blockchainHash'>;
+}
+
+/** Appends, stamps and audits in `tx`; answers the entry's hash and what `stamp` returned. */
+export async function appendLedgered<T = undefined>(
+  tx: Db,
+  actor: Actor,
+  change: LedgeredChange<T>,
+  now: Date,
+): Promise<{ hash: string | null; stamped: T | undefined }> {
+  const entry = change.entry
+    ? await appendLedgerEntry(tx, { ...change.entry, userId: actor.id }, { now })
+    : null;
+  const hash = entry?.hash ?? null;
+  const stamped = await change.stamp?.(hash);
+  await writeAudit(tx, actor, { ...change.audit, blockchainHash: hash });
+  return { hash, stamped };
+}

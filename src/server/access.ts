@@ -124,13 +124,28 @@ export async function findAppointmentForUser(
     .from(appointments)
     .innerJoin(patients, eq(patients.id, appointments.patientId))
     .where(eq(appointments.id, appointmentId));
-  const reaches =
-    row &&
-    mayReachPatient(actor, row.patient) &&
-    (actor.role === 'patient' || row.appointment.hospitalId === actor.id);
+  const reaches = row && mayReachAppointment(actor, row.appointment, row.patient);
   if (!reaches) throw notFound('Appointment not found.');
   return row;
 }
+
+export function mayReachAppointment(actor: Who, appointment: AppointmentRow, patient: PatientRow): boolean {
+  return mayReachPatient(actor, patient) && (actor.role === 'patient' || appointment.hospitalId === actor.id);
+}
+
+/** An appointment a hospital may change: one it booked, for a patient it still reaches. */
+export async function findHospitalAppointment(db: Db, actor: Who, appointmentId: string) {
+  if (actor.role !== 'hospital') throw notFound('Appointment not found.');
+  return findAppointmentForUser(db, actor, appointmentId);
+}
+
+/**
+ * The SQL side of mayReachAppointment, over appointments joined with patients: a hospital lists
+ * the ones it booked for patients not archived; a patient those of their own patient row.
+ */
+export const hospitalAppointmentsFilter = (hospitalId: string) =>
+  and(eq(appointments.hospitalId, hospitalId), isNull(patients.archivedAt));
+export const patientAppointmentsFilter = (patientRowId: string) => eq(appointments.patientId, patientRowId);
 
 /** Patients a hospital may list (its own, not archived). */
 export const hospitalPatientsFilter = (hospitalId: string) =>

@@ -3,7 +3,7 @@
 // audited in its own transaction and checked against the shared conflict rule under a per-hospital
 // lock, so two requests cannot book the same doctor or patient into overlapping hours. Cancelling
 // keeps the row (status cancelled) and enters the cancellation in the ledger.
-import { and, asc, count, eq, gt, gte, isNull, lt, lte, ne, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, gt, gte, lt, lte, ne, sql, type SQL } from 'drizzle-orm';
 import {
   APPOINTMENT_MESSAGES,
   APPOINTMENT_TYPE_LABELS,
@@ -16,10 +16,13 @@ import {
 } from '../../../shared/appointments.js';
 import { APPOINTMENT_LENGTH_MINUTES, DEPARTMENT_LABELS } from '../../../shared/constants.js';
 import {
+  findHospitalAppointment,
   findOwnPatient,
   findPatientForUser,
+  hospitalAppointmentsFilter,
   isUuid,
-  mayReachPatient,
+  patientAppointmentsFilter,
+  type Actor,
   type PatientRow,
 } from '../../access.js';
 import type { Paged, PagingQuery } from '../../../shared/paging.js';
@@ -31,10 +34,8 @@ import { badRequest, conflict, notFound } from '../../errors.js';
 import { writeAudit } from '../audit/service.js';
 import { appendLedgered } from '../ledger/ledgered.js';
 import { notifyAppointment } from '../notifications/events.js';
-import type { Actor } from '../../access.js';
 
 type AppointmentRow = typeof appointments.$inferSelect;
-const NOT_FOUND = 'Appointment not found.';
 /** Key of the advisory lock that serialises a hospital's bookings ("APPT"). */
 const BOOKING_LOCK_KEY = 0x41505054;
 const HOUR_MS = APPOINTMENT_LENGTH_MINUTES * 60_000;
@@ -123,8 +124,7 @@ export async function listHospitalAppointments(
   return listWhere(
     db,
     and(
-      eq(appointments.hospitalId, actor.id),
-      isNull(patients.archivedAt),
+      hospitalAppointmentsFilter(actor.id),
       query.from ? gte(appointments.appointmentDate, new Date(query.from)) : undefined,
       query.to ? lte(appointments.appointmentDate, new Date(query.to)) : undefined,
     ),
@@ -144,26 +144,12 @@ export async function listPatientAppointments(
   return listWhere(
     db,
     and(
-      eq(appointments.patientId, patient.id),
+      patientAppointmentsFilter(patient.id),
       query.from ? gte(appointments.appointmentDate, new Date(query.from)) : undefined,
       query.to ? lte(appointments.appointmentDate, new Date(query.to)) : undefined,
     ),
     query,
   );
-}
-
-/** An appointment of the signed-in hospital, for a patient it may still reach; else 404. */
-async function findHospitalAppointment(db: Db, actor: Actor, id: string) {
-  if (!isUuid(id)) throw notFound(NOT_FOUND);
-  const [row] = await db
-    .select({ appointment: appointments, patient: patients })
-    .from(appointments)
-    .innerJoin(patients, eq(patients.id, appointments.patientId))
-    .where(eq(appointments.id, id));
-  if (!row || row.appointment.hospitalId !== actor.id || !mayReachPatient(actor, row.patient)) {
-    throw notFound(NOT_FOUND);
-  }
-  return row;
 }
 
 function startOf(input: AppointmentInput, now: Date): Date {

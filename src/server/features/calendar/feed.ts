@@ -7,8 +7,7 @@ import type { CalendarFeed, CalendarFeedCreated } from '../../../shared/calendar
 import type { Db } from '../../db/connect.js';
 import { calendarFeeds, users } from '../../db/schema.js';
 import { notFound } from '../../errors.js';
-import type { Actor } from '../../access.js';
-import { findOwnPatient } from '../../access.js';
+import { type Actor, findOwnPatient } from '../../access.js';
 import { patientCalendarForUser, type CalendarDeps } from './service.js';
 
 const hashToken = (token: string) => crypto.createHash('sha256').update(token).digest('hex');

@@ -1,11 +1,10 @@
 // Calendar files of appointments: one appointment (the booking hospital or the patient) and all of
 // a patient's appointments. Access goes through access.ts; others get 404.
 import { and, count, eq, inArray } from 'drizzle-orm';
-import { findAppointmentForUser, findOwnPatient } from '../../access.js';
+import { type Actor, findAppointmentForUser, findOwnPatient } from '../../access.js';
 import type { Db } from '../../db/connect.js';
 import { appointments, auditLogs, users } from '../../db/schema.js';
 import { notFound } from '../../errors.js';
-import type { Actor } from '../../access.js';
 import { appointmentsCalendar, ICalCalendarMethod, type CalendarAppointment } from './ics.js';
 
 /** Every audited change after scheduling raises the event's SEQUENCE, so calendars take the update. */

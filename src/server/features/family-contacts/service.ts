@@ -9,14 +9,13 @@ import {
   type FamilyContact,
   type FamilyContactInput,
 } from '../../../shared/family-contacts.js';
-import { findOwnPatient, findPatientForUser, isUuid, type PatientRow } from '../../access.js';
+import { type Actor, findOwnPatient, findPatientForUser, isUuid, type PatientRow } from '../../access.js';
 import type { Paged, PagingQuery } from '../../../shared/paging.js';
 import type { Db } from '../../db/connect.js';
 import { fetchPage, windowTotal } from '../../db/paging.js';
 import { familyContacts, patients } from '../../db/schema.js';
 import { conflict, forbidden, notFound } from '../../errors.js';
 import { writeAudit } from '../audit/service.js';
-import type { Actor } from '../../access.js';
 
 type ContactRow = typeof familyContacts.$inferSelect;
 

@@ -5,7 +5,7 @@ import crypto from 'node:crypto';
 import type { Bundle } from '@medplum/fhirtypes';
 import { and, asc, eq, inArray, isNull } from 'drizzle-orm';
 import { CONSENT_TYPES, DEFAULT_CONSENT } from '../../../shared/consent.js';
-import { findPatientForUser } from '../../access.js';
+import { type Actor, findPatientForUser } from '../../access.js';
 import type { Db } from '../../db/connect.js';
 import {
   appointments,
@@ -17,7 +17,6 @@ import {
 } from '../../db/schema.js';
 import type { FileStore, StoredFileRef } from '../../files/store.js';
 import { writeAudit } from '../audit/service.js';
-import type { Actor } from '../../access.js';
 import { buildPatientBundle, type PatientExport } from './bundle.js';
 
 async function sha1Base64(files: FileStore, meta: StoredFileRef) {

@@ -5,10 +5,9 @@
 // content is erased no receipt can be made.
 import { canonicalJson } from '../../../shared/ledger/canonical.js';
 import { RECEIPT_FORMAT, type Receipt } from '../../../shared/ledger/receipt.js';
-import { findRecordForUser } from '../../access.js';
+import { type Actor, findRecordForUser } from '../../access.js';
 import type { Db } from '../../db/connect.js';
 import { conflict, notFound } from '../../errors.js';
-import type { Actor } from '../../access.js';
 import { writeAudit } from '../audit/service.js';
 import { currentCheckpoint } from './checkpoints.js';
 import { openEntry, openingOf } from './commitments.js';

@@ -10,13 +10,12 @@ import {
   type PatientListQuery,
   type PossibleDuplicate,
 } from '../../../shared/patients.js';
-import { findPatientForUser, hospitalPatientsFilter, type PatientRow } from '../../access.js';
+import { type Actor, findPatientForUser, hospitalPatientsFilter, type PatientRow } from '../../access.js';
 import type { Db } from '../../db/connect.js';
 import { fetchPage, windowTotal } from '../../db/paging.js';
 import { appointments, medicalRecords, patients, users } from '../../db/schema.js';
 import { conflict } from '../../errors.js';
 import { writeAudit } from '../audit/service.js';
-import type { Actor } from '../../access.js';
 import { issueActivationCode, type ActivationSettings, type IssuedActivationCode } from './activation.js';
 import { generateMrn, isUniqueViolation, MRN_ATTEMPTS } from './mrn.js';
 

@@ -6,7 +6,7 @@
 import { addHours } from 'date-fns';
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import { FAMILY_INVITE_HOURS } from '../../../shared/constants.js';
-import { familySharingOn, findOwnPatient } from '../../access.js';
+import { type Actor, familySharingOn, findOwnPatient } from '../../access.js';
 import type { Db } from '../../db/connect.js';
 import { familyContacts, familyGrants, familyInvitations, patients, users } from '../../db/schema.js';
 import { HttpError, badRequest, conflict, forbidden, notFound } from '../../errors.js';
@@ -14,7 +14,6 @@ import { issueToken, parseToken, verifierMatches } from '../../mail/link-tokens.
 import type { Mailer } from '../../mail/mailer.js';
 import { familyInvitation } from '../../mail/templates.js';
 import { writeAudit } from '../audit/service.js';
-import type { Actor } from '../../access.js';
 
 export const INVITE_MESSAGES = {
   noEmail: 'Add an e-mail address to this contact first: the invitation is sent by e-mail.',

@@ -8,6 +8,7 @@ import type { AccessHolder, ProxyPatient } from '../../../shared/proxy.js';
 import type { MedicalRecord, RecordListQuery } from '../../../shared/records.js';
 import type { Appointment } from '../../../shared/appointments.js';
 import {
+  type Actor,
   findOwnPatient,
   findProxyPatient,
   isUuid,
@@ -20,7 +21,6 @@ import { appointments, familyContacts, familyGrants, patients, users } from '../
 import { forbidden, notFound } from '../../errors.js';
 import { listWhere } from '../appointments/service.js';
 import { writeAudit } from '../audit/service.js';
-import type { Actor } from '../../access.js';
 import { auditList } from '../records/read.js';
 import { loadRecordPage } from '../records/load.js';
 

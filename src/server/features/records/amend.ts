@@ -5,13 +5,12 @@
 import { and, asc, eq, inArray, isNull } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import { recordFieldsSchema, type MedicalRecord, type RecordVersion } from '../../../shared/records.js';
-import { findRecordForUser } from '../../access.js';
+import { type Actor, findRecordForUser } from '../../access.js';
 import type { Db } from '../../db/connect.js';
 import { attachments, medicalRecords } from '../../db/schema.js';
 import { badRequest, conflict } from '../../errors.js';
 import type { FileStore } from '../../files/store.js';
 import { appendLedgered } from '../ledger/ledgered.js';
-import type { Actor } from '../../access.js';
 import { loadRecord, loadRecords } from './load.js';
 import { RECORD_NOT_CURRENT, saveUpload } from './service.js';
 import { readUploadForm, type UploadedFile } from './upload.js';

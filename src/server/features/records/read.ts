@@ -5,13 +5,14 @@ import { and, eq } from 'drizzle-orm';
 import type { Paged } from '../../../shared/paging.js';
 import type { MedicalRecord, RecordListQuery } from '../../../shared/records.js';
 import {
+  type Actor,
   findOwnPatient,
   findPatientForUser,
   findRecordForUser,
   hospitalPatientsFilter,
   isUuid,
-  reachesRecord,
   type PatientRow,
+  reachesRecord,
 } from '../../access.js';
 import type { Db } from '../../db/connect.js';
 import { attachments, medicalRecords, patients } from '../../db/schema.js';
@@ -20,7 +21,6 @@ import { isStorageKey, type FileStore } from '../../files/store.js';
 import { writeAudit } from '../audit/service.js';
 import { appendLedgered } from '../ledger/ledgered.js';
 import { verifyRecord } from '../ledger/verify.js';
-import type { Actor } from '../../access.js';
 import { loadRecord, loadRecords, loadScopedRecordPage, scopeWhere } from './load.js';
 
 /**

@@ -10,14 +10,15 @@ import { patientDisplayName } from '../../../shared/patients.js';
 import { SHARE_UNAVAILABLE, type Share, type SharedRecord, type ShareInput } from '../../../shared/shares.js';
 import { formatInstantWithZone } from '../../../shared/time.js';
 import {
+  type Actor,
   findRecordForUser,
   isUuid,
   mayOpenShareLink,
   openShareLinkFilter,
-  specialistsConsentOn,
   type PatientRow,
   type RecordRow,
   type ShareLinkRow,
+  specialistsConsentOn,
 } from '../../access.js';
 import type { Db } from '../../db/connect.js';
 import { attachments, medicalRecords, patients, shareLinks, users } from '../../db/schema.js';
@@ -28,7 +29,6 @@ import { shareLinkMail } from '../../mail/templates.js';
 import { writeAudit } from '../audit/service.js';
 import { appendLedgered } from '../ledger/ledgered.js';
 import { verifyRecord } from '../ledger/verify.js';
-import type { Actor } from '../../access.js';
 import { documentStatusOf, loadRecord } from '../records/load.js';
 import type { DownloadTarget } from '../records/read.js';
 

@@ -8,6 +8,7 @@ import { users } from '../../db/schema.js';
 import { badRequest, conflict, notFound } from '../../errors.js';
 import { destroyUserSessions } from '../../plugins/session.js';
 import { isUuid } from '../../access.js';
+import { whoIs } from '../../users.js';
 import { writeAudit } from '../audit/service.js';
 import { likePattern } from '../patients/service.js';
 
@@ -22,12 +23,7 @@ export const USER_NOT_FOUND = 'User not found.';
 
 export function toAdminUser(row: UserRow): AdminUser {
   return {
-    id: row.id,
-    email: row.email,
-    role: row.role,
-    firstName: row.firstName,
-    lastName: row.lastName,
-    hospitalName: row.role === 'hospital' ? row.hospitalName : null,
+    ...whoIs(row),
     status: row.suspendedAt ? 'suspended' : 'active',
     suspendedAt: row.suspendedAt?.toISOString() ?? null,
     verified: row.role === 'hospital' ? row.verifiedAt !== null : null,

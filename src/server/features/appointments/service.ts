@@ -31,7 +31,7 @@ import { fetchPage, windowTotal } from '../../db/paging.js';
 import { appointments, patients, users } from '../../db/schema.js';
 import { formatInstantWithZone } from '../../../shared/time.js';
 import { badRequest, conflict, notFound } from '../../errors.js';
-import { writeAudit } from '../audit/service.js';
+import { writeAudit, type AuditAction } from '../audit/service.js';
 import { appendLedgered } from '../ledger/ledgered.js';
 import { notifyAppointment } from '../notifications/events.js';
 
@@ -221,17 +221,23 @@ export async function createAppointment(
       .returning();
     if (!created) throw new Error('insert returned no row');
     await notifyAppointment(tx, created, 'booked', now);
-    await writeAudit(tx, actor, {
-      action: 'appointment_create',
-      entityType: 'appointment',
-      entityId: created.id,
-      details: `Scheduled ${describeAppointment(created, zone)}`,
-      hospitalId: actor.id,
-      patientId: patient.id,
-    });
+    const scheduled = `Scheduled ${describeAppointment(created, zone)}`;
+    await auditAppointment(tx, actor, 'appointment_create', created, scheduled);
     return created;
   });
   return toAppointment(row, patient, zone);
+}
+
+/** An appointment's audit entry, in its hospital's and its patient's trails. */
+function auditAppointment(tx: Db, actor: Actor, action: AuditAction, row: AppointmentRow, details: string) {
+  return writeAudit(tx, actor, {
+    action,
+    entityType: 'appointment',
+    entityId: row.id,
+    details,
+    hospitalId: actor.id,
+    patientId: row.patientId,
+  });
 }
 
 export async function updateAppointment(
@@ -266,14 +272,8 @@ export async function updateAppointment(
       .returning();
     if (!updated) throw conflict('A cancelled appointment cannot be changed.');
     await notifyAppointment(tx, updated, 'changed', now);
-    await writeAudit(tx, actor, {
-      action: 'appointment_update',
-      entityType: 'appointment',
-      entityId: id,
-      details: `Updated to ${describeAppointment(updated, zone)}`,
-      hospitalId: actor.id,
-      patientId: patient.id,
-    });
+    const details = `Updated to ${describeAppointment(updated, zone)}`;
+    await auditAppointment(tx, actor, 'appointment_update', updated, details);
     return updated;
   });
   return toAppointment(row, patient, zone);
@@ -295,14 +295,8 @@ export async function setAppointmentStatus(
       .where(and(eq(appointments.id, id), ne(appointments.status, 'cancelled')))
       .returning();
     if (!updated) throw conflict('A cancelled appointment cannot change status.');
-    await writeAudit(tx, actor, {
-      action: 'appointment_status',
-      entityType: 'appointment',
-      entityId: id,
-      details: `Status ${current.appointment.status} → ${status}: ${describeAppointment(updated, zone)}`,
-      hospitalId: actor.id,
-      patientId: current.patient.id,
-    });
+    const details = `Status ${current.appointment.status} → ${status}: ${describeAppointment(updated, zone)}`;
+    await auditAppointment(tx, actor, 'appointment_status', updated, details);
     return updated;
   });
   return toAppointment(row, current.patient, zone);

@@ -5,6 +5,7 @@
 import { parseArgs } from 'node:util';
 import { emailSchema, newPasswordSchema } from '../../shared/auth.js';
 import { loadConfig } from '../config.js';
+import type { Db } from '../db/connect.js';
 import { HttpError } from '../errors.js';
 import { createAdmin } from '../features/auth/service.js';
 import { resetTwoFactor } from '../features/auth/two-factor.js';
@@ -32,12 +33,17 @@ async function main() {
     console.error(USAGE);
     process.exit(2);
   }
+  await runOnDatabase(async (db) => {
+    const { created, user } = await createAdmin(db, email.data, password.data);
+    return created ? `Administrator ${user.email} created.` : `Administrator ${user.email} already exists.`;
+  });
+}
+
+/** Runs a command on the configured database and prints its outcome; a refusal exits with 1. */
+async function runOnDatabase(command: (db: Db) => Promise<string>) {
   const database = await openDatabaseForCli(loadConfig());
   try {
-    const { created, user } = await createAdmin(database.db, email.data, password.data);
-    console.log(
-      created ? `Administrator ${user.email} created.` : `Administrator ${user.email} already exists.`,
-    );
+    console.log(await command(database.db));
   } catch (err) {
     if (err instanceof HttpError) {
       console.error(err.message);
@@ -55,22 +61,11 @@ async function resetCommand(rawEmail: string | undefined) {
     console.error(USAGE);
     process.exit(2);
   }
-  const database = await openDatabaseForCli(loadConfig());
-  try {
-    const wasOn = await resetTwoFactor(database.db, email.data);
-    console.log(
-      wasOn
-        ? `Two-factor sign-in of ${email.data} is off; they can sign in with the password and set it up again.`
-        : `Two-factor sign-in of ${email.data} was not on.`,
-    );
-  } catch (err) {
-    if (err instanceof HttpError) {
-      console.error(err.message);
-      process.exitCode = 1;
-    } else throw err;
-  } finally {
-    await database.close();
-  }
+  await runOnDatabase(async (db) =>
+    (await resetTwoFactor(db, email.data))
+      ? `Two-factor sign-in of ${email.data} is off; they can sign in with the password and set it up again.`
+      : `Two-factor sign-in of ${email.data} was not on.`,
+  );
 }
 
 main().catch((err: unknown) => {

@@ -111,6 +111,13 @@ export async function listWhere(db: Db, where: SQL | undefined, paging: PagingQu
   );
 }
 
+/** Appointments starting within the query's from/to (each optional). */
+const inRange = (query: AppointmentRangeQuery) =>
+  and(
+    query.from ? gte(appointments.appointmentDate, new Date(query.from)) : undefined,
+    query.to ? lte(appointments.appointmentDate, new Date(query.to)) : undefined,
+  );
+
 /** GET /api/appointments/hospital/{id}: only the signed-in hospital's own, patients not archived. */
 export async function listHospitalAppointments(
   db: Db,
@@ -121,15 +128,7 @@ export async function listHospitalAppointments(
   if (actor.role !== 'hospital' || !isUuid(hospitalUserId) || hospitalUserId !== actor.id) {
     throw notFound('Hospital not found.');
   }
-  return listWhere(
-    db,
-    and(
-      hospitalAppointmentsFilter(actor.id),
-      query.from ? gte(appointments.appointmentDate, new Date(query.from)) : undefined,
-      query.to ? lte(appointments.appointmentDate, new Date(query.to)) : undefined,
-    ),
-    query,
-  );
+  return listWhere(db, and(hospitalAppointmentsFilter(actor.id), inRange(query)), query);
 }
 
 /** The signed-in patient's own appointments (any hospital), read-only. */
@@ -141,15 +140,7 @@ export async function listPatientAppointments(
 ): Promise<Paged<Appointment>> {
   if (userId !== undefined && userId !== actor.id) throw notFound('Patient not found.');
   const patient = await findOwnPatient(db, actor);
-  return listWhere(
-    db,
-    and(
-      patientAppointmentsFilter(patient.id),
-      query.from ? gte(appointments.appointmentDate, new Date(query.from)) : undefined,
-      query.to ? lte(appointments.appointmentDate, new Date(query.to)) : undefined,
-    ),
-    query,
-  );
+  return listWhere(db, and(patientAppointmentsFilter(patient.id), inRange(query)), query);
 }
 
 function startOf(input: AppointmentInput, now: Date): Date {

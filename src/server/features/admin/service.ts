@@ -9,7 +9,7 @@ import { badRequest, conflict, notFound } from '../../errors.js';
 import { destroyUserSessions } from '../../plugins/session.js';
 import { isUuid } from '../../access.js';
 import { whoIs } from '../../users.js';
-import { writeAudit } from '../audit/service.js';
+import { writeAudit, type AuditAction } from '../audit/service.js';
 import { likePattern } from '../patients/service.js';
 
 type UserRow = typeof users.$inferSelect;
@@ -90,6 +90,26 @@ const who = (u: UserRow) => `${u.email} (${u.role === 'medledger_admin' ? 'admin
 const trailOf = (u: UserRow) => (u.role === 'hospital' ? u.id : null);
 
 /**
+ * Changes an account only while `when` holds, so that of two changes at once one is refused
+ * (409 with `refused`) and only one is audited.
+ */
+async function changeAccount(
+  tx: Db,
+  id: string,
+  set: Partial<typeof users.$inferInsert>,
+  when: SQL,
+  refused: string,
+): Promise<UserRow> {
+  const [row] = await tx.update(users).set(set).where(and(eq(users.id, id), when)).returning();
+  if (!row) throw conflict(refused);
+  return row;
+}
+
+/** An administrator's change to an account, audited (in a hospital's own trail too). */
+const auditAccount = (tx: Db, actor: AdminActor, action: AuditAction, row: UserRow, details: string) =>
+  writeAudit(tx, actor, { action, entityType: 'user', entityId: row.id, details, hospitalId: trailOf(row) });
+
+/**
  * Suspends an account: it can no longer sign in (403 with ACCOUNT_SUSPENDED), and every session
  * and unfinished two-step sign-in of it ends in the same transaction. Not the caller's own.
  */
@@ -102,21 +122,16 @@ export async function suspendUser(
   const target = await findUser(db, id);
   if (target.id === actor.id) throw badRequest('You cannot suspend your own account.');
   return db.transaction(async (tx) => {
-    // Only a row not suspended yet is changed: two suspensions at once audit one.
-    const [row] = await tx
-      .update(users)
-      .set({ suspendedAt: now })
-      .where(and(eq(users.id, target.id), isNull(users.suspendedAt)))
-      .returning();
-    if (!row) throw conflict('This account is already suspended.');
+    const row = await changeAccount(
+      tx,
+      target.id,
+      { suspendedAt: now },
+      isNull(users.suspendedAt),
+      'This account is already suspended.',
+    );
     const sessionsEnded = await destroyUserSessions(tx, row.id);
-    await writeAudit(tx, actor, {
-      action: 'account_suspend',
-      entityType: 'user',
-      entityId: row.id,
-      details: `Suspended the account ${who(row)}; ended ${sessionsEnded} session${sessionsEnded === 1 ? '' : 's'}`,
-      hospitalId: trailOf(row),
-    });
+    const ended = `ended ${sessionsEnded} session${sessionsEnded === 1 ? '' : 's'}`;
+    await auditAccount(tx, actor, 'account_suspend', row, `Suspended the account ${who(row)}; ${ended}`);
     return { user: toAdminUser(row), sessionsEnded };
   });
 }
@@ -125,19 +140,14 @@ export async function suspendUser(
 export async function reactivateUser(db: Db, actor: AdminActor, id: string): Promise<AdminUser> {
   const target = await findUser(db, id);
   return db.transaction(async (tx) => {
-    const [row] = await tx
-      .update(users)
-      .set({ suspendedAt: null })
-      .where(and(eq(users.id, target.id), isNotNull(users.suspendedAt)))
-      .returning();
-    if (!row) throw conflict('This account is not suspended.');
-    await writeAudit(tx, actor, {
-      action: 'account_reactivate',
-      entityType: 'user',
-      entityId: row.id,
-      details: `Reactivated the account ${who(row)}`,
-      hospitalId: trailOf(row),
-    });
+    const row = await changeAccount(
+      tx,
+      target.id,
+      { suspendedAt: null },
+      isNotNull(users.suspendedAt),
+      'This account is not suspended.',
+    );
+    await auditAccount(tx, actor, 'account_reactivate', row, `Reactivated the account ${who(row)}`);
     return toAdminUser(row);
   });
 }
@@ -147,19 +157,14 @@ export async function verifyProvider(db: Db, actor: AdminActor, id: string, now:
   const target = await findUser(db, id);
   if (target.role !== 'hospital') throw badRequest('Only hospital accounts can be verified as providers.');
   return db.transaction(async (tx) => {
-    const [row] = await tx
-      .update(users)
-      .set({ verifiedAt: now })
-      .where(and(eq(users.id, target.id), isNull(users.verifiedAt)))
-      .returning();
-    if (!row) throw conflict('This hospital is already a verified provider.');
-    await writeAudit(tx, actor, {
-      action: 'provider_verify',
-      entityType: 'user',
-      entityId: row.id,
-      details: `Verified ${row.hospitalName ?? row.email} as a provider`,
-      hospitalId: row.id,
-    });
+    const row = await changeAccount(
+      tx,
+      target.id,
+      { verifiedAt: now },
+      isNull(users.verifiedAt),
+      'This hospital is already a verified provider.',
+    );
+    await auditAccount(tx, actor, 'provider_verify', row, `Verified ${row.hospitalName ?? row.email} as a provider`);
     return toAdminUser(row);
   });
 }

@@ -38,7 +38,7 @@ export function matchesLedger(
     return false;
   if (entry.recordId !== record.id || entry.hash !== record.blockchainHash) return false;
   const content = recordLedgerContent(record, files);
-  const inputs = sha256Hex(JSON.stringify([entry, content]));
+  const inputs = sha256Hex(checkInputs(entry, content));
   const known = checkedInputs.get(inputs);
   if (known !== undefined) return known;
   if (checkedInputs.size >= CHECKED_INPUTS_KEPT) checkedInputs.clear();
@@ -52,6 +52,27 @@ function recomputesEntry(entry: EntryRow, content: Record<string, unknown>): boo
   // The entry recomputed from the row (v1: content inline; v2: commitments under its salt).
   const recomputed = recanonicalWith(entry, content, entry.opening);
   return recomputed !== null && sha256Hex(recomputed) === entry.hash;
+}
+
+/**
+ * Everything the check reads, as one string: each part length-prefixed, so that no two different
+ * inputs give the same string. The entry's texts go in as they are (JSON.stringify of the entry
+ * escaped every quote of its canonical text and opening: two thirds of a list's check).
+ */
+function checkInputs(entry: EntryRow, content: Record<string, unknown>): string {
+  const parts = [
+    String(entry.seq),
+    new Date(entry.createdAt).toISOString(),
+    entry.kind,
+    entry.recordId ?? '',
+    entry.patientId ?? '',
+    entry.userId ?? '',
+    entry.hash,
+    entry.canonical,
+    JSON.stringify(content),
+    ...(entry.opening ? ['opening', entry.opening.salt, entry.opening.content] : ['none']),
+  ];
+  return parts.map((part) => `${part.length}:${part}`).join('');
 }
 
 /**

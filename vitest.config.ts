@@ -5,8 +5,10 @@ export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'src/**/*.test.tsx'],
     environment: 'node',
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // Generous: a slow, shared CI machine makes a healthy test slow, and a timeout tells nothing more
+    // than a failed assertion would; a hung test still fails, after a minute.
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
     pool: 'forks',
     maxWorkers: 2,
   },

@@ -201,13 +201,17 @@ export function clusterCpuMs(cluster: PgCluster): number {
   return total;
 }
 
-/** Statements the server ran (pg_stat_statements), the bench's own left out. */
-export async function statementCount(client: pg.Client): Promise<number> {
-  const { rows } = await client.query<{ calls: string }>(
-    `select coalesce(sum(calls), 0) as calls from pg_stat_statements
-     where query not ilike '%pg_stat_statements%'`,
+/**
+ * Statements the server ran (pg_stat_statements), the bench's own left out: `sent`, those the app
+ * sent (top level), and `nested`, those PostgreSQL ran inside them (foreign-key checks, triggers).
+ */
+export async function statementCount(client: pg.Client): Promise<{ sent: number; nested: number }> {
+  const { rows } = await client.query<{ sent: string; nested: string }>(
+    `select coalesce(sum(calls) filter (where toplevel), 0) as sent,
+            coalesce(sum(calls) filter (where not toplevel), 0) as nested
+     from pg_stat_statements where query not ilike '%pg_stat_statements%'`,
   );
-  return Number(rows[0].calls);
+  return { sent: Number(rows[0].sent), nested: Number(rows[0].nested) };
 }
 
 export async function resetStatements(client: pg.Client) {

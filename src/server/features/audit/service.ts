@@ -1,7 +1,9 @@
 // Writing audit entries. Call it with the same transaction handle as the change it records, so
 // that either both exist or neither does (docs/decisions.md#audit-trail). The actor is given once
 // (who acted and from where); the entry says what they did.
+import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/connect.js';
+import { preparedPerDb } from '../../db/prepared.js';
 import { auditLogs } from '../../db/schema.js';
 import type { AUDIT_ACTIONS } from '../../../shared/constants.js';
 
@@ -25,8 +27,29 @@ export interface AuditEntry {
   patientId?: string | null;
 }
 
+/**
+ * Every read is audited, so this insert runs on most requests: prepared once per database handle
+ * (db/prepared.ts), the query builder does not run again for each entry.
+ */
+const insertAudit = preparedPerDb((db) =>
+  db
+    .insert(auditLogs)
+    .values({
+      userId: sql.placeholder('userId'),
+      action: sql.placeholder('action'),
+      entityId: sql.placeholder('entityId'),
+      entityType: sql.placeholder('entityType'),
+      details: sql.placeholder('details'),
+      ipAddress: sql.placeholder('ipAddress'),
+      blockchainHash: sql.placeholder('blockchainHash'),
+      hospitalId: sql.placeholder('hospitalId'),
+      patientId: sql.placeholder('patientId'),
+    })
+    .prepare('audit_insert'),
+);
+
 export async function writeAudit(db: Db, actor: AuditActor, entry: AuditEntry): Promise<void> {
-  await db.insert(auditLogs).values({
+  await insertAudit(db).execute({
     userId: actor.id,
     action: entry.action,
     entityId: entry.entityId ?? null,

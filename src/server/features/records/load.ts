@@ -1,15 +1,16 @@
 // Loading records with their attachments, provider name and ledger check, shaped for the API.
-import { and, asc, count, desc, eq, isNull, sql, type Placeholder, type SQL } from 'drizzle-orm';
-import { alias } from 'drizzle-orm/pg-core';
+import { and, count, desc, eq, isNull, sql, type Placeholder, type SQL } from 'drizzle-orm';
+import { alias, type PgSelect } from 'drizzle-orm/pg-core';
 import { patientDisplayName } from '../../../shared/patients.js';
 import type { Paged, PagingQuery } from '../../../shared/paging.js';
 import type { DocumentStatus, MedicalRecord, RecordListQuery } from '../../../shared/records.js';
+import type { PatientRow } from '../../access.js';
 import type { Db } from '../../db/connect.js';
-import { fetchPage, windowTotal } from '../../db/paging.js';
+import { fetchPage, subqueryTotal } from '../../db/paging.js';
 import { preparedPerDb } from '../../db/prepared.js';
 import { attachments, ledgerContents, ledgerEntries, medicalRecords, patients, users } from '../../db/schema.js';
 import { recanonicalWith } from '../ledger/commitments.js';
-import { recordLedgerContent } from '../ledger/content.js';
+import { recordLedgerContent, type AttachmentContentSource } from '../ledger/content.js';
 import { sha256Hex } from '../ledger/hashing.js';
 
 type RecordRow = typeof medicalRecords.$inferSelect;
@@ -30,14 +31,14 @@ export const downloadUrl = (storageKey: string) => `/api/download/${storageKey}`
  */
 export function matchesLedger(
   record: RecordRow,
-  files: AttachmentRow[],
+  files: readonly AttachmentContentSource[],
   entry: EntryRow | undefined,
 ): boolean {
   if (record.status !== 'final' || !record.isBlockchainVerified || !record.blockchainHash || !entry)
     return false;
   if (entry.recordId !== record.id || entry.hash !== record.blockchainHash) return false;
   const content = recordLedgerContent(record, files);
-  const inputs = sha256Hex(JSON.stringify([entry, content]));
+  const inputs = sha256Hex(checkInputs(entry, content));
   const known = checkedInputs.get(inputs);
   if (known !== undefined) return known;
   if (checkedInputs.size >= CHECKED_INPUTS_KEPT) checkedInputs.clear();
@@ -54,6 +55,27 @@ function recomputesEntry(entry: EntryRow, content: Record<string, unknown>): boo
 }
 
 /**
+ * Everything the check reads, as one string: each part length-prefixed, so that no two different
+ * inputs give the same string. The entry's texts go in as they are (JSON.stringify of the entry
+ * escaped every quote of its canonical text and opening: two thirds of a list's check).
+ */
+function checkInputs(entry: EntryRow, content: Record<string, unknown>): string {
+  const parts = [
+    String(entry.seq),
+    new Date(entry.createdAt).toISOString(),
+    entry.kind,
+    entry.recordId ?? '',
+    entry.patientId ?? '',
+    entry.userId ?? '',
+    entry.hash,
+    entry.canonical,
+    JSON.stringify(content),
+    ...(entry.opening ? ['opening', entry.opening.salt, entry.opening.content] : ['none']),
+  ];
+  return parts.map((part) => `${part.length}:${part}`).join('');
+}
+
+/**
  * Past the cheap comparisons above, the check is a pure function of the entry row with its opening
  * and of the content the record and attachment rows make, so its answer is kept under one SHA-256
  * of both: reading a list again costs one hash per record instead of one per ledgered field (a
@@ -63,63 +85,89 @@ function recomputesEntry(entry: EntryRow, content: Record<string, unknown>): boo
 const checkedInputs = new Map<string, boolean>();
 const CHECKED_INPUTS_KEPT = 50_000;
 
-/** Only the patient columns a record shows (a page repeats them on every row). */
-const patientColumns = {
-  id: patients.id,
-  patientId: patients.patientId,
-  firstName: patients.firstName,
-  lastName: patients.lastName,
-  email: patients.email,
-};
+/** What a record shows of its attachments and what its ledger content takes, as one JSON array. */
+type AttachmentJson = Pick<
+  AttachmentRow,
+  'id' | 'recordId' | 'storageKey' | 'fileName' | 'mimeType' | 'size' | 'sha256' | 'position'
+>;
+const attachmentsJson = sql<AttachmentJson[]>`coalesce((
+  select json_agg(json_build_object(
+    'id', ${attachments.id}, 'recordId', ${attachments.recordId}, 'storageKey', ${attachments.storageKey},
+    'fileName', ${attachments.fileName}, 'mimeType', ${attachments.mimeType}, 'size', ${attachments.size},
+    'sha256', ${attachments.sha256}, 'position', ${attachments.position}
+  ) order by ${attachments.position})
+  from ${attachments} where ${attachments.recordId} = ${medicalRecords.id}), '[]'::json)`;
+
+/**
+ * A record with everything it shows, in one row: its patient (the whole row, so that a list can
+ * check access on it), provider, retractor, attachments and the ledger entry it names with that
+ * entry's opening (the record id guards against a hash reused). One statement per page instead of
+ * one per kind of detail.
+ */
 const recordColumns = {
   record: medicalRecords,
-  patient: patientColumns,
+  patient: patients,
   providerName: users.hospitalName,
   providerVerifiedAt: users.verifiedAt,
   retractedBy: { firstName: retractor.firstName, lastName: retractor.lastName, email: retractor.email },
+  files: attachmentsJson,
+  entry: ledgerEntries,
+  salt: ledgerContents.salt,
+  content: ledgerContents.content,
 };
 /** Newest first; the id breaks ties so that pages never overlap or skip a record. */
 const newestFirst = [desc(medicalRecords.createdAt), desc(medicalRecords.id)] as const;
 
-/** Every record matching `where`, newest first (a record's versions, the drafts, one record). */
-export async function loadRecords(db: Db, where: SQL | undefined): Promise<MedicalRecord[]> {
-  const rows = await db
-    .select(recordColumns)
-    .from(medicalRecords)
+/**
+ * The joins behind recordColumns, on a select from medical_records (or from a page of its ids).
+ * A dynamic query keeps its declared row type: the left-joined columns are typed in LoadedRow.
+ */
+function withDetails<Q extends PgSelect>(query: Q) {
+  return query
     .innerJoin(patients, eq(patients.id, medicalRecords.patientId))
     .innerJoin(users, eq(users.id, medicalRecords.hospitalId))
     .leftJoin(retractor, eq(retractor.id, medicalRecords.enteredInErrorBy))
+    .leftJoin(
+      ledgerEntries,
+      and(eq(ledgerEntries.hash, medicalRecords.blockchainHash), eq(ledgerEntries.recordId, medicalRecords.id)),
+    )
+    .leftJoin(ledgerContents, eq(ledgerContents.seq, ledgerEntries.seq));
+}
+
+/** Every record matching `where`, newest first (a record's versions, the drafts, one record). */
+export async function loadRecords(db: Db, where: SQL | undefined): Promise<MedicalRecord[]> {
+  const rows = await withDetails(db.select(recordColumns).from(medicalRecords).$dynamic())
     .where(where)
     .orderBy(...newestFirst);
-  return shapeRecords(db, rows);
+  return rows.map(shapeRecord);
 }
 
 /**
- * The statement behind a page of records (exported for the benchmark's EXPLAIN): the page's ids and
- * `count(*) over ()` come from medical_records alone (an index scan on medical_records_patient_idx
- * or medical_records_patient_status_idx for a patient's list), and only those ids are joined.
+ * The statement behind a page of records (exported for the benchmark's EXPLAIN): the page's ids
+ * and the list's count come from medical_records alone (index scans on the list indexes, the count
+ * index-only; db/paging.ts, subqueryTotal), and only the page's ids are joined.
  */
 export function recordPageQuery(
   db: Db,
   where: SQL | undefined,
   bounds: { limit: number | Placeholder; offset: number | Placeholder },
 ) {
+  const total = db.select({ n: count() }).from(medicalRecords).where(where);
   const page = db
-    .select({ id: medicalRecords.id, total: windowTotal().as('total') })
+    .select({ id: medicalRecords.id, total: subqueryTotal(total).as('total') })
     .from(medicalRecords)
     .where(where)
     .orderBy(...newestFirst)
     .limit(bounds.limit)
     .offset(bounds.offset)
     .as('page');
-  return db
-    .select({ ...recordColumns, total: page.total })
-    .from(page)
-    .innerJoin(medicalRecords, eq(medicalRecords.id, page.id))
-    .innerJoin(patients, eq(patients.id, medicalRecords.patientId))
-    .innerJoin(users, eq(users.id, medicalRecords.hospitalId))
-    .leftJoin(retractor, eq(retractor.id, medicalRecords.enteredInErrorBy))
-    .orderBy(...newestFirst);
+  return withDetails(
+    db
+      .select({ ...recordColumns, total: page.total })
+      .from(page)
+      .innerJoin(medicalRecords, eq(medicalRecords.id, page.id))
+      .$dynamic(),
+  ).orderBy(...newestFirst);
 }
 
 /**
@@ -155,25 +203,34 @@ function prepareScopedPage(byHospital: boolean, view: RecordListScope['view']) {
   );
 }
 
-/** One page of a patient's records in `scope`, newest first, with the total (prepared statements). */
+/**
+ * One page of a patient's records in `scope`, newest first, with the total, in one prepared
+ * statement; with it the patient row its records joined (null for an empty page), on which the
+ * caller checks access before anything leaves (records/read.ts).
+ */
 export async function loadScopedRecordPage(
   db: Db,
   scope: { patientId: string; hospitalId: string | null; view: RecordListScope['view'] },
   paging: PagingQuery,
-): Promise<Paged<MedicalRecord>> {
+): Promise<{ page: Paged<MedicalRecord>; patient: PatientRow | null }> {
   const key = `${scope.hospitalId !== null}:${scope.view}`;
   let statement = scopedPages.get(key);
   if (!statement) {
     statement = prepareScopedPage(scope.hospitalId !== null, scope.view);
     scopedPages.set(key, statement);
   }
-  const page = statement(db);
-  return fetchPage(
+  const prepared = statement(db);
+  let patient: PatientRow | null = null;
+  const page = await fetchPage(
     paging,
-    (bounds) => page.execute({ patientId: scope.patientId, hospitalId: scope.hospitalId, ...bounds }),
+    (bounds) => prepared.execute({ patientId: scope.patientId, hospitalId: scope.hospitalId, ...bounds }),
     async () => (await db.select({ total: count() }).from(medicalRecords).where(scopeWhere(scope)))[0].total,
-    (rows) => shapeRecords(db, rows),
+    (rows) => {
+      patient = rows[0]?.patient ?? null;
+      return rows.map(shapeRecord);
+    },
   );
+  return { page, patient };
 }
 
 /** One page of the records matching `where` (only medical_records columns), newest first, with the total. */
@@ -186,104 +243,71 @@ export async function loadRecordPage(
     paging,
     (bounds) => recordPageQuery(db, where, bounds),
     async () => (await db.select({ total: count() }).from(medicalRecords).where(where))[0].total,
-    (rows) => shapeRecords(db, rows),
+    (rows) => rows.map(shapeRecord),
   );
 }
 
-const filesOfRecords = preparedPerDb((db) =>
-  db
-    .select()
-    .from(attachments)
-    .where(sql`${attachments.recordId} = any(${sql.placeholder('ids')}::uuid[])`)
-    .orderBy(asc(attachments.position))
-    .prepare('record_files'),
-);
-
-/** The records' ledger entries with their openings (the record id guards against a hash reused). */
-const entriesByHash = preparedPerDb((db) =>
-  db
-    .select({ entry: ledgerEntries, salt: ledgerContents.salt, content: ledgerContents.content })
-    .from(ledgerEntries)
-    .leftJoin(ledgerContents, eq(ledgerContents.seq, ledgerEntries.seq))
-    .where(
-      and(
-        sql`${ledgerEntries.hash} = any(${sql.placeholder('hashes')}::text[])`,
-        sql`${ledgerEntries.recordId} = any(${sql.placeholder('ids')}::uuid[])`,
-      ),
-    )
-    .prepare('record_entries'),
-);
-
 type LoadedRow = {
   record: RecordRow;
-  patient: Pick<typeof patients.$inferSelect, keyof typeof patientColumns>;
+  patient: PatientRow;
   providerName: string | null;
   providerVerifiedAt: Date | null;
   retractedBy: { firstName: string | null; lastName: string | null; email: string | null } | null;
+  files: AttachmentJson[];
+  entry: typeof ledgerEntries.$inferSelect | null;
+  salt: string | null;
+  content: string | null;
 };
 
-/** The rows with their attachments and ledger check, shaped for the API. */
-async function shapeRecords(db: Db, rows: LoadedRow[]): Promise<MedicalRecord[]> {
-  if (rows.length === 0) return [];
-  const ids = rows.map((r) => r.record.id);
-  const hashes = rows.map((r) => r.record.blockchainHash).filter((h): h is string => !!h);
-  const [files, entries] = await Promise.all([
-    filesOfRecords(db).execute({ ids }),
-    hashes.length ? entriesByHash(db).execute({ hashes, ids }) : [],
-  ]);
-  const entryByHash = new Map<string, EntryRow>(
-    entries.map(({ entry, salt, content }) => [
-      entry.hash,
-      { ...entry, opening: salt !== null && content !== null ? { salt, content } : null },
-    ]),
-  );
-  return rows.map(({ record, patient, providerName, providerVerifiedAt, retractedBy }) => {
-    const own = files.filter((f) => f.recordId === record.id);
-    const entry = record.blockchainHash ? entryByHash.get(record.blockchainHash) : undefined;
-    return {
-      id: record.id,
-      patientId: record.patientId,
-      hospitalId: record.hospitalId,
-      title: record.title,
-      description: record.description,
-      recordType: record.recordType,
-      fileName: record.fileName,
-      fileUrl: record.fileUrl,
-      doctorName: record.doctorName,
-      department: record.department,
-      status: record.status,
-      consentProvided: record.consentProvided,
-      shareWithSpecialists: record.shareWithSpecialists,
-      shareWithFamily: record.shareWithFamily,
-      isBlockchainVerified: matchesLedger(record, own, entry),
-      blockchainHash: record.blockchainHash,
-      viewedByPatient: record.viewedByPatient,
-      createdAt: record.createdAt.toISOString(),
-      updatedAt: record.updatedAt.toISOString(),
-      providerName,
-      providerVerified: providerVerifiedAt !== null,
-      patient: { id: patient.id, mrn: patient.patientId, name: patientDisplayName(patient) },
-      attachments: own.map((f) => ({
-        id: f.id,
-        fileName: f.fileName,
-        mimeType: f.mimeType,
-        size: Number(f.size),
-        sha256: f.sha256,
-        position: f.position,
-        url: downloadUrl(f.storageKey),
-      })),
-      documentStatus: documentStatusOf(record),
-      supersedesId: record.supersedesId,
-      supersededById: record.supersededById,
-      enteredInError: record.enteredInErrorAt
-        ? {
-            at: record.enteredInErrorAt.toISOString(),
-            reason: record.enteredInErrorReason ?? '',
-            byName: retractedBy?.email ? personName(retractedBy) : null,
-          }
-        : null,
-    };
-  });
+/** A row with its attachments and ledger check, shaped for the API. */
+function shapeRecord(row: LoadedRow): MedicalRecord {
+  const { record, patient, providerName, providerVerifiedAt, retractedBy, files: own, salt, content } = row;
+  const entry: EntryRow | undefined = row.entry
+    ? { ...row.entry, opening: salt !== null && content !== null ? { salt, content } : null }
+    : undefined;
+  return {
+    id: record.id,
+    patientId: record.patientId,
+    hospitalId: record.hospitalId,
+    title: record.title,
+    description: record.description,
+    recordType: record.recordType,
+    fileName: record.fileName,
+    fileUrl: record.fileUrl,
+    doctorName: record.doctorName,
+    department: record.department,
+    status: record.status,
+    consentProvided: record.consentProvided,
+    shareWithSpecialists: record.shareWithSpecialists,
+    shareWithFamily: record.shareWithFamily,
+    isBlockchainVerified: matchesLedger(record, own, entry),
+    blockchainHash: record.blockchainHash,
+    viewedByPatient: record.viewedByPatient,
+    createdAt: record.createdAt.toISOString(),
+    updatedAt: record.updatedAt.toISOString(),
+    providerName,
+    providerVerified: providerVerifiedAt !== null,
+    patient: { id: patient.id, mrn: patient.patientId, name: patientDisplayName(patient) },
+    attachments: own.map((f) => ({
+      id: f.id,
+      fileName: f.fileName,
+      mimeType: f.mimeType,
+      size: Number(f.size),
+      sha256: f.sha256,
+      position: f.position,
+      url: downloadUrl(f.storageKey),
+    })),
+    documentStatus: documentStatusOf(record),
+    supersedesId: record.supersedesId,
+    supersededById: record.supersededById,
+    enteredInError: record.enteredInErrorAt
+      ? {
+          at: record.enteredInErrorAt.toISOString(),
+          reason: record.enteredInErrorReason ?? '',
+          byName: retractedBy?.email ? personName(retractedBy) : null,
+        }
+      : null,
+  };
 }
 
 /** FHIR DocumentReference.status of a record row. */

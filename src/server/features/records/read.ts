@@ -11,6 +11,7 @@ import {
   findRecordForUser,
   hospitalPatientsFilter,
   isUuid,
+  mayReachPatient,
   type PatientRow,
   reachesRecord,
 } from '../../access.js';
@@ -51,7 +52,10 @@ export async function auditList(db: Db, actor: Actor, patient: PatientRow, page:
 
 /**
  * GET /api/medical-records/{patientId or userId}: a hospital names one of its patients (patients.id);
- * a patient names their own patient row or their own user id.
+ * a patient names their own patient row or their own user id. The page is read first, in one
+ * statement that joins the patient row, and nothing leaves before access is checked on that row
+ * (access.ts, mayReachPatient); an empty page, another party's patient or a patient's user id
+ * take the usual way, the patient looked up first (404 unless reachable).
  */
 export async function listPatientRecords(
   db: Db,
@@ -60,6 +64,11 @@ export async function listPatientRecords(
   query: RecordListQuery,
 ): Promise<Paged<MedicalRecord>> {
   if (!isUuid(id)) throw notFound('Patient not found.');
+  const first = await loadScopedRecordPage(db, listScope(actor, id, query.view), query);
+  if (first.patient && mayReachPatient(actor, first.patient)) {
+    await auditList(db, actor, first.patient, first.page);
+    return first.page;
+  }
   let patient: PatientRow;
   if (actor.role === 'patient') {
     patient = await findOwnPatient(db, actor);
@@ -67,7 +76,7 @@ export async function listPatientRecords(
   } else {
     patient = await findPatientForUser(db, actor, id);
   }
-  const page = await loadScopedRecordPage(db, listScope(actor, patient.id, query.view), query);
+  const { page } = await loadScopedRecordPage(db, listScope(actor, patient.id, query.view), query);
   await auditList(db, actor, patient, page);
   return page;
 }
@@ -80,7 +89,7 @@ export async function listOwnRecords(
 ): Promise<Paged<MedicalRecord>> {
   const patient = await findOwnPatient(db, actor).catch(() => null);
   if (!patient) return { items: [], total: 0, page: query.page, pageSize: query.pageSize };
-  const page = await loadScopedRecordPage(db, listScope(actor, patient.id, query.view), query);
+  const { page } = await loadScopedRecordPage(db, listScope(actor, patient.id, query.view), query);
   await auditList(db, actor, patient, page);
   return page;
 }

@@ -1,0 +1,2 @@
+CREATE INDEX "medical_records_patient_current_idx" ON "medical_records" USING btree ("patient_id","hospital_id","created_at","id") WHERE "medical_records"."superseded_by_id" is null and "medical_records"."entered_in_error_at" is null;--> statement-breakpoint
+CREATE INDEX "medical_records_patient_final_current_idx" ON "medical_records" USING btree ("patient_id","created_at","id") WHERE "medical_records"."status" = 'final' and "medical_records"."superseded_by_id" is null and "medical_records"."entered_in_error_at" is null;

@@ -12,7 +12,7 @@ import {
 } from '../../../shared/patients.js';
 import { type Actor, findPatientForUser, hospitalPatientsFilter, type PatientRow } from '../../access.js';
 import type { Db } from '../../db/connect.js';
-import { fetchPage, windowTotal } from '../../db/paging.js';
+import { fetchPage, subqueryTotal } from '../../db/paging.js';
 import { appointments, medicalRecords, patients, users } from '../../db/schema.js';
 import { conflict } from '../../errors.js';
 import { writeAudit } from '../audit/service.js';
@@ -201,26 +201,25 @@ export async function listPatients(
     );
   }
   const where = and(...conditions);
-  // The page and the whole list's total in one statement (db/paging.ts).
+  const countAll = db
+    .select({ total: count() })
+    .from(patients)
+    .leftJoin(users, eq(users.id, patients.userId))
+    .where(where);
+  // The page and the whole list's total in one statement (db/paging.ts): the count as a scalar
+  // subquery, so that the last visit is worked out for the page's rows only.
   return fetchPage(
     query,
     ({ limit, offset }) =>
       db
-        .select({ ...patientColumns, lastVisit: lastVisit(now), total: windowTotal() })
+        .select({ ...patientColumns, lastVisit: lastVisit(now), total: subqueryTotal(countAll) })
         .from(patients)
         .leftJoin(users, eq(users.id, patients.userId))
         .where(where)
         .orderBy(desc(patients.createdAt), desc(patients.id))
         .limit(limit)
         .offset(offset),
-    async () => {
-      const [{ total }] = await db
-        .select({ total: count() })
-        .from(patients)
-        .leftJoin(users, eq(users.id, patients.userId))
-        .where(where);
-      return total;
-    },
+    async () => (await countAll)[0].total,
     (rows) => rows.map((r) => toPatient(r.patient, r.user, r.lastVisit)),
   );
 }
@@ -267,7 +266,8 @@ export async function updatePatientDemographics(
   return getPatient(db, actor, existing.id, now);
 }
 
-export const ALREADY_ACTIVATED = 'This patient has already created their account; no activation code is needed.';
+export const ALREADY_ACTIVATED =
+  'This patient has already created their account; no activation code is needed.';
 
 /**
  * A new activation code for one of the hospital's own patients who has not signed up yet; the old

@@ -6,11 +6,14 @@ import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { Secret, TOTP } from 'otpauth';
+import { and, eq } from 'drizzle-orm';
 import pg from 'pg';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { buildApp, type AppContext, type BuildOptions } from '../app.js';
 import { loadConfig, type Config } from '../config.js';
 import { connect, type Database } from '../db/connect.js';
+import { auditLogs, ledgerEntries } from '../db/schema.js';
+import type { LedgerKind } from '../../shared/ledger/entry.js';
 import { createAdmin } from '../features/auth/service.js';
 import { headerOf, linkTo, outboxMessages } from '../mail/read-message.js';
 
@@ -108,6 +111,51 @@ export function sessionCookie(res: LightMyRequestResponse): string {
   const cookie = res.cookies.find((c) => c.name === 'medledger_sid');
   if (!cookie) throw new Error(`no session cookie in response ${res.statusCode}: ${res.body}`);
   return `medledger_sid=${cookie.value}`;
+}
+
+/**
+ * One API call as the page would make it: signed in with `cookie` (signed out without one), with
+ * `payload` as the JSON body when given.
+ */
+export function call(app: FastifyInstance, method: string, url: string, cookie?: string, payload?: unknown) {
+  return app.inject({
+    method: method as 'GET',
+    url,
+    headers: cookie ? { cookie } : {},
+    ...(payload === undefined ? {} : { payload: payload as object }),
+  });
+}
+
+/** `call` on a test file's app, which exists once its `beforeAll` has run. */
+export const callerOf =
+  (t: { app: FastifyInstance }) => (method: string, url: string, cookie?: string, payload?: unknown) =>
+    call(t.app, method, url, cookie, payload);
+
+/** Expects the status (showing the body when it differs) and answers the parsed JSON body. */
+export function expectStatus<T = Record<string, unknown>>(res: LightMyRequestResponse, status: number): T {
+  expect(res.statusCode, res.body).toBe(status);
+  return res.json<T>();
+}
+
+type AuditColumn = 'action' | 'patientId' | 'userId' | 'entityId' | 'hospitalId';
+
+/** The audit trail's rows whose columns equal every value given, oldest first. */
+export function auditRows(t: TestApp, match: Partial<Record<AuditColumn, string>>) {
+  const conditions = Object.entries(match).map(([column, value]) => eq(auditLogs[column as AuditColumn], value));
+  return t.ctx.db
+    .select()
+    .from(auditLogs)
+    .where(and(...conditions))
+    .orderBy(auditLogs.createdAt);
+}
+
+/** A patient's ledger entries of one kind, in ledger order. */
+export function ledgerRows(t: TestApp, patientId: string, kind: LedgerKind) {
+  return t.ctx.db
+    .select()
+    .from(ledgerEntries)
+    .where(and(eq(ledgerEntries.patientId, patientId), eq(ledgerEntries.kind, kind)))
+    .orderBy(ledgerEntries.seq);
 }
 
 export const STRONG_PASSWORD = 'Str0ng!Passw0rd';

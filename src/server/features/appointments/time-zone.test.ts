@@ -1,16 +1,15 @@
 // Time, once (issue 15): a hospital's time zone is set at signup and in Settings, appointments
 // carry it, audit texts and e-mails name the time in it, and a start that has begun is refused.
-import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditLogs } from '../../db/schema.js';
 import {
   addPatient,
+  auditRows,
   createTestApp,
   login,
   signedInHospital,
   signedInPatient,
-  uniqueEmail,
   type TestApp,
+  uniqueEmail,
 } from '../../test/helpers.js';
 
 let clock = new Date('2031-03-04T09:15:00.000Z');
@@ -66,10 +65,7 @@ describe('a hospital’s time zone', () => {
       headers: { cookie: hospital.cookie },
     });
     expect(me.json().user.timeZone).toBe('Europe/Berlin');
-    const [audit] = await t.ctx.db
-      .select()
-      .from(auditLogs)
-      .where(and(eq(auditLogs.userId, hospital.userId), eq(auditLogs.action, 'settings_change')));
+    const [audit] = await auditRows(t, { userId: hospital.userId, action: 'settings_change' });
     expect(audit?.details).toContain('time zone (UTC → Europe/Berlin)');
   });
 
@@ -120,10 +116,7 @@ describe('appointments in the hospital’s zone', () => {
     const res = await book('2031-03-10T09:00:00.000Z');
     expect(res.statusCode, res.body).toBe(201);
     expect(res.json().timeZone).toBe('Europe/Berlin');
-    const [audit] = await t.ctx.db
-      .select()
-      .from(auditLogs)
-      .where(and(eq(auditLogs.entityId, res.json().id), eq(auditLogs.action, 'appointment_create')));
+    const [audit] = await auditRows(t, { entityId: res.json().id, action: 'appointment_create' });
     expect(audit?.details).toContain('Mar 10, 2031, 10:00 AM (Europe/Berlin)');
     expect(audit?.details).not.toMatch(/\d{4}-\d{2}-\d{2}T/);
     const mine = await t.app.inject({

@@ -1,8 +1,7 @@
-import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditLogs } from '../../db/schema.js';
 import {
   addPatient,
+  auditRows,
   createTestApp,
   signedInHospital,
   signedInPatient,
@@ -125,7 +124,7 @@ describe("a patient's activity trail", () => {
     expect(res.statusCode).toBe(200);
     const page = res.json();
     expect(page.total).toBeGreaterThan(0);
-    const rows = await t.ctx.db.select().from(auditLogs).where(eq(auditLogs.patientId, patient.id));
+    const rows = await auditRows(t, { patientId: patient.id });
     expect(page.total).toBe(rows.length);
     for (const e of page.items as { userId: string | null; ipAddress: string | null }[]) {
       expect(e.ipAddress === null, JSON.stringify(e)).toBe(e.userId !== account.userId);

@@ -1,14 +1,15 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditLogs, patients, sessions, users } from '../../db/schema.js';
+import { patients, sessions, users } from '../../db/schema.js';
 import {
-  STRONG_PASSWORD,
+  auditRows,
   createTestApp,
   login,
   registerHospital,
   sessionCookie,
-  uniqueEmail,
+  STRONG_PASSWORD,
   type TestApp,
+  uniqueEmail,
 } from '../../test/helpers.js';
 import { ACTIVATION_KEY_PURPOSE, issueActivationCode } from '../patients/activation.js';
 import { createAdmin, MRN_NOT_MATCHED } from './service.js';
@@ -257,7 +258,7 @@ describe('login, session and logout', () => {
     expect(me.statusCode).toBe(200);
     expect(me.json().user.email).toBe(email);
 
-    const audits = await t.ctx.db.select().from(auditLogs).where(eq(auditLogs.userId, user.id));
+    const audits = await auditRows(t, { userId: user.id });
     expect(audits.map((a) => [a.action, a.ipAddress])).toContainEqual(['login', '10.1.2.3']);
     const [row] = await t.ctx.db.select().from(users).where(eq(users.id, user.id));
     expect(row.lastLoginAt).toBeInstanceOf(Date);
@@ -408,7 +409,7 @@ describe('patient sign-in audit', () => {
       activationCode: code,
     });
     await login(t.app, email);
-    const rows = await t.ctx.db.select().from(auditLogs).where(eq(auditLogs.patientId, patient.id));
+    const rows = await auditRows(t, { patientId: patient.id });
     expect(rows.map((r) => [r.action, r.hospitalId])).toEqual([['login', hospital.id]]);
   });
 });

@@ -3,19 +3,20 @@
 // user's is a 404), "last seen" written at most once a minute, password change ending every other
 // session, and the outbox getting one "New sign-in" mail per new device.
 import crypto from 'node:crypto';
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deviceLabel } from '../../../shared/account.js';
-import { auditLogs, sessions } from '../../db/schema.js';
+import { sessions } from '../../db/schema.js';
 import { headerOf, outboxMessages, partText } from '../../mail/read-message.js';
 import {
-  STRONG_PASSWORD,
+  auditRows,
   createTestApp,
   registerHospital,
   sessionCookie,
-  uniqueEmail,
+  STRONG_PASSWORD,
   type TestApp,
+  uniqueEmail,
 } from '../../test/helpers.js';
 import { runNotificationsOnce } from '../notifications/worker.js';
 
@@ -120,10 +121,7 @@ describe('sessions', () => {
     expect(ended.statusCode).toBe(200);
     expect(await me(other)).toBeNull();
     expect((await me(mine)).email).toBe(a.email);
-    const [audit] = await t.ctx.db
-      .select()
-      .from(auditLogs)
-      .where(and(eq(auditLogs.userId, a.userId), eq(auditLogs.action, 'session_end')));
+    const [audit] = await auditRows(t, { userId: a.userId, action: 'session_end' });
     expect(audit.details).toBe('Signed out a session (Firefox on Windows)');
   });
 
@@ -189,10 +187,7 @@ describe('password change', () => {
     expect(
       (await signIn(a.email, { ua: CHROME_LINUX, ip: '192.0.2.40' }, 'N3w!Password-2031')).statusCode,
     ).toBe(200);
-    const [audit] = await t.ctx.db
-      .select()
-      .from(auditLogs)
-      .where(and(eq(auditLogs.userId, a.userId), eq(auditLogs.action, 'password_change')));
+    const [audit] = await auditRows(t, { userId: a.userId, action: 'password_change' });
     expect(audit).toMatchObject({
       details: 'Changed the password; ended 2 other sessions',
       ipAddress: '127.0.0.1',

@@ -9,11 +9,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TWO_FACTOR_MESSAGES } from '../../../shared/account.js';
 import { auditLogs, recoveryCodes, userTwoFactor } from '../../db/schema.js';
 import {
-  STRONG_PASSWORD,
+  auditRows,
   createTestApp,
   signedInAdmin,
   signedInAdminWithoutTwoFactor,
   signedInHospital,
+  STRONG_PASSWORD,
   type TestApp,
 } from '../../test/helpers.js';
 import { resetTwoFactor } from './two-factor.js';
@@ -162,7 +163,7 @@ describe('two-factor set-up', () => {
       expect(codes.some((c) => r.codeHash.includes(c.replace('-', '')))).toBe(false);
       expect(plainHashes).not.toContain(r.codeHash);
     }
-    const [audit] = await t.ctx.db.select().from(auditLogs).where(eq(auditLogs.action, 'two_factor_change'));
+    const [audit] = await auditRows(t, { action: 'two_factor_change' });
     expect(audit.details).toBe('Turned on two-factor sign-in');
   });
 });

@@ -1,10 +1,11 @@
 import crypto from 'node:crypto';
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import Stripe from 'stripe';
 import { describe, expect, it } from 'vitest';
-import { auditLogs, subscriptions } from '../../db/schema.js';
+import { subscriptions } from '../../db/schema.js';
 import {
   addPatient,
+  auditRows,
   createTestApp,
   signedInAdmin,
   signedInHospital,
@@ -197,10 +198,7 @@ describe('the administrator marks a subscription active (no Stripe configured)',
       });
       expect((await addPatientAs(h.cookie)).statusCode).toBe(201);
     });
-    const audit = await t.ctx.db
-      .select()
-      .from(auditLogs)
-      .where(and(eq(auditLogs.hospitalId, h.userId), eq(auditLogs.action, 'subscription_change')));
+    const audit = await auditRows(t, { hospitalId: h.userId, action: 'subscription_change' });
     expect(audit).toHaveLength(1);
   });
 
@@ -359,10 +357,7 @@ describe('Stripe checkout and webhook', () => {
     );
     const [canceled] = await t.ctx.db.select().from(subscriptions).where(eq(subscriptions.userId, h.userId));
     expect(canceled.status).toBe('canceled');
-    const audit = await t.ctx.db
-      .select()
-      .from(auditLogs)
-      .where(and(eq(auditLogs.hospitalId, h.userId), eq(auditLogs.action, 'subscription_change')));
+    const audit = await auditRows(t, { hospitalId: h.userId, action: 'subscription_change' });
     expect(audit).toHaveLength(3);
   });
 

@@ -1,37 +1,21 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { auditLogs, consentSettings, ledgerEntries } from '../../db/schema.js';
-import { useCast } from '../../test/helpers.js';
+import { consentSettings } from '../../db/schema.js';
+import { auditRows, call, ledgerRows, useCast } from '../../test/helpers.js';
 import { ledgerContentOf } from '../ledger/testing.js';
 
 const t = useCast({ others: true, admin: true });
 
-const get = (userId: string, cookie?: string) =>
-  t.app.inject({ method: 'GET', url: `/api/consent/${userId}`, headers: cookie ? { cookie } : {} });
+const get = (userId: string, cookie?: string) => call(t.app, 'GET', `/api/consent/${userId}`, cookie);
 const put = (userId: string, payload: unknown, cookie?: string) =>
-  t.app.inject({
-    method: 'PUT',
-    url: `/api/consent/${userId}`,
-    headers: cookie ? { cookie } : {},
-    payload: payload as object,
-  });
+  call(t.app, 'PUT', `/api/consent/${userId}`, cookie, payload);
 const rowsOf = (patientId: string) =>
   t.ctx.db
     .select()
     .from(consentSettings)
     .where(and(eq(consentSettings.patientId, patientId), isNull(consentSettings.recordId)));
-const ledgerOf = (patientId: string) =>
-  t.ctx.db
-    .select()
-    .from(ledgerEntries)
-    .where(and(eq(ledgerEntries.patientId, patientId), eq(ledgerEntries.kind, 'consent_change')))
-    .orderBy(ledgerEntries.seq);
-const auditsOf = (patientId: string) =>
-  t.ctx.db
-    .select()
-    .from(auditLogs)
-    .where(and(eq(auditLogs.patientId, patientId), eq(auditLogs.action, 'consent_change')))
-    .orderBy(auditLogs.createdAt);
+const ledgerOf = (patientId: string) => ledgerRows(t, patientId, 'consent_change');
+const auditsOf = (patientId: string) => auditRows(t, { patientId, action: 'consent_change' });
 
 describe('GET /api/consent/{userId}', () => {
   it('answers 401 when signed out and 403 to an administrator', async () => {

@@ -1,7 +1,5 @@
-import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { auditLogs } from '../../db/schema.js';
-import { addPatient, signedInHospital, signedInPatient, useCast } from '../../test/helpers.js';
+import { addPatient, auditRows, signedInHospital, signedInPatient, useCast } from '../../test/helpers.js';
 
 let clock = new Date();
 const t = useCast({ options: { now: () => clock }, hospital: false });
@@ -33,10 +31,7 @@ describe('hospital settings', () => {
     expect(res.json()).toMatchObject({ hospitalName: 'New Name', adminEmail: 'admin@new.example' });
     const me = await t.app.inject({ method: 'GET', url: '/api/auth/me', headers: { cookie: h.cookie } });
     expect(me.json().user.hospitalName).toBe('New Name');
-    const [entry] = await t.ctx.db
-      .select()
-      .from(auditLogs)
-      .where(and(eq(auditLogs.userId, h.userId), eq(auditLogs.action, 'settings_change')));
+    const [entry] = await auditRows(t, { userId: h.userId, action: 'settings_change' });
     expect(entry).toMatchObject({
       hospitalId: h.userId,
       details: 'Changed hospital name and administrator e-mail',

@@ -10,6 +10,7 @@ import { headerOf, outboxMessages, partText } from '../../mail/read-message.js';
 import { uploadRecord } from '../records/testing.js';
 import {
   addPatient,
+  callerOf,
   createTestApp,
   signedInAdmin,
   signedInHospital,
@@ -28,13 +29,7 @@ const t = useCast({
   patient: { firstName: 'Ada', lastName: 'Lovelace' },
 });
 
-const call = (method: string, url: string, cookie?: string, payload?: object) =>
-  t.app.inject({
-    method: method as 'GET',
-    url,
-    headers: cookie ? { cookie } : {},
-    ...(payload ? { payload } : {}),
-  });
+const call = callerOf(t);
 const body = (date: string) => ({
   patientId: t.patientRow.id,
   appointmentType: 'consultation',

@@ -4,16 +4,17 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACTIVATION_CODE_ALPHABET, normalizeActivationCode } from '../../../shared/activation.js';
-import { activationCodes, auditLogs, patients } from '../../db/schema.js';
+import { activationCodes, patients } from '../../db/schema.js';
 import { linkTo, outboxMessages } from '../../mail/read-message.js';
 import {
   addPatient,
+  auditRows,
   createTestApp,
   patientSignup,
   signedInHospital,
   signedInPatient,
-  uniqueEmail,
   type TestApp,
+  uniqueEmail,
 } from '../../test/helpers.js';
 import { MRN_NOT_MATCHED } from '../auth/service.js';
 
@@ -68,7 +69,7 @@ describe('the activation code of a new patient', () => {
       headers: { cookie: hospital.cookie },
     });
     expect(again.json()).not.toHaveProperty('activationCode');
-    const [audit] = await t.ctx.db.select().from(auditLogs).where(eq(auditLogs.entityId, p.id));
+    const [audit] = await auditRows(t, { entityId: p.id });
     expect(audit).toMatchObject({
       action: 'patient_create',
       details: expect.stringMatching(/activation code issued/),
@@ -178,7 +179,7 @@ describe('POST /api/patients/:id/activation-code', () => {
     expect(body.activationCode).toMatch(/^[0-9A-Z]{5}-[0-9A-Z]{5}$/);
     expect(body.activationCode).not.toBe(p.activationCode);
     expect(body.activationLinkEmailed).toBe(false);
-    const audits = await t.ctx.db.select().from(auditLogs).where(eq(auditLogs.entityId, p.id));
+    const audits = await auditRows(t, { entityId: p.id });
     expect(audits.map((a) => a.action)).toContain('activation_code_issue');
 
     expect((await reissue(p.id, otherHospital.cookie)).statusCode).toBe(404);

@@ -1,10 +1,11 @@
 import crypto from 'node:crypto';
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { PROVIDER_MESSAGES } from '../../../shared/providers.js';
-import { auditLogs, providerApplications, subscriptions, users } from '../../db/schema.js';
+import { providerApplications, subscriptions, users } from '../../db/schema.js';
 import { linkTo, outboxMessages } from '../../mail/read-message.js';
 import {
+  auditRows,
   createTestApp,
   login,
   signedInAdmin,
@@ -252,10 +253,7 @@ describe('reviewing', () => {
     expect(linkTo(mail, '/provider-register')).toMatch(
       /^http:\/\/medledger\.test\/provider-register\?token=/,
     );
-    const audit = await t.ctx.db
-      .select()
-      .from(auditLogs)
-      .where(and(eq(auditLogs.entityId, id), eq(auditLogs.action, 'application_review')));
+    const audit = await auditRows(t, { entityId: id, action: 'application_review' });
     expect(audit).toHaveLength(1);
     expect(audit[0].userId).toBe(t.admin.userId);
   });
@@ -286,7 +284,7 @@ describe('reviewing', () => {
     expect(refused).toHaveLength(9);
     expect(refused.every((r) => r.json().message === NOT_PENDING)).toBe(true);
     expect(mailsTo()).toHaveLength(1);
-    const audits = await t.ctx.db.select().from(auditLogs).where(eq(auditLogs.entityId, id));
+    const audits = await auditRows(t, { entityId: id });
     expect(audits).toHaveLength(1);
   });
 
@@ -323,7 +321,7 @@ describe('reviewing', () => {
         .from(providerApplications)
         .where(eq(providerApplications.id, id));
       expect(row).toMatchObject({ status: 'pending', reviewedBy: null, tokenSelector: null });
-      expect(await broken.ctx.db.select().from(auditLogs).where(eq(auditLogs.entityId, id))).toHaveLength(0);
+      expect(await auditRows(broken, { entityId: id })).toHaveLength(0);
     } finally {
       await broken.close();
     }
@@ -348,10 +346,7 @@ describe('registering from the e-mailed link', () => {
     expect(sub.trialEndsAt?.getTime()).toBe(clock.getTime() + 7 * 86_400_000);
     const [row] = await t.ctx.db.select().from(providerApplications).where(eq(providerApplications.id, id));
     expect(row).toMatchObject({ tokenUsed: true, userId });
-    const audit = await t.ctx.db
-      .select()
-      .from(auditLogs)
-      .where(and(eq(auditLogs.userId, userId), eq(auditLogs.action, 'provider_register')));
+    const audit = await auditRows(t, { userId: userId, action: 'provider_register' });
     expect(audit).toHaveLength(1);
     await login(t.app, payload.contactEmail);
   });

@@ -5,12 +5,19 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
-import { and, eq, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { attachments, auditLogs } from '../../db/schema.js';
+import { attachments } from '../../db/schema.js';
 import { CHUNK_SIZE, MAGIC, sealedSize } from '../../files/chunked.js';
 import { onDisk, readSealed, sealedChunk, STORES, swapChunks, writeLegacyFile, writeSealed } from '../../files/testing.js';
-import { addPatient, createTestApp, signedInHospital, signedInPatient, type TestApp } from '../../test/helpers.js';
+import {
+  addPatient,
+  auditRows,
+  createTestApp,
+  signedInHospital,
+  signedInPatient,
+  type TestApp,
+} from '../../test/helpers.js';
 import { parseLedgerArgs } from '../ledger/command.js';
 import { parseRange } from './download.js';
 import { runMigrateFiles } from './migrate-files.js';
@@ -85,10 +92,7 @@ function download(url: string, headers: Record<string, string> = {}, cookie = h.
 }
 
 const integrityAudits = (attachmentId: string) =>
-  t.ctx.db
-    .select()
-    .from(auditLogs)
-    .where(and(eq(auditLogs.action, 'integrity_failure'), eq(auditLogs.entityId, attachmentId)));
+  auditRows(t, { action: 'integrity_failure', entityId: attachmentId });
 
 /**
  * The answer is not the file: either broken off after at most the chunks before `chunk` (all of

@@ -4,8 +4,8 @@ import { Readable } from 'node:stream';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { MAX_UPLOAD_BYTES } from '../../../shared/constants.js';
-import { attachments, auditLogs, ledgerEntries } from '../../db/schema.js';
-import { addPatient, signedInPatient, useCast } from '../../test/helpers.js';
+import { attachments, ledgerEntries } from '../../db/schema.js';
+import { addPatient, auditRows, signedInPatient, useCast } from '../../test/helpers.js';
 import { prepareUpload, saveUpload } from './service.js';
 import { onDisk } from '../../files/testing.js';
 import { samplePng, uploadRecord } from './testing.js';
@@ -25,7 +25,7 @@ describe('drafts', () => {
     expect(
       await t.ctx.db.select().from(ledgerEntries).where(eq(ledgerEntries.recordId, draft.id)),
     ).toHaveLength(0);
-    const [draftAudit] = await t.ctx.db.select().from(auditLogs).where(eq(auditLogs.entityId, draft.id));
+    const [draftAudit] = await auditRows(t, { entityId: draft.id });
     expect(draftAudit.action).toBe('record_draft');
 
     const get = (url: string, cookie: string) => t.app.inject({ method: 'GET', url, headers: { cookie } });

@@ -1,10 +1,10 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { auditLogs, ledgerEntries, medicalRecords } from '../../db/schema.js';
-import { addPatient, signedInAdmin, signedInPatient, useCast } from '../../test/helpers.js';
+import { ledgerEntries, medicalRecords } from '../../db/schema.js';
+import { addPatient, auditRows, signedInAdmin, signedInPatient, useCast } from '../../test/helpers.js';
 import { samplePdf, samplePng, uploadRecord } from './testing.js';
 import { contentDisposition } from './routes.js';
 
@@ -32,10 +32,7 @@ beforeAll(async () => {
 const get = (url: string, cookie?: string) =>
   t.app.inject({ method: 'GET', url, headers: cookie ? { cookie } : {} });
 const auditsOf = (action: string, userId: string) =>
-  t.ctx.db
-    .select()
-    .from(auditLogs)
-    .where(and(eq(auditLogs.action, action), eq(auditLogs.userId, userId)));
+  auditRows(t, { action: action, userId: userId });
 
 describe("listing a patient's records", () => {
   it('gives the hospital its records of the patient, drafts included, and audits the read with the IP', async () => {

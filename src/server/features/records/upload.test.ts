@@ -2,11 +2,11 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { MAX_UPLOAD_BYTES } from '../../../shared/constants.js';
-import { auditLogs, ledgerEntries, medicalRecords } from '../../db/schema.js';
-import { addPatient, signedInHospital, signedInPatient, useCast } from '../../test/helpers.js';
+import { ledgerEntries, medicalRecords } from '../../db/schema.js';
+import { addPatient, auditRows, signedInHospital, signedInPatient, useCast } from '../../test/helpers.js';
 import { multipartBody, samplePdf, samplePng, storedFiles, uploadRecord } from './testing.js';
 import { saveUpload } from './service.js';
 import { ledgerContentOf } from '../ledger/testing.js';
@@ -82,10 +82,7 @@ describe('uploading a record', () => {
     const key = record.attachments[0].url.split('/').pop();
     const onDisk = fs.readFileSync(path.join(t.config.dataDir, 'attachments', key));
     expect(onDisk.includes(Buffer.from('%PDF'))).toBe(false);
-    const [audit] = await t.ctx.db
-      .select()
-      .from(auditLogs)
-      .where(and(eq(auditLogs.entityId, record.id), eq(auditLogs.action, 'record_upload')));
+    const [audit] = await auditRows(t, { entityId: record.id, action: 'record_upload' });
     expect(audit).toMatchObject({ hospitalId: t.hospital.userId, patientId: t.patientRow.id, blockchainHash: entry.hash });
     expect(audit.ipAddress).toBeTruthy();
   });

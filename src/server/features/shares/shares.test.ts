@@ -2,12 +2,12 @@
 // public link with its download; every way of losing access (revoked, expired, consent off, the
 // record's switch off, entered in error); other parties' ids; the ledger and the audit trail.
 import crypto from 'node:crypto';
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { SHARE_UNAVAILABLE } from '../../../shared/shares.js';
-import { auditLogs, ledgerEntries, shareLinks } from '../../db/schema.js';
+import { ledgerEntries, shareLinks } from '../../db/schema.js';
 import { linksIn, outboxMessages } from '../../mail/read-message.js';
-import { useCast } from '../../test/helpers.js';
+import { auditRows, useCast } from '../../test/helpers.js';
 import { ledgerContentOf } from '../ledger/testing.js';
 import { samplePdf, uploadRecord } from '../records/testing.js';
 import { CONSENT_OFF, NOT_CURRENT, SWITCH_OFF } from './service.js';
@@ -108,7 +108,7 @@ describe('creating a share link', () => {
     expect(row.tokenHash).toBe(crypto.createHash('sha256').update(token).digest('hex'));
     expect(JSON.stringify(row)).not.toContain(token);
 
-    const [audit] = await t.ctx.db.select().from(auditLogs).where(eq(auditLogs.entityId, created.id));
+    const [audit] = await auditRows(t, { entityId: created.id });
     expect(audit).toMatchObject({
       action: 'consent_change',
       userId: t.patient.userId,
@@ -230,10 +230,7 @@ describe('opening a link without an account', () => {
     await open(s.token);
     const item = (await list(s.recordId, t.patient.cookie)).json().items[0];
     expect(item).toMatchObject({ timesOpened: 2, lastOpenedAt: start.toISOString(), active: true });
-    const opened = await t.ctx.db
-      .select()
-      .from(auditLogs)
-      .where(and(eq(auditLogs.entityId, s.recordId), eq(auditLogs.action, 'record_view')));
+    const opened = await auditRows(t, { entityId: s.recordId, action: 'record_view' });
     expect(opened).toHaveLength(2);
     expect(opened[0]).toMatchObject({ userId: null, ipAddress: '127.0.0.1', patientId: t.patientRow.id });
     const trail = await t.app.inject({
@@ -268,7 +265,7 @@ describe('losing access', () => {
     expect(res.json()).toMatchObject({ revokedAt: start.toISOString(), active: false });
     await expectRefused(s);
     expect((await t.app.inject({ method: 'GET', url })).statusCode).toBe(404);
-    const audits = await t.ctx.db.select().from(auditLogs).where(eq(auditLogs.entityId, s.shareId));
+    const audits = await auditRows(t, { entityId: s.shareId });
     expect(audits.map((a) => a.details)).toContain(
       'Revoked the specialist link of "Cardiology report" to dr.heart@clinic.example',
     );

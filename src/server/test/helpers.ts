@@ -126,6 +126,10 @@ export function call(app: FastifyInstance, method: string, url: string, cookie?:
   });
 }
 
+/** POSTs `body` as it is, declared as JSON (for bodies that are not valid JSON on purpose). */
+export const postRawJson = (app: FastifyInstance, url: string, body: string) =>
+  app.inject({ method: 'POST', url, headers: { 'content-type': 'application/json' }, payload: body });
+
 /** `call` on a test file's app, which exists once its `beforeAll` has run. */
 export const callerOf =
   (t: { app: FastifyInstance }) => (method: string, url: string, cookie?: string, payload?: unknown) =>
@@ -141,7 +145,9 @@ type AuditColumn = 'action' | 'patientId' | 'userId' | 'entityId' | 'hospitalId'
 
 /** The audit trail's rows whose columns equal every value given, oldest first. */
 export function auditRows(t: TestApp, match: Partial<Record<AuditColumn, string>>) {
-  const conditions = Object.entries(match).map(([column, value]) => eq(auditLogs[column as AuditColumn], value));
+  const conditions = Object.entries(match).map(([column, value]) =>
+    eq(auditLogs[column as AuditColumn], value),
+  );
   return t.ctx.db
     .select()
     .from(auditLogs)
@@ -232,8 +238,17 @@ export function patientSignup(
 ) {
   const mrn = typeof patient === 'string' ? patient : patient.patientId;
   const activationCode = typeof patient === 'string' ? activationCodesByMrn.get(mrn) : patient.activationCode;
-  if (!activationCode) throw new Error(`no activation code known for ${mrn}: add the patient with addPatient`);
-  return { email, password: STRONG_PASSWORD, firstName: 'Pat', lastName: 'Doe', role: 'patient', mrn, activationCode };
+  if (!activationCode)
+    throw new Error(`no activation code known for ${mrn}: add the patient with addPatient`);
+  return {
+    email,
+    password: STRONG_PASSWORD,
+    firstName: 'Pat',
+    lastName: 'Doe',
+    role: 'patient',
+    mrn,
+    activationCode,
+  };
 }
 
 /** Creates the patient's own account with their MRN and activation code, and signs it in. */
@@ -242,7 +257,11 @@ export async function signedInPatient(
   patient: string | { patientId: string; activationCode: string },
   email = uniqueEmail('patient'),
 ) {
-  const res = await app.inject({ method: 'POST', url: '/api/auth/register', payload: patientSignup(patient, email) });
+  const res = await app.inject({
+    method: 'POST',
+    url: '/api/auth/register',
+    payload: patientSignup(patient, email),
+  });
   if (res.statusCode !== 201) throw new Error(`register patient: ${res.statusCode} ${res.body}`);
   return { email, userId: (res.json().user as { id: string }).id, cookie: await login(app, email) };
 }
@@ -294,7 +313,8 @@ export async function loginWithCode(app: FastifyInstance, email: string, code: s
     payload: { email, password: STRONG_PASSWORD },
   });
   const pending = first.cookies.find((c) => c.name === 'medledger_2fa');
-  if (first.statusCode !== 200 || !pending) throw new Error(`login ${email}: ${first.statusCode} ${first.body}`);
+  if (first.statusCode !== 200 || !pending)
+    throw new Error(`login ${email}: ${first.statusCode} ${first.body}`);
   const res = await app.inject({
     method: 'POST',
     url: '/api/auth/2fa/verify',
@@ -371,7 +391,10 @@ export function useCast(options: CastOptions = {}): Cast {
       }
       if (options.others) {
         cast.otherHospital = await signedInHospital(t.app, 'Other Clinic');
-        cast.otherPatientRow = await addPatient(t.app, cast.hospital.cookie, { firstName: 'Bob', lastName: 'Other' });
+        cast.otherPatientRow = await addPatient(t.app, cast.hospital.cookie, {
+          firstName: 'Bob',
+          lastName: 'Other',
+        });
         cast.otherPatient = await signedInPatient(t.app, cast.otherPatientRow.patientId);
       }
     }
@@ -395,7 +418,14 @@ export const familySignup = (app: FastifyInstance, email: string, inviteToken: s
   app.inject({
     method: 'POST',
     url: '/api/auth/register',
-    payload: { email, password: STRONG_PASSWORD, firstName: 'Ana', lastName: 'Lopez', role: 'family', inviteToken },
+    payload: {
+      email,
+      password: STRONG_PASSWORD,
+      firstName: 'Ana',
+      lastName: 'Lopez',
+      role: 'family',
+      inviteToken,
+    },
   });
 
 /**

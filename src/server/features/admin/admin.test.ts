@@ -12,6 +12,7 @@ import { samplePdf, uploadRecord } from '../records/testing.js';
 import {
   addPatient,
   auditRows,
+  call,
   enableTwoFactor,
   login,
   sessionCookie,
@@ -297,11 +298,8 @@ describe('verified providers', () => {
     });
     expect(submitted.statusCode).toBe(201);
     const id = submitted.json().application.id as string;
-    const reviewed = await t.app.inject({
-      method: 'PATCH',
-      url: `/api/provider-applications/${id}/review`,
-      headers: { cookie: t.admin.cookie },
-      payload: { status: 'approved' },
+    const reviewed = await call(t.app, 'PATCH', `/api/provider-applications/${id}/review`, t.admin.cookie, {
+      status: 'approved',
     });
     expect(reviewed.statusCode).toBe(200);
     const mail = outboxMessages(t.ctx.mail.outboxDir)

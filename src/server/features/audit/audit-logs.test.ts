@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   addPatient,
   auditRows,
+  call,
   createTestApp,
   signedInHospital,
   signedInPatient,
@@ -25,7 +26,7 @@ beforeAll(async () => {
   recordId = (await uploadRecord(t.app, h.cookie, patient.id)).json().id;
   await addPatient(t.app, other.cookie);
   // The patient reads their records: that read belongs in the hospital's trail too.
-  await t.app.inject({ method: 'GET', url: '/api/medical-records', headers: { cookie: account.cookie } });
+  await call(t.app, 'GET', '/api/medical-records', account.cookie);
 });
 afterAll(async () => t?.close());
 
@@ -159,18 +160,10 @@ describe("the patient's trail shows only what the patient can see", () => {
     });
     expect(seen.statusCode).toBe(200);
 
-    const hospitalTrail = await t.app.inject({
-      method: 'GET',
-      url: '/api/audit-logs?pageSize=100',
-      headers: { cookie: h.cookie },
-    });
+    const hospitalTrail = await call(t.app, 'GET', '/api/audit-logs?pageSize=100', h.cookie);
     expect(JSON.stringify(hospitalTrail.json().items)).toContain('Unfinished biopsy note');
 
-    const res = await t.app.inject({
-      method: 'GET',
-      url: '/api/audit-logs/patient?pageSize=100',
-      headers: { cookie: account.cookie },
-    });
+    const res = await call(t.app, 'GET', '/api/audit-logs/patient?pageSize=100', account.cookie);
     const items = res.json<{
       items: { userId: string | null; ipAddress: string | null; details: string }[];
     }>().items;

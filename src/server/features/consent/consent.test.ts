@@ -35,7 +35,8 @@ describe('GET /api/consent/{userId}', () => {
   });
 
   it("answers 404 for another patient's user id and for malformed ids", async () => {
-    for (const id of [t.otherPatient.userId, t.hospital.userId, 'x', '00000000-0000-4000-8000-000000000000']) {
+    const malformed = ['x', '00000000-0000-4000-8000-000000000000'];
+    for (const id of [t.otherPatient.userId, t.hospital.userId, ...malformed]) {
       expect((await get(id, t.patient.cookie)).statusCode, id).toBe(404);
     }
   });
@@ -130,11 +131,7 @@ describe('PUT /api/consent/{userId}', () => {
     expect(ledger).toHaveLength(2);
     expect(rows.every((r) => r.blockchainHash === ledger[1].hash)).toBe(true);
     expect(res.json()).toMatchObject({ shareWithSpecialists: false, shareWithFamily: true });
-    const trail = await t.app.inject({
-      method: 'GET',
-      url: '/api/audit-logs/patient?action=consent_change',
-      headers: { cookie: t.patient.cookie },
-    });
+    const trail = await call(t.app, 'GET', '/api/audit-logs/patient?action=consent_change', t.patient.cookie);
     expect(trail.json().items[0]).toMatchObject({ blockchainVerified: true, blockchainHash: ledger[1].hash });
   });
 

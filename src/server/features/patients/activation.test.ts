@@ -9,6 +9,7 @@ import { linkTo, outboxMessages } from '../../mail/read-message.js';
 import {
   addPatient,
   auditRows,
+  call,
   createTestApp,
   patientSignup,
   signedInHospital,
@@ -63,11 +64,7 @@ describe('the activation code of a new patient', () => {
     expect(JSON.stringify(row)).not.toContain(p.activationCode.replace('-', ''));
     expect(row.expiresAt.getTime() - clock.getTime()).toBe(30 * 24 * 60 * 60 * 1000);
     // Not shown again: the patient's own answer carries no code.
-    const again = await t.app.inject({
-      method: 'GET',
-      url: `/api/patients/${p.id}`,
-      headers: { cookie: hospital.cookie },
-    });
+    const again = await call(t.app, 'GET', `/api/patients/${p.id}`, hospital.cookie);
     expect(again.json()).not.toHaveProperty('activationCode');
     const [audit] = await auditRows(t, { entityId: p.id });
     expect(audit).toMatchObject({

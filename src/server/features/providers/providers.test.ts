@@ -6,6 +6,7 @@ import { providerApplications, subscriptions, users } from '../../db/schema.js';
 import { linkTo, outboxMessages } from '../../mail/read-message.js';
 import {
   auditRows,
+  call,
   createTestApp,
   login,
   signedInAdmin,
@@ -179,22 +180,14 @@ describe('applying', () => {
 describe('listing applications', () => {
   it('answers 401 when signed out and 403 for a hospital', async () => {
     expect((await t.app.inject({ method: 'GET', url: '/api/provider-applications' })).statusCode).toBe(401);
-    const res = await t.app.inject({
-      method: 'GET',
-      url: '/api/provider-applications',
-      headers: { cookie: t.hospital.cookie },
-    });
+    const res = await call(t.app, 'GET', '/api/provider-applications', t.hospital.cookie);
     expect(res.statusCode).toBe(403);
   });
 
   it('lists every application, newest first, with the fields of the spec for the administrator', async () => {
     const payload = validApplication({ hospitalName: 'Listed Hospital' });
     await apply(payload);
-    const res = await t.app.inject({
-      method: 'GET',
-      url: '/api/provider-applications',
-      headers: { cookie: t.admin.cookie },
-    });
+    const res = await call(t.app, 'GET', '/api/provider-applications', t.admin.cookie);
     expect(res.statusCode).toBe(200);
     const page = res.json();
     expect(page).toMatchObject({ page: 1, pageSize: 50 });
@@ -309,11 +302,8 @@ describe('reviewing', () => {
         payload: validApplication(),
       });
       const id = sub.json().application.id as string;
-      const res = await broken.app.inject({
-        method: 'PATCH',
-        url: `/api/provider-applications/${id}/review`,
-        headers: { cookie: a.cookie },
-        payload: { status: 'approved' },
+      const res = await call(broken.app, 'PATCH', `/api/provider-applications/${id}/review`, a.cookie, {
+        status: 'approved',
       });
       expect(res.statusCode).toBe(503);
       const [row] = await broken.ctx.db

@@ -6,7 +6,14 @@ import { eq } from 'drizzle-orm';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { MAX_UPLOAD_BYTES } from '../../../shared/constants.js';
 import { ledgerEntries, medicalRecords } from '../../db/schema.js';
-import { addPatient, auditRows, signedInHospital, signedInPatient, useCast } from '../../test/helpers.js';
+import {
+  addPatient,
+  auditRows,
+  call,
+  signedInHospital,
+  signedInPatient,
+  useCast,
+} from '../../test/helpers.js';
 import { multipartBody, samplePdf, samplePng, storedFiles, uploadRecord } from './testing.js';
 import { saveUpload } from './service.js';
 import { ledgerContentOf } from '../ledger/testing.js';
@@ -83,7 +90,11 @@ describe('uploading a record', () => {
     const onDisk = fs.readFileSync(path.join(t.config.dataDir, 'attachments', key));
     expect(onDisk.includes(Buffer.from('%PDF'))).toBe(false);
     const [audit] = await auditRows(t, { entityId: record.id, action: 'record_upload' });
-    expect(audit).toMatchObject({ hospitalId: t.hospital.userId, patientId: t.patientRow.id, blockchainHash: entry.hash });
+    expect(audit).toMatchObject({
+      hospitalId: t.hospital.userId,
+      patientId: t.patientRow.id,
+      blockchainHash: entry.hash,
+    });
     expect(audit.ipAddress).toBeTruthy();
   });
 
@@ -115,7 +126,11 @@ describe('uploading a record', () => {
 describe('refused uploads leave nothing behind', () => {
   it('answers 400 with the spec message when a required field is missing', async () => {
     for (const missing of ['patientId', 'recordType', 'title']) {
-      const fields: Record<string, string> = { patientId: t.patientRow.id, recordType: 'lab-results', title: 'T' };
+      const fields: Record<string, string> = {
+        patientId: t.patientRow.id,
+        recordType: 'lab-results',
+        title: 'T',
+      };
       fields[missing] = '';
       const res = await uploadRecord(t.app, t.hospital.cookie, t.patientRow.id, { fields });
       expect(res.statusCode, missing).toBe(400);
@@ -201,11 +216,10 @@ describe('refused uploads leave nothing behind', () => {
   });
 
   it('answers 415 to a JSON body', async () => {
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/api/medical-records',
-      headers: { cookie: t.hospital.cookie },
-      payload: { patientId: t.patientRow.id, recordType: 'lab-results', title: 'x' },
+    const res = await call(t.app, 'POST', '/api/medical-records', t.hospital.cookie, {
+      patientId: t.patientRow.id,
+      recordType: 'lab-results',
+      title: 'x',
     });
     expect(res.statusCode).toBe(415);
     await expectNothingLeft();

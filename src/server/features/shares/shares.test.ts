@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { SHARE_UNAVAILABLE } from '../../../shared/shares.js';
 import { ledgerEntries, shareLinks } from '../../db/schema.js';
 import { linksIn, outboxMessages } from '../../mail/read-message.js';
-import { auditRows, useCast } from '../../test/helpers.js';
+import { auditRows, call, useCast } from '../../test/helpers.js';
 import { ledgerContentOf } from '../ledger/testing.js';
 import { samplePdf, uploadRecord } from '../records/testing.js';
 import { CONSENT_OFF, NOT_CURRENT, SWITCH_OFF } from './service.js';
@@ -170,27 +170,24 @@ describe('creating a share link', () => {
 });
 
 const retract = async (recordId: string) => {
-  const res = await t.app.inject({
-    method: 'POST',
-    url: `/api/medical-records/${recordId}/entered-in-error`,
-    headers: { cookie: t.hospital.cookie },
-    payload: { reason: 'Wrong patient' },
-  });
+  const res = await call(
+    t.app,
+    'POST',
+    `/api/medical-records/${recordId}/entered-in-error`,
+    t.hospital.cookie,
+    { reason: 'Wrong patient' },
+  );
   expect(res.statusCode).toBe(200);
 };
 const setSwitch = (recordId: string, on: boolean) =>
-  t.app.inject({
-    method: 'PUT',
-    url: `/api/medical-records/${recordId}/sharing`,
-    headers: { cookie: t.patient.cookie },
-    payload: { shareWithSpecialists: on, shareWithFamily: false },
+  call(t.app, 'PUT', `/api/medical-records/${recordId}/sharing`, t.patient.cookie, {
+    shareWithSpecialists: on,
+    shareWithFamily: false,
   });
 const setConsent = (on: boolean) =>
-  t.app.inject({
-    method: 'PUT',
-    url: `/api/consent/${t.patient.userId}`,
-    headers: { cookie: t.patient.cookie },
-    payload: { shareWithSpecialists: on, shareWithFamily: true },
+  call(t.app, 'PUT', `/api/consent/${t.patient.userId}`, t.patient.cookie, {
+    shareWithSpecialists: on,
+    shareWithFamily: true,
   });
 
 describe('opening a link without an account', () => {
@@ -233,11 +230,7 @@ describe('opening a link without an account', () => {
     const opened = await auditRows(t, { entityId: s.recordId, action: 'record_view' });
     expect(opened).toHaveLength(2);
     expect(opened[0]).toMatchObject({ userId: null, ipAddress: '127.0.0.1', patientId: t.patientRow.id });
-    const trail = await t.app.inject({
-      method: 'GET',
-      url: '/api/audit-logs/patient?action=record_view',
-      headers: { cookie: t.patient.cookie },
-    });
+    const trail = await call(t.app, 'GET', '/api/audit-logs/patient?action=record_view', t.patient.cookie);
     expect(trail.statusCode).toBe(200);
     const details = trail.json().items.map((i: { details: string }) => i.details);
     expect(details).toContain('"Cardiology report" opened by specialist link to dr.heart@clinic.example');
@@ -295,11 +288,7 @@ describe('losing access', () => {
   it('consent off: every link of the patient is revoked, and no new one can be made', async () => {
     const a = await sharedRecord();
     const b = await sharedRecord();
-    const openList = await t.app.inject({
-      method: 'GET',
-      url: '/api/shares',
-      headers: { cookie: t.patient.cookie },
-    });
+    const openList = await call(t.app, 'GET', '/api/shares', t.patient.cookie);
     const openIds = openList.json().items.map((i: { id: string }) => i.id);
     expect(openIds).toEqual(expect.arrayContaining([a.shareId, b.shareId]));
     expect((await setConsent(false)).statusCode).toBe(200);
@@ -313,11 +302,7 @@ describe('losing access', () => {
     // Consent on again does not bring revoked links back.
     expect((await setConsent(true)).statusCode).toBe(200);
     await expectRefused(a);
-    const after = await t.app.inject({
-      method: 'GET',
-      url: '/api/shares',
-      headers: { cookie: t.patient.cookie },
-    });
+    const after = await call(t.app, 'GET', '/api/shares', t.patient.cookie);
     expect(after.json().items).toEqual([]);
   });
 });

@@ -6,19 +6,16 @@ import { eq } from 'drizzle-orm';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { MAX_UPLOAD_BYTES } from '../../../shared/constants.js';
 import { ledgerEntries, medicalRecords } from '../../db/schema.js';
-import {
-  addPatient,
-  auditRows,
-  call,
-  signedInHospital,
-  signedInPatient,
-  useCast,
-} from '../../test/helpers.js';
+import { auditRows, call, useCast } from '../../test/helpers.js';
 import { multipartBody, samplePdf, samplePng, storedFiles, uploadRecord } from './testing.js';
 import { saveUpload } from './service.js';
 import { ledgerContentOf } from '../ledger/testing.js';
 
-const t = useCast({ options: { now: () => clock }, patient: { firstName: 'Ada', lastName: 'Lovelace' } });
+const t = useCast({
+  options: { now: () => clock },
+  patient: { firstName: 'Ada', lastName: 'Lovelace' },
+  others: true,
+});
 let clock = new Date();
 
 const sha = (b: Buffer) => crypto.createHash('sha256').update(b).digest('hex');
@@ -99,9 +96,12 @@ describe('uploading a record', () => {
   });
 
   it("ignores the client's hospitalId, isBlockchainVerified and blockchainHash", async () => {
-    const other = await signedInHospital(t.app);
     const res = await uploadRecord(t.app, t.hospital.cookie, t.patientRow.id, {
-      fields: { hospitalId: other.userId, isBlockchainVerified: 'false', blockchainHash: 'f'.repeat(64) },
+      fields: {
+        hospitalId: t.otherHospital.userId,
+        isBlockchainVerified: 'false',
+        blockchainHash: 'f'.repeat(64),
+      },
     });
     expect(res.statusCode).toBe(201);
     expect(res.json().hospitalId).toBe(t.hospital.userId);
@@ -226,12 +226,10 @@ describe('refused uploads leave nothing behind', () => {
   });
 
   it("answers 404 for another hospital's t.patientRow, 403 to a patient and 401 when signed out", async () => {
-    const other = await signedInHospital(t.app);
+    const other = t.otherHospital;
     expect((await uploadRecord(t.app, other.cookie, t.patientRow.id)).statusCode).toBe(404);
     expect((await uploadRecord(t.app, other.cookie, 'not-a-uuid')).statusCode).toBe(404);
-    const own = await addPatient(t.app, t.hospital.cookie);
-    const p = await signedInPatient(t.app, own.patientId);
-    expect((await uploadRecord(t.app, p.cookie, own.id)).statusCode).toBe(403);
+    expect((await uploadRecord(t.app, t.otherPatient.cookie, t.otherPatientRow.id)).statusCode).toBe(403);
     expect((await uploadRecord(t.app, '', t.patientRow.id)).statusCode).toBe(401);
     await expectNothingLeft();
   });

@@ -8,7 +8,7 @@ import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fas
 import { Secret, TOTP } from 'otpauth';
 import { and, eq } from 'drizzle-orm';
 import pg from 'pg';
-import { afterAll, beforeAll, expect } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { buildApp, type AppContext, type BuildOptions } from '../app.js';
 import { loadConfig, type Config } from '../config.js';
 import { connect, type Database } from '../db/connect.js';
@@ -22,6 +22,19 @@ export interface TestApp {
   ctx: AppContext;
   config: Config;
   close(): Promise<void>;
+}
+
+/** A maker of fresh temporary folders (named `prefix…`); each is removed after the test that made it. */
+export function useTempDirs(prefix: string): () => string {
+  const dirs: string[] = [];
+  afterEach(() => {
+    for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+  });
+  return () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+    dirs.push(dir);
+    return dir;
+  };
 }
 
 /** A fresh, migrated database: PGlite in memory, or a new database on TEST_DATABASE_URL. */

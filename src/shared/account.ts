@@ -1,6 +1,7 @@
 // The account's own security calls (issue 9): two-factor sign-in (TOTP, RFC 6238, and recovery
 // codes), password change, and the list of signed-in sessions. Used by the routes and the forms.
 import { z } from 'zod';
+import { strings } from './fields.js';
 import { MESSAGES, newPasswordSchema, publicUserSchema } from './auth.js';
 import { MAX_PASSWORD_LENGTH } from './constants.js';
 import { text } from './text.js';
@@ -65,11 +66,9 @@ export const passwordChangeSchema = z.object({
 export type PasswordChangeInput = z.infer<typeof passwordChangeSchema>;
 
 export const sessionSchema = z.object({
-  id: z.string(),
-  device: z.string(),
+  ...strings('id', 'device'),
   ip: z.string().nullable(),
-  createdAt: z.string(),
-  lastSeenAt: z.string(),
+  ...strings('createdAt', 'lastSeenAt'),
   current: z.boolean(),
 });
 export type SessionInfo = z.infer<typeof sessionSchema>;

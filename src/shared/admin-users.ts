@@ -1,6 +1,7 @@
 // The administrator's Users table and account control (issue 9, items 6 and 7): every account of
 // every role, searched, filtered and paged; suspension, reactivation and provider verification.
 import { z } from 'zod';
+import { userIdentityShape } from './auth.js';
 import { ROLES } from './constants.js';
 import { pagedSchema, pagingQuerySchema } from './patients.js';
 import { text } from './text.js';
@@ -36,12 +37,7 @@ export const adminUserListQuerySchema = pagingQuerySchema.extend({
 export type AdminUserListQuery = z.infer<typeof adminUserListQuerySchema>;
 
 export const adminUserSchema = z.object({
-  id: z.string(),
-  email: z.string(),
-  role: z.enum(ROLES),
-  firstName: z.string().nullable(),
-  lastName: z.string().nullable(),
-  hospitalName: z.string().nullable(),
+  ...userIdentityShape,
   status: z.enum(['active', 'suspended']),
   suspendedAt: z.string().nullable(),
   /** Hospitals: verified provider or not; null for other roles. */

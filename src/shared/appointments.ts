@@ -3,6 +3,7 @@
 // conflict rule used by both the slot grid and the server. Slot times are wall-clock times in the
 // hospital's time zone (docs/decisions.md#time); the API carries ISO instants.
 import { z } from 'zod';
+import { nullableStrings, optionalLabelledText, strings } from './fields.js';
 import { pagingQuerySchema } from './paging.js';
 import { instantInRange, yearRangeMessage } from './dates.js';
 import { text } from './text.js';
@@ -39,15 +40,6 @@ export const APPOINTMENT_TYPE_LABELS: Record<AppointmentType, string> = {
 };
 
 const required = text({ error: APPOINTMENT_MESSAGES.required }).trim().min(1, APPOINTMENT_MESSAGES.required);
-const blankToNull = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? null : v);
-const optionalText = (label: string, max: number) =>
-  z.preprocess(
-    blankToNull,
-    text({ error: `${label} must be text` })
-      .trim()
-      .max(max, `${label} must be at most ${max} characters`)
-      .nullish(),
-  );
 
 export const appointmentInputSchema = z.object({
   /** patients.id of one of the hospital's patients. */
@@ -61,8 +53,8 @@ export const appointmentInputSchema = z.object({
     .min(1, APPOINTMENT_MESSAGES.required)
     .pipe(z.iso.datetime({ offset: true, error: APPOINTMENT_MESSAGES.date }))
     .refine((v) => instantInRange(v) !== null, yearRangeMessage('Appointment date')),
-  location: optionalText('Location', 300),
-  notes: optionalText('Notes', 2000),
+  location: optionalLabelledText('Location', 300),
+  notes: optionalLabelledText('Notes', 2000),
   /** Sent by the spec's client; ignored (the hospital is the signed-in one, status starts scheduled). */
   hospitalId: z.unknown().optional(),
   status: z.unknown().optional(),
@@ -73,25 +65,17 @@ export const appointmentStatusInputSchema = z.object({
   status: z.enum(SETTABLE_STATUSES, { error: APPOINTMENT_MESSAGES.status }),
 });
 
+/**
+ * `patientName`: the patient's name for calendar markers ("Patient" when none was given);
+ * `timeZone`: the hospital's IANA time zone (its staff see the time in it, a patient elsewhere is told).
+ */
 export const appointmentSchema = z.object({
-  id: z.string(),
-  patientId: z.string(),
-  hospitalId: z.string(),
-  /** The patient's name for calendar markers ("Patient" when none was given). */
-  patientName: z.string(),
-  patientMrn: z.string(),
-  doctorName: z.string(),
-  department: z.string(),
-  appointmentType: z.string(),
-  appointmentDate: z.string(),
-  location: z.string().nullable(),
-  notes: z.string().nullable(),
+  ...strings('id', 'patientId', 'hospitalId', 'patientName', 'patientMrn', 'doctorName', 'department'),
+  ...strings('appointmentType', 'appointmentDate'),
+  ...nullableStrings('location', 'notes'),
   status: z.enum(APPOINTMENT_STATUSES),
   blockchainHash: z.string().nullable(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
-  /** The hospital's IANA time zone: its staff see the time in it, and a patient elsewhere is told. */
-  timeZone: z.string(),
+  ...strings('createdAt', 'updatedAt', 'timeZone'),
 });
 export type Appointment = z.infer<typeof appointmentSchema>;
 

@@ -1,5 +1,6 @@
 // Request schemas of the auth calls (docs/spec.md#validation and #calls), used by the routes and the forms.
 import { z } from 'zod';
+import { nullableStrings, strings } from './fields.js';
 import { text } from './text.js';
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, ROLES, type Role } from './constants.js';
 import { timeZoneSchema } from './time.js';
@@ -98,13 +99,15 @@ export const loginSchema = z.object({
 });
 export type LoginInput = z.infer<typeof loginSchema>;
 
-export const publicUserSchema = z.object({
-  id: z.string(),
-  email: z.string(),
+/** Who an account is: the fields every view of a user starts with. */
+export const userIdentityShape = {
+  ...strings('id', 'email'),
   role: z.enum(ROLES),
-  firstName: z.string().nullable(),
-  lastName: z.string().nullable(),
-  hospitalName: z.string().nullable(),
+  ...nullableStrings('firstName', 'lastName', 'hospitalName'),
+};
+
+export const publicUserSchema = z.object({
+  ...userIdentityShape,
   lastLoginAt: z.string().nullable(),
   twoFactorEnabled: z.boolean().optional(),
   /** A hospital's time zone; null for other roles (they see their own zone). */

@@ -2,6 +2,7 @@
 // name and relationship required; relationship one of the options in docs/spec.md#constants; e-mail
 // valid when given. Used by the Family Contacts tab's form and by POST/PUT /api/family-contacts.
 import { z } from 'zod';
+import { blankToNull, booleans, nullableStrings, strings } from './fields.js';
 import { text } from './text.js';
 import { RELATIONSHIPS } from './constants.js';
 import { phoneSchema } from './patient-profile.js';
@@ -27,8 +28,6 @@ export const MAX_FAMILY_CONTACTS = 50;
 
 const requiredName = (message: string) =>
   text({ error: message }).trim().min(1, message).max(100, 'Names must be at most 100 characters');
-
-const blankToNull = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? null : v);
 
 export const familyContactInputSchema = z.object({
   firstName: requiredName(FAMILY_MESSAGES.firstName),
@@ -62,20 +61,11 @@ export const familyContactInputSchema = z.object({
 });
 export type FamilyContactInput = z.infer<typeof familyContactInputSchema>;
 
+/** `patientId`: patients.id of the patient the contact belongs to. */
 export const familyContactSchema = z.object({
-  id: z.string(),
-  /** patients.id of the patient the contact belongs to. */
-  patientId: z.string(),
-  firstName: z.string(),
-  lastName: z.string(),
-  relationship: z.string(),
-  phone: z.string().nullable(),
-  email: z.string().nullable(),
-  address: z.string().nullable(),
-  isPrimary: z.boolean(),
-  canAccessRecords: z.boolean(),
-  emergencyContact: z.boolean(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
+  ...strings('id', 'patientId', 'firstName', 'lastName', 'relationship'),
+  ...nullableStrings('phone', 'email', 'address'),
+  ...booleans('isPrimary', 'canAccessRecords', 'emergencyContact'),
+  ...strings('createdAt', 'updatedAt'),
 });
 export type FamilyContact = z.infer<typeof familyContactSchema>;

@@ -1,6 +1,7 @@
 // Hospital settings and the audit trail (docs/spec.md#hospital-dashboard "Audit Trail tab" and
 // "Settings tab").
 import { z } from 'zod';
+import { nullableStrings, strings } from './fields.js';
 import { instantInRange, yearRangeMessage } from './dates.js';
 import { text } from './text.js';
 import { MIN_NAME_LENGTH, type AUDIT_ACTIONS } from './constants.js';
@@ -75,19 +76,14 @@ export const auditQuerySchema = pagingQuerySchema.extend({
 });
 export type AuditQuery = z.infer<typeof auditQuerySchema>;
 
+/**
+ * `userName`: the acting user's display name (first and last name, else e-mail);
+ * `blockchainVerified`: blockchainHash is the hash of an entry in the ledger (checked by the server).
+ */
 export const auditEntrySchema = z.object({
-  id: z.string(),
-  action: z.string(),
-  details: z.string().nullable(),
-  userId: z.string().nullable(),
-  /** The acting user's display name (first and last name, else e-mail). */
-  userName: z.string().nullable(),
-  entityType: z.string().nullable(),
-  entityId: z.string().nullable(),
-  ipAddress: z.string().nullable(),
-  createdAt: z.string().nullable(),
+  ...strings('id', 'action'),
+  ...nullableStrings('details', 'userId', 'userName', 'entityType', 'entityId', 'ipAddress', 'createdAt'),
   blockchainHash: z.string().nullable(),
-  /** True when blockchainHash is the hash of an entry in the ledger (checked by the server). */
   blockchainVerified: z.boolean(),
 });
 export type AuditEntry = z.infer<typeof auditEntrySchema>;

@@ -2,6 +2,7 @@
 // insuranceProvider, insurancePolicy, primaryCarePhysician"). Used by the Edit Profile modal and by
 // the patient branch of PUT /api/patients/{id}.
 import { z } from 'zod';
+import { blankToNull, optionalLabelledText } from './fields.js';
 import { text } from './text.js';
 
 export const PROFILE_FIELDS = [
@@ -23,18 +24,8 @@ export const ONLY_PROFILE_FIELDS =
   'Only phone, insurance provider, insurance policy number and primary care physician can be changed.';
 export const PHONE_MESSAGE = 'Please enter a valid phone number';
 
-/** Empty or blank means "not given" (null), as the forms send it. */
-const optionalText = (max: number, label: string) =>
-  z.preprocess(
-    (v) => (typeof v === 'string' && v.trim() === '' ? null : v),
-    text({ error: `${label} must be text` })
-      .trim()
-      .max(max, `${label} must be at most ${max} characters`)
-      .nullish(),
-  );
-
 export const phoneSchema = z.preprocess(
-  (v) => (typeof v === 'string' && v.trim() === '' ? null : v),
+  blankToNull,
   text({ error: PHONE_MESSAGE })
     .trim()
     .max(40, PHONE_MESSAGE)
@@ -46,9 +37,9 @@ export const phoneSchema = z.preprocess(
 export const profileUpdateSchema = z.strictObject(
   {
     phone: phoneSchema,
-    insuranceProvider: optionalText(200, 'Insurance provider'),
-    insurancePolicy: optionalText(100, 'Insurance policy number'),
-    primaryCarePhysician: optionalText(200, 'Primary care physician'),
+    insuranceProvider: optionalLabelledText('Insurance provider', 200),
+    insurancePolicy: optionalLabelledText('Insurance policy number', 100),
+    primaryCarePhysician: optionalLabelledText('Primary care physician', 200),
   },
   { error: (issue) => (issue.code === 'unrecognized_keys' ? ONLY_PROFILE_FIELDS : undefined) },
 );

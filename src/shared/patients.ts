@@ -5,20 +5,14 @@ import { z } from 'zod';
 import { text } from './text.js';
 import { DEPARTMENTS } from './constants.js';
 import { pagedSchema, pagingQuerySchema } from './paging.js';
+import { blankToNull, nullableStrings, only, optionalText, strings } from './fields.js';
 
 // The paging schema and helpers moved to paging.ts; re-exported for the lists that import them here.
 export { MAX_PAGE_SIZE, pagedSchema, pageRange, pagingQuerySchema, type Paged } from './paging.js';
 
-/** Optional text: trimmed, and an empty value means "not given" (null), as the spec's form sends it. */
-const optionalText = (max: number) =>
-  z.preprocess(
-    (v) => (typeof v === 'string' && v.trim() === '' ? null : v),
-    text().trim().max(max, `Must be at most ${max} characters`).nullish(),
-  );
-
 /** YYYY-MM-DD (a datetime is cut to its date part); a real calendar date, not in the future. */
 export const dateOfBirthSchema = z.preprocess(
-  (v) => (typeof v === 'string' && v.trim() === '' ? null : v),
+  blankToNull,
   text()
     .trim()
     .regex(/^\d{4}-\d{2}-\d{2}(T.*)?$/, 'Date of birth must be a date (YYYY-MM-DD)')
@@ -33,7 +27,7 @@ export const dateOfBirthSchema = z.preprocess(
 );
 
 const optionalEmail = z.preprocess(
-  (v) => (typeof v === 'string' && v.trim() === '' ? null : v),
+  blankToNull,
   text()
     .trim()
     .toLowerCase()
@@ -72,21 +66,13 @@ export const patientListQuerySchema = pagingQuerySchema.extend({
 });
 export type PatientListQuery = z.infer<typeof patientListQuerySchema>;
 
+/** `patientId` is the MRN; `id` is the row's id. */
 export const patientSchema = z.object({
-  id: z.string(),
-  /** The MRN. */
-  patientId: z.string(),
+  ...strings('id', 'patientId'),
   userId: z.string().nullable(),
   createdByHospitalId: z.string(),
-  firstName: z.string().nullable(),
-  lastName: z.string().nullable(),
-  email: z.string().nullable(),
-  dateOfBirth: z.string().nullable(),
-  gender: z.string().nullable(),
-  phone: z.string().nullable(),
-  insuranceProvider: z.string().nullable(),
-  insurancePolicy: z.string().nullable(),
-  primaryCarePhysician: z.string().nullable(),
+  ...nullableStrings('firstName', 'lastName', 'email', 'dateOfBirth', 'gender', 'phone'),
+  ...nullableStrings('insuranceProvider', 'insurancePolicy', 'primaryCarePhysician'),
   createdAt: z.string(),
   /** The patient's own account, once they signed up with the MRN. */
   user: z
@@ -117,14 +103,9 @@ export function patientDisplayName(
 }
 
 /** A patient of the same hospital that a new one may duplicate (same name and birth date, or e-mail). */
-export const possibleDuplicateSchema = z.object({
-  id: z.string(),
-  patientId: z.string(),
-  firstName: z.string().nullable(),
-  lastName: z.string().nullable(),
-  dateOfBirth: z.string().nullable(),
-  email: z.string().nullable(),
-});
+export const possibleDuplicateSchema = patientSchema.pick(
+  only('id', 'patientId', 'firstName', 'lastName', 'dateOfBirth', 'email'),
+);
 export type PossibleDuplicate = z.infer<typeof possibleDuplicateSchema>;
 export const DUPLICATE_PATIENT_MESSAGE =
   'A patient with the same name and date of birth, or the same e-mail, already exists. Check that this is a different person, then confirm to add them anyway.';

@@ -1,6 +1,7 @@
 // Provider onboarding, password reset and billing: request schemas with the spec's messages
 // (docs/spec.md#validation), shared by the forms and the routes so that both sides say the same thing.
 import { z } from 'zod';
+import { nullableStrings, strings } from './fields.js';
 import { text } from './text.js';
 import { MESSAGES, emailSchema, newPasswordSchema } from './auth.js';
 import { MIN_NAME_LENGTH } from './constants.js';
@@ -79,25 +80,19 @@ export const reviewSchema = z.object({
   notes: optionalText(2000),
 });
 
+/**
+ * Once registered, `hospitalUserId` is the hospital account made from this application and
+ * `subscriptionStatus` that account's subscription status (trialing, active, ...).
+ */
 export const applicationSchema = z.object({
-  id: z.string(),
-  hospitalName: z.string(),
-  website: z.string().nullable(),
-  address: z.string().nullable(),
-  contactName: z.string(),
-  contactEmail: z.string(),
-  contactPhone: z.string().nullable(),
-  npiNumber: z.string().nullable(),
-  licenseNumber: z.string().nullable(),
+  ...strings('id', 'hospitalName'),
+  ...nullableStrings('website', 'address'),
+  ...strings('contactName', 'contactEmail'),
+  ...nullableStrings('contactPhone', 'npiNumber', 'licenseNumber'),
   status: z.enum(APPLICATION_STATUSES),
-  notes: z.string().nullable(),
-  reviewedBy: z.string().nullable(),
-  reviewedAt: z.string().nullable(),
+  ...nullableStrings('notes', 'reviewedBy', 'reviewedAt'),
   createdAt: z.string(),
-  /** The hospital account made from this application, once registered. */
-  hospitalUserId: z.string().nullable(),
-  /** That account's subscription status (trialing, active, ...), once registered. */
-  subscriptionStatus: z.string().nullable(),
+  ...nullableStrings('hospitalUserId', 'subscriptionStatus'),
 });
 export type Application = z.infer<typeof applicationSchema>;
 
@@ -128,12 +123,18 @@ export const resetPasswordSchema = z.object({
 export const FORGOT_PASSWORD_ANSWER =
   'If an account exists for this email, we have sent a link to reset the password. It is valid for 1 hour.';
 
-export const billingStatusSchema = z.object({
-  /** inactive | trialing | active | past_due | canceled */
+/**
+ * A subscription as both the hospital and the administrator see it: `status` is inactive | trialing |
+ * active | past_due | canceled; `writeAllowed` says whether the hospital may add and change records now.
+ */
+const subscriptionFields = {
   status: z.string(),
-  trialEndsAt: z.string().nullable(),
-  currentPeriodEnd: z.string().nullable(),
+  ...nullableStrings('trialEndsAt', 'currentPeriodEnd'),
   writeAllowed: z.boolean(),
+};
+
+export const billingStatusSchema = z.object({
+  ...subscriptionFields,
   /** Whole days left in the trial (0 once it has ended; null when not trialing). */
   trialDaysLeft: z.number().nullable(),
   /** Why writes are refused, to show in the banner. */
@@ -146,15 +147,9 @@ export type BillingStatus = z.infer<typeof billingStatusSchema>;
 
 /** One hospital account as the administrator sees it (GET /api/billing/subscriptions). */
 export const hospitalSubscriptionSchema = z.object({
-  hospitalUserId: z.string(),
-  email: z.string(),
+  ...strings('hospitalUserId', 'email'),
   hospitalName: z.string().nullable(),
-  /** inactive | trialing | active | past_due | canceled */
-  status: z.string(),
-  trialEndsAt: z.string().nullable(),
-  currentPeriodEnd: z.string().nullable(),
-  /** Whether the hospital may add and change records now. */
-  writeAllowed: z.boolean(),
+  ...subscriptionFields,
   createdAt: z.string(),
 });
 export type HospitalSubscription = z.infer<typeof hospitalSubscriptionSchema>;

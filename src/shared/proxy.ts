@@ -1,6 +1,7 @@
 // Family proxy access (docs/decisions.md#family-proxy-access): what a family member sees of the
 // patients who granted them access, and what a patient sees of the family members holding it.
 import { z } from 'zod';
+import { strings } from './fields.js';
 import { text } from './text.js';
 
 export const acceptInvitationSchema = z.object({
@@ -11,26 +12,16 @@ export const acceptInvitationSchema = z.object({
 });
 
 /** GET /api/proxy/patients: one per patient whose grant is live now. */
-export const proxyPatientSchema = z.object({
-  /** patients.id, for the proxy's record and appointment calls. */
-  id: z.string(),
-  name: z.string(),
-  mrn: z.string(),
-  /** How the patient named this family member in their contacts. */
-  relationship: z.string(),
-  since: z.string(),
-});
+/**
+ * `id`: patients.id, for the proxy's record and appointment calls; `relationship`: how the patient
+ * named this family member in their contacts.
+ */
+export const proxyPatientSchema = z.object(strings('id', 'name', 'mrn', 'relationship', 'since'));
 export type ProxyPatient = z.infer<typeof proxyPatientSchema>;
 
 /** GET /api/proxy/holders: a family member holding access to the signed-in patient's records now. */
-export const accessHolderSchema = z.object({
-  contactId: z.string(),
-  /** The contact as the patient entered it. */
-  contactName: z.string(),
-  relationship: z.string(),
-  /** The family account's e-mail and name. */
-  email: z.string(),
-  accountName: z.string(),
-  since: z.string(),
-});
+/** `contactName`: the contact as the patient entered it; `email`, `accountName`: the family account's. */
+export const accessHolderSchema = z.object(
+  strings('contactId', 'contactName', 'relationship', 'email', 'accountName', 'since'),
+);
 export type AccessHolder = z.infer<typeof accessHolderSchema>;

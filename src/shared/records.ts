@@ -3,6 +3,7 @@
 // and by the hospital dashboard.
 import { z } from 'zod';
 import { pagingQuerySchema } from './paging.js';
+import { booleans, nullableStrings, only, optionalText, strings } from './fields.js';
 import { text } from './text.js';
 import { ACCEPTED_FILE_EXTENSIONS, DEPARTMENTS, MAX_UPLOAD_BYTES } from './constants.js';
 
@@ -50,11 +51,6 @@ export function acceptedExtension(fileName: string): AcceptedExtension | null {
     : null;
 }
 
-const optionalText = (max: number) =>
-  z.preprocess(
-    (v) => (typeof v === 'string' && v.trim() === '' ? null : v),
-    text().trim().max(max, `Must be at most ${max} characters`).nullish(),
-  );
 /** Multipart sends text: "true"/"false" (also "on"/"1"/"0"); absent keeps the default. */
 const formBoolean = (fallback: boolean) =>
   z.preprocess(
@@ -92,9 +88,7 @@ export type RecordFields = z.infer<typeof recordFieldsSchema>;
 export const RECORD_FIELD_NAMES = Object.keys(recordFieldsSchema.shape);
 
 export const attachmentSchema = z.object({
-  id: z.string(),
-  fileName: z.string(),
-  mimeType: z.string(),
+  ...strings('id', 'fileName', 'mimeType'),
   size: z.number(),
   sha256: z.string(),
   position: z.number(),
@@ -107,26 +101,17 @@ export const DOCUMENT_STATUSES = ['current', 'superseded', 'entered-in-error'] a
 export type DocumentStatus = (typeof DOCUMENT_STATUSES)[number];
 
 export const recordSchema = z.object({
-  id: z.string(),
-  patientId: z.string(),
-  hospitalId: z.string(),
-  title: z.string(),
+  ...strings('id', 'patientId', 'hospitalId', 'title'),
   description: z.string().nullable(),
   recordType: z.string(),
-  fileName: z.string().nullable(),
-  fileUrl: z.string().nullable(),
-  doctorName: z.string().nullable(),
-  department: z.string().nullable(),
+  ...nullableStrings('fileName', 'fileUrl', 'doctorName', 'department'),
   status: z.enum(['draft', 'final']),
-  consentProvided: z.boolean(),
-  shareWithSpecialists: z.boolean(),
-  shareWithFamily: z.boolean(),
+  ...booleans('consentProvided', 'shareWithSpecialists', 'shareWithFamily'),
   /** True only when the record's ledger entry exists and matches (checked by the server). */
   isBlockchainVerified: z.boolean(),
   blockchainHash: z.string().nullable(),
   viewedByPatient: z.boolean(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
+  ...strings('createdAt', 'updatedAt'),
   /** The hospital's name (the record's provider). */
   providerName: z.string().nullable(),
   /** The issuing hospital is a verified provider (approved application or verified by MedLedger). */
@@ -159,15 +144,9 @@ export const recordListQuerySchema = pagingQuerySchema.extend({
 export type RecordListQuery = z.infer<typeof recordListQuerySchema>;
 
 /** One version in a record's history, oldest first. */
-export const recordVersionSchema = z.object({
-  id: z.string(),
-  title: z.string(),
-  createdAt: z.string(),
-  providerName: z.string().nullable(),
-  documentStatus: z.enum(DOCUMENT_STATUSES),
-  blockchainHash: z.string().nullable(),
-  enteredInError: recordSchema.shape.enteredInError,
-});
+export const recordVersionSchema = recordSchema.pick(
+  only('id', 'title', 'createdAt', 'providerName', 'documentStatus', 'blockchainHash', 'enteredInError'),
+);
 export type RecordVersion = z.infer<typeof recordVersionSchema>;
 
 export const sharingSchema = z.object({

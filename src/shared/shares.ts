@@ -4,7 +4,8 @@
 import { z } from 'zod';
 import { emailSchema } from './auth.js';
 import { recordVerificationSchema } from './ledger/api.js';
-import { DOCUMENT_STATUSES } from './records.js';
+import { attachmentSchema, recordSchema } from './records.js';
+import { blankToNull, nullableStrings, only, strings } from './fields.js';
 import { text } from './text.js';
 
 export const SHARE_MAX_HOURS = 720;
@@ -21,23 +22,18 @@ export const shareInputSchema = z.object({
     .min(1, SHARE_HOURS_MESSAGE)
     .max(SHARE_MAX_HOURS, SHARE_HOURS_MESSAGE),
   note: z.preprocess(
-    (v) => (typeof v === 'string' && v.trim() === '' ? null : v),
+    blankToNull,
     text().trim().max(1000, 'The note is too long (1000 characters at most)').nullish(),
   ),
 });
 export type ShareInput = z.infer<typeof shareInputSchema>;
 
 export const shareSchema = z.object({
-  id: z.string(),
-  recordId: z.string(),
-  recordTitle: z.string(),
-  recipientEmail: z.string(),
+  ...strings('id', 'recordId', 'recordTitle', 'recipientEmail'),
   note: z.string().nullable(),
-  createdAt: z.string(),
-  expiresAt: z.string(),
+  ...strings('createdAt', 'expiresAt'),
   timesOpened: z.number().int(),
-  lastOpenedAt: z.string().nullable(),
-  revokedAt: z.string().nullable(),
+  ...nullableStrings('lastOpenedAt', 'revokedAt'),
   /** Opens now: not revoked, not expired, and consent, the record's switch and its status allow it. */
   active: z.boolean(),
 });
@@ -45,28 +41,21 @@ export type Share = z.infer<typeof shareSchema>;
 
 /** What the recipient of a link sees: the record, its files and its verification, nothing else. */
 export const sharedRecordSchema = z.object({
-  record: z.object({
-    title: z.string(),
-    recordType: z.string(),
-    description: z.string().nullable(),
-    doctorName: z.string().nullable(),
-    department: z.string().nullable(),
-    createdAt: z.string(),
-    providerName: z.string().nullable(),
-    providerVerified: z.boolean(),
-    documentStatus: z.enum(DOCUMENT_STATUSES),
-  }),
-  attachments: z.array(
-    z.object({
-      id: z.string(),
-      fileName: z.string(),
-      mimeType: z.string(),
-      size: z.number(),
-      sha256: z.string(),
-      /** `/api/shares/{token}/attachments/{attachment id}` */
-      url: z.string(),
-    }),
+  record: recordSchema.pick(
+    only(
+      'title',
+      'recordType',
+      'description',
+      'doctorName',
+      'department',
+      'createdAt',
+      'providerName',
+      'providerVerified',
+      'documentStatus',
+    ),
   ),
+  /** `url` is `/api/shares/{token}/attachments/{attachment id}`. */
+  attachments: z.array(attachmentSchema.omit({ position: true })),
   verification: recordVerificationSchema,
   expiresAt: z.string(),
   note: z.string().nullable(),

@@ -1,19 +1,11 @@
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { Readable } from 'node:stream';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useTempDirs } from '../test/helpers.js';
 import { DirectoryStore, isStorageKey } from './store.js';
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
-});
-function makeStore() {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'medledger-store-'));
-  dirs.push(dir);
-  return new DirectoryStore(dir, 'ab'.repeat(32));
-}
+const tempDir = useTempDirs('medledger-store-');
+const makeStore = () => new DirectoryStore(tempDir(), 'ab'.repeat(32));
 async function readAll(stream: Readable) {
   const parts: Buffer[] = [];
   for await (const part of stream) parts.push(part as Buffer);

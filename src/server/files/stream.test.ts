@@ -4,26 +4,24 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import { Readable } from 'node:stream';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../db/connect.js';
-import { createTestDatabase } from '../test/helpers.js';
+import { createTestDatabase, useTempDirs } from '../test/helpers.js';
 import { CHUNK_SIZE, HEADER_SIZE, MAGIC, sealedSize } from './chunked.js';
 import { DatabaseStore } from './database-store.js';
-import { DirectoryStore, IntegrityError, type FileStore, type PendingFile, type StoredFileRef } from './store.js';
+import {
+  DirectoryStore,
+  IntegrityError,
+  type FileStore,
+  type PendingFile,
+  type StoredFileRef,
+} from './store.js';
 import { readSealed, sealedChunk, STORES, swapChunks, writeLegacyFile, writeSealed } from './testing.js';
 
 const KEY = 'ab'.repeat(32);
-const dirs: string[] = [];
-afterEach(() => {
-  for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
-});
-function makeDirectoryStore() {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'medledger-stream-'));
-  dirs.push(dir);
-  return new DirectoryStore(dir, KEY);
-}
+const tempDir = useTempDirs('medledger-stream-');
+const makeDirectoryStore = () => new DirectoryStore(tempDir(), KEY);
 /** Bytes that differ at every position (a chunk moved elsewhere would not decrypt to the same). */
 function pattern(size: number): Buffer {
   const out = Buffer.alloc(size);

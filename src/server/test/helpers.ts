@@ -6,11 +6,14 @@ import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { Secret, TOTP } from 'otpauth';
+import { and, eq } from 'drizzle-orm';
 import pg from 'pg';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { buildApp, type AppContext, type BuildOptions } from '../app.js';
 import { loadConfig, type Config } from '../config.js';
 import { connect, type Database } from '../db/connect.js';
+import { auditLogs, ledgerEntries } from '../db/schema.js';
+import type { LedgerKind } from '../../shared/ledger/entry.js';
 import { createAdmin } from '../features/auth/service.js';
 import { headerOf, linkTo, outboxMessages } from '../mail/read-message.js';
 
@@ -19,6 +22,19 @@ export interface TestApp {
   ctx: AppContext;
   config: Config;
   close(): Promise<void>;
+}
+
+/** A maker of fresh temporary folders (named `prefix…`); each is removed after the test that made it. */
+export function useTempDirs(prefix: string): () => string {
+  const dirs: string[] = [];
+  afterEach(() => {
+    for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+  });
+  return () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+    dirs.push(dir);
+    return dir;
+  };
 }
 
 /** A fresh, migrated database: PGlite in memory, or a new database on TEST_DATABASE_URL. */
@@ -110,6 +126,57 @@ export function sessionCookie(res: LightMyRequestResponse): string {
   return `medledger_sid=${cookie.value}`;
 }
 
+/**
+ * One API call as the page would make it: signed in with `cookie` (signed out without one), with
+ * `payload` as the JSON body when given.
+ */
+export function call(app: FastifyInstance, method: string, url: string, cookie?: string, payload?: unknown) {
+  return app.inject({
+    method: method as 'GET',
+    url,
+    headers: cookie ? { cookie } : {},
+    ...(payload === undefined ? {} : { payload: payload as object }),
+  });
+}
+
+/** POSTs `body` as it is, declared as JSON (for bodies that are not valid JSON on purpose). */
+export const postRawJson = (app: FastifyInstance, url: string, body: string) =>
+  app.inject({ method: 'POST', url, headers: { 'content-type': 'application/json' }, payload: body });
+
+/** `call` on a test file's app, which exists once its `beforeAll` has run. */
+export const callerOf =
+  (t: { app: FastifyInstance }) => (method: string, url: string, cookie?: string, payload?: unknown) =>
+    call(t.app, method, url, cookie, payload);
+
+/** Expects the status (showing the body when it differs) and answers the parsed JSON body. */
+export function expectStatus<T = Record<string, unknown>>(res: LightMyRequestResponse, status: number): T {
+  expect(res.statusCode, res.body).toBe(status);
+  return res.json<T>();
+}
+
+type AuditColumn = 'action' | 'patientId' | 'userId' | 'entityId' | 'hospitalId';
+
+/** The audit trail's rows whose columns equal every value given, oldest first. */
+export function auditRows(t: TestApp, match: Partial<Record<AuditColumn, string>>) {
+  const conditions = Object.entries(match).map(([column, value]) =>
+    eq(auditLogs[column as AuditColumn], value),
+  );
+  return t.ctx.db
+    .select()
+    .from(auditLogs)
+    .where(and(...conditions))
+    .orderBy(auditLogs.createdAt);
+}
+
+/** A patient's ledger entries of one kind, in ledger order. */
+export function ledgerRows(t: TestApp, patientId: string, kind: LedgerKind) {
+  return t.ctx.db
+    .select()
+    .from(ledgerEntries)
+    .where(and(eq(ledgerEntries.patientId, patientId), eq(ledgerEntries.kind, kind)))
+    .orderBy(ledgerEntries.seq);
+}
+
 export const STRONG_PASSWORD = 'Str0ng!Passw0rd';
 
 let counter = 0;
@@ -184,8 +251,17 @@ export function patientSignup(
 ) {
   const mrn = typeof patient === 'string' ? patient : patient.patientId;
   const activationCode = typeof patient === 'string' ? activationCodesByMrn.get(mrn) : patient.activationCode;
-  if (!activationCode) throw new Error(`no activation code known for ${mrn}: add the patient with addPatient`);
-  return { email, password: STRONG_PASSWORD, firstName: 'Pat', lastName: 'Doe', role: 'patient', mrn, activationCode };
+  if (!activationCode)
+    throw new Error(`no activation code known for ${mrn}: add the patient with addPatient`);
+  return {
+    email,
+    password: STRONG_PASSWORD,
+    firstName: 'Pat',
+    lastName: 'Doe',
+    role: 'patient',
+    mrn,
+    activationCode,
+  };
 }
 
 /** Creates the patient's own account with their MRN and activation code, and signs it in. */
@@ -194,7 +270,11 @@ export async function signedInPatient(
   patient: string | { patientId: string; activationCode: string },
   email = uniqueEmail('patient'),
 ) {
-  const res = await app.inject({ method: 'POST', url: '/api/auth/register', payload: patientSignup(patient, email) });
+  const res = await app.inject({
+    method: 'POST',
+    url: '/api/auth/register',
+    payload: patientSignup(patient, email),
+  });
   if (res.statusCode !== 201) throw new Error(`register patient: ${res.statusCode} ${res.body}`);
   return { email, userId: (res.json().user as { id: string }).id, cookie: await login(app, email) };
 }
@@ -246,7 +326,8 @@ export async function loginWithCode(app: FastifyInstance, email: string, code: s
     payload: { email, password: STRONG_PASSWORD },
   });
   const pending = first.cookies.find((c) => c.name === 'medledger_2fa');
-  if (first.statusCode !== 200 || !pending) throw new Error(`login ${email}: ${first.statusCode} ${first.body}`);
+  if (first.statusCode !== 200 || !pending)
+    throw new Error(`login ${email}: ${first.statusCode} ${first.body}`);
   const res = await app.inject({
     method: 'POST',
     url: '/api/auth/2fa/verify',
@@ -323,7 +404,10 @@ export function useCast(options: CastOptions = {}): Cast {
       }
       if (options.others) {
         cast.otherHospital = await signedInHospital(t.app, 'Other Clinic');
-        cast.otherPatientRow = await addPatient(t.app, cast.hospital.cookie, { firstName: 'Bob', lastName: 'Other' });
+        cast.otherPatientRow = await addPatient(t.app, cast.hospital.cookie, {
+          firstName: 'Bob',
+          lastName: 'Other',
+        });
         cast.otherPatient = await signedInPatient(t.app, cast.otherPatientRow.patientId);
       }
     }
@@ -347,7 +431,14 @@ export const familySignup = (app: FastifyInstance, email: string, inviteToken: s
   app.inject({
     method: 'POST',
     url: '/api/auth/register',
-    payload: { email, password: STRONG_PASSWORD, firstName: 'Ana', lastName: 'Lopez', role: 'family', inviteToken },
+    payload: {
+      email,
+      password: STRONG_PASSWORD,
+      firstName: 'Ana',
+      lastName: 'Lopez',
+      role: 'family',
+      inviteToken,
+    },
   });
 
 /**

@@ -40,17 +40,14 @@ export interface LedgerEnvelope {
   content: Record<string, unknown>;
 }
 
+/** The header both envelope versions share (canonicalJson sorts the keys, so order is free). */
+function envelopeHeader(v: number, entry: Omit<LedgerEnvelope, 'content'>) {
+  const { seq, createdAt, kind, recordId, patientId, userId } = entry;
+  return { v, seq, createdAt, kind, recordId, patientId, userId };
+}
+
 export function entryCanonical(entry: LedgerEnvelope): string {
-  return canonicalJson({
-    v: LEDGER_ENTRY_VERSION,
-    seq: entry.seq,
-    createdAt: entry.createdAt,
-    kind: entry.kind,
-    recordId: entry.recordId,
-    patientId: entry.patientId,
-    userId: entry.userId,
-    content: entry.content,
-  });
+  return canonicalJson({ ...envelopeHeader(LEDGER_ENTRY_VERSION, entry), content: entry.content });
 }
 
 /** The v2 envelope: the entry's header plus the content's commitments (never the content). */
@@ -59,16 +56,7 @@ export interface CommittedEnvelope extends Omit<LedgerEnvelope, 'content'> {
 }
 
 export function committedEntryCanonical(entry: CommittedEnvelope): string {
-  return canonicalJson({
-    v: LEDGER_COMMITTED_VERSION,
-    seq: entry.seq,
-    createdAt: entry.createdAt,
-    kind: entry.kind,
-    recordId: entry.recordId,
-    patientId: entry.patientId,
-    userId: entry.userId,
-    commitments: entry.commitments,
-  });
+  return canonicalJson({ ...envelopeHeader(LEDGER_COMMITTED_VERSION, entry), commitments: entry.commitments });
 }
 
 /** SHA-256(salt || UTF-8(canonical JSON of [name, value])), hex. */

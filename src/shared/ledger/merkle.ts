@@ -66,27 +66,37 @@ export function rootFromInclusionProof(
   hash: Hasher = sha256,
 ): Uint8Array | null {
   if (!isSafeCount(index) || !isSafeCount(size) || index >= size) return null;
-  // Numbers above 2^31 would break JavaScript's 32-bit shift operators, so halve by division.
-  let fn = index;
-  let sn = size - 1;
+  const at: Cursor = { fn: index, sn: size - 1 };
   let r = leaf;
   for (const p of proof) {
-    if (sn === 0) return null;
-    if (fn % 2 === 1 || fn === sn) {
+    if (at.sn === 0) return null;
+    if (at.fn % 2 === 1 || at.fn === at.sn) {
       r = nodeHash(p, r, hash);
-      if (fn % 2 === 0) {
-        while (fn % 2 === 0 && fn !== 0) {
-          fn = Math.floor(fn / 2);
-          sn = Math.floor(sn / 2);
-        }
-      }
+      shiftUntilSetBit(at);
     } else {
       r = nodeHash(r, p, hash);
     }
-    fn = Math.floor(fn / 2);
-    sn = Math.floor(sn / 2);
+    shift(at);
   }
-  return sn === 0 ? r : null;
+  return at.sn === 0 ? r : null;
+}
+
+/** RFC 9162's fn and sn, the two indices the proof checks walk up the tree. */
+interface Cursor {
+  fn: number;
+  sn: number;
+}
+/**
+ * One level up: both right-shifted by one. Numbers above 2^31 would break JavaScript's 32-bit
+ * shift operators, so halve by division.
+ */
+function shift(at: Cursor): void {
+  at.fn = Math.floor(at.fn / 2);
+  at.sn = Math.floor(at.sn / 2);
+}
+/** "Right-shift fn and sn until LSB(fn) is set or fn is 0". */
+function shiftUntilSetBit(at: Cursor): void {
+  while (at.fn % 2 === 0 && at.fn !== 0) shift(at);
 }
 
 /**
@@ -107,32 +117,22 @@ export function verifyConsistency(
   if (size1 === 0) return proof.length === 0;
   if (proof.length === 0) return false;
   const path = isPowerOfTwo(size1) ? [root1, ...proof] : [...proof];
-  let fn = size1 - 1;
-  let sn = size2 - 1;
-  while (fn % 2 === 1) {
-    fn = Math.floor(fn / 2);
-    sn = Math.floor(sn / 2);
-  }
+  const at: Cursor = { fn: size1 - 1, sn: size2 - 1 };
+  while (at.fn % 2 === 1) shift(at);
   let fr = path[0];
   let sr = path[0];
   for (const c of path.slice(1)) {
-    if (sn === 0) return false;
-    if (fn % 2 === 1 || fn === sn) {
+    if (at.sn === 0) return false;
+    if (at.fn % 2 === 1 || at.fn === at.sn) {
       fr = nodeHash(c, fr, hash);
       sr = nodeHash(c, sr, hash);
-      if (fn % 2 === 0) {
-        while (fn % 2 === 0 && fn !== 0) {
-          fn = Math.floor(fn / 2);
-          sn = Math.floor(sn / 2);
-        }
-      }
+      shiftUntilSetBit(at);
     } else {
       sr = nodeHash(sr, c, hash);
     }
-    fn = Math.floor(fn / 2);
-    sn = Math.floor(sn / 2);
+    shift(at);
   }
-  return sn === 0 && bytesEqual(fr, root1) && bytesEqual(sr, root2);
+  return at.sn === 0 && bytesEqual(fr, root1) && bytesEqual(sr, root2);
 }
 
 const isPowerOfTwo = (n: number) => n > 0 && Number.isInteger(Math.log2(n)) && 2 ** Math.log2(n) === n;

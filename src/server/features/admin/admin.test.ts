@@ -1,16 +1,18 @@
 // Account control (issue 9, items 6 and 7): the Users table, suspension and reactivation, verified
 // providers, and the sign-in on the wrong portal that must not count as a sign-in.
 import crypto from 'node:crypto';
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { ACCOUNT_SUSPENDED, type AdminUser, type AdminUserPage } from '../../../shared/admin-users.js';
 import { PORTAL_DENIED } from '../../../shared/auth.js';
-import { auditLogs, providerApplications, sessions, users } from '../../db/schema.js';
+import { providerApplications, sessions, users } from '../../db/schema.js';
 import { linkTo, outboxMessages } from '../../mail/read-message.js';
 import { completeSignIn } from '../auth/service.js';
 import { samplePdf, uploadRecord } from '../records/testing.js';
 import {
   addPatient,
+  auditRows,
+  call,
   enableTwoFactor,
   login,
   sessionCookie,
@@ -38,11 +40,7 @@ const signIn = (email: string, extra: Record<string, unknown> = {}) =>
   });
 const me = async (cookie: string) => (await get('/api/auth/me', cookie)).json<{ user: unknown }>().user;
 const userRow = async (id: string) => (await t.ctx.db.select().from(users).where(eq(users.id, id)))[0];
-const auditsOn = (entityId: string, action: string) =>
-  t.ctx.db
-    .select()
-    .from(auditLogs)
-    .where(and(eq(auditLogs.entityId, entityId), eq(auditLogs.action, action)));
+const auditsOn = (entityId: string, action: string) => auditRows(t, { entityId: entityId, action: action });
 
 describe('GET /api/admin/users', () => {
   it('lists every role with status, verified flag and paging; searches and filters', async () => {
@@ -300,11 +298,8 @@ describe('verified providers', () => {
     });
     expect(submitted.statusCode).toBe(201);
     const id = submitted.json().application.id as string;
-    const reviewed = await t.app.inject({
-      method: 'PATCH',
-      url: `/api/provider-applications/${id}/review`,
-      headers: { cookie: t.admin.cookie },
-      payload: { status: 'approved' },
+    const reviewed = await call(t.app, 'PATCH', `/api/provider-applications/${id}/review`, t.admin.cookie, {
+      status: 'approved',
     });
     expect(reviewed.statusCode).toBe(200);
     const mail = outboxMessages(t.ctx.mail.outboxDir)

@@ -1,9 +1,9 @@
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Appointment } from '../../../shared/appointments.js';
 import type { Paged } from '../../../shared/paging.js';
-import { appointments, auditLogs, ledgerEntries } from '../../db/schema.js';
-import { addPatient, useCast } from '../../test/helpers.js';
+import { appointments, ledgerEntries } from '../../db/schema.js';
+import { addPatient, auditRows, callerOf, useCast } from '../../test/helpers.js';
 import { ledgerContentOf } from '../ledger/testing.js';
 
 const t = useCast({ patient: { firstName: 'Ada', lastName: 'Lovelace' }, others: true, admin: true });
@@ -29,13 +29,7 @@ const body = (over: Record<string, unknown> = {}) => ({
   status: 'completed',
   ...over,
 });
-const call = (method: string, url: string, cookie?: string, payload?: unknown) =>
-  t.app.inject({
-    method: method as 'GET',
-    url,
-    headers: cookie ? { cookie } : {},
-    ...(payload === undefined ? {} : { payload: payload as object }),
-  });
+const call = callerOf(t);
 const create = (over: Record<string, unknown> = {}, cookie = t.hospital.cookie) =>
   call('POST', '/api/appointments', cookie, body(over));
 async function created(over: Record<string, unknown> = {}) {
@@ -57,7 +51,7 @@ describe('POST /api/appointments', () => {
       notes: null,
       appointmentDate: at('09:00'),
     });
-    const audits = await t.ctx.db.select().from(auditLogs).where(eq(auditLogs.entityId, a.id));
+    const audits = await auditRows(t, { entityId: a.id });
     expect(audits.map((x) => x.action)).toEqual(['appointment_create']);
     expect(audits[0]).toMatchObject({ hospitalId: t.hospital.userId, patientId: t.patientRow.id });
   });
@@ -203,7 +197,7 @@ describe('PUT /api/appointments/{id}', () => {
     );
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toMatchObject({ appointmentDate: at('17:30'), notes: 'Fasting', status: 'scheduled' });
-    const audits = await t.ctx.db.select().from(auditLogs).where(eq(auditLogs.entityId, a.id));
+    const audits = await auditRows(t, { entityId: a.id });
     expect(audits.map((x) => x.action).sort()).toEqual(['appointment_create', 'appointment_update']);
   });
 
@@ -251,11 +245,7 @@ describe('PATCH /api/appointments/{id}/status', () => {
       (await call('PATCH', `/api/appointments/${a.id}/status`, t.hospital.cookie, { status: 'cancelled' }))
         .statusCode,
     ).toBe(400);
-    const audits = await t.ctx.db
-      .select()
-      .from(auditLogs)
-      .where(and(eq(auditLogs.entityId, a.id), eq(auditLogs.action, 'appointment_status')));
-    expect(audits).toHaveLength(3);
+    expect(await auditRows(t, { entityId: a.id, action: 'appointment_status' })).toHaveLength(3);
   });
 
   it('answers 404 to another hospital and 403 to a patient', async () => {
@@ -300,10 +290,7 @@ describe('DELETE /api/appointments/{id} (cancel)', () => {
       userId: t.hospital.userId,
     });
     expect(await ledgerContentOf(t.ctx.db, entry.seq)).toMatchObject({ appointmentId: a.id });
-    const [audit] = await t.ctx.db
-      .select()
-      .from(auditLogs)
-      .where(and(eq(auditLogs.entityId, a.id), eq(auditLogs.action, 'appointment_cancel')));
+    const [audit] = await auditRows(t, { entityId: a.id, action: 'appointment_cancel' });
     expect(audit?.blockchainHash).toBe(cancelled.blockchainHash);
 
     expect((await call('DELETE', `/api/appointments/${a.id}`, t.hospital.cookie)).statusCode).toBe(409);

@@ -1,75 +1,39 @@
 // Time, once (issue 15): a hospital's time zone is set at signup and in Settings, appointments
 // carry it, audit texts and e-mails name the time in it, and a start that has begun is refused.
-import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditLogs } from '../../db/schema.js';
-import {
-  addPatient,
-  createTestApp,
-  login,
-  signedInHospital,
-  signedInPatient,
-  uniqueEmail,
-  type TestApp,
-} from '../../test/helpers.js';
+import { describe, expect, it } from 'vitest';
+import { auditRows, call, login, STRONG_PASSWORD, uniqueEmail, useCast } from '../../test/helpers.js';
 
 let clock = new Date('2031-03-04T09:15:00.000Z');
-let t: TestApp;
-let hospital: { cookie: string; userId: string };
-let patientRowId: string;
-let patient: { cookie: string };
+const t = useCast({ options: { now: () => clock }, hospitalName: 'Zone Clinic' });
 
-const book = (appointmentDate: string, doctorName = 'Dr. Zone') =>
-  t.app.inject({
-    method: 'POST',
-    url: '/api/appointments',
-    headers: { cookie: hospital.cookie },
-    payload: {
-      patientId: patientRowId,
-      appointmentType: 'consultation',
-      doctorName,
-      department: 'general',
-      appointmentDate,
-    },
-  });
-const settings = (payload: object) =>
-  t.app.inject({
-    method: 'PUT',
-    url: '/api/hospital/settings',
-    headers: { cookie: hospital.cookie },
-    payload: { hospitalName: 'Zone Clinic', adminEmail: 'admin@zone.example', ...payload },
-  });
-
-beforeAll(async () => {
-  t = await createTestApp({}, { now: () => clock });
-  hospital = await signedInHospital(t.app, 'Zone Clinic');
-  const row = await addPatient(t.app, hospital.cookie);
-  patientRowId = row.id;
-  patient = await signedInPatient(t.app, row.patientId);
+/** The appointment form's fields for the cast's patient. */
+const appointment = (appointmentDate: string, doctorName = 'Dr. Zone', notes?: string) => ({
+  patientId: t.patientRow.id,
+  appointmentType: 'consultation',
+  doctorName,
+  department: 'general',
+  appointmentDate,
+  notes,
 });
-afterAll(async () => t?.close());
+const book = (appointmentDate: string, doctorName?: string) =>
+  call(t.app, 'POST', '/api/appointments', t.hospital.cookie, appointment(appointmentDate, doctorName));
+const settings = (payload: object) =>
+  call(t.app, 'PUT', '/api/hospital/settings', t.hospital.cookie, {
+    hospitalName: 'Zone Clinic',
+    adminEmail: 'admin@zone.example',
+    ...payload,
+  });
+const me = async (cookie: string) => (await call(t.app, 'GET', '/api/auth/me', cookie)).json().user;
 
 describe('a hospital’s time zone', () => {
   it('is UTC for a hospital that signed up without one, and is changed in Settings', async () => {
-    const before = await t.app.inject({
-      method: 'GET',
-      url: '/api/hospital/settings',
-      headers: { cookie: hospital.cookie },
-    });
+    const before = await call(t.app, 'GET', '/api/hospital/settings', t.hospital.cookie);
     expect(before.json().timeZone).toBe('UTC');
     const saved = await settings({ timeZone: 'Europe/Berlin' });
     expect(saved.statusCode, saved.body).toBe(200);
     expect(saved.json().timeZone).toBe('Europe/Berlin');
-    const me = await t.app.inject({
-      method: 'GET',
-      url: '/api/auth/me',
-      headers: { cookie: hospital.cookie },
-    });
-    expect(me.json().user.timeZone).toBe('Europe/Berlin');
-    const [audit] = await t.ctx.db
-      .select()
-      .from(auditLogs)
-      .where(and(eq(auditLogs.userId, hospital.userId), eq(auditLogs.action, 'settings_change')));
+    expect((await me(t.hospital.cookie)).timeZone).toBe('Europe/Berlin');
+    const [audit] = await auditRows(t, { userId: t.hospital.userId, action: 'settings_change' });
     expect(audit?.details).toContain('time zone (UTC → Europe/Berlin)');
   });
 
@@ -83,26 +47,14 @@ describe('a hospital’s time zone', () => {
 
   it('is taken from the signup form', async () => {
     const email = uniqueEmail('tz');
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/api/auth/register',
-      payload: {
-        email,
-        password: 'Str0ng!Passw0rd',
-        firstName: 'Tia',
-        lastName: 'Zone',
-        role: 'hospital',
-        hospitalName: 'Tokyo Clinic',
-        timeZone: 'Asia/Tokyo',
-      },
+    const res = await call(t.app, 'POST', '/api/auth/register', undefined, {
+      email,
+      password: STRONG_PASSWORD,
+      ...{ firstName: 'Tia', lastName: 'Zone', role: 'hospital' },
+      ...{ hospitalName: 'Tokyo Clinic', timeZone: 'Asia/Tokyo' },
     });
     expect(res.statusCode, res.body).toBe(201);
-    const me = await t.app.inject({
-      method: 'GET',
-      url: '/api/auth/me',
-      headers: { cookie: await login(t.app, email) },
-    });
-    expect(me.json().user.timeZone).toBe('Asia/Tokyo');
+    expect((await me(await login(t.app, email))).timeZone).toBe('Asia/Tokyo');
   });
 });
 
@@ -120,17 +72,10 @@ describe('appointments in the hospital’s zone', () => {
     const res = await book('2031-03-10T09:00:00.000Z');
     expect(res.statusCode, res.body).toBe(201);
     expect(res.json().timeZone).toBe('Europe/Berlin');
-    const [audit] = await t.ctx.db
-      .select()
-      .from(auditLogs)
-      .where(and(eq(auditLogs.entityId, res.json().id), eq(auditLogs.action, 'appointment_create')));
+    const [audit] = await auditRows(t, { entityId: res.json().id, action: 'appointment_create' });
     expect(audit?.details).toContain('Mar 10, 2031, 10:00 AM (Europe/Berlin)');
     expect(audit?.details).not.toMatch(/\d{4}-\d{2}-\d{2}T/);
-    const mine = await t.app.inject({
-      method: 'GET',
-      url: '/api/appointments/patient',
-      headers: { cookie: patient.cookie },
-    });
+    const mine = await call(t.app, 'GET', '/api/appointments/patient', t.patient.cookie);
     const listed = mine.json<{ items: { id: string; timeZone: string }[] }>().items;
     expect(listed.find((a) => a.id === res.json().id)?.timeZone).toBe('Europe/Berlin');
   });
@@ -139,32 +84,11 @@ describe('appointments in the hospital’s zone', () => {
     const res = await book('2031-03-04T11:00:00.000Z', 'Dr. Later');
     expect(res.statusCode, res.body).toBe(201);
     clock = new Date('2031-03-04T11:30:00.000Z');
-    const edited = await t.app.inject({
-      method: 'PUT',
-      url: `/api/appointments/${res.json().id}`,
-      headers: { cookie: hospital.cookie },
-      payload: {
-        patientId: patientRowId,
-        appointmentType: 'consultation',
-        doctorName: 'Dr. Later',
-        department: 'general',
-        appointmentDate: '2031-03-04T11:00:00.000Z',
-        notes: 'Ran late',
-      },
-    });
+    const edit = (payload: object) =>
+      call(t.app, 'PUT', `/api/appointments/${res.json().id}`, t.hospital.cookie, payload);
+    const edited = await edit(appointment('2031-03-04T11:00:00.000Z', 'Dr. Later', 'Ran late'));
     expect(edited.statusCode, edited.body).toBe(200);
-    const moved = await t.app.inject({
-      method: 'PUT',
-      url: `/api/appointments/${res.json().id}`,
-      headers: { cookie: hospital.cookie },
-      payload: {
-        patientId: patientRowId,
-        appointmentType: 'consultation',
-        doctorName: 'Dr. Later',
-        department: 'general',
-        appointmentDate: '2031-03-04T11:15:00.000Z',
-      },
-    });
+    const moved = await edit(appointment('2031-03-04T11:15:00.000Z', 'Dr. Later'));
     expect(moved.statusCode).toBe(400);
   });
 });

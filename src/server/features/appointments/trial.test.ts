@@ -1,7 +1,7 @@
 // Appointment writes after the free trial: refused with 402 like every hospital write; reading stays.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TRIAL_DAYS } from '../../../shared/constants.js';
-import { addPatient, createTestApp, signedInHospital, type TestApp } from '../../test/helpers.js';
+import { addPatient, call, createTestApp, signedInHospital, type TestApp } from '../../test/helpers.js';
 
 const DAY = 24 * 60 * 60 * 1000;
 const start = new Date('2031-01-05T08:00:00.000Z');
@@ -23,12 +23,7 @@ beforeAll(async () => {
   t = await createTestApp({}, { now: () => clock });
   hospital = await signedInHospital(t.app);
   patientRowId = (await addPatient(t.app, hospital.cookie)).id;
-  const res = await t.app.inject({
-    method: 'POST',
-    url: '/api/appointments',
-    headers: { cookie: hospital.cookie },
-    payload: payload('10:00'),
-  });
+  const res = await call(t.app, 'POST', '/api/appointments', hospital.cookie, payload('10:00'));
   expect(res.statusCode).toBe(201);
   appointmentId = res.json<{ id: string }>().id;
   clock = new Date(start.getTime() + (TRIAL_DAYS + 1) * DAY);
@@ -47,11 +42,7 @@ describe('appointments after the trial', () => {
       const res = await t.app.inject({ ...call, headers: { cookie: hospital.cookie } });
       expect(res.statusCode, `${call.method} ${call.url}`).toBe(402);
     }
-    const list = await t.app.inject({
-      method: 'GET',
-      url: `/api/appointments/hospital/${hospital.userId}`,
-      headers: { cookie: hospital.cookie },
-    });
+    const list = await call(t.app, 'GET', `/api/appointments/hospital/${hospital.userId}`, hospital.cookie);
     expect(list.json<{ items: { status: string }[] }>().items.map((a) => a.status)).toEqual(['scheduled']);
   });
 });

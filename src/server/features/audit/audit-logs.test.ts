@@ -1,48 +1,31 @@
-import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditLogs } from '../../db/schema.js';
-import {
-  addPatient,
-  createTestApp,
-  signedInHospital,
-  signedInPatient,
-  type TestApp,
-} from '../../test/helpers.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { addPatient, auditRows, call, signedInHospital, useCast } from '../../test/helpers.js';
 import { uploadRecord } from '../records/testing.js';
 
-let t: TestApp;
-let h: { cookie: string; userId: string };
+const t = useCast({ patient: { firstName: 'Ada' } });
 let other: { cookie: string; userId: string };
-let patient: { id: string; patientId: string };
-let account: { cookie: string; userId: string };
 let recordId: string;
 
 beforeAll(async () => {
-  t = await createTestApp();
-  h = await signedInHospital(t.app);
   other = await signedInHospital(t.app);
-  patient = await addPatient(t.app, h.cookie, { firstName: 'Ada' });
-  account = await signedInPatient(t.app, patient.patientId);
-  recordId = (await uploadRecord(t.app, h.cookie, patient.id)).json().id;
+  recordId = (await uploadRecord(t.app, t.hospital.cookie, t.patientRow.id)).json().id;
   await addPatient(t.app, other.cookie);
   // The patient reads their records: that read belongs in the hospital's trail too.
-  await t.app.inject({ method: 'GET', url: '/api/medical-records', headers: { cookie: account.cookie } });
+  await call(t.app, 'GET', '/api/medical-records', t.patient.cookie);
 });
-afterAll(async () => t?.close());
 
-const get = (url: string, cookie?: string) =>
-  t.app.inject({ method: 'GET', url, headers: cookie ? { cookie } : {} });
+const get = (url: string, cookie?: string) => call(t.app, 'GET', url, cookie);
 
 describe("a hospital's audit trail", () => {
   it("holds its own users' actions and reads of its patients' records, and nothing of other hospitals", async () => {
-    const res = await get('/api/audit-logs', h.cookie);
+    const res = await get('/api/audit-logs', t.hospital.cookie);
     expect(res.statusCode).toBe(200);
     const page = res.json();
     const actions = page.items.map((e: { action: string }) => e.action);
     expect(actions).toEqual(
       expect.arrayContaining(['login', 'patient_create', 'record_upload', 'record_access']),
     );
-    expect(page.items.some((e: { userId: string }) => e.userId === account.userId)).toBe(true);
+    expect(page.items.some((e: { userId: string }) => e.userId === t.patient.userId)).toBe(true);
     expect(page.items.some((e: { userId: string }) => e.userId === other.userId)).toBe(false);
     expect(page.total).toBe(page.items.length);
     const upload = page.items.find((e: { action: string }) => e.action === 'record_upload');
@@ -53,29 +36,29 @@ describe("a hospital's audit trail", () => {
   });
 
   it('filters by action, by user and by period, and pages with a true total', async () => {
-    const byAction = (await get('/api/audit-logs?action=record_upload', h.cookie)).json();
+    const byAction = (await get('/api/audit-logs?action=record_upload', t.hospital.cookie)).json();
     expect(byAction.items.map((e: { action: string }) => e.action)).toEqual(['record_upload']);
-    const byUser = (await get(`/api/audit-logs?userId=${account.userId}`, h.cookie)).json();
+    const byUser = (await get(`/api/audit-logs?userId=${t.patient.userId}`, t.hospital.cookie)).json();
     expect(byUser.total).toBeGreaterThan(0);
-    expect(byUser.items.every((e: { userId: string }) => e.userId === account.userId)).toBe(true);
-    const all = (await get('/api/audit-logs?action=all&userId=all', h.cookie)).json();
+    expect(byUser.items.every((e: { userId: string }) => e.userId === t.patient.userId)).toBe(true);
+    const all = (await get('/api/audit-logs?action=all&userId=all', t.hospital.cookie)).json();
     const now = Date.now();
     const today = (
       await get(
         `/api/audit-logs?from=${new Date(now - 3600_000).toISOString()}&to=${new Date(now + 3600_000).toISOString()}`,
-        h.cookie,
+        t.hospital.cookie,
       )
     ).json();
     expect(today.total).toBe(all.total);
     const yesterday = (
       await get(
         `/api/audit-logs?from=${new Date(now - 48 * 3600_000).toISOString()}&to=${new Date(now - 24 * 3600_000).toISOString()}`,
-        h.cookie,
+        t.hospital.cookie,
       )
     ).json();
     expect(yesterday).toMatchObject({ items: [], total: 0 });
-    const first = (await get('/api/audit-logs?pageSize=2&page=1', h.cookie)).json();
-    const second = (await get('/api/audit-logs?pageSize=2&page=2', h.cookie)).json();
+    const first = (await get('/api/audit-logs?pageSize=2&page=1', t.hospital.cookie)).json();
+    const second = (await get('/api/audit-logs?pageSize=2&page=2', t.hospital.cookie)).json();
     expect(first.items).toHaveLength(2);
     expect(first.total).toBe(all.total);
     expect(second.items[0].id).not.toBe(first.items[0].id);
@@ -86,34 +69,36 @@ describe("a hospital's audit trail", () => {
 
   it('refuses malformed filters with 400', async () => {
     for (const q of ['action=DROP%20TABLE', 'userId=abc', 'from=yesterday', 'pageSize=0']) {
-      const res = await get(`/api/audit-logs?${q}`, h.cookie);
+      const res = await get(`/api/audit-logs?${q}`, t.hospital.cookie);
       expect(res.statusCode, q).toBe(400);
       expect(res.json().message).toBeTruthy();
     }
   });
 
   it("lists the trail's users for the user filter", async () => {
-    const users = (await get('/api/audit-logs/users', h.cookie)).json();
-    expect(users.map((u: { id: string }) => u.id).sort()).toEqual([h.userId, account.userId].sort());
-    expect(users.find((u: { id: string }) => u.id === account.userId)).toMatchObject({
+    const users = (await get('/api/audit-logs/users', t.hospital.cookie)).json();
+    expect(users.map((u: { id: string }) => u.id).sort()).toEqual(
+      [t.hospital.userId, t.patient.userId].sort(),
+    );
+    expect(users.find((u: { id: string }) => u.id === t.patient.userId)).toMatchObject({
       name: 'Pat Doe',
       role: 'patient',
     });
   });
 
   it('grows with every read of a record', async () => {
-    const before = (await get('/api/audit-logs?action=record_access', h.cookie)).json().total;
-    await get(`/api/medical-records/${patient.id}`, h.cookie);
-    await get(`/api/medical-records/record/${recordId}`, h.cookie);
-    const after = (await get('/api/audit-logs?action=record_access', h.cookie)).json().total;
+    const before = (await get('/api/audit-logs?action=record_access', t.hospital.cookie)).json().total;
+    await get(`/api/medical-records/${t.patientRow.id}`, t.hospital.cookie);
+    await get(`/api/medical-records/record/${recordId}`, t.hospital.cookie);
+    const after = (await get('/api/audit-logs?action=record_access', t.hospital.cookie)).json().total;
     expect(after).toBe(before + 1);
-    const views = (await get('/api/audit-logs?action=record_view', h.cookie)).json();
-    expect(views.items[0]).toMatchObject({ entityId: recordId, userId: h.userId });
+    const views = (await get('/api/audit-logs?action=record_view', t.hospital.cookie)).json();
+    expect(views.items[0]).toMatchObject({ entityId: recordId, userId: t.hospital.userId });
   });
 
   it('answers 403 to a patient and 401 signed out', async () => {
     for (const url of ['/api/audit-logs', '/api/audit-logs/users']) {
-      expect((await get(url, account.cookie)).statusCode).toBe(403);
+      expect((await get(url, t.patient.cookie)).statusCode).toBe(403);
       expect((await get(url)).statusCode).toBe(401);
     }
   });
@@ -121,72 +106,64 @@ describe("a hospital's audit trail", () => {
 
 describe("a patient's activity trail", () => {
   it("holds the entries about the patient's own records only, with the patient's own IP only", async () => {
-    const res = await get('/api/audit-logs/patient', account.cookie);
+    const res = await get('/api/audit-logs/patient', t.patient.cookie);
     expect(res.statusCode).toBe(200);
     const page = res.json();
     expect(page.total).toBeGreaterThan(0);
-    const rows = await t.ctx.db.select().from(auditLogs).where(eq(auditLogs.patientId, patient.id));
+    const rows = await auditRows(t, { patientId: t.patientRow.id });
     expect(page.total).toBe(rows.length);
     for (const e of page.items as { userId: string | null; ipAddress: string | null }[]) {
-      expect(e.ipAddress === null, JSON.stringify(e)).toBe(e.userId !== account.userId);
+      expect(e.ipAddress === null, JSON.stringify(e)).toBe(e.userId !== t.patient.userId);
     }
-    const uploads = (await get('/api/audit-logs/patient?action=record_upload', account.cookie)).json();
+    const uploads = (await get('/api/audit-logs/patient?action=record_upload', t.patient.cookie)).json();
     expect(uploads.items.map((e: { entityId: string }) => e.entityId)).toEqual([recordId]);
   });
 
   it('answers 403 to a hospital and 401 signed out', async () => {
-    expect((await get('/api/audit-logs/patient', h.cookie)).statusCode).toBe(403);
+    expect((await get('/api/audit-logs/patient', t.hospital.cookie)).statusCode).toBe(403);
     expect((await get('/api/audit-logs/patient')).statusCode).toBe(401);
   });
 });
 
 describe("the patient's trail shows only what the patient can see", () => {
   it("leaves out the hospital's drafts and the staff's IP addresses; keeps the patient's own", async () => {
-    const draft = await uploadRecord(t.app, h.cookie, patient.id, {
+    const draft = await uploadRecord(t.app, t.hospital.cookie, t.patientRow.id, {
       fields: { title: 'Unfinished biopsy note', draft: 'true' },
     });
     expect(draft.statusCode).toBe(201);
     const draftRecord = draft.json<{ id: string; attachments: { url: string }[] }>();
     for (const url of [`/api/medical-records/record/${draftRecord.id}`, draftRecord.attachments[0].url]) {
-      expect((await t.app.inject({ method: 'GET', url, headers: { cookie: h.cookie } })).statusCode).toBe(
-        200,
-      );
+      expect(
+        (await t.app.inject({ method: 'GET', url, headers: { cookie: t.hospital.cookie } })).statusCode,
+      ).toBe(200);
     }
     const seen = await t.app.inject({
       method: 'GET',
       url: `/api/medical-records/record/${recordId}`,
-      headers: { cookie: account.cookie },
+      headers: { cookie: t.patient.cookie },
       remoteAddress: '203.0.113.7',
     });
     expect(seen.statusCode).toBe(200);
 
-    const hospitalTrail = await t.app.inject({
-      method: 'GET',
-      url: '/api/audit-logs?pageSize=100',
-      headers: { cookie: h.cookie },
-    });
+    const hospitalTrail = await call(t.app, 'GET', '/api/audit-logs?pageSize=100', t.hospital.cookie);
     expect(JSON.stringify(hospitalTrail.json().items)).toContain('Unfinished biopsy note');
 
-    const res = await t.app.inject({
-      method: 'GET',
-      url: '/api/audit-logs/patient?pageSize=100',
-      headers: { cookie: account.cookie },
-    });
+    const res = await call(t.app, 'GET', '/api/audit-logs/patient?pageSize=100', t.patient.cookie);
     const items = res.json<{
       items: { userId: string | null; ipAddress: string | null; details: string }[];
     }>().items;
     expect(JSON.stringify(items)).not.toContain('Unfinished biopsy note');
     expect(JSON.stringify(items)).not.toContain('report.pdf" of "Unfinished');
-    const byStaff = items.filter((i) => i.userId === h.userId);
+    const byStaff = items.filter((i) => i.userId === t.hospital.userId);
     expect(byStaff.length).toBeGreaterThan(0);
     expect(byStaff.every((i) => i.ipAddress === null)).toBe(true);
-    expect(items.some((i) => i.userId === account.userId && i.ipAddress === '203.0.113.7')).toBe(true);
+    expect(items.some((i) => i.userId === t.patient.userId && i.ipAddress === '203.0.113.7')).toBe(true);
   });
 });
 
 describe('routine access in the patient’s trail', () => {
   it('hides list reads on request and counts them, keeping every view and download', async () => {
-    const read = (url: string) => t.app.inject({ method: 'GET', url, headers: { cookie: account.cookie } });
+    const read = (url: string) => t.app.inject({ method: 'GET', url, headers: { cookie: t.patient.cookie } });
     for (let i = 0; i < 3; i++) expect((await read('/api/medical-records')).statusCode).toBe(200);
     expect((await read(`/api/medical-records/record/${recordId}`)).statusCode).toBe(200);
     const trail = async (query: string) =>

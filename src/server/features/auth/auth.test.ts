@@ -1,14 +1,17 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditLogs, patients, sessions, users } from '../../db/schema.js';
+import { patients, sessions, users } from '../../db/schema.js';
 import {
-  STRONG_PASSWORD,
+  auditRows,
+  call,
   createTestApp,
   login,
+  postRawJson,
   registerHospital,
   sessionCookie,
-  uniqueEmail,
+  STRONG_PASSWORD,
   type TestApp,
+  uniqueEmail,
 } from '../../test/helpers.js';
 import { ACTIVATION_KEY_PURPOSE, issueActivationCode } from '../patients/activation.js';
 import { createAdmin, MRN_NOT_MATCHED } from './service.js';
@@ -22,6 +25,14 @@ afterAll(async () => t?.close());
 
 const register = (payload: Record<string, unknown>) =>
   t.app.inject({ method: 'POST', url: '/api/auth/register', payload });
+/** A hospital's signup form, filled in; `over` changes fields (undefined leaves one out). */
+const signup = (over: Record<string, unknown> = {}) =>
+  register({
+    email: uniqueEmail(),
+    password: STRONG_PASSWORD,
+    ...{ firstName: 'A', lastName: 'B', role: 'hospital', hospitalName: 'H' },
+    ...over,
+  });
 
 /** A patient row with this MRN and its activation code (as POST /api/patients makes them). */
 async function addPatientRecord(mrn: string, email: string | null) {
@@ -60,64 +71,33 @@ describe('registration', () => {
 
   it('stores e-mails lower-cased and refuses a duplicate in any case with 409', async () => {
     const email = uniqueEmail('dup');
-    const payload = {
-      email,
-      password: STRONG_PASSWORD,
-      firstName: 'A',
-      lastName: 'B',
-      role: 'hospital',
-      hospitalName: 'H',
-    };
-    expect((await register(payload)).statusCode).toBe(201);
-    const again = await register({ ...payload, email: email.toUpperCase() });
+    expect((await signup({ email })).statusCode).toBe(201);
+    const again = await signup({ email: email.toUpperCase() });
     expect(again.statusCode).toBe(409);
     expect(again.json().message).toBe('An account with this email already exists.');
   });
 
   it('refuses a password shorter than 8 characters with the spec message', async () => {
-    const res = await register({
-      email: uniqueEmail(),
-      password: 'Ab1!',
-      firstName: 'A',
-      lastName: 'B',
-      role: 'hospital',
-      hospitalName: 'H',
-    });
+    const res = await signup({ password: 'Ab1!' });
     expect(res.statusCode).toBe(400);
     expect(res.json().message).toBe('Password must be at least 8 characters long.');
   });
 
   it('refuses administrator signup', async () => {
-    const res = await register({
-      email: uniqueEmail(),
-      password: STRONG_PASSWORD,
-      firstName: 'A',
-      lastName: 'B',
-      role: 'medledger_admin',
-    });
+    const res = await signup({ role: 'medledger_admin', hospitalName: undefined });
     expect(res.statusCode).toBe(403);
     expect(await t.ctx.db.select().from(users).where(eq(users.role, 'medledger_admin'))).toHaveLength(0);
   });
 
   it('requires a hospital name for hospitals and an MRN for patients', async () => {
-    const h = await register({
-      email: uniqueEmail(),
-      password: STRONG_PASSWORD,
-      firstName: 'A',
-      lastName: 'B',
-      role: 'hospital',
-    });
-    expect(h.statusCode).toBe(400);
-    expect(h.json().message).toBe('Hospital/Clinic name is required');
-    const p = await register({
-      email: uniqueEmail(),
-      password: STRONG_PASSWORD,
-      firstName: 'A',
-      lastName: 'B',
-      role: 'patient',
-    });
-    expect(p.statusCode).toBe(400);
-    expect(p.json().message).toBe('Medical Record Number is required');
+    for (const [over, message] of [
+      [{ hospitalName: undefined }, 'Hospital/Clinic name is required'],
+      [{ role: 'patient', hospitalName: undefined }, 'Medical Record Number is required'],
+    ] as const) {
+      const res = await signup(over);
+      expect(res.statusCode).toBe(400);
+      expect(res.json().message).toBe(message);
+    }
   });
 
   it('lets a patient claim an existing MRN once, typed in lower case, with its code in lower case', async () => {
@@ -249,15 +229,11 @@ describe('login, session and logout', () => {
     const cookie = res.cookies.find((c) => c.name === 'medledger_sid');
     expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/' });
 
-    const me = await t.app.inject({
-      method: 'GET',
-      url: '/api/auth/me',
-      headers: { cookie: sessionCookie(res) },
-    });
+    const me = await call(t.app, 'GET', '/api/auth/me', sessionCookie(res));
     expect(me.statusCode).toBe(200);
     expect(me.json().user.email).toBe(email);
 
-    const audits = await t.ctx.db.select().from(auditLogs).where(eq(auditLogs.userId, user.id));
+    const audits = await auditRows(t, { userId: user.id });
     expect(audits.map((a) => [a.action, a.ipAddress])).toContainEqual(['login', '10.1.2.3']);
     const [row] = await t.ctx.db.select().from(users).where(eq(users.id, user.id));
     expect(row.lastLoginAt).toBeInstanceOf(Date);
@@ -266,11 +242,7 @@ describe('login, session and logout', () => {
   it('answers /me with 200 and no user when signed out or with an unknown cookie', async () => {
     const visitor = await t.app.inject({ method: 'GET', url: '/api/auth/me' });
     expect([visitor.statusCode, visitor.json()]).toEqual([200, { user: null }]);
-    const bogus = await t.app.inject({
-      method: 'GET',
-      url: '/api/auth/me',
-      headers: { cookie: 'medledger_sid=nope' },
-    });
+    const bogus = await call(t.app, 'GET', '/api/auth/me', 'medledger_sid=nope');
     expect([bogus.statusCode, bogus.json()]).toEqual([200, { user: null }]);
   });
 
@@ -285,12 +257,8 @@ describe('login, session and logout', () => {
     });
     const second = sessionCookie(res);
     expect(second).not.toBe(first);
-    expect(
-      (await t.app.inject({ method: 'GET', url: '/api/auth/me', headers: { cookie: first } })).json(),
-    ).toEqual({ user: null });
-    expect(
-      (await t.app.inject({ method: 'GET', url: '/api/auth/me', headers: { cookie: second } })).json().user,
-    ).toMatchObject({ email });
+    expect((await call(t.app, 'GET', '/api/auth/me', first)).json()).toEqual({ user: null });
+    expect((await call(t.app, 'GET', '/api/auth/me', second)).json().user).toMatchObject({ email });
   });
 
   it('stores only a hash of the session id', async () => {
@@ -408,19 +376,14 @@ describe('patient sign-in audit', () => {
       activationCode: code,
     });
     await login(t.app, email);
-    const rows = await t.ctx.db.select().from(auditLogs).where(eq(auditLogs.patientId, patient.id));
+    const rows = await auditRows(t, { patientId: patient.id });
     expect(rows.map((r) => [r.action, r.hospitalId])).toEqual([['login', hospital.id]]);
   });
 });
 
 describe('bad input', () => {
   it('answers malformed JSON with 400 and a message', async () => {
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/api/auth/login',
-      headers: { 'content-type': 'application/json' },
-      payload: '{"email": ',
-    });
+    const res = await postRawJson(t.app, '/api/auth/login', '{"email": ');
     expect(res.statusCode).toBe(400);
     expect(res.json()).toEqual({ message: 'The request body is not valid JSON.' });
   });

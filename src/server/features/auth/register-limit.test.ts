@@ -99,21 +99,18 @@ describe('sign-up rate limit per MRN', () => {
     for (let i = 0; i < 4; i++)
       statuses.push((await guess(i % 2 ? b : a, target.patientId, `10.21.0.${i}`)).statusCode);
     expect(statuses).toEqual([400, 400, 400, 400]);
-    const limited = await a.app.inject({
-      method: 'POST',
-      url: '/api/auth/register',
-      remoteAddress: '10.21.1.1',
-      payload: patientSignup(target),
-    });
+    const signUpFrom = (app: TestApp, ip: string, patient: typeof target) =>
+      app.app.inject({
+        method: 'POST',
+        url: '/api/auth/register',
+        remoteAddress: ip,
+        payload: patientSignup(patient),
+      });
+    const limited = await signUpFrom(a, '10.21.1.1', target);
     expect(limited.statusCode).toBe(429);
     expect(limited.json().message).toBe(MRN_RATE_LIMITED);
     // Another MRN is not affected.
-    const fine = await b.app.inject({
-      method: 'POST',
-      url: '/api/auth/register',
-      remoteAddress: '10.21.1.2',
-      payload: patientSignup(other),
-    });
+    const fine = await signUpFrom(b, '10.21.1.2', other);
     expect(fine.statusCode).toBe(201);
   });
 

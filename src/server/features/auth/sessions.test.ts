@@ -3,19 +3,21 @@
 // user's is a 404), "last seen" written at most once a minute, password change ending every other
 // session, and the outbox getting one "New sign-in" mail per new device.
 import crypto from 'node:crypto';
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deviceLabel } from '../../../shared/account.js';
-import { auditLogs, sessions } from '../../db/schema.js';
+import { sessions } from '../../db/schema.js';
 import { headerOf, outboxMessages, partText } from '../../mail/read-message.js';
 import {
-  STRONG_PASSWORD,
+  auditRows,
+  call,
   createTestApp,
   registerHospital,
   sessionCookie,
-  uniqueEmail,
+  STRONG_PASSWORD,
   type TestApp,
+  uniqueEmail,
 } from '../../test/helpers.js';
 import { runNotificationsOnce } from '../notifications/worker.js';
 
@@ -50,9 +52,7 @@ const deviceCookie = (res: LightMyRequestResponse) => {
   const c = res.cookies.find((x) => x.name === 'medledger_device');
   return c ? `medledger_device=${c.value}` : undefined;
 };
-const call = (method: 'GET' | 'POST' | 'DELETE', url: string, cookie: string, payload?: object) =>
-  t.app.inject({ method, url, headers: { cookie }, ...(payload ? { payload } : {}) });
-const me = async (cookie: string) => (await call('GET', '/api/auth/me', cookie)).json().user;
+const me = async (cookie: string) => (await call(t.app, 'GET', '/api/auth/me', cookie)).json().user;
 
 async function account() {
   const { email, user } = await registerHospital(t.app, uniqueEmail('sessions'));
@@ -78,7 +78,7 @@ describe('sessions', () => {
     const a = await account();
     const one = sessionCookie(await signIn(a.email, { ua: CHROME_LINUX, ip: '192.0.2.1' }));
     const two = sessionCookie(await signIn(a.email, { ua: FIREFOX_WINDOWS, ip: '192.0.2.2' }));
-    const res = await call('GET', '/api/auth/sessions', two);
+    const res = await call(t.app, 'GET', '/api/auth/sessions', two);
     expect(res.statusCode).toBe(200);
     const list = res.json<{ id: string; device: string; ip: string; current: boolean }[]>();
     expect(list).toHaveLength(2);
@@ -102,28 +102,26 @@ describe('sessions', () => {
     const mine = sessionCookie(await signIn(a.email, { ua: CHROME_LINUX, ip: '192.0.2.10' }));
     const other = sessionCookie(await signIn(a.email, { ua: FIREFOX_WINDOWS, ip: '192.0.2.11' }));
     const theirs = sessionCookie(await signIn(b.email, { ua: CHROME_LINUX, ip: '192.0.2.12' }));
-    const [theirSession] = (await call('GET', '/api/auth/sessions', theirs)).json<{ id: string }[]>();
+    const [theirSession] = (await call(t.app, 'GET', '/api/auth/sessions', theirs)).json<{ id: string }[]>();
 
-    const foreign = await call('DELETE', `/api/auth/sessions/${theirSession.id}`, mine);
+    const foreign = await call(t.app, 'DELETE', `/api/auth/sessions/${theirSession.id}`, mine);
     expect(foreign.statusCode).toBe(404);
     expect(foreign.json().message).toBe('Session not found.');
     expect((await me(theirs)).email).toBe(b.email);
     expect(
-      (await call('DELETE', '/api/auth/sessions/00000000-0000-4000-8000-000000000000', mine)).statusCode,
+      (await call(t.app, 'DELETE', '/api/auth/sessions/00000000-0000-4000-8000-000000000000', mine))
+        .statusCode,
     ).toBe(404);
-    expect((await call('DELETE', '/api/auth/sessions/not-an-id', mine)).statusCode).toBe(404);
+    expect((await call(t.app, 'DELETE', '/api/auth/sessions/not-an-id', mine)).statusCode).toBe(404);
 
-    const otherId = (await call('GET', '/api/auth/sessions', mine))
+    const otherId = (await call(t.app, 'GET', '/api/auth/sessions', mine))
       .json<{ id: string; current: boolean }[]>()
       .find((s) => !s.current)!.id;
-    const ended = await call('DELETE', `/api/auth/sessions/${otherId}`, mine);
+    const ended = await call(t.app, 'DELETE', `/api/auth/sessions/${otherId}`, mine);
     expect(ended.statusCode).toBe(200);
     expect(await me(other)).toBeNull();
     expect((await me(mine)).email).toBe(a.email);
-    const [audit] = await t.ctx.db
-      .select()
-      .from(auditLogs)
-      .where(and(eq(auditLogs.userId, a.userId), eq(auditLogs.action, 'session_end')));
+    const [audit] = await auditRows(t, { userId: a.userId, action: 'session_end' });
     expect(audit.details).toBe('Signed out a session (Firefox on Windows)');
   });
 
@@ -151,19 +149,19 @@ describe('password change', () => {
   it('refuses a wrong current password and a weak new one with their messages', async () => {
     const a = await account();
     const cookie = sessionCookie(await signIn(a.email, { ua: CHROME_LINUX, ip: '192.0.2.30' }));
-    const wrong = await call('POST', '/api/auth/password', cookie, {
+    const wrong = await call(t.app, 'POST', '/api/auth/password', cookie, {
       currentPassword: 'Not!Th3Password',
       newPassword: 'An0ther!Passw0rd',
     });
     expect(wrong.statusCode).toBe(403);
     expect(wrong.json().message).toBe('The current password is not correct.');
-    const weak = await call('POST', '/api/auth/password', cookie, {
+    const weak = await call(t.app, 'POST', '/api/auth/password', cookie, {
       currentPassword: STRONG_PASSWORD,
       newPassword: 'short',
     });
     expect(weak.statusCode).toBe(400);
     expect(weak.json().message).toBe('Password must be at least 8 characters long.');
-    const same = await call('POST', '/api/auth/password', cookie, {
+    const same = await call(t.app, 'POST', '/api/auth/password', cookie, {
       currentPassword: STRONG_PASSWORD,
       newPassword: STRONG_PASSWORD,
     });
@@ -176,7 +174,7 @@ describe('password change', () => {
     const here = sessionCookie(await signIn(a.email, { ua: CHROME_LINUX, ip: '192.0.2.40' }));
     const there = sessionCookie(await signIn(a.email, { ua: FIREFOX_WINDOWS, ip: '192.0.2.41' }));
     const third = sessionCookie(await signIn(a.email, { ua: SAFARI_IPHONE, ip: '192.0.2.42' }));
-    const res = await call('POST', '/api/auth/password', here, {
+    const res = await call(t.app, 'POST', '/api/auth/password', here, {
       currentPassword: STRONG_PASSWORD,
       newPassword: 'N3w!Password-2031',
     });
@@ -189,10 +187,7 @@ describe('password change', () => {
     expect(
       (await signIn(a.email, { ua: CHROME_LINUX, ip: '192.0.2.40' }, 'N3w!Password-2031')).statusCode,
     ).toBe(200);
-    const [audit] = await t.ctx.db
-      .select()
-      .from(auditLogs)
-      .where(and(eq(auditLogs.userId, a.userId), eq(auditLogs.action, 'password_change')));
+    const [audit] = await auditRows(t, { userId: a.userId, action: 'password_change' });
     expect(audit).toMatchObject({
       details: 'Changed the password; ended 2 other sessions',
       ipAddress: '127.0.0.1',
@@ -244,11 +239,8 @@ describe('new-device sign-in mail', () => {
   it('sends nothing while the user has turned the notice off', async () => {
     const a = await account();
     const first = sessionCookie(await signIn(a.email, { ua: CHROME_LINUX, ip: '198.51.100.20' }));
-    const put = await t.app.inject({
-      method: 'PUT',
-      url: '/api/notifications/preferences',
-      headers: { cookie: first },
-      payload: { newSignInEnabled: false },
+    const put = await call(t.app, 'PUT', '/api/notifications/preferences', first, {
+      newSignInEnabled: false,
     });
     expect(put.json()).toEqual({ emailEnabled: true, newSignInEnabled: false });
     await newMailsTo(a.email);

@@ -9,11 +9,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TWO_FACTOR_MESSAGES } from '../../../shared/account.js';
 import { auditLogs, recoveryCodes, userTwoFactor } from '../../db/schema.js';
 import {
-  STRONG_PASSWORD,
+  auditRows,
+  call,
   createTestApp,
   signedInAdmin,
   signedInAdminWithoutTwoFactor,
   signedInHospital,
+  STRONG_PASSWORD,
   type TestApp,
 } from '../../test/helpers.js';
 import { resetTwoFactor } from './two-factor.js';
@@ -145,7 +147,7 @@ describe('two-factor set-up', () => {
     expect(codes).toHaveLength(10);
     expect(new Set(codes).size).toBe(10);
     expect((await me(h.cookie)).twoFactorEnabled).toBe(true);
-    const status = await t.app.inject({ method: 'GET', url: '/api/auth/2fa', headers: { cookie: h.cookie } });
+    const status = await call(t.app, 'GET', '/api/auth/2fa', h.cookie);
     expect(status.json()).toEqual({ enabled: true, recoveryCodesLeft: 10 });
     // The secret is never answered again: a new set-up is refused while it is on.
     expect((await post('/api/auth/2fa/setup', h.cookie)).statusCode).toBe(409);
@@ -162,7 +164,7 @@ describe('two-factor set-up', () => {
       expect(codes.some((c) => r.codeHash.includes(c.replace('-', '')))).toBe(false);
       expect(plainHashes).not.toContain(r.codeHash);
     }
-    const [audit] = await t.ctx.db.select().from(auditLogs).where(eq(auditLogs.action, 'two_factor_change'));
+    const [audit] = await auditRows(t, { action: 'two_factor_change' });
     expect(audit.details).toBe('Turned on two-factor sign-in');
   });
 });
@@ -219,7 +221,7 @@ describe('two-step sign-in', () => {
     expect(await attempt(first.toUpperCase())).toBe(200);
     expect(await attempt(first)).toBe(401);
     expect(await attempt(second.replace('-', ''))).toBe(200);
-    const status = await t.app.inject({ method: 'GET', url: '/api/auth/2fa', headers: { cookie: u.cookie } });
+    const status = await call(t.app, 'GET', '/api/auth/2fa', u.cookie);
     expect(status.json().recoveryCodesLeft).toBe(8);
     const [audit] = await t.ctx.db
       .select()
@@ -289,7 +291,7 @@ describe('two-step sign-in', () => {
     expect(res.json().user.email).toBe(u.email);
     expect(cookieOf(res, 'medledger_sid')).toBeDefined();
     // The old recovery codes are gone.
-    const status = await t.app.inject({ method: 'GET', url: '/api/auth/2fa', headers: { cookie: u.cookie } });
+    const status = await call(t.app, 'GET', '/api/auth/2fa', u.cookie);
     expect(status.json()).toEqual({ enabled: false, recoveryCodesLeft: 0 });
   });
 });
@@ -324,11 +326,7 @@ describe('administrators', () => {
     const resend = await post(`/api/provider-applications/${id}/resend-link`, bare.cookie);
     expect(resend.statusCode).toBe(403);
     // The list stays readable, so the dashboard can show what waits.
-    const list = await t.app.inject({
-      method: 'GET',
-      url: '/api/provider-applications',
-      headers: { cookie: bare.cookie },
-    });
+    const list = await call(t.app, 'GET', '/api/provider-applications', bare.cookie);
     expect(list.statusCode).toBe(200);
 
     const admin = await signedInAdmin(t);

@@ -1,11 +1,14 @@
 import crypto from 'node:crypto';
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import Stripe from 'stripe';
 import { describe, expect, it } from 'vitest';
-import { auditLogs, subscriptions } from '../../db/schema.js';
+import { subscriptions } from '../../db/schema.js';
 import {
   addPatient,
+  auditRows,
+  call,
   createTestApp,
+  postRawJson,
   signedInAdmin,
   signedInHospital,
   signedInPatient,
@@ -106,26 +109,15 @@ describe('the trial', () => {
       const add = await addPatientAs(h.cookie);
       expect(add.statusCode).toBe(402);
       expect(add.json().message).toBe(PAYMENT_REQUIRED_MESSAGE);
-      const edit = await t.app.inject({
-        method: 'PUT',
-        url: `/api/patients/${patient.id}`,
-        headers: { cookie: h.cookie },
-        payload: { firstName: 'Changed' },
+      const edit = await call(t.app, 'PUT', `/api/patients/${patient.id}`, h.cookie, {
+        firstName: 'Changed',
       });
       expect(edit.statusCode).toBe(402);
-      const del = await t.app.inject({
-        method: 'DELETE',
-        url: `/api/patients/${patient.id}`,
-        headers: { cookie: h.cookie },
-      });
+      const del = await call(t.app, 'DELETE', `/api/patients/${patient.id}`, h.cookie);
       expect(del.statusCode).toBe(402);
-      const list = await t.app.inject({ method: 'GET', url: '/api/patients', headers: { cookie: h.cookie } });
+      const list = await call(t.app, 'GET', '/api/patients', h.cookie);
       expect(list.statusCode).toBe(200);
-      const one = await t.app.inject({
-        method: 'GET',
-        url: `/api/patients/${patient.id}`,
-        headers: { cookie: h.cookie },
-      });
+      const one = await call(t.app, 'GET', `/api/patients/${patient.id}`, h.cookie);
       expect(one.statusCode).toBe(200);
       expect(one.json().firstName).toBe('Pat');
     });
@@ -142,28 +134,18 @@ describe('the trial', () => {
       expect((await uploadRecord(t.app, h.cookie, patient.id)).statusCode).toBe(402);
       // ... but its patient signs up, reads, downloads and changes sharing as before.
       const p = await signedInPatient(t.app, patient.patientId);
-      const list = await t.app.inject({
-        method: 'GET',
-        url: '/api/medical-records',
-        headers: { cookie: p.cookie },
-      });
+      const list = await call(t.app, 'GET', '/api/medical-records', p.cookie);
       expect(list.statusCode).toBe(200);
       const [record] = list.json().items;
       expect(record.title).toBe('Lipid panel');
-      const one = await t.app.inject({
-        method: 'GET',
-        url: `/api/medical-records/record/${record.id}`,
-        headers: { cookie: p.cookie },
-      });
+      const one = await call(t.app, 'GET', `/api/medical-records/record/${record.id}`, p.cookie);
       expect(one.statusCode).toBe(200);
-      const file = await t.app.inject({ method: 'GET', url: record.fileUrl, headers: { cookie: p.cookie } });
+      const file = await call(t.app, 'GET', record.fileUrl, p.cookie);
       expect(file.statusCode).toBe(200);
       expect(file.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
-      const sharing = await t.app.inject({
-        method: 'PUT',
-        url: `/api/medical-records/${record.id}/sharing`,
-        headers: { cookie: p.cookie },
-        payload: { shareWithSpecialists: false, shareWithFamily: true },
+      const sharing = await call(t.app, 'PUT', `/api/medical-records/${record.id}/sharing`, p.cookie, {
+        shareWithSpecialists: false,
+        shareWithFamily: true,
       });
       expect(sharing.statusCode).toBe(200);
     });
@@ -197,10 +179,7 @@ describe('the administrator marks a subscription active (no Stripe configured)',
       });
       expect((await addPatientAs(h.cookie)).statusCode).toBe(201);
     });
-    const audit = await t.ctx.db
-      .select()
-      .from(auditLogs)
-      .where(and(eq(auditLogs.hospitalId, h.userId), eq(auditLogs.action, 'subscription_change')));
+    const audit = await auditRows(t, { hospitalId: h.userId, action: 'subscription_change' });
     expect(audit).toHaveLength(1);
   });
 
@@ -242,18 +221,15 @@ describe('the administrator marks a subscription active (no Stripe configured)',
     try {
       const a = await signedInAdmin(withStripe);
       const h = await signedInHospital(withStripe.app);
-      const res = await withStripe.app.inject({
-        method: 'POST',
-        url: `/api/billing/subscriptions/${h.userId}/activate`,
-        headers: { cookie: a.cookie },
-      });
+      const res = await call(
+        withStripe.app,
+        'POST',
+        `/api/billing/subscriptions/${h.userId}/activate`,
+        a.cookie,
+      );
       expect(res.statusCode).toBe(409);
       expect(res.json().message).toBe(STRIPE_MANAGED);
-      const s = await withStripe.app.inject({
-        method: 'GET',
-        url: '/api/billing/status',
-        headers: { cookie: h.cookie },
-      });
+      const s = await call(withStripe.app, 'GET', '/api/billing/status', h.cookie);
       expect(s.json().checkoutAvailable).toBe(true);
     } finally {
       await withStripe.close();
@@ -265,20 +241,8 @@ describe('Stripe checkout and webhook', () => {
   it('says checkout is not available without Stripe (503), and needs a hospital', async () => {
     const h = await signedInHospital(t.app);
     expect((await t.app.inject({ method: 'POST', url: '/api/billing/checkout' })).statusCode).toBe(401);
-    expect(
-      (
-        await t.app.inject({
-          method: 'POST',
-          url: '/api/billing/checkout',
-          headers: { cookie: t.admin.cookie },
-        })
-      ).statusCode,
-    ).toBe(403);
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/api/billing/checkout',
-      headers: { cookie: h.cookie },
-    });
+    expect((await call(t.app, 'POST', '/api/billing/checkout', t.admin.cookie)).statusCode).toBe(403);
+    const res = await call(t.app, 'POST', '/api/billing/checkout', h.cookie);
     expect(res.statusCode).toBe(503);
     expect(res.json().message).toMatch(/not configured/);
   });
@@ -359,10 +323,7 @@ describe('Stripe checkout and webhook', () => {
     );
     const [canceled] = await t.ctx.db.select().from(subscriptions).where(eq(subscriptions.userId, h.userId));
     expect(canceled.status).toBe('canceled');
-    const audit = await t.ctx.db
-      .select()
-      .from(auditLogs)
-      .where(and(eq(auditLogs.hospitalId, h.userId), eq(auditLogs.action, 'subscription_change')));
+    const audit = await auditRows(t, { hospitalId: h.userId, action: 'subscription_change' });
     expect(audit).toHaveLength(3);
   });
 
@@ -403,12 +364,7 @@ describe('Stripe checkout and webhook', () => {
   });
 
   it('still parses JSON normally on every other route', async () => {
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/api/provider-applications',
-      headers: { 'content-type': 'application/json' },
-      payload: '{"hospitalName":"x"',
-    });
+    const res = await postRawJson(t.app, '/api/provider-applications', '{"hospitalName":"x"');
     expect(res.statusCode).toBe(400);
     expect(res.json().message).toBe('The request body is not valid JSON.');
   });

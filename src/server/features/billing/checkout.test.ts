@@ -6,7 +6,7 @@ import { eq } from 'drizzle-orm';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { subscriptions } from '../../db/schema.js';
-import { createTestApp, signedInHospital, type TestApp } from '../../test/helpers.js';
+import { call, createTestApp, signedInHospital, type TestApp } from '../../test/helpers.js';
 import { setStripeClientFactory } from './stripe.js';
 
 interface Seen {
@@ -62,25 +62,21 @@ afterAll(async () => {
 describe('Stripe Checkout', () => {
   it("opens a subscription checkout for the signed-in hospital and answers Stripe's page", async () => {
     const h = await signedInHospital(t.app);
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/api/billing/checkout',
-      headers: { cookie: h.cookie },
-    });
+    const res = await call(t.app, 'POST', '/api/billing/checkout', h.cookie);
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ url: 'https://checkout.stripe.test/c/pay/cs_test_1' });
 
-    const call = seen.at(-1)!;
-    expect(call.method).toBe('POST');
-    expect(call.path).toBe('/v1/checkout/sessions');
-    expect(call.authorization).toBe('Bearer sk_test_medledger');
-    expect(call.form.get('mode')).toBe('subscription');
-    expect(call.form.get('line_items[0][price]')).toBe('price_monthly');
-    expect(call.form.get('client_reference_id')).toBe(h.userId);
-    expect(call.form.get('customer_email')).toBe(h.email);
-    expect(call.form.get('subscription_data[metadata][hospitalUserId]')).toBe(h.userId);
-    expect(call.form.get('success_url')).toBe('http://medledger.test/hospital-dashboard?billing=success');
-    expect(call.form.get('cancel_url')).toBe('http://medledger.test/hospital-dashboard?billing=cancelled');
+    const request = seen.at(-1)!;
+    expect(request.method).toBe('POST');
+    expect(request.path).toBe('/v1/checkout/sessions');
+    expect(request.authorization).toBe('Bearer sk_test_medledger');
+    expect(request.form.get('mode')).toBe('subscription');
+    expect(request.form.get('line_items[0][price]')).toBe('price_monthly');
+    expect(request.form.get('client_reference_id')).toBe(h.userId);
+    expect(request.form.get('customer_email')).toBe(h.email);
+    expect(request.form.get('subscription_data[metadata][hospitalUserId]')).toBe(h.userId);
+    expect(request.form.get('success_url')).toBe('http://medledger.test/hospital-dashboard?billing=success');
+    expect(request.form.get('cancel_url')).toBe('http://medledger.test/hospital-dashboard?billing=cancelled');
   });
 
   it('reuses the Stripe customer of a hospital that has one, and refuses when already active', async () => {
@@ -89,22 +85,14 @@ describe('Stripe Checkout', () => {
       .update(subscriptions)
       .set({ stripeCustomerId: 'cus_known' })
       .where(eq(subscriptions.userId, h.userId));
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/api/billing/checkout',
-      headers: { cookie: h.cookie },
-    });
+    const res = await call(t.app, 'POST', '/api/billing/checkout', h.cookie);
     expect(res.statusCode).toBe(200);
     expect(seen.at(-1)!.form.get('customer')).toBe('cus_known');
     expect(seen.at(-1)!.form.get('customer_email')).toBeNull();
 
     await t.ctx.db.update(subscriptions).set({ status: 'active' }).where(eq(subscriptions.userId, h.userId));
     const before = seen.length;
-    const again = await t.app.inject({
-      method: 'POST',
-      url: '/api/billing/checkout',
-      headers: { cookie: h.cookie },
-    });
+    const again = await call(t.app, 'POST', '/api/billing/checkout', h.cookie);
     expect(again.statusCode).toBe(409);
     expect(again.json().message).toBe('Your subscription is already active.');
     expect(seen).toHaveLength(before);
@@ -116,11 +104,7 @@ describe('Stripe Checkout', () => {
       (key) => new Stripe(key, { host: '127.0.0.1', port: 9, protocol: 'http', maxNetworkRetries: 0 }),
     );
     try {
-      const res = await t.app.inject({
-        method: 'POST',
-        url: '/api/billing/checkout',
-        headers: { cookie: h.cookie },
-      });
+      const res = await call(t.app, 'POST', '/api/billing/checkout', h.cookie);
       expect(res.statusCode).toBe(502);
       expect(res.json().message).toBe('The payment page could not be opened. Please try again.');
     } finally {

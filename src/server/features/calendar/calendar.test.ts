@@ -4,17 +4,11 @@
 import ICAL from 'ical.js';
 import { calendarFeeds } from '../../db/schema.js';
 import { describe, expect, it } from 'vitest';
-import { addPatient, signedInPatient, useCast } from '../../test/helpers.js';
+import { addPatient, callerOf, signedInPatient, useCast } from '../../test/helpers.js';
 
 const t = useCast({ hospitalName: 'Saint Mary', patient: { firstName: 'Ada', lastName: 'Lovelace' }, others: true });
 
-const call = (method: string, url: string, cookie?: string, payload?: object) =>
-  t.app.inject({
-    method: method as 'GET',
-    url,
-    headers: cookie ? { cookie } : {},
-    ...(payload ? { payload } : {}),
-  });
+const call = callerOf(t);
 const body = (hhmm: string, over: Record<string, unknown> = {}) => ({
   patientId: t.patientRow.id,
   appointmentType: 'consultation',

@@ -1,37 +1,21 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { auditLogs, consentSettings, ledgerEntries } from '../../db/schema.js';
-import { useCast } from '../../test/helpers.js';
+import { consentSettings } from '../../db/schema.js';
+import { auditRows, call, ledgerRows, useCast } from '../../test/helpers.js';
 import { ledgerContentOf } from '../ledger/testing.js';
 
 const t = useCast({ others: true, admin: true });
 
-const get = (userId: string, cookie?: string) =>
-  t.app.inject({ method: 'GET', url: `/api/consent/${userId}`, headers: cookie ? { cookie } : {} });
+const get = (userId: string, cookie?: string) => call(t.app, 'GET', `/api/consent/${userId}`, cookie);
 const put = (userId: string, payload: unknown, cookie?: string) =>
-  t.app.inject({
-    method: 'PUT',
-    url: `/api/consent/${userId}`,
-    headers: cookie ? { cookie } : {},
-    payload: payload as object,
-  });
+  call(t.app, 'PUT', `/api/consent/${userId}`, cookie, payload);
 const rowsOf = (patientId: string) =>
   t.ctx.db
     .select()
     .from(consentSettings)
     .where(and(eq(consentSettings.patientId, patientId), isNull(consentSettings.recordId)));
-const ledgerOf = (patientId: string) =>
-  t.ctx.db
-    .select()
-    .from(ledgerEntries)
-    .where(and(eq(ledgerEntries.patientId, patientId), eq(ledgerEntries.kind, 'consent_change')))
-    .orderBy(ledgerEntries.seq);
-const auditsOf = (patientId: string) =>
-  t.ctx.db
-    .select()
-    .from(auditLogs)
-    .where(and(eq(auditLogs.patientId, patientId), eq(auditLogs.action, 'consent_change')))
-    .orderBy(auditLogs.createdAt);
+const ledgerOf = (patientId: string) => ledgerRows(t, patientId, 'consent_change');
+const auditsOf = (patientId: string) => auditRows(t, { patientId, action: 'consent_change' });
 
 describe('GET /api/consent/{userId}', () => {
   it('answers 401 when signed out and 403 to an administrator', async () => {
@@ -51,7 +35,8 @@ describe('GET /api/consent/{userId}', () => {
   });
 
   it("answers 404 for another patient's user id and for malformed ids", async () => {
-    for (const id of [t.otherPatient.userId, t.hospital.userId, 'x', '00000000-0000-4000-8000-000000000000']) {
+    const malformed = ['x', '00000000-0000-4000-8000-000000000000'];
+    for (const id of [t.otherPatient.userId, t.hospital.userId, ...malformed]) {
       expect((await get(id, t.patient.cookie)).statusCode, id).toBe(404);
     }
   });
@@ -146,11 +131,7 @@ describe('PUT /api/consent/{userId}', () => {
     expect(ledger).toHaveLength(2);
     expect(rows.every((r) => r.blockchainHash === ledger[1].hash)).toBe(true);
     expect(res.json()).toMatchObject({ shareWithSpecialists: false, shareWithFamily: true });
-    const trail = await t.app.inject({
-      method: 'GET',
-      url: '/api/audit-logs/patient?action=consent_change',
-      headers: { cookie: t.patient.cookie },
-    });
+    const trail = await call(t.app, 'GET', '/api/audit-logs/patient?action=consent_change', t.patient.cookie);
     expect(trail.json().items[0]).toMatchObject({ blockchainVerified: true, blockchainHash: ledger[1].hash });
   });
 

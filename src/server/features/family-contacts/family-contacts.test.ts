@@ -1,9 +1,9 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { FAMILY_MESSAGES, MAX_FAMILY_CONTACTS } from '../../../shared/family-contacts.js';
-import { auditLogs, familyContacts } from '../../db/schema.js';
+import { familyContacts } from '../../db/schema.js';
 import { isUniqueViolation } from '../patients/mrn.js';
-import { addPatient, signedInPatient, useCast } from '../../test/helpers.js';
+import { addPatient, auditRows, call, signedInPatient, useCast } from '../../test/helpers.js';
 import { CONTACT_LIMIT_REACHED } from './service.js';
 
 const t = useCast({ others: true, admin: true });
@@ -31,20 +31,9 @@ beforeAll(async () => {
   othersContactId = res.json<{ id: string }>().id;
 });
 
-function send(method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: unknown, cookie?: string) {
-  return t.app.inject({
-    method,
-    url,
-    headers: cookie ? { cookie } : {},
-    ...(payload === undefined ? {} : { payload: payload as object }),
-  });
-}
-const auditsOf = (patientId: string) =>
-  t.ctx.db
-    .select()
-    .from(auditLogs)
-    .where(and(eq(auditLogs.patientId, patientId), eq(auditLogs.action, 'family_contact_change')))
-    .orderBy(auditLogs.createdAt);
+const send = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: unknown, cookie?: string) =>
+  call(t.app, method, url, cookie, payload);
+const auditsOf = (patientId: string) => auditRows(t, { patientId, action: 'family_contact_change' });
 
 describe('adding a family contact', () => {
   it('answers 401 when signed out, 403 to a hospital and an administrator', async () => {

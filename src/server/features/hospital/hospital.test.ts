@@ -1,7 +1,12 @@
-import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { auditLogs } from '../../db/schema.js';
-import { addPatient, signedInHospital, signedInPatient, useCast } from '../../test/helpers.js';
+import {
+  addPatient,
+  auditRows,
+  call,
+  signedInHospital,
+  signedInPatient,
+  useCast,
+} from '../../test/helpers.js';
 
 let clock = new Date();
 const t = useCast({ options: { now: () => clock }, hospital: false });
@@ -12,11 +17,7 @@ const put = (cookie: string | undefined, payload: Record<string, unknown>) =>
 describe('hospital settings', () => {
   it('starts with the registered name and e-mail, two-factor sign-in off until set up', async () => {
     const h = await signedInHospital(t.app, 'St. Mary');
-    const res = await t.app.inject({
-      method: 'GET',
-      url: '/api/hospital/settings',
-      headers: { cookie: h.cookie },
-    });
+    const res = await call(t.app, 'GET', '/api/hospital/settings', h.cookie);
     expect(res.json()).toEqual({
       hospitalName: 'St. Mary',
       adminEmail: h.email,
@@ -31,12 +32,9 @@ describe('hospital settings', () => {
     const res = await put(h.cookie, { hospitalName: '  New Name ', adminEmail: 'Admin@New.Example' });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ hospitalName: 'New Name', adminEmail: 'admin@new.example' });
-    const me = await t.app.inject({ method: 'GET', url: '/api/auth/me', headers: { cookie: h.cookie } });
+    const me = await call(t.app, 'GET', '/api/auth/me', h.cookie);
     expect(me.json().user.hospitalName).toBe('New Name');
-    const [entry] = await t.ctx.db
-      .select()
-      .from(auditLogs)
-      .where(and(eq(auditLogs.userId, h.userId), eq(auditLogs.action, 'settings_change')));
+    const [entry] = await auditRows(t, { userId: h.userId, action: 'settings_change' });
     expect(entry).toMatchObject({
       hospitalId: h.userId,
       details: 'Changed hospital name and administrator e-mail',
@@ -61,15 +59,7 @@ describe('hospital settings', () => {
     expect((await put(patient.cookie, { hospitalName: 'X Y', adminEmail: 'a@b.example' })).statusCode).toBe(
       403,
     );
-    expect(
-      (
-        await t.app.inject({
-          method: 'GET',
-          url: '/api/hospital/settings',
-          headers: { cookie: patient.cookie },
-        })
-      ).statusCode,
-    ).toBe(403);
+    expect((await call(t.app, 'GET', '/api/hospital/settings', patient.cookie)).statusCode).toBe(403);
     expect((await put(undefined, { hospitalName: 'X Y', adminEmail: 'a@b.example' })).statusCode).toBe(401);
     clock = new Date(Date.now() + 8 * 86400_000);
     try {

@@ -10,7 +10,7 @@ import { samplePdf } from '../records/testing.js';
 import { eraseEntryContent } from './commitments.js';
 import { parseLedgerArgs, runLedgerErase, runLedgerVerify } from './command.js';
 import { appendLedgerEntry } from './service.js';
-import { createLedgeredRecord, ledgerContentOf } from './testing.js';
+import { createLedgeredRecord, ENTRY_LOOKUP_FIELDS, ledgerContentOf } from './testing.js';
 
 const t = useCast({ patient: false });
 
@@ -74,12 +74,16 @@ describe('format 1 entries (content inline, written before salted commitments)',
 describe('erasure: npm run ledger -- erase <entry>', () => {
   it('deletes the salt and content; the chain and tree still verify, the entry is reported as content erased', async () => {
     const made = await createLedgeredRecord(t.ctx, t.hospital.userId, { title: 'Erase me' });
-    await t.ctx.db.transaction((tx) => appendLedgerEntry(tx, { kind: 'consent_change', content: { after: 1 } }));
+    await t.ctx.db.transaction((tx) =>
+      appendLedgerEntry(tx, { kind: 'consent_change', content: { after: 1 } }),
+    );
     expect(await ledgerContentOf(t.ctx.db, made.seq)).toMatchObject({ title: 'Erase me' });
 
     const res = await erase(made.hash.toUpperCase());
     expect(res.code).toBe(0);
-    expect(res.out).toContain(`Entry ${made.seq} (record_upload, hash ${made.hash}): its salt and content were deleted.`);
+    expect(res.out).toContain(
+      `Entry ${made.seq} (record_upload, hash ${made.hash}): its salt and content were deleted.`,
+    );
     expect(await t.ctx.db.select().from(ledgerContents).where(eq(ledgerContents.seq, made.seq))).toEqual([]);
     expect(await ledgerContentOf(t.ctx.db, made.seq)).toBeNull();
     // The entry itself is untouched.
@@ -218,16 +222,7 @@ describe('no health data in the ledger or in its public answers', () => {
     // The entry answer is hashes, sizes, times, the kind, and whether the provider is verified
     // (a boolean, or null for an entry with no provider; never the provider).
     const entry = (await get(`/api/ledger/entries/${profile.hash}`)).json();
-    expect(Object.keys(entry).sort()).toEqual([
-      'auditPath',
-      'createdAt',
-      'hash',
-      'kind',
-      'leafIndex',
-      'providerVerified',
-      'rootHash',
-      'treeSize',
-    ]);
+    expect(Object.keys(entry).sort()).toEqual(ENTRY_LOOKUP_FIELDS);
     expect([null, true, false]).toContain(entry.providerVerified);
     // Once erased, the file no longer leads to the entry.
     await eraseEntryContent(t.ctx.db, made.hash);

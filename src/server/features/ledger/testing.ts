@@ -13,6 +13,15 @@ import { appendLedgerEntry } from './service.js';
 
 let counter = 0;
 
+/**
+ * Every field of GET /api/ledger/entries/{hash}, sorted: hashes, sizes, times, the kind, and
+ * whether the record's hospital is a verified provider (issue 9), never which hospital.
+ */
+export const ENTRY_LOOKUP_FIELDS = [
+  ...['auditPath', 'createdAt', 'hash', 'kind', 'leafIndex'],
+  ...['providerVerified', 'rootHash', 'treeSize'],
+];
+
 export interface LedgeredRecord {
   recordId: string;
   patientId: string;

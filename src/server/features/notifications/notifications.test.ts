@@ -10,6 +10,7 @@ import { headerOf, outboxMessages, partText } from '../../mail/read-message.js';
 import { uploadRecord } from '../records/testing.js';
 import {
   addPatient,
+  callerOf,
   createTestApp,
   signedInAdmin,
   signedInHospital,
@@ -28,13 +29,7 @@ const t = useCast({
   patient: { firstName: 'Ada', lastName: 'Lovelace' },
 });
 
-const call = (method: string, url: string, cookie?: string, payload?: object) =>
-  t.app.inject({
-    method: method as 'GET',
-    url,
-    headers: cookie ? { cookie } : {},
-    ...(payload ? { payload } : {}),
-  });
+const call = callerOf(t);
 const body = (date: string) => ({
   patientId: t.patientRow.id,
   appointmentType: 'consultation',
@@ -141,7 +136,9 @@ describe('appointment notifications', () => {
       emailEnabled: true,
       newSignInEnabled: true,
     });
-    const off = await call('PUT', '/api/notifications/preferences', t.patient.cookie, { emailEnabled: false });
+    const off = await call('PUT', '/api/notifications/preferences', t.patient.cookie, {
+      emailEnabled: false,
+    });
     expect(off.json()).toEqual({ emailEnabled: false, newSignInEnabled: true });
     expect(
       (await call('PUT', '/api/notifications/preferences', t.patient.cookie, { emailEnabled: 'no' }))
@@ -220,12 +217,12 @@ describe('provider applications', () => {
 
       // Reviewed before the worker ran: the applicant still hears of receipt, the admins are spared.
       const second = await apply('sam@stone.test', '10.9.0.2');
-      const reviewed = await own.app.inject({
-        method: 'PATCH',
-        url: `/api/provider-applications/${second.json().application.id}/review`,
-        headers: { cookie: admins[0].cookie },
-        payload: { status: 'rejected', notes: 'Not a provider' },
-      });
+      const reviewed = await callerOf(own)(
+        'PATCH',
+        `/api/provider-applications/${second.json().application.id}/review`,
+        admins[0].cookie,
+        { status: 'rejected', notes: 'Not a provider' },
+      );
       expect(reviewed.statusCode).toBe(200);
       const before = outboxMessages(own.ctx.mail.outboxDir).length; // + the rejection, sent directly
       expect(await runNotificationsOnce(own.ctx)).toMatchObject({ sent: 1, skipped: 2 });

@@ -3,7 +3,7 @@
 import ICAL from 'ical.js';
 import { describe, expect, it } from 'vitest';
 import { headerOf, partText } from '../../mail/read-message.js';
-import { addPatient, signedInHospital, signedInPatient } from '../../test/helpers.js';
+import { addPatient, call, signedInHospital, signedInPatient } from '../../test/helpers.js';
 import { useAppWithSmtp } from '../../test/smtp.js';
 import { runNotificationsOnce } from './worker.js';
 
@@ -16,18 +16,13 @@ describe('appointment invitation over SMTP', () => {
     const patient = await signedInPatient(t.app, row.patientId);
     const start = new Date(Date.now() + 3 * 24 * 3600_000);
     start.setUTCHours(10, 0, 0, 0);
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/api/appointments',
-      headers: { cookie: hospital.cookie },
-      payload: {
-        patientId: row.id,
-        appointmentType: 'consultation',
-        doctorName: 'Dr. Smith',
-        department: 'cardiology',
-        appointmentDate: start.toISOString(),
-        location: 'Room 4',
-      },
+    const res = await call(t.app, 'POST', '/api/appointments', hospital.cookie, {
+      patientId: row.id,
+      appointmentType: 'consultation',
+      doctorName: 'Dr. Smith',
+      department: 'cardiology',
+      appointmentDate: start.toISOString(),
+      location: 'Room 4',
     });
     expect(res.statusCode, res.body).toBe(201);
     expect(t.received).toHaveLength(0); // nothing is sent outside the job worker

@@ -1,16 +1,17 @@
 import crypto from 'node:crypto';
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FORGOT_PASSWORD_ANSWER } from '../../../shared/providers.js';
-import { auditLogs, passwordResetTokens } from '../../db/schema.js';
+import { passwordResetTokens } from '../../db/schema.js';
 import { linkTo, outboxMessages } from '../../mail/read-message.js';
 import {
-  STRONG_PASSWORD,
+  auditRows,
   createTestApp,
   login,
   signedInHospital,
-  uniqueEmail,
+  STRONG_PASSWORD,
   type TestApp,
+  uniqueEmail,
 } from '../../test/helpers.js';
 import { MAX_RESETS_PER_HOUR, RESET_EXPIRED, RESET_INVALID, RESET_USED } from './service.js';
 
@@ -141,10 +142,7 @@ describe('setting a new password from the link', () => {
     });
     expect(oldLogin.statusCode).toBe(401);
     await login(t.app, email, NEW_PASSWORD);
-    const audit = await t.ctx.db
-      .select()
-      .from(auditLogs)
-      .where(and(eq(auditLogs.userId, userId), eq(auditLogs.action, 'password_reset')));
+    const audit = await auditRows(t, { userId: userId, action: 'password_reset' });
     expect(audit).toHaveLength(1);
   });
 

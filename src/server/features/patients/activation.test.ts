@@ -4,16 +4,18 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACTIVATION_CODE_ALPHABET, normalizeActivationCode } from '../../../shared/activation.js';
-import { activationCodes, auditLogs, patients } from '../../db/schema.js';
+import { activationCodes, patients } from '../../db/schema.js';
 import { linkTo, outboxMessages } from '../../mail/read-message.js';
 import {
   addPatient,
+  auditRows,
+  call,
   createTestApp,
   patientSignup,
   signedInHospital,
   signedInPatient,
-  uniqueEmail,
   type TestApp,
+  uniqueEmail,
 } from '../../test/helpers.js';
 import { MRN_NOT_MATCHED } from '../auth/service.js';
 
@@ -62,13 +64,9 @@ describe('the activation code of a new patient', () => {
     expect(JSON.stringify(row)).not.toContain(p.activationCode.replace('-', ''));
     expect(row.expiresAt.getTime() - clock.getTime()).toBe(30 * 24 * 60 * 60 * 1000);
     // Not shown again: the patient's own answer carries no code.
-    const again = await t.app.inject({
-      method: 'GET',
-      url: `/api/patients/${p.id}`,
-      headers: { cookie: hospital.cookie },
-    });
+    const again = await call(t.app, 'GET', `/api/patients/${p.id}`, hospital.cookie);
     expect(again.json()).not.toHaveProperty('activationCode');
-    const [audit] = await t.ctx.db.select().from(auditLogs).where(eq(auditLogs.entityId, p.id));
+    const [audit] = await auditRows(t, { entityId: p.id });
     expect(audit).toMatchObject({
       action: 'patient_create',
       details: expect.stringMatching(/activation code issued/),
@@ -178,7 +176,7 @@ describe('POST /api/patients/:id/activation-code', () => {
     expect(body.activationCode).toMatch(/^[0-9A-Z]{5}-[0-9A-Z]{5}$/);
     expect(body.activationCode).not.toBe(p.activationCode);
     expect(body.activationLinkEmailed).toBe(false);
-    const audits = await t.ctx.db.select().from(auditLogs).where(eq(auditLogs.entityId, p.id));
+    const audits = await auditRows(t, { entityId: p.id });
     expect(audits.map((a) => a.action)).toContain('activation_code_issue');
 
     expect((await reissue(p.id, otherHospital.cookie)).statusCode).toBe(404);

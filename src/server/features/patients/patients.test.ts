@@ -1,8 +1,8 @@
 import crypto from 'node:crypto';
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { describe, expect, it, vi } from 'vitest';
-import { appointments, auditLogs, medicalRecords, patients } from '../../db/schema.js';
-import { addPatient, signedInHospital, signedInPatient, useCast } from '../../test/helpers.js';
+import { appointments, medicalRecords, patients } from '../../db/schema.js';
+import { addPatient, auditRows, signedInHospital, signedInPatient, useCast } from '../../test/helpers.js';
 
 let clock = new Date();
 const t = useCast({ options: { now: () => clock }, hospital: false });
@@ -36,7 +36,7 @@ describe('adding a patient', () => {
   it('writes a patient_create audit entry scoped to the hospital and the patient, with the IP', async () => {
     const h = await signedInHospital(t.app);
     const p = await addPatient(t.app, h.cookie);
-    const rows = await t.ctx.db.select().from(auditLogs).where(eq(auditLogs.patientId, p.id));
+    const rows = await auditRows(t, { patientId: p.id });
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ action: 'patient_create', hospitalId: h.userId, userId: h.userId });
     expect(rows[0].ipAddress).toBeTruthy();
@@ -270,10 +270,7 @@ describe('editing and deleting a patient', () => {
       phone: '123',
       patientId: p.patientId,
     });
-    const [entry] = await t.ctx.db
-      .select()
-      .from(auditLogs)
-      .where(and(eq(auditLogs.patientId, p.id), eq(auditLogs.action, 'patient_update')));
+    const [entry] = await auditRows(t, { patientId: p.id, action: 'patient_update' });
     expect(entry.details).toContain('firstName, gender');
     expect(entry.hospitalId).toBe(h.userId);
   });
@@ -304,10 +301,7 @@ describe('editing and deleting a patient', () => {
     expect(row.archivedAt).not.toBeNull();
     const records = await t.ctx.db.select().from(medicalRecords).where(eq(medicalRecords.patientId, p.id));
     expect(records).toHaveLength(1);
-    const [entry] = await t.ctx.db
-      .select()
-      .from(auditLogs)
-      .where(and(eq(auditLogs.patientId, p.id), eq(auditLogs.action, 'patient_archive')));
+    const [entry] = await auditRows(t, { patientId: p.id, action: 'patient_archive' });
     expect(entry.hospitalId).toBe(h.userId);
   });
 });

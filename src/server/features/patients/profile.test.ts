@@ -1,8 +1,8 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { ONLY_PROFILE_FIELDS, PHONE_MESSAGE } from '../../../shared/patient-profile.js';
-import { auditLogs, ledgerEntries, patients } from '../../db/schema.js';
-import { useCast } from '../../test/helpers.js';
+import { patients } from '../../db/schema.js';
+import { auditRows, call, ledgerRows, useCast } from '../../test/helpers.js';
 import { ledgerContentOf } from '../ledger/testing.js';
 
 const t = useCast({
@@ -11,21 +11,11 @@ const t = useCast({
   admin: true,
 });
 
-const get = (url: string, cookie?: string) =>
-  t.app.inject({ method: 'GET', url, headers: cookie ? { cookie } : {} });
-const put = (url: string, payload: unknown, cookie?: string) =>
-  t.app.inject({ method: 'PUT', url, headers: cookie ? { cookie } : {}, payload: payload as object });
+const get = (url: string, cookie?: string) => call(t.app, 'GET', url, cookie);
+const put = (url: string, payload: unknown, cookie?: string) => call(t.app, 'PUT', url, cookie, payload);
 
-const ledgerOf = (patientId: string) =>
-  t.ctx.db
-    .select()
-    .from(ledgerEntries)
-    .where(and(eq(ledgerEntries.patientId, patientId), eq(ledgerEntries.kind, 'profile_change')));
-const auditsOf = (patientId: string) =>
-  t.ctx.db
-    .select()
-    .from(auditLogs)
-    .where(and(eq(auditLogs.patientId, patientId), eq(auditLogs.action, 'profile_change')));
+const ledgerOf = (patientId: string) => ledgerRows(t, patientId, 'profile_change');
+const auditsOf = (patientId: string) => auditRows(t, { patientId, action: 'profile_change' });
 
 describe('GET /api/patients/profile/{userId}', () => {
   it('answers 401 when signed out and 403 to an administrator', async () => {

@@ -1,10 +1,12 @@
 import crypto from 'node:crypto';
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { PROVIDER_MESSAGES } from '../../../shared/providers.js';
-import { auditLogs, providerApplications, subscriptions, users } from '../../db/schema.js';
+import { providerApplications, subscriptions, users } from '../../db/schema.js';
 import { linkTo, outboxMessages } from '../../mail/read-message.js';
 import {
+  auditRows,
+  call,
   createTestApp,
   login,
   signedInAdmin,
@@ -178,22 +180,14 @@ describe('applying', () => {
 describe('listing applications', () => {
   it('answers 401 when signed out and 403 for a hospital', async () => {
     expect((await t.app.inject({ method: 'GET', url: '/api/provider-applications' })).statusCode).toBe(401);
-    const res = await t.app.inject({
-      method: 'GET',
-      url: '/api/provider-applications',
-      headers: { cookie: t.hospital.cookie },
-    });
+    const res = await call(t.app, 'GET', '/api/provider-applications', t.hospital.cookie);
     expect(res.statusCode).toBe(403);
   });
 
   it('lists every application, newest first, with the fields of the spec for the administrator', async () => {
     const payload = validApplication({ hospitalName: 'Listed Hospital' });
     await apply(payload);
-    const res = await t.app.inject({
-      method: 'GET',
-      url: '/api/provider-applications',
-      headers: { cookie: t.admin.cookie },
-    });
+    const res = await call(t.app, 'GET', '/api/provider-applications', t.admin.cookie);
     expect(res.statusCode).toBe(200);
     const page = res.json();
     expect(page).toMatchObject({ page: 1, pageSize: 50 });
@@ -252,10 +246,7 @@ describe('reviewing', () => {
     expect(linkTo(mail, '/provider-register')).toMatch(
       /^http:\/\/medledger\.test\/provider-register\?token=/,
     );
-    const audit = await t.ctx.db
-      .select()
-      .from(auditLogs)
-      .where(and(eq(auditLogs.entityId, id), eq(auditLogs.action, 'application_review')));
+    const audit = await auditRows(t, { entityId: id, action: 'application_review' });
     expect(audit).toHaveLength(1);
     expect(audit[0].userId).toBe(t.admin.userId);
   });
@@ -286,7 +277,7 @@ describe('reviewing', () => {
     expect(refused).toHaveLength(9);
     expect(refused.every((r) => r.json().message === NOT_PENDING)).toBe(true);
     expect(mailsTo()).toHaveLength(1);
-    const audits = await t.ctx.db.select().from(auditLogs).where(eq(auditLogs.entityId, id));
+    const audits = await auditRows(t, { entityId: id });
     expect(audits).toHaveLength(1);
   });
 
@@ -311,11 +302,8 @@ describe('reviewing', () => {
         payload: validApplication(),
       });
       const id = sub.json().application.id as string;
-      const res = await broken.app.inject({
-        method: 'PATCH',
-        url: `/api/provider-applications/${id}/review`,
-        headers: { cookie: a.cookie },
-        payload: { status: 'approved' },
+      const res = await call(broken.app, 'PATCH', `/api/provider-applications/${id}/review`, a.cookie, {
+        status: 'approved',
       });
       expect(res.statusCode).toBe(503);
       const [row] = await broken.ctx.db
@@ -323,7 +311,7 @@ describe('reviewing', () => {
         .from(providerApplications)
         .where(eq(providerApplications.id, id));
       expect(row).toMatchObject({ status: 'pending', reviewedBy: null, tokenSelector: null });
-      expect(await broken.ctx.db.select().from(auditLogs).where(eq(auditLogs.entityId, id))).toHaveLength(0);
+      expect(await auditRows(broken, { entityId: id })).toHaveLength(0);
     } finally {
       await broken.close();
     }
@@ -348,10 +336,7 @@ describe('registering from the e-mailed link', () => {
     expect(sub.trialEndsAt?.getTime()).toBe(clock.getTime() + 7 * 86_400_000);
     const [row] = await t.ctx.db.select().from(providerApplications).where(eq(providerApplications.id, id));
     expect(row).toMatchObject({ tokenUsed: true, userId });
-    const audit = await t.ctx.db
-      .select()
-      .from(auditLogs)
-      .where(and(eq(auditLogs.userId, userId), eq(auditLogs.action, 'provider_register')));
+    const audit = await auditRows(t, { userId: userId, action: 'provider_register' });
     expect(audit).toHaveLength(1);
     await login(t.app, payload.contactEmail);
   });

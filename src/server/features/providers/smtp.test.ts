@@ -3,28 +3,23 @@
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { linkTo } from '../../mail/read-message.js';
-import { STRONG_PASSWORD, login, signedInAdmin, uniqueEmail } from '../../test/helpers.js';
+import { call, login, signedInAdmin, STRONG_PASSWORD, uniqueEmail } from '../../test/helpers.js';
 import { useAppWithSmtp } from '../../test/smtp.js';
 
 const t = useAppWithSmtp();
+const apply = (hospitalName: string, contactName: string, contactEmail: string) =>
+  call(t.app, 'POST', '/api/provider-applications', undefined, { hospitalName, contactName, contactEmail });
 
 describe('approval e-mail over SMTP', () => {
   it('sends the registration link to the contact, and that link completes registration', async () => {
     const admin = await signedInAdmin(t);
     const contactEmail = uniqueEmail('smtp');
-    const applied = await t.app.inject({
-      method: 'POST',
-      url: '/api/provider-applications',
-      payload: { hospitalName: 'Harbour Hospital', contactName: 'Hari Harbour', contactEmail },
-    });
+    const applied = await apply('Harbour Hospital', 'Hari Harbour', contactEmail);
     expect(applied.statusCode).toBe(201);
     const id = applied.json().application.id as string;
 
-    const reviewed = await t.app.inject({
-      method: 'PATCH',
-      url: `/api/provider-applications/${id}/review`,
-      headers: { cookie: admin.cookie },
-      payload: { status: 'approved' },
+    const reviewed = await call(t.app, 'PATCH', `/api/provider-applications/${id}/review`, admin.cookie, {
+      status: 'approved',
     });
     expect(reviewed.statusCode).toBe(200);
 
@@ -53,18 +48,15 @@ describe('approval e-mail over SMTP', () => {
   it('sends the rejection by SMTP too', async () => {
     const admin = await signedInAdmin(t);
     const contactEmail = uniqueEmail('smtp-reject');
-    const applied = await t.app.inject({
-      method: 'POST',
-      url: '/api/provider-applications',
-      payload: { hospitalName: 'Quay Clinic', contactName: 'Quinn Quay', contactEmail },
-    });
+    const applied = await apply('Quay Clinic', 'Quinn Quay', contactEmail);
     const before = t.received.length;
-    const res = await t.app.inject({
-      method: 'PATCH',
-      url: `/api/provider-applications/${applied.json().application.id}/review`,
-      headers: { cookie: admin.cookie },
-      payload: { status: 'rejected' },
-    });
+    const res = await call(
+      t.app,
+      'PATCH',
+      `/api/provider-applications/${applied.json().application.id}/review`,
+      admin.cookie,
+      { status: 'rejected' },
+    );
     expect(res.statusCode).toBe(200);
     expect(t.received).toHaveLength(before + 1);
     expect(t.received.at(-1)!.to).toEqual([contactEmail]);

@@ -3,9 +3,9 @@
 // history, hidden from default lists, and the whole ledger still verifies.
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { auditLogs, ledgerEntries } from '../../db/schema.js';
+import { ledgerEntries } from '../../db/schema.js';
 import { auditLedger } from '../ledger/integrity.js';
-import { addPatient, signedInHospital, useCast } from '../../test/helpers.js';
+import { addPatient, auditRows, signedInHospital, useCast } from '../../test/helpers.js';
 import { multipartBody, samplePdf, uploadRecord } from './testing.js';
 import { ledgerContentOf } from '../ledger/testing.js';
 
@@ -114,7 +114,7 @@ describe('amending a record', () => {
       const check = await get(`/api/medical-records/${id}/verification`, t.hospital.cookie);
       expect(check.json().verified, id).toBe(true);
     }
-    const audit = await t.ctx.db.select().from(auditLogs).where(eq(auditLogs.action, 'record_amend'));
+    const audit = await auditRows(t, { action: 'record_amend' });
     expect(audit.map((a) => a.entityId)).toContain(amended.id);
   });
 

@@ -5,12 +5,28 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
-import { and, eq, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { attachments, auditLogs } from '../../db/schema.js';
+import { attachments } from '../../db/schema.js';
 import { CHUNK_SIZE, MAGIC, sealedSize } from '../../files/chunked.js';
-import { onDisk, readSealed, sealedChunk, STORES, swapChunks, writeLegacyFile, writeSealed } from '../../files/testing.js';
-import { addPatient, createTestApp, signedInHospital, signedInPatient, type TestApp } from '../../test/helpers.js';
+import {
+  onDisk,
+  readSealed,
+  sealedChunk,
+  STORES,
+  swapChunks,
+  writeLegacyFile,
+  writeSealed,
+} from '../../files/testing.js';
+import {
+  addPatient,
+  auditRows,
+  call,
+  createTestApp,
+  signedInHospital,
+  signedInPatient,
+  type TestApp,
+} from '../../test/helpers.js';
 import { parseLedgerArgs } from '../ledger/command.js';
 import { parseRange } from './download.js';
 import { runMigrateFiles } from './migrate-files.js';
@@ -85,10 +101,7 @@ function download(url: string, headers: Record<string, string> = {}, cookie = h.
 }
 
 const integrityAudits = (attachmentId: string) =>
-  t.ctx.db
-    .select()
-    .from(auditLogs)
-    .where(and(eq(auditLogs.action, 'integrity_failure'), eq(auditLogs.entityId, attachmentId)));
+  auditRows(t, { action: 'integrity_failure', entityId: attachmentId });
 
 /**
  * The answer is not the file: either broken off after at most the chunks before `chunk` (all of
@@ -231,19 +244,16 @@ describe.each(STORES)('attachments in the %s', (kind) => {
 
     it('the record then shows as not verified on its own view, and verified again once the file is restored', async () => {
       await store(file, Buffer.concat([file.sealed, Buffer.from('x')]));
-      const view = await t.app.inject({
-        method: 'GET',
-        url: `/api/medical-records/record/${file.recordId}`,
-        headers: { cookie: h.cookie },
-      });
+      const view = await call(t.app, 'GET', `/api/medical-records/record/${file.recordId}`, h.cookie);
       expect(view.statusCode).toBe(200);
       expect(view.json().isBlockchainVerified).toBe(false);
       await store(file, file.sealed);
-      const again = await t.app.inject({
-        method: 'GET',
-        url: `/api/medical-records/record/${file.recordId}`,
-        headers: { cookie: patientAccount.cookie },
-      });
+      const again = await call(
+        t.app,
+        'GET',
+        `/api/medical-records/record/${file.recordId}`,
+        patientAccount.cookie,
+      );
       expect(again.json().isBlockchainVerified).toBe(true);
     });
   });
@@ -380,11 +390,12 @@ describe.each(STORES)('attachments in the %s', (kind) => {
       expect(part.status).toBe(206);
       expect(part.body.equals(file.plain.subarray(70000, 70010))).toBe(true);
       // The ledger still matches: the plaintext, and so its SHA-256, did not change.
-      const verification = await t.app.inject({
-        method: 'GET',
-        url: `/api/medical-records/${file.recordId}/verification`,
-        headers: { cookie: h.cookie },
-      });
+      const verification = await call(
+        t.app,
+        'GET',
+        `/api/medical-records/${file.recordId}/verification`,
+        h.cookie,
+      );
       expect(verification.json()).toMatchObject({ verified: true });
 
       // Again: nothing left to convert but the damaged file.

@@ -4,8 +4,8 @@ import { Readable } from 'node:stream';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { MAX_UPLOAD_BYTES } from '../../../shared/constants.js';
-import { attachments, auditLogs, ledgerEntries } from '../../db/schema.js';
-import { addPatient, signedInPatient, useCast } from '../../test/helpers.js';
+import { attachments, ledgerEntries } from '../../db/schema.js';
+import { addPatient, auditRows, call, signedInPatient, useCast } from '../../test/helpers.js';
 import { prepareUpload, saveUpload } from './service.js';
 import { onDisk } from '../../files/testing.js';
 import { samplePng, uploadRecord } from './testing.js';
@@ -25,7 +25,7 @@ describe('drafts', () => {
     expect(
       await t.ctx.db.select().from(ledgerEntries).where(eq(ledgerEntries.recordId, draft.id)),
     ).toHaveLength(0);
-    const [draftAudit] = await t.ctx.db.select().from(auditLogs).where(eq(auditLogs.entityId, draft.id));
+    const [draftAudit] = await auditRows(t, { entityId: draft.id });
     expect(draftAudit.action).toBe('record_draft');
 
     const get = (url: string, cookie: string) => t.app.inject({ method: 'GET', url, headers: { cookie } });
@@ -38,18 +38,10 @@ describe('drafts', () => {
     const drafts = (await get('/api/medical-records/drafts', t.hospital.cookie)).json();
     expect(drafts.map((d: { id: string }) => d.id)).toContain(draft.id);
 
-    const fin = await t.app.inject({
-      method: 'POST',
-      url: `/api/medical-records/${draft.id}/finalize`,
-      headers: { cookie: t.hospital.cookie },
-    });
+    const fin = await call(t.app, 'POST', `/api/medical-records/${draft.id}/finalize`, t.hospital.cookie);
     expect(fin.statusCode).toBe(200);
     expect(fin.json()).toMatchObject({ status: 'final', isBlockchainVerified: true });
-    const again = await t.app.inject({
-      method: 'POST',
-      url: `/api/medical-records/${draft.id}/finalize`,
-      headers: { cookie: t.hospital.cookie },
-    });
+    const again = await call(t.app, 'POST', `/api/medical-records/${draft.id}/finalize`, t.hospital.cookie);
     expect(again.statusCode).toBe(409);
     expect(
       (await get(`/api/medical-records/${p.userId}`, p.cookie)).json().items.map((r: { id: string }) => r.id),
@@ -76,13 +68,17 @@ describe('drafts', () => {
       'report.pdf',
       'scan.png',
     ]);
-    const reuse = await uploadRecord(t.app, t.hospital.cookie, t.patientRow.id, { fields: { draftId: draft.id } });
+    const reuse = await uploadRecord(t.app, t.hospital.cookie, t.patientRow.id, {
+      fields: { draftId: draft.id },
+    });
     expect(reuse.statusCode).toBe(409);
   });
 
   it('refuses to save a draft read before another save changed it, and removes the new files', async () => {
     const actor = { id: t.hospital.userId, role: 'hospital' as const, ip: '127.0.0.1' };
-    const draft = (await uploadRecord(t.app, t.hospital.cookie, t.patientRow.id, { fields: { draft: 'true' } })).json();
+    const draft = (
+      await uploadRecord(t.app, t.hospital.cookie, t.patientRow.id, { fields: { draft: 'true' } })
+    ).json();
     const fields = {
       patientId: t.patientRow.id,
       draftId: draft.id,
@@ -119,24 +115,18 @@ describe('drafts', () => {
   });
 
   it('discards a draft with its files but never an uploaded record', async () => {
-    const draft = (await uploadRecord(t.app, t.hospital.cookie, t.patientRow.id, { fields: { draft: 'true' } })).json();
+    const draft = (
+      await uploadRecord(t.app, t.hospital.cookie, t.patientRow.id, { fields: { draft: 'true' } })
+    ).json();
     const key = draft.attachments[0].url.split('/').pop();
-    const del = await t.app.inject({
-      method: 'DELETE',
-      url: `/api/medical-records/${draft.id}`,
-      headers: { cookie: t.hospital.cookie },
-    });
+    const del = await call(t.app, 'DELETE', `/api/medical-records/${draft.id}`, t.hospital.cookie);
     expect(del.statusCode).toBe(200);
     expect(await t.ctx.db.select().from(attachments).where(eq(attachments.recordId, draft.id))).toHaveLength(
       0,
     );
     expect(fs.existsSync(path.join(t.config.dataDir, 'attachments', key))).toBe(false);
     const final = (await uploadRecord(t.app, t.hospital.cookie, t.patientRow.id)).json();
-    const refused = await t.app.inject({
-      method: 'DELETE',
-      url: `/api/medical-records/${final.id}`,
-      headers: { cookie: t.hospital.cookie },
-    });
+    const refused = await call(t.app, 'DELETE', `/api/medical-records/${final.id}`, t.hospital.cookie);
     expect(refused.statusCode).toBe(409);
   });
 });

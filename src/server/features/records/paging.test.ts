@@ -1,12 +1,12 @@
 // Paged record lists (issue 10, item 3): `{items, total, page, pageSize}`, nothing capped silently,
 // a stable order across pages, and bad paging parameters refused with a message. Runs on PGlite and,
 // with `npm run test:pg`, on PostgreSQL.
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Paged } from '../../../shared/paging.js';
 import type { MedicalRecord } from '../../../shared/records.js';
-import { auditLogs, medicalRecords } from '../../db/schema.js';
-import { useCast } from '../../test/helpers.js';
+import { medicalRecords } from '../../db/schema.js';
+import { auditRows, useCast } from '../../test/helpers.js';
 import { uploadRecord } from './testing.js';
 
 const t = useCast({ patient: { firstName: 'Paula', lastName: 'Paged' } });
@@ -132,10 +132,7 @@ describe('paging with view=all', () => {
 describe('the audit entry of a list', () => {
   it('says how many records were listed, and of how many', async () => {
     await page(`/api/medical-records/${t.patientRow.id}?page=2`, t.hospital.cookie);
-    const entries = await t.ctx.db
-      .select()
-      .from(auditLogs)
-      .where(and(eq(auditLogs.action, 'record_access'), eq(auditLogs.userId, t.hospital.userId)));
+    const entries = await auditRows(t, { action: 'record_access', userId: t.hospital.userId });
     expect(entries.at(-1)?.details).toBe(
       `Listed 50 medical records of patient ${t.patientRow.patientId} (page 2, ${TOTAL} in all)`,
     );

@@ -1,10 +1,10 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { auditLogs, ledgerEntries, medicalRecords } from '../../db/schema.js';
-import { addPatient, signedInAdmin, signedInPatient, useCast } from '../../test/helpers.js';
+import { ledgerEntries, medicalRecords } from '../../db/schema.js';
+import { addPatient, auditRows, call, signedInAdmin, signedInPatient, useCast } from '../../test/helpers.js';
 import { samplePdf, samplePng, uploadRecord } from './testing.js';
 import { contentDisposition } from './routes.js';
 
@@ -25,17 +25,15 @@ beforeAll(async () => {
     })
   ).json();
   draft = (
-    await uploadRecord(t.app, t.hospital.cookie, t.patientRow.id, { fields: { draft: 'true', title: 'Unfinished' } })
+    await uploadRecord(t.app, t.hospital.cookie, t.patientRow.id, {
+      fields: { draft: 'true', title: 'Unfinished' },
+    })
   ).json();
 });
 
 const get = (url: string, cookie?: string) =>
   t.app.inject({ method: 'GET', url, headers: cookie ? { cookie } : {} });
-const auditsOf = (action: string, userId: string) =>
-  t.ctx.db
-    .select()
-    .from(auditLogs)
-    .where(and(eq(auditLogs.action, action), eq(auditLogs.userId, userId)));
+const auditsOf = (action: string, userId: string) => auditRows(t, { action: action, userId: userId });
 
 describe("listing a patient's records", () => {
   it('gives the hospital its records of the patient, drafts included, and audits the read with the IP', async () => {
@@ -72,9 +70,15 @@ describe("listing a patient's records", () => {
   });
 
   it('answers 404 to another hospital and another patient, 403 to an administrator, 401 signed out', async () => {
-    expect((await get(`/api/medical-records/${t.patientRow.id}`, t.otherHospital.cookie)).statusCode).toBe(404);
-    expect((await get(`/api/medical-records/${t.patientRow.id}`, t.otherPatient.cookie)).statusCode).toBe(404);
-    expect((await get(`/api/medical-records/${t.patient.userId}`, t.otherPatient.cookie)).statusCode).toBe(404);
+    expect((await get(`/api/medical-records/${t.patientRow.id}`, t.otherHospital.cookie)).statusCode).toBe(
+      404,
+    );
+    expect((await get(`/api/medical-records/${t.patientRow.id}`, t.otherPatient.cookie)).statusCode).toBe(
+      404,
+    );
+    expect((await get(`/api/medical-records/${t.patient.userId}`, t.otherPatient.cookie)).statusCode).toBe(
+      404,
+    );
     expect((await get('/api/medical-records/nope', t.hospital.cookie)).statusCode).toBe(404);
     const admin = await signedInAdmin(t);
     expect((await get(`/api/medical-records/${t.patientRow.id}`, admin.cookie)).statusCode).toBe(403);
@@ -85,7 +89,9 @@ describe("listing a patient's records", () => {
   });
 
   it('reports a record as not verified once its row was changed behind the application', async () => {
-    const made = (await uploadRecord(t.app, t.hospital.cookie, t.patientRow.id, { fields: { title: 'Original' } })).json();
+    const made = (
+      await uploadRecord(t.app, t.hospital.cookie, t.patientRow.id, { fields: { title: 'Original' } })
+    ).json();
     expect(made.isBlockchainVerified).toBe(true);
     // Listed once while intact, so a remembered answer would be there to (wrongly) reuse.
     const before = (await get(`/api/medical-records/${t.patientRow.id}`, t.hospital.cookie)).json().items;
@@ -109,27 +115,35 @@ describe('viewing one record', () => {
       providerName: 'General Hospital',
     });
     const views = await auditsOf('record_view', t.patient.userId);
-    expect(views[0]).toMatchObject({ entityId: record.id, hospitalId: t.hospital.userId, patientId: t.patientRow.id });
+    expect(views[0]).toMatchObject({
+      entityId: record.id,
+      hospitalId: t.hospital.userId,
+      patientId: t.patientRow.id,
+    });
     const hospitalView = await get(`/api/medical-records/record/${record.id}`, t.hospital.cookie);
     expect(hospitalView.statusCode).toBe(200);
     expect((await auditsOf('record_view', t.hospital.userId))[0].entityId).toBe(record.id);
   });
 
   it('answers 404 to another hospital, another patient and for a draft to the patient', async () => {
-    expect((await get(`/api/medical-records/record/${record.id}`, t.otherHospital.cookie)).statusCode).toBe(404);
-    expect((await get(`/api/medical-records/record/${record.id}`, t.otherPatient.cookie)).statusCode).toBe(404);
+    expect((await get(`/api/medical-records/record/${record.id}`, t.otherHospital.cookie)).statusCode).toBe(
+      404,
+    );
+    expect((await get(`/api/medical-records/record/${record.id}`, t.otherPatient.cookie)).statusCode).toBe(
+      404,
+    );
     expect((await get(`/api/medical-records/record/${draft.id}`, t.patient.cookie)).statusCode).toBe(404);
-    expect((await get(`/api/medical-records/record/${crypto.randomUUID()}`, t.hospital.cookie)).statusCode).toBe(404);
+    expect(
+      (await get(`/api/medical-records/record/${crypto.randomUUID()}`, t.hospital.cookie)).statusCode,
+    ).toBe(404);
   });
 });
 
 describe('sharing switches', () => {
   it('saves the switches as a ledgered, audited consent change', async () => {
-    const res = await t.app.inject({
-      method: 'PUT',
-      url: `/api/medical-records/${record.id}/sharing`,
-      headers: { cookie: t.patient.cookie },
-      payload: { shareWithSpecialists: true, shareWithFamily: true },
+    const res = await call(t.app, 'PUT', `/api/medical-records/${record.id}/sharing`, t.patient.cookie, {
+      shareWithSpecialists: true,
+      shareWithFamily: true,
     });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({
@@ -144,18 +158,16 @@ describe('sharing switches', () => {
       .from(ledgerEntries)
       .where(eq(ledgerEntries.hash, entry.blockchainHash!));
     expect(ledger[0].kind).toBe('consent_change');
-    const refused = await t.app.inject({
-      method: 'PUT',
-      url: `/api/medical-records/${record.id}/sharing`,
-      headers: { cookie: t.otherHospital.cookie },
-      payload: { shareWithSpecialists: false, shareWithFamily: false },
-    });
+    const refused = await call(
+      t.app,
+      'PUT',
+      `/api/medical-records/${record.id}/sharing`,
+      t.otherHospital.cookie,
+      { shareWithSpecialists: false, shareWithFamily: false },
+    );
     expect(refused.statusCode).toBe(404);
-    const bad = await t.app.inject({
-      method: 'PUT',
-      url: `/api/medical-records/${record.id}/sharing`,
-      headers: { cookie: t.hospital.cookie },
-      payload: { shareWithSpecialists: 'yes' },
+    const bad = await call(t.app, 'PUT', `/api/medical-records/${record.id}/sharing`, t.hospital.cookie, {
+      shareWithSpecialists: 'yes',
     });
     expect(bad.statusCode).toBe(400);
   });
@@ -219,11 +231,7 @@ describe('after the hospital deletes the patient', () => {
     const p = await addPatient(t.app, t.hospital.cookie, { firstName: 'Leaving' });
     const acc = await signedInPatient(t.app, p.patientId);
     const made = (await uploadRecord(t.app, t.hospital.cookie, p.id)).json();
-    const del = await t.app.inject({
-      method: 'DELETE',
-      url: `/api/patients/${p.id}`,
-      headers: { cookie: t.hospital.cookie },
-    });
+    const del = await call(t.app, 'DELETE', `/api/patients/${p.id}`, t.hospital.cookie);
     expect(del.statusCode).toBe(200);
     expect((await get(`/api/medical-records/${p.id}`, t.hospital.cookie)).statusCode).toBe(404);
     expect((await get(made.attachments[0].url, t.hospital.cookie)).statusCode).toBe(404);

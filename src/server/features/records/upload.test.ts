@@ -2,16 +2,20 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { MAX_UPLOAD_BYTES } from '../../../shared/constants.js';
-import { auditLogs, ledgerEntries, medicalRecords } from '../../db/schema.js';
-import { addPatient, signedInHospital, signedInPatient, useCast } from '../../test/helpers.js';
+import { ledgerEntries, medicalRecords } from '../../db/schema.js';
+import { auditRows, call, useCast } from '../../test/helpers.js';
 import { multipartBody, samplePdf, samplePng, storedFiles, uploadRecord } from './testing.js';
 import { saveUpload } from './service.js';
 import { ledgerContentOf } from '../ledger/testing.js';
 
-const t = useCast({ options: { now: () => clock }, patient: { firstName: 'Ada', lastName: 'Lovelace' } });
+const t = useCast({
+  options: { now: () => clock },
+  patient: { firstName: 'Ada', lastName: 'Lovelace' },
+  others: true,
+});
 let clock = new Date();
 
 const sha = (b: Buffer) => crypto.createHash('sha256').update(b).digest('hex');
@@ -82,18 +86,22 @@ describe('uploading a record', () => {
     const key = record.attachments[0].url.split('/').pop();
     const onDisk = fs.readFileSync(path.join(t.config.dataDir, 'attachments', key));
     expect(onDisk.includes(Buffer.from('%PDF'))).toBe(false);
-    const [audit] = await t.ctx.db
-      .select()
-      .from(auditLogs)
-      .where(and(eq(auditLogs.entityId, record.id), eq(auditLogs.action, 'record_upload')));
-    expect(audit).toMatchObject({ hospitalId: t.hospital.userId, patientId: t.patientRow.id, blockchainHash: entry.hash });
+    const [audit] = await auditRows(t, { entityId: record.id, action: 'record_upload' });
+    expect(audit).toMatchObject({
+      hospitalId: t.hospital.userId,
+      patientId: t.patientRow.id,
+      blockchainHash: entry.hash,
+    });
     expect(audit.ipAddress).toBeTruthy();
   });
 
   it("ignores the client's hospitalId, isBlockchainVerified and blockchainHash", async () => {
-    const other = await signedInHospital(t.app);
     const res = await uploadRecord(t.app, t.hospital.cookie, t.patientRow.id, {
-      fields: { hospitalId: other.userId, isBlockchainVerified: 'false', blockchainHash: 'f'.repeat(64) },
+      fields: {
+        hospitalId: t.otherHospital.userId,
+        isBlockchainVerified: 'false',
+        blockchainHash: 'f'.repeat(64),
+      },
     });
     expect(res.statusCode).toBe(201);
     expect(res.json().hospitalId).toBe(t.hospital.userId);
@@ -118,7 +126,11 @@ describe('uploading a record', () => {
 describe('refused uploads leave nothing behind', () => {
   it('answers 400 with the spec message when a required field is missing', async () => {
     for (const missing of ['patientId', 'recordType', 'title']) {
-      const fields: Record<string, string> = { patientId: t.patientRow.id, recordType: 'lab-results', title: 'T' };
+      const fields: Record<string, string> = {
+        patientId: t.patientRow.id,
+        recordType: 'lab-results',
+        title: 'T',
+      };
       fields[missing] = '';
       const res = await uploadRecord(t.app, t.hospital.cookie, t.patientRow.id, { fields });
       expect(res.statusCode, missing).toBe(400);
@@ -204,23 +216,20 @@ describe('refused uploads leave nothing behind', () => {
   });
 
   it('answers 415 to a JSON body', async () => {
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/api/medical-records',
-      headers: { cookie: t.hospital.cookie },
-      payload: { patientId: t.patientRow.id, recordType: 'lab-results', title: 'x' },
+    const res = await call(t.app, 'POST', '/api/medical-records', t.hospital.cookie, {
+      patientId: t.patientRow.id,
+      recordType: 'lab-results',
+      title: 'x',
     });
     expect(res.statusCode).toBe(415);
     await expectNothingLeft();
   });
 
   it("answers 404 for another hospital's t.patientRow, 403 to a patient and 401 when signed out", async () => {
-    const other = await signedInHospital(t.app);
+    const other = t.otherHospital;
     expect((await uploadRecord(t.app, other.cookie, t.patientRow.id)).statusCode).toBe(404);
     expect((await uploadRecord(t.app, other.cookie, 'not-a-uuid')).statusCode).toBe(404);
-    const own = await addPatient(t.app, t.hospital.cookie);
-    const p = await signedInPatient(t.app, own.patientId);
-    expect((await uploadRecord(t.app, p.cookie, own.id)).statusCode).toBe(403);
+    expect((await uploadRecord(t.app, t.otherPatient.cookie, t.otherPatientRow.id)).statusCode).toBe(403);
     expect((await uploadRecord(t.app, '', t.patientRow.id)).statusCode).toBe(401);
     await expectNothingLeft();
   });

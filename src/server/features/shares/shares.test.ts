@@ -2,12 +2,12 @@
 // public link with its download; every way of losing access (revoked, expired, consent off, the
 // record's switch off, entered in error); other parties' ids; the ledger and the audit trail.
 import crypto from 'node:crypto';
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { SHARE_UNAVAILABLE } from '../../../shared/shares.js';
-import { auditLogs, ledgerEntries, shareLinks } from '../../db/schema.js';
+import { ledgerEntries, shareLinks } from '../../db/schema.js';
 import { linksIn, outboxMessages } from '../../mail/read-message.js';
-import { useCast } from '../../test/helpers.js';
+import { auditRows, call, useCast } from '../../test/helpers.js';
 import { ledgerContentOf } from '../ledger/testing.js';
 import { samplePdf, uploadRecord } from '../records/testing.js';
 import { CONSENT_OFF, NOT_CURRENT, SWITCH_OFF } from './service.js';
@@ -108,7 +108,7 @@ describe('creating a share link', () => {
     expect(row.tokenHash).toBe(crypto.createHash('sha256').update(token).digest('hex'));
     expect(JSON.stringify(row)).not.toContain(token);
 
-    const [audit] = await t.ctx.db.select().from(auditLogs).where(eq(auditLogs.entityId, created.id));
+    const [audit] = await auditRows(t, { entityId: created.id });
     expect(audit).toMatchObject({
       action: 'consent_change',
       userId: t.patient.userId,
@@ -170,27 +170,24 @@ describe('creating a share link', () => {
 });
 
 const retract = async (recordId: string) => {
-  const res = await t.app.inject({
-    method: 'POST',
-    url: `/api/medical-records/${recordId}/entered-in-error`,
-    headers: { cookie: t.hospital.cookie },
-    payload: { reason: 'Wrong patient' },
-  });
+  const res = await call(
+    t.app,
+    'POST',
+    `/api/medical-records/${recordId}/entered-in-error`,
+    t.hospital.cookie,
+    { reason: 'Wrong patient' },
+  );
   expect(res.statusCode).toBe(200);
 };
 const setSwitch = (recordId: string, on: boolean) =>
-  t.app.inject({
-    method: 'PUT',
-    url: `/api/medical-records/${recordId}/sharing`,
-    headers: { cookie: t.patient.cookie },
-    payload: { shareWithSpecialists: on, shareWithFamily: false },
+  call(t.app, 'PUT', `/api/medical-records/${recordId}/sharing`, t.patient.cookie, {
+    shareWithSpecialists: on,
+    shareWithFamily: false,
   });
 const setConsent = (on: boolean) =>
-  t.app.inject({
-    method: 'PUT',
-    url: `/api/consent/${t.patient.userId}`,
-    headers: { cookie: t.patient.cookie },
-    payload: { shareWithSpecialists: on, shareWithFamily: true },
+  call(t.app, 'PUT', `/api/consent/${t.patient.userId}`, t.patient.cookie, {
+    shareWithSpecialists: on,
+    shareWithFamily: true,
   });
 
 describe('opening a link without an account', () => {
@@ -230,17 +227,10 @@ describe('opening a link without an account', () => {
     await open(s.token);
     const item = (await list(s.recordId, t.patient.cookie)).json().items[0];
     expect(item).toMatchObject({ timesOpened: 2, lastOpenedAt: start.toISOString(), active: true });
-    const opened = await t.ctx.db
-      .select()
-      .from(auditLogs)
-      .where(and(eq(auditLogs.entityId, s.recordId), eq(auditLogs.action, 'record_view')));
+    const opened = await auditRows(t, { entityId: s.recordId, action: 'record_view' });
     expect(opened).toHaveLength(2);
     expect(opened[0]).toMatchObject({ userId: null, ipAddress: '127.0.0.1', patientId: t.patientRow.id });
-    const trail = await t.app.inject({
-      method: 'GET',
-      url: '/api/audit-logs/patient?action=record_view',
-      headers: { cookie: t.patient.cookie },
-    });
+    const trail = await call(t.app, 'GET', '/api/audit-logs/patient?action=record_view', t.patient.cookie);
     expect(trail.statusCode).toBe(200);
     const details = trail.json().items.map((i: { details: string }) => i.details);
     expect(details).toContain('"Cardiology report" opened by specialist link to dr.heart@clinic.example');
@@ -268,7 +258,7 @@ describe('losing access', () => {
     expect(res.json()).toMatchObject({ revokedAt: start.toISOString(), active: false });
     await expectRefused(s);
     expect((await t.app.inject({ method: 'GET', url })).statusCode).toBe(404);
-    const audits = await t.ctx.db.select().from(auditLogs).where(eq(auditLogs.entityId, s.shareId));
+    const audits = await auditRows(t, { entityId: s.shareId });
     expect(audits.map((a) => a.details)).toContain(
       'Revoked the specialist link of "Cardiology report" to dr.heart@clinic.example',
     );
@@ -298,11 +288,7 @@ describe('losing access', () => {
   it('consent off: every link of the patient is revoked, and no new one can be made', async () => {
     const a = await sharedRecord();
     const b = await sharedRecord();
-    const openList = await t.app.inject({
-      method: 'GET',
-      url: '/api/shares',
-      headers: { cookie: t.patient.cookie },
-    });
+    const openList = await call(t.app, 'GET', '/api/shares', t.patient.cookie);
     const openIds = openList.json().items.map((i: { id: string }) => i.id);
     expect(openIds).toEqual(expect.arrayContaining([a.shareId, b.shareId]));
     expect((await setConsent(false)).statusCode).toBe(200);
@@ -316,11 +302,7 @@ describe('losing access', () => {
     // Consent on again does not bring revoked links back.
     expect((await setConsent(true)).statusCode).toBe(200);
     await expectRefused(a);
-    const after = await t.app.inject({
-      method: 'GET',
-      url: '/api/shares',
-      headers: { cookie: t.patient.cookie },
-    });
+    const after = await call(t.app, 'GET', '/api/shares', t.patient.cookie);
     expect(after.json().items).toEqual([]);
   });
 });

@@ -1,0 +1,39 @@
+// Field shapes the API's answers share (docs/architecture.md, "Layout": src/shared). An answer is
+// mostly a flat row of strings, nullable strings and booleans; naming the columns of each kind once
+// keeps every schema a list of names instead of a column of `name: z.string()` lines. Each call
+// builds fresh Zod schemas, so composing them changes neither validation nor the OpenAPI document.
+import { z } from 'zod';
+import { text } from './text.js';
+
+type Fields<K extends string, T> = { [P in K]: T };
+
+function each<K extends string, T>(keys: readonly K[], make: () => T): Fields<K, T> {
+  return Object.fromEntries(keys.map((key) => [key, make()])) as Fields<K, T>;
+}
+
+/** `name: z.string()` for each name. */
+export const strings = <K extends string>(...keys: K[]) => each(keys, () => z.string());
+/** `name: z.string().nullable()` for each name. */
+export const nullableStrings = <K extends string>(...keys: K[]) => each(keys, () => z.string().nullable());
+/** `name: z.boolean()` for each name. */
+export const booleans = <K extends string>(...keys: K[]) => each(keys, () => z.boolean());
+
+/** Blank text (only spaces) is "not given": null, as the forms send an empty field. */
+export const blankToNull = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? null : v);
+
+/** Optional text: trimmed, and an empty value means "not given" (null), as the spec's form sends it. */
+export const optionalText = (max: number) =>
+  z.preprocess(blankToNull, text().trim().max(max, `Must be at most ${max} characters`).nullish());
+
+/** Optional text whose messages name the field ("Notes must be at most 2000 characters"). */
+export const optionalLabelledText = (label: string, max: number) =>
+  z.preprocess(
+    blankToNull,
+    text({ error: `${label} must be text` })
+      .trim()
+      .max(max, `${label} must be at most ${max} characters`)
+      .nullish(),
+  );
+
+/** The mask `schema.pick()` and `schema.omit()` take: `{ name: true }` for each name. */
+export const only = <K extends string>(...keys: K[]) => each(keys, () => true as const);

@@ -6,7 +6,7 @@ import { MAX_PAGE_SIZE, type Paged } from '../../../shared/paging';
 import { apiJson } from '../../api/request';
 import { AUDIT_KEY } from '../hospital/api';
 
-export const APPOINTMENTS_KEY = '/api/appointments';
+export const APPOINTMENTS_KEY = ['/api/appointments'] as const;
 
 /**
  * The hospital's appointments between `from` and `to`, the largest page the server gives
@@ -18,7 +18,7 @@ export function useHospitalAppointments(
   range: { from: string; to: string },
 ): { items: Appointment[]; total: number } {
   const query = useQuery<Paged<Appointment>>({
-    queryKey: [APPOINTMENTS_KEY, 'hospital', hospitalUserId ?? '', { ...range, pageSize: MAX_PAGE_SIZE }],
+    queryKey: [...APPOINTMENTS_KEY, 'hospital', hospitalUserId ?? '', { ...range, pageSize: MAX_PAGE_SIZE }],
     enabled: !!hospitalUserId,
     placeholderData: keepPreviousData,
   });
@@ -40,8 +40,8 @@ function useRefresh() {
   const client = useQueryClient();
   return () =>
     Promise.all([
-      client.invalidateQueries({ queryKey: [APPOINTMENTS_KEY] }),
-      client.invalidateQueries({ queryKey: [AUDIT_KEY] }),
+      client.invalidateQueries({ queryKey: APPOINTMENTS_KEY }),
+      client.invalidateQueries({ queryKey: AUDIT_KEY }),
     ]);
 }
 

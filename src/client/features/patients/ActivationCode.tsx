@@ -3,23 +3,13 @@
 // sheet to hand over; Copy puts MRN, code and link on the clipboard.
 import { Alert, Button, Code, Group, Modal, Stack, Text } from '@mantine/core';
 import { IconCopy, IconPrinter } from '@tabler/icons-react';
-import { useMutation } from '@tanstack/react-query';
 import { activationLink, type IssuedActivationCode } from '../../../shared/activation';
-import { apiJson } from '../../api/request';
 import { formatDate } from '../../format';
 import { notifyError, notifySuccess } from '../../notify';
 
 export interface ActivationDetails extends IssuedActivationCode {
   patientName: string;
   mrn: string;
-}
-
-/** POST /api/patients/{id}/activation-code: a new code (the old one stops working). */
-export function useIssueActivationCode() {
-  return useMutation({
-    mutationFn: (patientRowId: string) =>
-      apiJson<IssuedActivationCode>('POST', `/api/patients/${patientRowId}/activation-code`),
-  });
 }
 
 const escapeHtml = (s: string) =>

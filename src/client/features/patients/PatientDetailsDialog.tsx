@@ -8,7 +8,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { patientDisplayName, type Patient } from '../../../shared/patients';
 import { ListPager } from '../../components/ListPager';
-import { RECORDS_KEY, usePatientRecords } from '../hospital/api';
+import { RECORDS_KEY, useIssueActivationCode, usePatientRecords } from '../hospital/api';
 import { departmentLabel, formatDate, genderLabel, recordTypeLabel } from '../../format';
 import { downloadRecord } from '../records/download';
 import { RecordDetailDialog } from '../records/RecordDetailDialog';
@@ -16,7 +16,7 @@ import { RecordStatusBadges } from '../records/RecordVersions';
 import { UploadRecordForm } from '../records/UploadRecordForm';
 import { errorMessage } from '../../api/request';
 import { notifyError } from '../../notify';
-import { ActivationCodeModal, useIssueActivationCode, type ActivationDetails } from './ActivationCode';
+import { ActivationCodeModal, type ActivationDetails } from './ActivationCode';
 
 function Section({ title, rows }: { title: string; rows: [string, string | null | undefined][] }) {
   return (
@@ -222,7 +222,7 @@ function PatientDetails({ patient }: { patient: Patient }) {
             variant="default"
             onClick={() => {
               setUploading(false);
-              void client.invalidateQueries({ queryKey: [RECORDS_KEY, patient.id] });
+              void client.invalidateQueries({ queryKey: [...RECORDS_KEY, patient.id] });
             }}
           >
             Done

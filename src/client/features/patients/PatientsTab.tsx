@@ -18,7 +18,7 @@ import { IconEdit, IconFolderOpen, IconPlus, IconSearch, IconTrash } from '@tabl
 import { useState } from 'react';
 import { DEFAULT_PAGE_SIZE } from '../../../shared/constants';
 import { patientDisplayName, type Patient } from '../../../shared/patients';
-import { usePatients } from '../hospital/api';
+import { useDeletePatient, usePatients } from '../hospital/api';
 import { DEPARTMENT_OPTIONS, formatDate } from '../../format';
 import { confirmDeletePatient } from './confirmDeletePatient';
 import { PatientDetailsDialog } from './PatientDetailsDialog';
@@ -33,6 +33,7 @@ export function PatientsTab() {
   const [formFor, setFormFor] = useState<Patient | 'new' | null>(null);
   const [details, setDetails] = useState<Patient | null>(null);
   const { data, isLoading, isError } = usePatients({ search, department, page, pageSize: DEFAULT_PAGE_SIZE });
+  const deletePatient = useDeletePatient();
 
   const applyFilters = () => {
     setSearch(searchInput.trim());
@@ -150,7 +151,7 @@ export function PatientsTab() {
                           variant="subtle"
                           color="red"
                           aria-label={`Delete ${patientDisplayName(p)}`}
-                          onClick={() => confirmDeletePatient(p)}
+                          onClick={() => confirmDeletePatient(p, deletePatient.mutateAsync)}
                         >
                           <IconTrash size={18} />
                         </ActionIcon>

@@ -20,7 +20,7 @@ function useRefreshShares() {
   const client = useQueryClient();
   return (recordId: string) =>
     Promise.all(
-      [recordSharesKey(recordId), OPEN_SHARES_KEY, [ACTIVITY_KEY], [AUDIT_KEY]].map((queryKey) =>
+      [recordSharesKey(recordId), OPEN_SHARES_KEY, ACTIVITY_KEY, AUDIT_KEY].map((queryKey) =>
         client.invalidateQueries({ queryKey }),
       ),
     );

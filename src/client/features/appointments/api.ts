@@ -26,6 +26,12 @@ export function useHospitalAppointments(
   return { items: query.data?.items ?? [], total: query.data?.total ?? 0 };
 }
 
+/** The signed-in patient's appointments from `from` on, the largest page the server gives. */
+export const useOwnAppointments = (from: string) =>
+  useQuery<Paged<Appointment>>({
+    queryKey: [...APPOINTMENTS_KEY, 'patient', { from, pageSize: MAX_PAGE_SIZE }],
+  });
+
 export interface AppointmentPayload {
   patientId: string;
   appointmentType: string;

@@ -71,7 +71,10 @@ function PatientDetails({ patient }: { patient: Patient }) {
       const code = await issue.mutateAsync(patient.id);
       setIssued({ ...code, patientName: patientDisplayName(patient), mrn: patient.patientId });
     } catch (error) {
-      notifyError('No New Code', errorMessage(error, 'A new activation code could not be issued. Please try again.'));
+      notifyError(
+        'No New Code',
+        errorMessage(error, 'A new activation code could not be issued. Please try again.'),
+      );
     }
   }
 

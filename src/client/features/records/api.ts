@@ -2,6 +2,7 @@
 // "entered in error", the upload and the drafts. After any change the lists of records, the drafts
 // and the audit trail are read again.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { RecordVerification } from '../../../shared/ledger/api';
 import type { MedicalRecord, RecordVersion } from '../../../shared/records';
 import { apiJson, uploadWithProgress } from '../../api/request';
 import { AUDIT_KEY, DRAFTS_KEY, RECORDS_KEY } from '../hospital/api';
@@ -28,6 +29,10 @@ export const useRecordHistory = (recordId: string, enabled: boolean) =>
  * A mutation after which the record lists, drafts and trail are read again; the open record itself
  * only with `rereadRecord` (every read of it is audited).
  */
+/** The server's check of the record against the ledger. */
+export const useRecordVerification = (recordId: string) =>
+  useQuery<RecordVerification>({ queryKey: [...RECORDS_KEY, recordId, 'verification'] });
+
 function useRecordMutation<V, T = unknown>(call: (vars: V) => Promise<T>, rereadRecord = false) {
   const client = useQueryClient();
   const keys = rereadRecord

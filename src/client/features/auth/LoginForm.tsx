@@ -36,7 +36,7 @@ import {
 // Fetched when "Forgot password?" is first clicked: the sign-in page itself stays light.
 const ForgotPasswordDialog = lazy(() => import('../password-reset/ForgotPasswordDialog'));
 
-interface LoginFormProps {
+export interface LoginFormProps {
   portal: LoginPortal;
   title: string;
   subtitle: string;

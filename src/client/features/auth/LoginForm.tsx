@@ -16,12 +16,12 @@ import {
   ThemeIcon,
   Title,
 } from '@mantine/core';
-import { IconArrowLeft } from '@tabler/icons-react';
 import { lazy, Suspense, useState, type FormEvent, type ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router';
 import type { PublicUser } from '../../../shared/users';
 import { errorMessage, errorStatus } from '../../api/request';
 import { useAuth } from '../../auth/context';
+import { BackButton } from '../../components/layout/AccountCard';
 import { PublicLayout } from '../../components/layout/PublicLayout';
 import { notifyError } from '../../notify';
 import {
@@ -111,16 +111,7 @@ export function LoginForm({ portal, title, subtitle, emailLabel, icon, footer }:
 
   return (
     <PublicLayout size="xs">
-      <Button
-        component={Link}
-        to="/"
-        variant="subtle"
-        leftSection={<IconArrowLeft size={16} aria-hidden />}
-        w="fit-content"
-        mb="sm"
-      >
-        Back
-      </Button>
+      <BackButton />
       <Paper withBorder shadow="md" p="xl" radius="lg">
         <Stack gap="xs" align="center" mb="lg">
           <ThemeIcon size={56} radius="xl" variant="light">

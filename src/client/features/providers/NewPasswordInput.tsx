@@ -1,6 +1,7 @@
 // A new-password field with a named show/hide toggle (the toggle says what it will do).
 import { PasswordInput } from '@mantine/core';
 import { useState } from 'react';
+import { PasswordStrength } from '../../components/PasswordStrength';
 
 interface NewPasswordInputProps {
   label: string;
@@ -23,5 +24,31 @@ export function NewPasswordInput({ label, value, onChange }: NewPasswordInputPro
       value={value}
       onChange={(e) => onChange(e.currentTarget.value)}
     />
+  );
+}
+
+/** A new password with its strength checklist, then its confirmation (provider registration, reset). */
+export function NewPasswordFields({
+  label,
+  password,
+  confirmPassword,
+  onPasswordChange,
+  onConfirmChange,
+}: {
+  label: string;
+  password: string;
+  confirmPassword: string;
+  onPasswordChange: (value: string) => void;
+  onConfirmChange: (value: string) => void;
+}) {
+  return (
+    <>
+      <NewPasswordInput label={label} value={password} onChange={onPasswordChange} />
+      <PasswordStrength
+        password={password}
+        criteria={['length', 'uppercase', 'lowercase', 'number', 'symbol']}
+      />
+      <NewPasswordInput label="Confirm Password" value={confirmPassword} onChange={onConfirmChange} />
+    </>
   );
 }

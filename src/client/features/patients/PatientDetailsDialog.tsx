@@ -205,9 +205,7 @@ function PatientDetails({ patient }: { patient: Patient }) {
       {records.data && records.data.total > 0 && (
         <ListPager
           page={records.data.page}
-          pageSize={records.data.pageSize}
-          shown={records.data.items.length}
-          total={records.data.total}
+          list={records.data}
           one="record"
           other="records"
           onPage={setPage}

@@ -40,7 +40,6 @@ export function PatientsTab() {
     setPage(1);
   };
   const items = data?.items ?? [];
-  const total = data?.total ?? 0;
   const filtered = search !== '' || department !== 'all';
 
   return (
@@ -177,16 +176,7 @@ export function PatientsTab() {
                 : 'No patients found. Add patients to get started.'}
           </Text>
         )}
-        <ListPager
-          p="md"
-          page={page}
-          pageSize={data?.pageSize ?? DEFAULT_PAGE_SIZE}
-          shown={items.length}
-          total={total}
-          one="patient"
-          other="patients"
-          onPage={setPage}
-        />
+        <ListPager p="md" list={data} page={page} one="patient" other="patients" onPage={setPage} />
       </Paper>
 
       <PatientFormDialog patient={formFor} onClose={() => setFormFor(null)} />

@@ -40,7 +40,10 @@ function useRecordMutation<V, T = unknown>(call: (vars: V) => Promise<T>, reread
     : [RECORDS_KEY, DRAFTS_KEY, AUDIT_KEY];
   return useMutation({
     mutationFn: call,
-    onSuccess: () => Promise.all(keys.map((queryKey) => client.invalidateQueries({ queryKey }))),
+    // Not awaited: the caller's message comes first, then the lists are read again.
+    onSuccess: () => {
+      void Promise.all(keys.map((queryKey) => client.invalidateQueries({ queryKey })));
+    },
   });
 }
 

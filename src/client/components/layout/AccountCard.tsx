@@ -1,6 +1,6 @@
 // The card of the public account pages (sign-in, sign-up, provider registration, new password):
 // something above it (Back or the logo), a centred title and subtitle, the form, and a footer.
-import { Anchor, Button, Paper, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Button, Paper, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { IconArrowLeft } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
@@ -46,16 +46,24 @@ export function HaveAccountLink({ to, label }: { to: string; label: string }) {
 export function AccountCard({
   title,
   subtitle,
+  icon,
   children,
 }: {
   title: string;
   subtitle: string;
+  /** A portal's icon above the title (the sign-in pages). */
+  icon?: ReactNode;
   children: ReactNode;
 }) {
   return (
     <Paper withBorder shadow="md" p="xl" radius="lg">
-      <Stack gap={4} align="center" mb="lg">
-        <Title order={1} fz={26}>
+      <Stack gap={icon ? 'xs' : 4} align="center" mb="lg">
+        {icon && (
+          <ThemeIcon size={56} radius="xl" variant="light">
+            {icon}
+          </ThemeIcon>
+        )}
+        <Title order={1} fz={26} ta="center">
           {title}
         </Title>
         <Text c="dimmed" ta="center">

@@ -70,10 +70,8 @@ export default function ResetPasswordPage() {
               </Text>
               <NewPasswordFields
                 label="New Password"
-                password={form.values.password}
-                confirmPassword={form.values.confirmPassword}
-                onPasswordChange={(v) => form.setFieldValue('password', v)}
-                onConfirmChange={(v) => form.setFieldValue('confirmPassword', v)}
+                values={form.values}
+                onChange={(field, v) => form.setFieldValue(field, v)}
               />
               <Button type="submit" fullWidth disabled={reset.isPending}>
                 {reset.isPending ? 'Saving...' : 'Set New Password'}

@@ -27,28 +27,30 @@ export function NewPasswordInput({ label, value, onChange }: NewPasswordInputPro
   );
 }
 
+type NewPasswordField = 'password' | 'confirmPassword';
+
 /** A new password with its strength checklist, then its confirmation (provider registration, reset). */
 export function NewPasswordFields({
   label,
-  password,
-  confirmPassword,
-  onPasswordChange,
-  onConfirmChange,
+  values,
+  onChange,
 }: {
   label: string;
-  password: string;
-  confirmPassword: string;
-  onPasswordChange: (value: string) => void;
-  onConfirmChange: (value: string) => void;
+  values: Record<NewPasswordField, string>;
+  onChange: (field: NewPasswordField, value: string) => void;
 }) {
   return (
     <>
-      <NewPasswordInput label={label} value={password} onChange={onPasswordChange} />
+      <NewPasswordInput label={label} value={values.password} onChange={(v) => onChange('password', v)} />
       <PasswordStrength
-        password={password}
+        password={values.password}
         criteria={['length', 'uppercase', 'lowercase', 'number', 'symbol']}
       />
-      <NewPasswordInput label="Confirm Password" value={confirmPassword} onChange={onConfirmChange} />
+      <NewPasswordInput
+        label="Confirm Password"
+        value={values.confirmPassword}
+        onChange={(v) => onChange('confirmPassword', v)}
+      />
     </>
   );
 }

@@ -89,10 +89,8 @@ export default function ProviderRegisterPage() {
               />
               <NewPasswordFields
                 label="Password"
-                password={form.values.password}
-                confirmPassword={form.values.confirmPassword}
-                onPasswordChange={(v) => form.setFieldValue('password', v)}
-                onConfirmChange={(v) => form.setFieldValue('confirmPassword', v)}
+                values={form.values}
+                onChange={(field, v) => form.setFieldValue(field, v)}
               />
               <Alert
                 color="blue"

@@ -55,6 +55,12 @@ export const useAuditUsers = () =>
 
 export const useSettings = () => useQuery<HospitalSettings>({ queryKey: SETTINGS_KEY });
 
+/** A patient's records are read again (after an upload from the patient's details). */
+export function useRefreshPatientRecords(patientRowId: string) {
+  const client = useQueryClient();
+  return () => void client.invalidateQueries({ queryKey: [...RECORDS_KEY, patientRowId] });
+}
+
 /** After any change: lists, records and the trail are read again (data is never stale otherwise). */
 export function useRefreshHospitalData() {
   const client = useQueryClient();

@@ -44,6 +44,12 @@ export interface ActivityParams {
 export const useActivity = (params: ActivityParams) =>
   useQuery<AuditPage>({ queryKey: [...ACTIVITY_KEY, { ...params }], refetchOnMount: 'always' });
 
+/** The patient's own records are read again (closing a record marks it viewed). */
+export function useRefreshOwnRecords() {
+  const client = useQueryClient();
+  return () => void client.invalidateQueries({ queryKey: OWN_RECORDS_KEY });
+}
+
 /** The activity trail after any change or read (data is never stale otherwise). */
 export function useRefreshActivity() {
   const client = useQueryClient();

@@ -4,11 +4,10 @@
 import { Badge, Button, Group, Modal, Paper, SimpleGrid, Stack, Switch, Text, Title } from '@mantine/core';
 import { IconDownload, IconEye, IconKey, IconUpload } from '@tabler/icons-react';
 import { FhirExportButton } from '../fhir/FhirExportButton';
-import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { patientDisplayName, type Patient } from '../../../shared/patients';
 import { ListPager } from '../../components/ListPager';
-import { RECORDS_KEY, useIssueActivationCode, usePatientRecords } from '../hospital/api';
+import { useIssueActivationCode, usePatientRecords, useRefreshPatientRecords } from '../hospital/api';
 import { departmentLabel, formatDate, genderLabel, recordTypeLabel } from '../../format';
 import { downloadRecord } from '../records/download';
 import { RecordDetailDialog } from '../records/RecordDetailDialog';
@@ -54,7 +53,7 @@ export function PatientDetailsDialog({ patient, onClose }: { patient: Patient | 
 }
 
 function PatientDetails({ patient }: { patient: Patient }) {
-  const client = useQueryClient();
+  const refreshRecords = useRefreshPatientRecords(patient.id);
   const [allVersions, setAllVersions] = useState(false);
   const [page, setPage] = useState(1);
   const records = usePatientRecords(patient.id, allVersions, page);
@@ -223,7 +222,7 @@ function PatientDetails({ patient }: { patient: Patient }) {
             variant="default"
             onClick={() => {
               setUploading(false);
-              void client.invalidateQueries({ queryKey: [...RECORDS_KEY, patient.id] });
+              refreshRecords();
             }}
           >
             Done

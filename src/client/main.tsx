@@ -9,7 +9,7 @@ import { config as zodConfig } from 'zod/v4/core';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
 import { App } from './App';
-import { queryClient } from './api/queryClient';
+import { createQueryClient } from './api/queryClient';
 import { AuthProvider } from './auth/AuthProvider';
 import { NotificationArea } from './components/NotificationArea';
 import { cssVariablesResolver, theme } from './theme';
@@ -18,6 +18,7 @@ import { cssVariablesResolver, theme } from './theme';
 // reports as a violation on every page; the schemas work the same without that speed-up.
 zodConfig({ jitless: true });
 
+const queryClient = createQueryClient();
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
 

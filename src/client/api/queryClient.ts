@@ -1,7 +1,7 @@
 // The default query loader and the query client of docs/spec.md#calls: GET on the key segments
 // joined with '/', parsed as JSON; no retry, no refetch on window focus, data never stale.
 import { QueryCache, QueryClient, type QueryFunction, type QueryKey } from '@tanstack/react-query';
-import { ApiError, errorStatus } from './request';
+import { apiJson, errorStatus } from './request';
 
 type QueryParamValue = string | number | boolean | null | undefined;
 
@@ -30,14 +30,12 @@ export type UnauthorizedBehavior = 'throw' | 'returnNull';
 
 export function getQueryFn<T>(options: { on401: UnauthorizedBehavior }): QueryFunction<T | null> {
   return async ({ queryKey, signal }) => {
-    const res = await fetch(pathFromKey(queryKey), { credentials: 'include', signal });
-    if (options.on401 === 'returnNull' && res.status === 401) return null;
-    if (!res.ok) {
-      const text = await res.text().catch(() => '');
-      throw new ApiError(res.status, res.statusText, text);
+    try {
+      return await apiJson<T>('GET', pathFromKey(queryKey), undefined, signal);
+    } catch (error) {
+      if (options.on401 === 'returnNull' && errorStatus(error) === 401) return null;
+      throw error;
     }
-    const text = await res.text();
-    return (text ? JSON.parse(text) : null) as T;
   };
 }
 
@@ -67,5 +65,3 @@ export function createQueryClient() {
     },
   });
 }
-
-export const queryClient = createQueryClient();

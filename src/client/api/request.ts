@@ -23,8 +23,13 @@ async function throwIfNotOk(res: Response): Promise<void> {
 }
 
 /** Sends one call; a FormData body goes as multipart, anything else as JSON. */
-export async function apiRequest(method: HttpMethod, path: string, body?: unknown): Promise<Response> {
-  const init: RequestInit = { method, credentials: 'include', headers: {} };
+export async function apiRequest(
+  method: HttpMethod,
+  path: string,
+  body?: unknown,
+  signal?: AbortSignal,
+): Promise<Response> {
+  const init: RequestInit = { method, credentials: 'include', headers: {}, signal };
   if (body instanceof FormData) {
     init.body = body;
   } else if (body !== undefined) {
@@ -37,8 +42,13 @@ export async function apiRequest(method: HttpMethod, path: string, body?: unknow
 }
 
 /** apiRequest, then the answer parsed as JSON (null for an empty answer). */
-export async function apiJson<T>(method: HttpMethod, path: string, body?: unknown): Promise<T> {
-  const res = await apiRequest(method, path, body);
+export async function apiJson<T>(
+  method: HttpMethod,
+  path: string,
+  body?: unknown,
+  signal?: AbortSignal,
+): Promise<T> {
+  const res = await apiRequest(method, path, body, signal);
   const text = await res.text();
   return (text ? JSON.parse(text) : null) as T;
 }

@@ -1,12 +1,12 @@
 // Session state (docs/spec.md#states): the user is read from local storage at start and confirmed
 // with GET /api/auth/me; a stale local user ({user: null}) is dropped. Login stores the user; logout
 // clears it, tells the server, and reloads at /.
-import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { USER_STORAGE_KEY } from '../../shared/constants';
 import type { PublicUser } from '../../shared/users';
-import { getQueryFn, setUnauthorizedHandler } from '../api/queryClient';
-import { apiJson, apiRequest } from '../api/request';
+import { setUnauthorizedHandler } from '../api/queryClient';
+import { meQuery, postLogin, postLogout, postTwoFactorCode } from './api';
 import {
   AuthContext,
   ME_QUERY_KEY,
@@ -15,15 +15,6 @@ import {
   type LoginOutcome,
 } from './context';
 import { readStoredUser, writeStoredUser } from './storage';
-
-/** GET /api/auth/me: {user: null} for a visitor (a 401 from an older server reads the same). */
-type MeAnswer = { user: PublicUser | null };
-const fetchMe = getQueryFn<{ user: PublicUser }>({ on401: 'returnNull' });
-
-const meQuery = queryOptions<MeAnswer>({
-  queryKey: ME_QUERY_KEY,
-  queryFn: async (context) => ({ user: (await fetchMe(context))?.user ?? null }),
-});
 
 export function AuthProvider({ children }: { children: ReactNode }) {
   const queryClient = useQueryClient();
@@ -63,7 +54,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 
   const login = useCallback(
     async (input: LoginInput): Promise<LoginOutcome> => {
-      const answer = await apiJson<LoginOutcome>('POST', '/api/auth/login', input);
+      const answer = await postLogin(input);
       if ('user' in answer) signedIn(answer.user);
       return answer;
     },
@@ -72,7 +63,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 
   const verifyTwoFactor = useCallback(
     async (code: string) => {
-      const answer = await apiJson<{ user: PublicUser }>('POST', '/api/auth/2fa/verify', { code });
+      const answer = await postTwoFactorCode(code);
       return signedIn(answer.user);
     },
     [signedIn],
@@ -81,7 +72,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const logout = useCallback(async () => {
     writeStoredUser(null);
     try {
-      await apiRequest('POST', '/api/auth/logout');
+      await postLogout();
     } catch (error) {
       // Spec: a failing server logout is only logged; logout proceeds.
       console.error('Server logout failed', error);

@@ -2,16 +2,14 @@
 // Mantine's Pagination, whose first and last controls are named Previous and Next. The count is
 // the server's total, so nothing is ever capped silently.
 import { Group, Pagination, Text } from '@mantine/core';
+import { DEFAULT_PAGE_SIZE } from '../../shared/constants';
 import { pageCount, pageRange } from '../../shared/paging';
 import { showingRange } from '../format';
 
 interface ListPagerProps {
   page: number;
-  pageSize: number;
-  /** Items on this page. */
-  shown: number;
-  /** Items in the whole list (the server's `total`). */
-  total: number;
+  /** The server's page: its items, its size and the whole list's `total`; none while loading. */
+  list: { pageSize: number; total: number; items: readonly unknown[] } | undefined;
   /** What the list holds, singular and plural ("patient", "patients"). */
   one: string;
   other: string;
@@ -23,8 +21,10 @@ interface ListPagerProps {
 const controlNames = (control: 'first' | 'previous' | 'last' | 'next') =>
   control === 'previous' ? { 'aria-label': 'Previous' } : control === 'next' ? { 'aria-label': 'Next' } : {};
 
-export function ListPager({ page, pageSize, shown, total, one, other, onPage, p }: ListPagerProps) {
-  const range = pageRange(page, pageSize, shown, total);
+export function ListPager({ page, list, one, other, onPage, p }: ListPagerProps) {
+  const pageSize = list?.pageSize ?? DEFAULT_PAGE_SIZE;
+  const total = list?.total ?? 0;
+  const range = pageRange(page, pageSize, list?.items.length ?? 0, total);
   const pages = pageCount(total, pageSize);
   return (
     <Group justify="space-between" p={p} mt={p ? undefined : 'md'}>

@@ -33,10 +33,13 @@ export const UsersPage = workspacePage(() => import('../features/admin/UsersPage
 export const ProfilePage = workspacePage(() => import('../features/profile/ProfilePage'));
 export const VerifyPage = lazy(() => import('../features/ledger/VerifyPage'));
 export const SignupPage = lazy(() => import('../features/auth/SignupPage'));
-export const HospitalLoginPage = lazy(() => import('../features/auth/HospitalLoginPage'));
-export const PatientLoginPage = lazy(() => import('../features/auth/PatientLoginPage'));
-export const AdminLoginPage = lazy(() => import('../features/auth/AdminLoginPage'));
-export const FamilyLoginPage = lazy(() => import('../features/auth/FamilyLoginPage'));
+/** One of the sign-in pages, which share one chunk. */
+const loginPage = (name: keyof typeof import('../features/auth/LoginPages')) =>
+  lazy(async () => ({ default: (await import('../features/auth/LoginPages'))[name] }));
+export const HospitalLoginPage = loginPage('HospitalLoginPage');
+export const PatientLoginPage = loginPage('PatientLoginPage');
+export const AdminLoginPage = loginPage('AdminLoginPage');
+export const FamilyLoginPage = loginPage('FamilyLoginPage');
 export const ProviderApplyPage = lazy(() => import('../features/providers/ProviderApplyPage'));
 export const ProviderRegisterPage = lazy(() => import('../features/providers/ProviderRegisterPage'));
 export const ResetPasswordPage = lazy(() => import('../features/password-reset/ResetPasswordPage'));

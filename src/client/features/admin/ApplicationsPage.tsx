@@ -175,15 +175,7 @@ export default function ApplicationsPage() {
                 />
               )}
             </Stack>
-            <ListPager
-              page={data.page}
-              pageSize={data.pageSize}
-              shown={items.length}
-              total={data.total}
-              one="application"
-              other="applications"
-              onPage={setPage}
-            />
+            <ListPager page={data.page} list={data} one="application" other="applications" onPage={setPage} />
           </>
         )}
         <Stack component="section" aria-labelledby="accounts-title" gap="md">

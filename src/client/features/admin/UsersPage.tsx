@@ -87,7 +87,6 @@ export default function UsersPage() {
   const action = useAccountAction();
 
   const items = data?.items ?? [];
-  const total = data?.total ?? 0;
 
   function run(u: AdminUser, kind: 'suspend' | 'reactivate' | 'verify') {
     const titles = {
@@ -303,16 +302,7 @@ export default function UsersPage() {
               {isError ? 'Users could not be loaded. Please try again.' : 'No users match your search.'}
             </Text>
           )}
-          <ListPager
-            page={page}
-            pageSize={data?.pageSize ?? DEFAULT_PAGE_SIZE}
-            shown={items.length}
-            total={total}
-            one="user"
-            other="users"
-            onPage={setPage}
-            p="md"
-          />
+          <ListPager page={page} list={data} one="user" other="users" onPage={setPage} p="md" />
         </Paper>
       </Stack>
     </AppLayout>

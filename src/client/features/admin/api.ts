@@ -49,7 +49,7 @@ export function useMarkActive() {
   );
 }
 
-export const USERS_KEY = '/api/admin/users';
+export const USERS_KEY = ['/api/admin/users'] as const;
 
 /** The Users table: one page of accounts for the search, role and status chosen. */
 export function useAdminUsers(query: {
@@ -59,7 +59,7 @@ export function useAdminUsers(query: {
   page: number;
   pageSize: number;
 }) {
-  return useQuery<AdminUserPage>({ queryKey: [USERS_KEY, query], placeholderData: keepPreviousData });
+  return useQuery<AdminUserPage>({ queryKey: [...USERS_KEY, query], placeholderData: keepPreviousData });
 }
 
 /** Suspend, reactivate or verify an account; the Users table and hospital accounts refresh. */
@@ -70,7 +70,7 @@ export function useAccountAction() {
       apiJson<{ user: AdminUser; message: string }>('POST', `/api/admin/users/${vars.id}/${vars.action}`),
     onSettled: () =>
       Promise.all([
-        client.invalidateQueries({ queryKey: [USERS_KEY] }),
+        client.invalidateQueries({ queryKey: USERS_KEY }),
         client.invalidateQueries({ queryKey: HOSPITAL_ACCOUNTS_KEY }),
       ]),
   });

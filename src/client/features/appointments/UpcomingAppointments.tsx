@@ -3,7 +3,6 @@
 // provider's: those buttons only tell the patient to contact their healthcare provider.
 import { Badge, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { IconCalendarPlus } from '@tabler/icons-react';
-import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import {
@@ -13,11 +12,11 @@ import {
 } from '../../../shared/appointments';
 import { DEPARTMENT_LABELS } from '../../../shared/constants';
 import { formatRelative } from '../../../shared/time';
-import { MAX_PAGE_SIZE, type Paged } from '../../../shared/paging';
 import { startOfDay } from './calendar';
 import { notifyInfo } from '../../notify';
 import { useDisplayZone } from '../../time';
 import { AddToCalendarButton } from '../calendar/AddToCalendarButton';
+import { useOwnAppointments } from './api';
 import { whenForViewer } from './calendar';
 
 /**
@@ -27,9 +26,7 @@ import { whenForViewer } from './calendar';
  */
 export function useUpcomingAppointments(): { items: Appointment[]; more: number } {
   const [from] = useState(() => startOfDay(new Date()).toISOString());
-  const query = useQuery<Paged<Appointment>>({
-    queryKey: ['/api/appointments/patient', { from, pageSize: MAX_PAGE_SIZE }],
-  });
+  const query = useOwnAppointments(from);
   if (query.error) console.error('Failed to load appointments', query.error);
   const page = query.data;
   return {

@@ -6,7 +6,7 @@ import { MAX_PAGE_SIZE, type Paged } from '../../../shared/paging';
 import { apiJson } from '../../api/request';
 import { AUDIT_KEY } from '../hospital/api';
 
-export const APPOINTMENTS_KEY = '/api/appointments';
+export const APPOINTMENTS_KEY = ['/api/appointments'] as const;
 
 /**
  * The hospital's appointments between `from` and `to`, the largest page the server gives
@@ -18,13 +18,19 @@ export function useHospitalAppointments(
   range: { from: string; to: string },
 ): { items: Appointment[]; total: number } {
   const query = useQuery<Paged<Appointment>>({
-    queryKey: [APPOINTMENTS_KEY, 'hospital', hospitalUserId ?? '', { ...range, pageSize: MAX_PAGE_SIZE }],
+    queryKey: [...APPOINTMENTS_KEY, 'hospital', hospitalUserId ?? '', { ...range, pageSize: MAX_PAGE_SIZE }],
     enabled: !!hospitalUserId,
     placeholderData: keepPreviousData,
   });
   if (query.error) console.error('Failed to load appointments', query.error);
   return { items: query.data?.items ?? [], total: query.data?.total ?? 0 };
 }
+
+/** The signed-in patient's appointments from `from` on, the largest page the server gives. */
+export const useOwnAppointments = (from: string) =>
+  useQuery<Paged<Appointment>>({
+    queryKey: [...APPOINTMENTS_KEY, 'patient', { from, pageSize: MAX_PAGE_SIZE }],
+  });
 
 export interface AppointmentPayload {
   patientId: string;
@@ -40,8 +46,8 @@ function useRefresh() {
   const client = useQueryClient();
   return () =>
     Promise.all([
-      client.invalidateQueries({ queryKey: [APPOINTMENTS_KEY] }),
-      client.invalidateQueries({ queryKey: [AUDIT_KEY] }),
+      client.invalidateQueries({ queryKey: APPOINTMENTS_KEY }),
+      client.invalidateQueries({ queryKey: AUDIT_KEY }),
     ]);
 }
 

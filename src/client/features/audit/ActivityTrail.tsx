@@ -86,8 +86,6 @@ export function ActivityTrail() {
   });
   const routineHidden = data?.routineHidden ?? 0;
   const items = data?.items ?? [];
-  const total = data?.total ?? 0;
-  const pageSize = data?.pageSize ?? 50;
 
   return (
     <Paper withBorder p="md" radius="md" component="section" aria-labelledby="activity-title">
@@ -150,15 +148,7 @@ export function ActivityTrail() {
           <ActivityRow key={entry.id} entry={entry} />
         ))}
       </Stack>
-      <ListPager
-        page={page}
-        pageSize={pageSize}
-        shown={items.length}
-        total={total}
-        one="activity"
-        other="activities"
-        onPage={setPage}
-      />
+      <ListPager page={page} list={data} one="activity" other="activities" onPage={setPage} />
     </Paper>
   );
 }

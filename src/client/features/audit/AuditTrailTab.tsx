@@ -4,7 +4,7 @@ import { Button, Group, Paper, Select, Stack, Text, Title } from '@mantine/core'
 import { DateInput } from '@mantine/dates';
 import { IconSearch } from '@tabler/icons-react';
 import { useState } from 'react';
-import { DEFAULT_PAGE_SIZE, HOSPITAL_AUDIT_ACTIONS } from '../../../shared/constants';
+import { HOSPITAL_AUDIT_ACTIONS } from '../../../shared/constants';
 import { AUDIT_ACTION_LABELS } from '../../../shared/hospital';
 import { useAuditLogs, useAuditUsers } from '../hospital/api';
 import { localDayBounds } from '../../format';
@@ -36,7 +36,6 @@ export function AuditTrailTab() {
     page,
   });
   const items = data?.items ?? [];
-  const total = data?.total ?? 0;
 
   return (
     <Stack>
@@ -104,15 +103,7 @@ export function AuditTrailTab() {
             <AuditEntryRow key={entry.id} entry={entry} />
           ))}
         </Stack>
-        <ListPager
-          page={page}
-          pageSize={data?.pageSize ?? DEFAULT_PAGE_SIZE}
-          shown={items.length}
-          total={total}
-          one="transaction"
-          other="transactions"
-          onPage={setPage}
-        />
+        <ListPager page={page} list={data} one="transaction" other="transactions" onPage={setPage} />
       </Paper>
     </Stack>
   );

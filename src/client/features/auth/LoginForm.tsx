@@ -3,25 +3,13 @@
 // The form sends its portal: the server refuses another role's right password with 403 before
 // anything is signed in or recorded (so lastLoginAt, which drives "New Notifications", stays), and
 // the form shows "Access Denied"; success goes to the portal's page; a failure gets "Login Failed".
-import {
-  Anchor,
-  Button,
-  Checkbox,
-  Group,
-  Paper,
-  PasswordInput,
-  Stack,
-  Text,
-  TextInput,
-  ThemeIcon,
-  Title,
-} from '@mantine/core';
-import { IconArrowLeft } from '@tabler/icons-react';
+import { Anchor, Button, Checkbox, Group, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
 import { lazy, Suspense, useState, type FormEvent, type ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router';
 import type { PublicUser } from '../../../shared/users';
 import { errorMessage, errorStatus } from '../../api/request';
 import { useAuth } from '../../auth/context';
+import { AccountCard, BackButton } from '../../components/layout/AccountCard';
 import { PublicLayout } from '../../components/layout/PublicLayout';
 import { notifyError } from '../../notify';
 import {
@@ -36,7 +24,7 @@ import {
 // Fetched when "Forgot password?" is first clicked: the sign-in page itself stays light.
 const ForgotPasswordDialog = lazy(() => import('../password-reset/ForgotPasswordDialog'));
 
-interface LoginFormProps {
+export interface LoginFormProps {
   portal: LoginPortal;
   title: string;
   subtitle: string;
@@ -111,28 +99,8 @@ export function LoginForm({ portal, title, subtitle, emailLabel, icon, footer }:
 
   return (
     <PublicLayout size="xs">
-      <Button
-        component={Link}
-        to="/"
-        variant="subtle"
-        leftSection={<IconArrowLeft size={16} aria-hidden />}
-        w="fit-content"
-        mb="sm"
-      >
-        Back
-      </Button>
-      <Paper withBorder shadow="md" p="xl" radius="lg">
-        <Stack gap="xs" align="center" mb="lg">
-          <ThemeIcon size={56} radius="xl" variant="light">
-            {icon}
-          </ThemeIcon>
-          <Title order={1} fz={26} ta="center">
-            {title}
-          </Title>
-          <Text c="dimmed" ta="center">
-            {subtitle}
-          </Text>
-        </Stack>
+      <BackButton />
+      <AccountCard title={title} subtitle={subtitle} icon={icon}>
         {codeStep ? (
           <form onSubmit={(e) => void handleCode(e)} aria-label="Two-factor code">
             <Stack gap="md">
@@ -211,7 +179,7 @@ export function LoginForm({ portal, title, subtitle, emailLabel, icon, footer }:
             Back to login options
           </Anchor>
         </Group>
-      </Paper>
+      </AccountCard>
       {forgotOpen && (
         <Suspense fallback={null}>
           <ForgotPasswordDialog opened onClose={() => setForgotOpen(false)} />

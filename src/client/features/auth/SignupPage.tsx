@@ -1,27 +1,18 @@
 // Account creation (docs/spec.md#screens-and-routes, Signup): email and role may come from the
 // query string; a given role hides the Account Type radios. Patients give their MRN and the
 // activation code from their hospital (both prefilled by the e-mailed link), hospitals their name.
-import {
-  Anchor,
-  Button,
-  Group,
-  Paper,
-  Radio,
-  SimpleGrid,
-  Stack,
-  Text,
-  TextInput,
-  Title,
-} from '@mantine/core';
-import { IconArrowLeft } from '@tabler/icons-react';
-import { useState, type FormEvent } from 'react';
-import { Link, useNavigate, useSearchParams } from 'react-router';
-import { apiJson, errorMessage } from '../../api/request';
+import { Button, Group, Radio, Stack, TextInput } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { useNavigate, useSearchParams } from 'react-router';
+import { errorMessage } from '../../api/request';
+import { AccountCard, BackButton, HaveAccountLink } from '../../components/layout/AccountCard';
 import { PublicLayout } from '../../components/layout/PublicLayout';
+import { NameFields } from '../../components/NameFields';
 import { notifyError, notifySuccess } from '../../notify';
 import { mrnPlaceholder, normalizeMrnInput } from './mrn';
 import { PasswordFields } from './PasswordFields';
 import { FamilyInvitationNotice } from '../proxy/FamilyInvitationNotice';
+import { useRegister } from './api';
 import {
   LOGIN_PATH_FOR,
   registerPayload,
@@ -37,32 +28,32 @@ export default function SignupPage() {
   const fromLink = params.has('code');
   const invite = params.get('invite') ?? '';
   const fixedRole = invite ? 'family' : (roleFromQuery(params.get('role')) ?? (fromLink ? 'patient' : null));
-  const [values, setValues] = useState<SignupValues>(() => ({
-    role: fixedRole ?? 'patient',
-    mrn: normalizeMrnInput(params.get('mrn') ?? ''),
-    activationCode: params.get('code') ?? '',
-    firstName: '',
-    lastName: '',
-    email: params.get('email') ?? '',
-    password: '',
-    confirmPassword: '',
-    hospitalName: '',
-    inviteToken: invite,
-  }));
-  const [submitting, setSubmitting] = useState(false);
-  const set = <K extends keyof SignupValues>(key: K, value: SignupValues[K]) =>
-    setValues((v) => ({ ...v, [key]: value }));
+  const form = useForm<SignupValues>({
+    initialValues: {
+      role: fixedRole ?? 'patient',
+      mrn: normalizeMrnInput(params.get('mrn') ?? ''),
+      activationCode: params.get('code') ?? '',
+      firstName: '',
+      lastName: '',
+      email: params.get('email') ?? '',
+      password: '',
+      confirmPassword: '',
+      hospitalName: '',
+      inviteToken: invite,
+    },
+  });
+  const register = useRegister();
+  const values = form.values;
+  const submitting = register.isPending || register.isSuccess;
 
-  async function handleSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
+  async function handleSubmit(values: SignupValues) {
     const problem = signupProblem(values);
     if (problem) {
       notifyError(problem.title, problem.message);
       return;
     }
-    setSubmitting(true);
     try {
-      await apiJson('POST', '/api/auth/register', registerPayload(values));
+      await register.mutateAsync(registerPayload(values));
       notifySuccess(
         'Account Created Successfully!',
         `Welcome to MedLedger, ${values.firstName.trim()}! You can now log in with your credentials.`,
@@ -70,38 +61,22 @@ export default function SignupPage() {
       await navigate(LOGIN_PATH_FOR[values.role]);
     } catch (error) {
       notifyError('Registration Failed', errorMessage(error, 'Something went wrong. Please try again.'));
-      setSubmitting(false);
     }
   }
 
   return (
     <PublicLayout size="sm">
-      <Button
-        component={Link}
-        to="/"
-        variant="subtle"
-        leftSection={<IconArrowLeft size={16} aria-hidden />}
-        w="fit-content"
-        mb="sm"
-      >
-        Back
-      </Button>
-      <Paper withBorder shadow="md" p="xl" radius="lg">
-        <Stack gap={4} align="center" mb="lg">
-          <Title order={1} fz={26}>
-            Create Account
-          </Title>
-          <Text c="dimmed">Join MedLedger today</Text>
-        </Stack>
+      <BackButton />
+      <AccountCard title="Create Account" subtitle="Join MedLedger today">
         {invite && <FamilyInvitationNotice inviteToken={invite} />}
-        <form onSubmit={(e) => void handleSubmit(e)}>
+        <form onSubmit={form.onSubmit((v) => void handleSubmit(v))}>
           <Stack gap="md">
             {!fixedRole && (
               <Radio.Group
                 label="Account Type"
                 required
                 value={values.role}
-                onChange={(value) => set('role', roleFromQuery(value) ?? 'patient')}
+                onChange={(value) => form.setFieldValue('role', roleFromQuery(value) ?? 'patient')}
               >
                 <Group mt="xs">
                   <Radio value="patient" label="Patient" />
@@ -117,7 +92,7 @@ export default function SignupPage() {
                 required
                 autoComplete="off"
                 value={values.mrn}
-                onChange={(e) => set('mrn', normalizeMrnInput(e.currentTarget.value))}
+                onChange={(e) => form.setFieldValue('mrn', normalizeMrnInput(e.currentTarget.value))}
               />
             )}
             {values.role === 'patient' && (
@@ -129,32 +104,19 @@ export default function SignupPage() {
                 autoComplete="off"
                 spellCheck={false}
                 value={values.activationCode}
-                onChange={(e) => set('activationCode', e.currentTarget.value.toUpperCase())}
+                onChange={(e) => form.setFieldValue('activationCode', e.currentTarget.value.toUpperCase())}
               />
             )}
-            <SimpleGrid cols={{ base: 1, xs: 2 }}>
-              <TextInput
-                label="First Name"
-                required
-                autoComplete="given-name"
-                value={values.firstName}
-                onChange={(e) => set('firstName', e.currentTarget.value)}
-              />
-              <TextInput
-                label="Last Name"
-                required
-                autoComplete="family-name"
-                value={values.lastName}
-                onChange={(e) => set('lastName', e.currentTarget.value)}
-              />
-            </SimpleGrid>
+            <NameFields
+              firstName={form.getInputProps('firstName')}
+              lastName={form.getInputProps('lastName')}
+            />
             {values.role === 'hospital' && (
               <TextInput
                 label="Hospital/Clinic Name"
                 required
                 autoComplete="organization"
-                value={values.hospitalName}
-                onChange={(e) => set('hospitalName', e.currentTarget.value)}
+                {...form.getInputProps('hospitalName')}
               />
             )}
             <TextInput
@@ -162,27 +124,21 @@ export default function SignupPage() {
               type="email"
               required
               autoComplete="email"
-              value={values.email}
-              onChange={(e) => set('email', e.currentTarget.value)}
+              {...form.getInputProps('email')}
             />
             <PasswordFields
               password={values.password}
               confirmPassword={values.confirmPassword}
-              onPasswordChange={(v) => set('password', v)}
-              onConfirmChange={(v) => set('confirmPassword', v)}
+              onPasswordChange={(v) => form.setFieldValue('password', v)}
+              onConfirmChange={(v) => form.setFieldValue('confirmPassword', v)}
             />
             <Button type="submit" size="md" fullWidth disabled={submitting}>
               {submitting ? 'Creating Account...' : 'Create Account'}
             </Button>
           </Stack>
         </form>
-        <Text ta="center" size="sm" mt="lg">
-          Already have an account?{' '}
-          <Anchor component={Link} to="/">
-            Sign in
-          </Anchor>
-        </Text>
-      </Paper>
+        <HaveAccountLink to="/" label="Sign in" />
+      </AccountCard>
     </PublicLayout>
   );
 }

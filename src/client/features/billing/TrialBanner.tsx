@@ -3,24 +3,22 @@
 // With Stripe configured the button opens Stripe Checkout; otherwise it names the support address.
 import { Alert, Anchor, Button, Group, Text } from '@mantine/core';
 import { IconAlertTriangle, IconClockHour4 } from '@tabler/icons-react';
-import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import type { BillingStatus } from '../../../shared/providers';
-import { apiJson, errorMessage } from '../../api/request';
+import { errorMessage } from '../../api/request';
 import { notifyError } from '../../notify';
 import { plural } from '../../format';
-
-export const BILLING_STATUS_KEY = ['/api/billing/status'] as const;
+import { useBillingStatus, useCheckout } from './api';
 
 export function TrialBanner() {
-  const { data } = useQuery<BillingStatus>({ queryKey: BILLING_STATUS_KEY });
+  const { data } = useBillingStatus();
+  const checkout = useCheckout();
   const [opening, setOpening] = useState(false);
   if (!data) return null;
 
   async function startCheckout() {
     setOpening(true);
     try {
-      const { url } = await apiJson<{ url: string }>('POST', '/api/billing/checkout');
+      const { url } = await checkout.mutateAsync();
       window.location.assign(url);
     } catch (error) {
       notifyError(

@@ -154,9 +154,7 @@ export function FamilyContactsTab({ patientRowId, contacts, paging, onPage, isLo
       {paging && paging.total > 0 && onPage && (
         <ListPager
           page={paging.page}
-          pageSize={paging.pageSize}
-          shown={contacts?.length ?? 0}
-          total={paging.total}
+          list={{ ...paging, items: contacts ?? [] }}
           one="contact"
           other="contacts"
           onPage={onPage}

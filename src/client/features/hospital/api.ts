@@ -1,6 +1,7 @@
 // Queries and mutations of the hospital dashboard (docs/spec.md#calls). Keys follow the default query
 // loader: segments joined with '/', an object segment as the query string.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { IssuedActivationCode } from '../../../shared/activation';
 import type {
   AuditEntry,
   AuditUser,
@@ -11,10 +12,10 @@ import type { Paged, Patient, PatientInput } from '../../../shared/patients';
 import type { MedicalRecord } from '../../../shared/records';
 import { apiJson } from '../../api/request';
 
-export const PATIENTS_KEY = '/api/patients';
-export const RECORDS_KEY = '/api/medical-records';
+export const PATIENTS_KEY = ['/api/patients'] as const;
+export const RECORDS_KEY = ['/api/medical-records'] as const;
 export const DRAFTS_KEY = ['/api/medical-records/drafts'] as const;
-export const AUDIT_KEY = '/api/audit-logs';
+export const AUDIT_KEY = ['/api/audit-logs'] as const;
 export const AUDIT_USERS_KEY = ['/api/audit-logs/users'] as const;
 export const SETTINGS_KEY = ['/api/hospital/settings'] as const;
 
@@ -26,12 +27,12 @@ export interface PatientListParams {
 }
 
 export const usePatients = (params: PatientListParams) =>
-  useQuery<Paged<Patient>>({ queryKey: [PATIENTS_KEY, { ...params }] });
+  useQuery<Paged<Patient>>({ queryKey: [...PATIENTS_KEY, { ...params }] });
 
 /** One page of a patient's records: current versions, or with `all` also superseded and retracted ones. */
 export const usePatientRecords = (patientRowId: string | null, all = false, page = 1) =>
   useQuery<Paged<MedicalRecord>>({
-    queryKey: [RECORDS_KEY, patientRowId ?? '', { view: all ? 'all' : undefined, page }],
+    queryKey: [...RECORDS_KEY, patientRowId ?? '', { view: all ? 'all' : undefined, page }],
     enabled: !!patientRowId,
   });
 
@@ -47,22 +48,28 @@ export interface AuditParams {
 
 /** Read again whenever the tab opens: every read elsewhere adds entries. */
 export const useAuditLogs = (params: AuditParams) =>
-  useQuery<Paged<AuditEntry>>({ queryKey: [AUDIT_KEY, { ...params }], refetchOnMount: 'always' });
+  useQuery<Paged<AuditEntry>>({ queryKey: [...AUDIT_KEY, { ...params }], refetchOnMount: 'always' });
 
 export const useAuditUsers = () =>
   useQuery<AuditUser[]>({ queryKey: AUDIT_USERS_KEY, refetchOnMount: 'always' });
 
 export const useSettings = () => useQuery<HospitalSettings>({ queryKey: SETTINGS_KEY });
 
+/** A patient's records are read again (after an upload from the patient's details). */
+export function useRefreshPatientRecords(patientRowId: string) {
+  const client = useQueryClient();
+  return () => void client.invalidateQueries({ queryKey: [...RECORDS_KEY, patientRowId] });
+}
+
 /** After any change: lists, records and the trail are read again (data is never stale otherwise). */
 export function useRefreshHospitalData() {
   const client = useQueryClient();
   return () =>
     Promise.all([
-      client.invalidateQueries({ queryKey: [PATIENTS_KEY] }),
-      client.invalidateQueries({ queryKey: [RECORDS_KEY] }),
+      client.invalidateQueries({ queryKey: PATIENTS_KEY }),
+      client.invalidateQueries({ queryKey: RECORDS_KEY }),
       client.invalidateQueries({ queryKey: DRAFTS_KEY }),
-      client.invalidateQueries({ queryKey: [AUDIT_KEY] }),
+      client.invalidateQueries({ queryKey: AUDIT_KEY }),
       client.invalidateQueries({ queryKey: AUDIT_USERS_KEY }),
     ]);
 }
@@ -91,6 +98,13 @@ export function useDeletePatient() {
   });
 }
 
+/** POST /api/patients/{id}/activation-code: a new code (the old one stops working). */
+export const useIssueActivationCode = () =>
+  useMutation({
+    mutationFn: (patientRowId: string) =>
+      apiJson<IssuedActivationCode>('POST', `/api/patients/${patientRowId}/activation-code`),
+  });
+
 export function useSaveSettings() {
   const client = useQueryClient();
   return useMutation({
@@ -98,7 +112,7 @@ export function useSaveSettings() {
       apiJson<HospitalSettings>('PUT', '/api/hospital/settings', input),
     onSuccess: (data) => {
       client.setQueryData(SETTINGS_KEY, data);
-      return client.invalidateQueries({ queryKey: [AUDIT_KEY] });
+      return client.invalidateQueries({ queryKey: AUDIT_KEY });
     },
   });
 }

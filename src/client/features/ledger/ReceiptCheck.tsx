@@ -35,14 +35,19 @@ export function ReceiptCheck() {
       } catch {
         throw new Error('This file is not a receipt (it is not JSON).');
       }
-      const hashed = await Promise.all(files.map(async (f) => ({ name: f.name, sha256: await fileSha256(f) })));
+      const hashed = await Promise.all(
+        files.map(async (f) => ({ name: f.name, sha256: await fileSha256(f) })),
+      );
       const result = await verifyReceipt(receipt, {
         verifierKey: pinnedKey.trim() || undefined,
         files: hashed,
       });
       setState({ step: 'done', result });
     } catch (error) {
-      setState({ step: 'failed', message: error instanceof Error ? error.message : 'The receipt could not be checked.' });
+      setState({
+        step: 'failed',
+        message: error instanceof Error ? error.message : 'The receipt could not be checked.',
+      });
     }
   }
 
@@ -97,7 +102,10 @@ export function ReceiptCheck() {
 function ReceiptResult({ result }: { result: ReceiptVerification }) {
   return (
     <Stack gap="xs" role="status" aria-label="Receipt result">
-      <Alert color={result.ok ? 'teal' : 'red'} title={result.ok ? 'Receipt verified' : 'Receipt NOT verified'}>
+      <Alert
+        color={result.ok ? 'teal' : 'red'}
+        title={result.ok ? 'Receipt verified' : 'Receipt NOT verified'}
+      >
         {result.ok
           ? 'The signed ledger checkpoint includes this entry, and every file you gave is one it covers.'
           : 'At least one check failed: see below.'}

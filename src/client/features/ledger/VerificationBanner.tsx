@@ -4,13 +4,13 @@
 // was checked against and the proof's length.
 import { Alert, Button, Code, Group, Loader, Stack, Text } from '@mantine/core';
 import { IconAlertTriangle, IconRefresh, IconShieldCheck } from '@tabler/icons-react';
-import { useQuery } from '@tanstack/react-query';
 import type { RecordVerification } from '../../../shared/ledger/api';
 import { errorMessage } from '../../api/request';
 import { notifyError, notifySuccess } from '../../notify';
 import type { ReactNode } from 'react';
 import { checkEntryProof, plural, shortHash } from './proof';
 import { formatDateTime } from '../../format';
+import { useRecordVerification } from '../records/api';
 
 const CHECK_LABELS: Record<RecordVerification['checks'][number]['name'], string> = {
   entry: 'Ledger entry',
@@ -19,8 +19,6 @@ const CHECK_LABELS: Record<RecordVerification['checks'][number]['name'], string>
   chain: 'Hash chain',
   inclusion: 'Merkle inclusion proof',
 };
-
-export const verificationQueryKey = (recordId: string) => ['/api/medical-records', recordId, 'verification'];
 
 async function copyHash(hash: string) {
   try {
@@ -50,7 +48,7 @@ function browserCheck(result: RecordVerification) {
 }
 
 export function VerificationBanner({ recordId }: { recordId: string }) {
-  const query = useQuery<RecordVerification>({ queryKey: verificationQueryKey(recordId) });
+  const query = useRecordVerification(recordId);
   const recheck = (
     <Button
       size="compact-xs"

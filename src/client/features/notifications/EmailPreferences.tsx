@@ -1,25 +1,12 @@
 // Profile page: the e-mail notification switch (on by default). Subjects never carry health
 // details; the switch turns off every notification mail to this account.
 import { Paper, Stack, Switch, Text, Title } from '@mantine/core';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type {
-  NotificationPreferences,
-  NotificationPreferencesInput,
-} from '../../../shared/notifications';
-import { apiJson } from '../../api/request';
 import { notifyError } from '../../notify';
-
-const KEY = ['/api/notifications/preferences'] as const;
+import { useNotificationPreferences, useSaveNotificationPreferences } from './api';
 
 export function EmailPreferences() {
-  const client = useQueryClient();
-  const prefs = useQuery<NotificationPreferences>({ queryKey: KEY });
-  const save = useMutation({
-    mutationFn: (input: NotificationPreferencesInput) =>
-      apiJson<NotificationPreferences>('PUT', '/api/notifications/preferences', input),
-    onSuccess: (data) => client.setQueryData(KEY, data),
-    onError: (e) => notifyError('E-mail notifications', e.message),
-  });
+  const prefs = useNotificationPreferences();
+  const save = useSaveNotificationPreferences((e) => notifyError('E-mail notifications', e.message));
 
   return (
     <Paper withBorder p="lg" radius="md" component="section" aria-labelledby="email-prefs-title">

@@ -2,10 +2,12 @@
 // answer is the same whether or not the address has an account, and so is what this dialog shows.
 import { Alert, Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
 import { IconMailCheck } from '@tabler/icons-react';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { forgotPasswordSchema } from '../../../shared/providers';
-import { apiJson, errorMessage } from '../../api/request';
+import { errorMessage } from '../../api/request';
+import { useSchemaForm } from '../../components/useSchemaForm';
 import { notifyError } from '../../notify';
+import { useRequestReset } from './api';
 
 export interface ForgotPasswordDialogProps {
   opened: boolean;
@@ -13,35 +15,25 @@ export interface ForgotPasswordDialogProps {
 }
 
 export default function ForgotPasswordDialog({ opened, onClose }: ForgotPasswordDialogProps) {
-  const [email, setEmail] = useState('');
-  const [error, setError] = useState<string | undefined>();
-  const [sending, setSending] = useState(false);
+  // The message stays until the next submit.
+  const form = useSchemaForm(forgotPasswordSchema, { email: '' }, { clearInputErrorOnChange: false });
+  const request = useRequestReset();
   const [answer, setAnswer] = useState<string | null>(null);
 
   function close() {
     onClose();
     // Start afresh next time.
     setAnswer(null);
-    setError(undefined);
-    setEmail('');
+    form.reset();
   }
 
-  async function handleSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const parsed = forgotPasswordSchema.safeParse({ email });
-    if (!parsed.success) {
-      setError(parsed.error.issues[0]?.message);
-      return;
-    }
-    setError(undefined);
-    setSending(true);
+  async function handleSubmit(input: { email: string }) {
     try {
-      const res = await apiJson<{ message: string }>('POST', '/api/password-reset', parsed.data);
+      const res = await request.mutateAsync(input);
       setAnswer(res.message);
     } catch (err) {
       notifyError('Error', errorMessage(err, 'The reset link could not be requested. Please try again.'));
     }
-    setSending(false);
   }
 
   return (
@@ -56,7 +48,7 @@ export default function ForgotPasswordDialog({ opened, onClose }: ForgotPassword
           </Group>
         </Stack>
       ) : (
-        <form onSubmit={(e) => void handleSubmit(e)} noValidate>
+        <form onSubmit={form.onSubmit((v) => void handleSubmit(v))} noValidate>
           <Stack gap="md">
             <Text size="sm">
               Enter the email address of your account. We will send you a link to choose a new password.
@@ -67,16 +59,14 @@ export default function ForgotPasswordDialog({ opened, onClose }: ForgotPassword
               required
               autoComplete="email"
               data-autofocus
-              value={email}
-              error={error}
-              onChange={(e) => setEmail(e.currentTarget.value)}
+              {...form.getInputProps('email')}
             />
             <Group justify="flex-end">
               <Button variant="default" onClick={close}>
                 Cancel
               </Button>
-              <Button type="submit" disabled={sending}>
-                {sending ? 'Sending...' : 'Send Reset Link'}
+              <Button type="submit" disabled={request.isPending}>
+                {request.isPending ? 'Sending...' : 'Send Reset Link'}
               </Button>
             </Group>
           </Stack>

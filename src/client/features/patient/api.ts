@@ -10,25 +10,25 @@ import type { MedicalRecord } from '../../../shared/records';
 import { apiJson } from '../../api/request';
 
 export const OWN_RECORDS_KEY = ['/api/medical-records'] as const;
-export const PROFILE_KEY = '/api/patients/profile';
-export const CONSENT_KEY = '/api/consent';
-export const FAMILY_KEY = '/api/family-contacts/patient';
-export const ACTIVITY_KEY = '/api/audit-logs/patient';
+export const PROFILE_KEY = ['/api/patients/profile'] as const;
+export const CONSENT_KEY = ['/api/consent'] as const;
+export const FAMILY_KEY = ['/api/family-contacts/patient'] as const;
+export const ACTIVITY_KEY = ['/api/audit-logs/patient'] as const;
 
 /** One page of the patient's records: current versions, or with `all` also superseded and retracted ones. */
 export const useOwnRecords = (all = false, page = 1) =>
   useQuery<Paged<MedicalRecord>>({ queryKey: [...OWN_RECORDS_KEY, { view: all ? 'all' : undefined, page }] });
 
 export const useProfile = (userId: string | undefined) =>
-  useQuery<Patient>({ queryKey: [PROFILE_KEY, userId ?? ''], enabled: !!userId });
+  useQuery<Patient>({ queryKey: [...PROFILE_KEY, userId ?? ''], enabled: !!userId });
 
 export const useConsent = (userId: string | undefined) =>
-  useQuery<Consent>({ queryKey: [CONSENT_KEY, userId ?? ''], enabled: !!userId });
+  useQuery<Consent>({ queryKey: [...CONSENT_KEY, userId ?? ''], enabled: !!userId });
 
 /** One page of a patient's family contacts. */
 export const useFamilyContacts = (patientRowId: string | undefined, page = 1) =>
   useQuery<Paged<FamilyContact>>({
-    queryKey: [FAMILY_KEY, patientRowId ?? '', { page }],
+    queryKey: [...FAMILY_KEY, patientRowId ?? '', { page }],
     enabled: !!patientRowId,
   });
 
@@ -42,12 +42,18 @@ export interface ActivityParams {
 
 /** Read again whenever the dashboard opens: every read of a record adds entries. */
 export const useActivity = (params: ActivityParams) =>
-  useQuery<AuditPage>({ queryKey: [ACTIVITY_KEY, { ...params }], refetchOnMount: 'always' });
+  useQuery<AuditPage>({ queryKey: [...ACTIVITY_KEY, { ...params }], refetchOnMount: 'always' });
+
+/** The patient's own records are read again (closing a record marks it viewed). */
+export function useRefreshOwnRecords() {
+  const client = useQueryClient();
+  return () => void client.invalidateQueries({ queryKey: OWN_RECORDS_KEY });
+}
 
 /** The activity trail after any change or read (data is never stale otherwise). */
 export function useRefreshActivity() {
   const client = useQueryClient();
-  return () => client.invalidateQueries({ queryKey: [ACTIVITY_KEY] });
+  return () => client.invalidateQueries({ queryKey: ACTIVITY_KEY });
 }
 
 export function useSaveProfile(userId: string) {
@@ -56,8 +62,8 @@ export function useSaveProfile(userId: string) {
     mutationFn: ({ patientRowId, update }: { patientRowId: string; update: ProfileUpdate }) =>
       apiJson<Patient>('PUT', `/api/patients/${patientRowId}`, update),
     onSuccess: (patient) => {
-      client.setQueryData([PROFILE_KEY, userId], patient);
-      return client.invalidateQueries({ queryKey: [ACTIVITY_KEY] });
+      client.setQueryData([...PROFILE_KEY, userId], patient);
+      return client.invalidateQueries({ queryKey: ACTIVITY_KEY });
     },
   });
 }
@@ -67,8 +73,8 @@ export function useSaveConsent(userId: string) {
   return useMutation({
     mutationFn: (consent: ConsentInput) => apiJson<Consent>('PUT', `/api/consent/${userId}`, consent),
     onSuccess: (consent) => {
-      client.setQueryData([CONSENT_KEY, userId], consent);
-      return client.invalidateQueries({ queryKey: [ACTIVITY_KEY] });
+      client.setQueryData([...CONSENT_KEY, userId], consent);
+      return client.invalidateQueries({ queryKey: ACTIVITY_KEY });
     },
   });
 }
@@ -89,8 +95,8 @@ export function useChangeContact(patientRowId: string) {
     },
     onSuccess: () =>
       Promise.all([
-        client.invalidateQueries({ queryKey: [FAMILY_KEY, patientRowId] }),
-        client.invalidateQueries({ queryKey: [ACTIVITY_KEY] }),
+        client.invalidateQueries({ queryKey: [...FAMILY_KEY, patientRowId] }),
+        client.invalidateQueries({ queryKey: ACTIVITY_KEY }),
       ]),
   });
 }

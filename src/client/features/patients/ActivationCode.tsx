@@ -3,9 +3,7 @@
 // sheet to hand over; Copy puts MRN, code and link on the clipboard.
 import { Alert, Button, Code, Group, Modal, Stack, Text } from '@mantine/core';
 import { IconCopy, IconPrinter } from '@tabler/icons-react';
-import { useMutation } from '@tanstack/react-query';
 import { activationLink, type IssuedActivationCode } from '../../../shared/activation';
-import { apiJson } from '../../api/request';
 import { formatDate } from '../../format';
 import { notifyError, notifySuccess } from '../../notify';
 
@@ -14,16 +12,11 @@ export interface ActivationDetails extends IssuedActivationCode {
   mrn: string;
 }
 
-/** POST /api/patients/{id}/activation-code: a new code (the old one stops working). */
-export function useIssueActivationCode() {
-  return useMutation({
-    mutationFn: (patientRowId: string) =>
-      apiJson<IssuedActivationCode>('POST', `/api/patients/${patientRowId}/activation-code`),
-  });
-}
-
 const escapeHtml = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
+  s.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
+  );
 
 function sheetText(d: ActivationDetails, link: string) {
   return [
@@ -79,17 +72,23 @@ export function ActivationCodeView({
   async function copy() {
     try {
       await navigator.clipboard.writeText(sheetText(details, link).join('\n'));
-      notifySuccess('Activation Code Copied', 'The MRN, the activation code and the link are on your clipboard.');
+      notifySuccess(
+        'Activation Code Copied',
+        'The MRN, the activation code and the link are on your clipboard.',
+      );
     } catch {
-      notifyError('Copy Failed', 'The browser did not allow copying. Please write the code down or print it.');
+      notifyError(
+        'Copy Failed',
+        'The browser did not allow copying. Please write the code down or print it.',
+      );
     }
   }
 
   return (
     <Stack>
       <Text size="sm">
-        Give {details.patientName} their Medical Record Number and this one-time activation code. They
-        need both to create their patient account. The code is shown only now.
+        Give {details.patientName} their Medical Record Number and this one-time activation code. They need
+        both to create their patient account. The code is shown only now.
         {replaced && ' Any earlier activation code of this patient no longer works.'}
       </Text>
       <Stack component="section" gap={4} aria-label="Activation details">
@@ -120,7 +119,11 @@ export function ActivationCodeView({
           >
             Print
           </Button>
-          <Button variant="light" leftSection={<IconCopy size={16} aria-hidden />} onClick={() => void copy()}>
+          <Button
+            variant="light"
+            leftSection={<IconCopy size={16} aria-hidden />}
+            onClick={() => void copy()}
+          >
             Copy
           </Button>
         </Group>

@@ -4,11 +4,10 @@
 import { Badge, Button, Group, Modal, Paper, SimpleGrid, Stack, Switch, Text, Title } from '@mantine/core';
 import { IconDownload, IconEye, IconKey, IconUpload } from '@tabler/icons-react';
 import { FhirExportButton } from '../fhir/FhirExportButton';
-import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { patientDisplayName, type Patient } from '../../../shared/patients';
 import { ListPager } from '../../components/ListPager';
-import { RECORDS_KEY, usePatientRecords } from '../hospital/api';
+import { useIssueActivationCode, usePatientRecords, useRefreshPatientRecords } from '../hospital/api';
 import { departmentLabel, formatDate, genderLabel, recordTypeLabel } from '../../format';
 import { downloadRecord } from '../records/download';
 import { RecordDetailDialog } from '../records/RecordDetailDialog';
@@ -16,7 +15,7 @@ import { RecordStatusBadges } from '../records/RecordVersions';
 import { UploadRecordForm } from '../records/UploadRecordForm';
 import { errorMessage } from '../../api/request';
 import { notifyError } from '../../notify';
-import { ActivationCodeModal, useIssueActivationCode, type ActivationDetails } from './ActivationCode';
+import { ActivationCodeModal, type ActivationDetails } from './ActivationCode';
 
 function Section({ title, rows }: { title: string; rows: [string, string | null | undefined][] }) {
   return (
@@ -54,7 +53,7 @@ export function PatientDetailsDialog({ patient, onClose }: { patient: Patient | 
 }
 
 function PatientDetails({ patient }: { patient: Patient }) {
-  const client = useQueryClient();
+  const refreshRecords = useRefreshPatientRecords(patient.id);
   const [allVersions, setAllVersions] = useState(false);
   const [page, setPage] = useState(1);
   const records = usePatientRecords(patient.id, allVersions, page);
@@ -71,7 +70,10 @@ function PatientDetails({ patient }: { patient: Patient }) {
       const code = await issue.mutateAsync(patient.id);
       setIssued({ ...code, patientName: patientDisplayName(patient), mrn: patient.patientId });
     } catch (error) {
-      notifyError('No New Code', errorMessage(error, 'A new activation code could not be issued. Please try again.'));
+      notifyError(
+        'No New Code',
+        errorMessage(error, 'A new activation code could not be issued. Please try again.'),
+      );
     }
   }
 
@@ -202,9 +204,7 @@ function PatientDetails({ patient }: { patient: Patient }) {
       {records.data && records.data.total > 0 && (
         <ListPager
           page={records.data.page}
-          pageSize={records.data.pageSize}
-          shown={records.data.items.length}
-          total={records.data.total}
+          list={records.data}
           one="record"
           other="records"
           onPage={setPage}
@@ -222,7 +222,7 @@ function PatientDetails({ patient }: { patient: Patient }) {
             variant="default"
             onClick={() => {
               setUploading(false);
-              void client.invalidateQueries({ queryKey: [RECORDS_KEY, patient.id] });
+              refreshRecords();
             }}
           >
             Done

@@ -118,7 +118,11 @@ function PatientForm({
       );
       const created = createdPatientSchema.safeParse(saved);
       if (created.success) {
-        onAdded({ ...created.data, patientName: patientDisplayName(created.data), mrn: created.data.patientId });
+        onAdded({
+          ...created.data,
+          patientName: patientDisplayName(created.data),
+          mrn: created.data.patientId,
+        });
       } else {
         onClose();
       }

@@ -18,7 +18,7 @@ import { IconEdit, IconFolderOpen, IconPlus, IconSearch, IconTrash } from '@tabl
 import { useState } from 'react';
 import { DEFAULT_PAGE_SIZE } from '../../../shared/constants';
 import { patientDisplayName, type Patient } from '../../../shared/patients';
-import { usePatients } from '../hospital/api';
+import { useDeletePatient, usePatients } from '../hospital/api';
 import { DEPARTMENT_OPTIONS, formatDate } from '../../format';
 import { confirmDeletePatient } from './confirmDeletePatient';
 import { PatientDetailsDialog } from './PatientDetailsDialog';
@@ -33,13 +33,13 @@ export function PatientsTab() {
   const [formFor, setFormFor] = useState<Patient | 'new' | null>(null);
   const [details, setDetails] = useState<Patient | null>(null);
   const { data, isLoading, isError } = usePatients({ search, department, page, pageSize: DEFAULT_PAGE_SIZE });
+  const deletePatient = useDeletePatient();
 
   const applyFilters = () => {
     setSearch(searchInput.trim());
     setPage(1);
   };
   const items = data?.items ?? [];
-  const total = data?.total ?? 0;
   const filtered = search !== '' || department !== 'all';
 
   return (
@@ -150,7 +150,7 @@ export function PatientsTab() {
                           variant="subtle"
                           color="red"
                           aria-label={`Delete ${patientDisplayName(p)}`}
-                          onClick={() => confirmDeletePatient(p)}
+                          onClick={() => confirmDeletePatient(p, deletePatient.mutateAsync)}
                         >
                           <IconTrash size={18} />
                         </ActionIcon>
@@ -176,16 +176,7 @@ export function PatientsTab() {
                 : 'No patients found. Add patients to get started.'}
           </Text>
         )}
-        <ListPager
-          p="md"
-          page={page}
-          pageSize={data?.pageSize ?? DEFAULT_PAGE_SIZE}
-          shown={items.length}
-          total={total}
-          one="patient"
-          other="patients"
-          onPage={setPage}
-        />
+        <ListPager p="md" list={data} page={page} one="patient" other="patients" onPage={setPage} />
       </Paper>
 
       <PatientFormDialog patient={formFor} onClose={() => setFormFor(null)} />

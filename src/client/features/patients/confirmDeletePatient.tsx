@@ -3,19 +3,15 @@
 import { Text } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { patientDisplayName, type Patient } from '../../../shared/patients';
-import { apiJson, errorMessage } from '../../api/request';
-import { queryClient } from '../../api/queryClient';
+import { errorMessage } from '../../api/request';
 import { notifyError, notifySuccess } from '../../notify';
-import { AUDIT_KEY, PATIENTS_KEY } from '../hospital/api';
 
-async function deletePatient(patient: Patient) {
+type DeleteCall = (patientRowId: string) => Promise<unknown>;
+
+async function deletePatient(patient: Patient, remove: DeleteCall) {
   try {
-    await apiJson('DELETE', `/api/patients/${patient.id}`);
+    await remove(patient.id);
     notifySuccess('Patient Deleted', `${patientDisplayName(patient)} was removed from your patient list.`);
-    await Promise.all([
-      queryClient.invalidateQueries({ queryKey: [PATIENTS_KEY] }),
-      queryClient.invalidateQueries({ queryKey: [AUDIT_KEY] }),
-    ]);
   } catch (error) {
     const message = errorMessage(error, '');
     if (message) notifyError('Delete Failed', message);
@@ -23,7 +19,8 @@ async function deletePatient(patient: Patient) {
   }
 }
 
-export function confirmDeletePatient(patient: Patient) {
+/** `remove` is useDeletePatient's call (features/hospital/api.ts). */
+export function confirmDeletePatient(patient: Patient, remove: DeleteCall) {
   const name = patientDisplayName(patient);
   modals.openConfirmModal({
     title: 'Delete patient?',
@@ -45,7 +42,7 @@ export function confirmDeletePatient(patient: Patient) {
         ),
         labels: { confirm: 'Yes, delete patient', cancel: 'Keep patient' },
         confirmProps: { color: 'red' },
-        onConfirm: () => void deletePatient(patient),
+        onConfirm: () => void deletePatient(patient, remove),
       }),
   });
 }

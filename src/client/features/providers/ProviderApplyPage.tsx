@@ -15,28 +15,29 @@ import {
   Title,
 } from '@mantine/core';
 import { IconCircleCheck } from '@tabler/icons-react';
-import { useEffect, useState, type FormEvent } from 'react';
+import { useForm } from '@mantine/form';
+import { useEffect, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { REDIRECT_AFTER_APPLICATION_MS } from '../../../shared/constants';
-import { apiJson } from '../../api/request';
 import { PublicLayout } from '../../components/layout/PublicLayout';
 import { notifyError, notifySuccess } from '../../notify';
 import {
   EMPTY_APPLICATION,
   applicationErrors,
   applicationFailureMessage,
-  type ApplicationErrors,
   type ApplicationValues,
 } from './applicationForm';
+import { useApply } from './api';
 import { PublicPageHeader } from '../../components/layout/PublicPageHeader';
 
 export default function ProviderApplyPage() {
   const navigate = useNavigate();
-  const [values, setValues] = useState<ApplicationValues>(EMPTY_APPLICATION);
-  const [errors, setErrors] = useState<ApplicationErrors>({});
+  // After the first submit, messages follow the typing.
   const [checked, setChecked] = useState(false);
-  const [submitting, setSubmitting] = useState(false);
-  const [submitted, setSubmitted] = useState(false);
+  const form = useForm<ApplicationValues>({ initialValues: EMPTY_APPLICATION, validate: applicationErrors });
+  const apply = useApply();
+  const submitting = apply.isPending;
+  const submitted = apply.isSuccess;
 
   useEffect(() => {
     if (!submitted) return;
@@ -44,23 +45,9 @@ export default function ProviderApplyPage() {
     return () => window.clearTimeout(timer);
   }, [submitted, navigate]);
 
-  function set(key: keyof ApplicationValues, value: string) {
-    const next = { ...values, [key]: value };
-    setValues(next);
-    // After the first submit, messages follow the typing.
-    if (checked) setErrors(applicationErrors(next));
-  }
-
-  async function handleSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    setChecked(true);
-    const found = applicationErrors(values);
-    setErrors(found);
-    if (Object.keys(found).length > 0) return;
-    setSubmitting(true);
+  async function handleSubmit(values: ApplicationValues) {
     try {
-      await apiJson('POST', '/api/provider-applications', values);
-      setSubmitted(true);
+      await apply.mutateAsync(values);
       notifySuccess(
         'Application Submitted Successfully!',
         'Your application will be reviewed by the MedLedger team and you will receive an email once it has been processed.',
@@ -69,14 +56,18 @@ export default function ProviderApplyPage() {
     } catch (error) {
       notifyError('Application Failed', applicationFailureMessage(error));
     }
-    setSubmitting(false);
   }
 
-  const field = (key: keyof ApplicationValues) => ({
-    value: values[key],
-    error: errors[key],
-    onChange: (e: { currentTarget: { value: string } }) => set(key, e.currentTarget.value),
-  });
+  const field = (key: keyof ApplicationValues) => {
+    const props = form.getInputProps(key);
+    return {
+      ...props,
+      onChange: (event: unknown) => {
+        (props.onChange as (value: unknown) => void)(event);
+        if (checked) form.validateField(key);
+      },
+    };
+  };
 
   return (
     <PublicLayout size="md">
@@ -103,7 +94,13 @@ export default function ProviderApplyPage() {
             page...
           </Alert>
         )}
-        <form onSubmit={(e) => void handleSubmit(e)} noValidate>
+        <form
+          noValidate
+          onSubmit={(event) => {
+            setChecked(true);
+            form.onSubmit((values) => void handleSubmit(values))(event);
+          }}
+        >
           <Stack gap="xl">
             <Stack gap="sm" component="fieldset" style={{ border: 0, padding: 0, margin: 0 }}>
               <Title order={2} fz="lg" component="legend">

@@ -1,21 +1,23 @@
 // /provider-register?token=... (docs/spec.md#other-pages): the hospital account is created from the e-mailed
 // one-time link. No token: "Invalid Link" and back to / after 3 s. Success: back to the hospital
 // login after 2 s.
-import { Alert, Anchor, Button, Paper, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Button, Stack } from '@mantine/core';
+import { useForm } from '@mantine/form';
 import { IconGift } from '@tabler/icons-react';
-import { useEffect, useState, type FormEvent } from 'react';
-import { Link, useNavigate, useSearchParams } from 'react-router';
+import { useEffect } from 'react';
+import { useNavigate, useSearchParams } from 'react-router';
 import {
   REDIRECT_AFTER_INVALID_TOKEN_MS,
   REDIRECT_AFTER_REGISTRATION_MS,
   TRIAL_DAYS,
 } from '../../../shared/constants';
 import { PROVIDER_MESSAGES } from '../../../shared/providers';
-import { apiJson, errorMessage } from '../../api/request';
-import { NewPasswordInput } from './NewPasswordInput';
-import { PasswordStrength } from '../../components/PasswordStrength';
-import { Logo } from '../../components/Logo';
+import { errorMessage } from '../../api/request';
+import { NewPasswordFields } from './NewPasswordInput';
+import { AccountCard, HaveAccountLink, HomeLogo } from '../../components/layout/AccountCard';
 import { PublicLayout } from '../../components/layout/PublicLayout';
+import { NameFields } from '../../components/NameFields';
+import { useProviderRegister } from './api';
 import { notifyError, notifySuccess } from '../../notify';
 import { registerProblem, type ProviderRegisterValues } from './registerForm';
 import { localTimeZone } from '../../../shared/time';
@@ -24,16 +26,11 @@ export default function ProviderRegisterPage() {
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const token = params.get('token')?.trim() ?? '';
-  const [values, setValues] = useState<ProviderRegisterValues>({
-    firstName: '',
-    lastName: '',
-    password: '',
-    confirmPassword: '',
+  const form = useForm<ProviderRegisterValues>({
+    initialValues: { firstName: '', lastName: '', password: '', confirmPassword: '' },
   });
-  const [submitting, setSubmitting] = useState(false);
-  const [done, setDone] = useState(false);
-  const set = (key: keyof ProviderRegisterValues, value: string) =>
-    setValues((v) => ({ ...v, [key]: value }));
+  const register = useProviderRegister();
+  const done = register.isSuccess;
 
   useEffect(() => {
     if (token) return;
@@ -48,23 +45,20 @@ export default function ProviderRegisterPage() {
     return () => window.clearTimeout(timer);
   }, [done, navigate]);
 
-  async function handleSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
+  async function handleSubmit(values: ProviderRegisterValues) {
     const problem = registerProblem(values);
     if (problem) {
       notifyError(problem.title, problem.message);
       return;
     }
-    setSubmitting(true);
     try {
-      await apiJson('POST', '/api/provider-register', {
+      await register.mutateAsync({
         token,
         password: values.password,
         firstName: values.firstName.trim(),
         lastName: values.lastName.trim(),
         timeZone: localTimeZone(),
       });
-      setDone(true);
       notifySuccess(
         'Account Created Successfully!',
         `Welcome to MedLedger! Your ${TRIAL_DAYS}-day free trial has started. You can now log in.`,
@@ -72,60 +66,31 @@ export default function ProviderRegisterPage() {
       );
     } catch (error) {
       notifyError('Registration Failed', errorMessage(error, 'Something went wrong. Please try again.'));
-      setSubmitting(false);
     }
   }
 
   return (
     <PublicLayout size="sm">
-      <Anchor component={Link} to="/" underline="never" aria-label="MedLedger home" mb="md" w="fit-content">
-        <Logo />
-      </Anchor>
-      <Paper withBorder shadow="md" p="xl" radius="lg">
-        <Stack gap={4} align="center" mb="lg">
-          <Title order={1} fz={26}>
-            Complete Your Registration
-          </Title>
-          <Text c="dimmed" ta="center">
-            Your application has been approved. Create the account for your organization.
-          </Text>
-        </Stack>
+      <HomeLogo />
+      <AccountCard
+        title="Complete Your Registration"
+        subtitle="Your application has been approved. Create the account for your organization."
+      >
         {!token ? (
           <Alert color="red" title="This link cannot be used" role="alert">
             {PROVIDER_MESSAGES.tokenMissing} Taking you back to the home page...
           </Alert>
         ) : (
-          <form onSubmit={(e) => void handleSubmit(e)}>
+          <form onSubmit={form.onSubmit((v) => void handleSubmit(v))}>
             <Stack gap="md">
-              <SimpleGrid cols={{ base: 1, xs: 2 }}>
-                <TextInput
-                  label="First Name"
-                  required
-                  autoComplete="given-name"
-                  value={values.firstName}
-                  onChange={(e) => set('firstName', e.currentTarget.value)}
-                />
-                <TextInput
-                  label="Last Name"
-                  required
-                  autoComplete="family-name"
-                  value={values.lastName}
-                  onChange={(e) => set('lastName', e.currentTarget.value)}
-                />
-              </SimpleGrid>
-              <NewPasswordInput
+              <NameFields
+                firstName={form.getInputProps('firstName')}
+                lastName={form.getInputProps('lastName')}
+              />
+              <NewPasswordFields
                 label="Password"
-                value={values.password}
-                onChange={(v) => set('password', v)}
-              />
-              <PasswordStrength
-                password={values.password}
-                criteria={['length', 'uppercase', 'lowercase', 'number', 'symbol']}
-              />
-              <NewPasswordInput
-                label="Confirm Password"
-                value={values.confirmPassword}
-                onChange={(v) => set('confirmPassword', v)}
+                values={form.values}
+                onChange={(field, v) => form.setFieldValue(field, v)}
               />
               <Alert
                 color="blue"
@@ -136,19 +101,14 @@ export default function ProviderRegisterPage() {
                 Your account starts with a {TRIAL_DAYS}-day free trial. No payment is needed now; after the
                 trial a payment method is needed to keep adding and changing records.
               </Alert>
-              <Button type="submit" size="md" fullWidth disabled={submitting || done}>
-                {submitting ? 'Creating Account...' : 'Complete Registration'}
+              <Button type="submit" size="md" fullWidth disabled={register.isPending || done}>
+                {register.isPending ? 'Creating Account...' : 'Complete Registration'}
               </Button>
             </Stack>
           </form>
         )}
-        <Text ta="center" size="sm" mt="lg">
-          Already have an account?{' '}
-          <Anchor component={Link} to="/hospital-login">
-            Log in
-          </Anchor>
-        </Text>
-      </Paper>
+        <HaveAccountLink to="/hospital-login" label="Log in" />
+      </AccountCard>
     </PublicLayout>
   );
 }

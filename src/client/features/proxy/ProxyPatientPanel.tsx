@@ -71,9 +71,7 @@ function ProxyRecords({ patient, onOpen }: { patient: ProxyPatient; onOpen: (id:
       {records.data && records.data.total > 0 && (
         <ListPager
           page={records.data.page}
-          pageSize={records.data.pageSize}
-          shown={items.length}
-          total={records.data.total}
+          list={records.data}
           one="record"
           other="records"
           onPage={setPage}

@@ -9,27 +9,27 @@ import type { MedicalRecord } from '../../../shared/records';
 import { apiJson } from '../../api/request';
 import { ACTIVITY_KEY, FAMILY_KEY } from '../patient/api';
 
-export const PROXY_PATIENTS_KEY = '/api/proxy/patients';
-export const HOLDERS_KEY = '/api/proxy/holders';
+export const PROXY_PATIENTS_KEY = ['/api/proxy/patients'] as const;
+export const HOLDERS_KEY = ['/api/proxy/holders'] as const;
 
 /** Read again on every visit: a patient may have ended the access meanwhile. */
 export const useProxyPatients = () =>
-  useQuery<{ patients: ProxyPatient[] }>({ queryKey: [PROXY_PATIENTS_KEY], refetchOnMount: 'always' });
+  useQuery<{ patients: ProxyPatient[] }>({ queryKey: PROXY_PATIENTS_KEY, refetchOnMount: 'always' });
 
 export const useProxyRecords = (patientId: string, page: number) =>
   useQuery<Paged<MedicalRecord>>({
-    queryKey: [PROXY_PATIENTS_KEY, patientId, 'records', { page }],
+    queryKey: [...PROXY_PATIENTS_KEY, patientId, 'records', { page }],
     refetchOnMount: 'always',
   });
 
 export const useProxyAppointments = (patientId: string) =>
   useQuery<Paged<Appointment>>({
-    queryKey: [PROXY_PATIENTS_KEY, patientId, 'appointments'],
+    queryKey: [...PROXY_PATIENTS_KEY, patientId, 'appointments'],
     refetchOnMount: 'always',
   });
 
 export const useAccessHolders = () =>
-  useQuery<{ holders: AccessHolder[] }>({ queryKey: [HOLDERS_KEY], refetchOnMount: 'always' });
+  useQuery<{ holders: AccessHolder[] }>({ queryKey: HOLDERS_KEY, refetchOnMount: 'always' });
 
 /** Revoke: clears the contact's "Can Access Medical Records" flag on the server. */
 export function useRevokeHolder() {
@@ -39,9 +39,9 @@ export function useRevokeHolder() {
       apiJson<{ message: string }>('DELETE', `/api/proxy/holders/${encodeURIComponent(contactId)}`),
     onSuccess: () =>
       Promise.all([
-        client.invalidateQueries({ queryKey: [HOLDERS_KEY] }),
-        client.invalidateQueries({ queryKey: [FAMILY_KEY] }),
-        client.invalidateQueries({ queryKey: [ACTIVITY_KEY] }),
+        client.invalidateQueries({ queryKey: HOLDERS_KEY }),
+        client.invalidateQueries({ queryKey: FAMILY_KEY }),
+        client.invalidateQueries({ queryKey: ACTIVITY_KEY }),
       ]),
   });
 }
@@ -51,7 +51,7 @@ export function useSendInvitation() {
   return useMutation({
     mutationFn: (contactId: string) =>
       apiJson<{ message: string }>('POST', `/api/family-contacts/${encodeURIComponent(contactId)}/invite`),
-    onSuccess: () => client.invalidateQueries({ queryKey: [ACTIVITY_KEY] }),
+    onSuccess: () => client.invalidateQueries({ queryKey: ACTIVITY_KEY }),
   });
 }
 

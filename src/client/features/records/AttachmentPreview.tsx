@@ -121,7 +121,12 @@ function PreviewBody({ attachment, kind }: { attachment: PreviewableAttachment; 
           Reset
         </Button>
       </Group>
-      <Box style={{ overflow: 'auto', maxHeight: '70vh' }} tabIndex={0} role="region" aria-label="Image, scroll to pan">
+      <Box
+        style={{ overflow: 'auto', maxHeight: '70vh' }}
+        tabIndex={0}
+        role="region"
+        aria-label="Image, scroll to pan"
+      >
         <img
           src={state.url}
           alt={attachment.fileName}

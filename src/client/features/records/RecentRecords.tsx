@@ -147,9 +147,7 @@ export function RecentRecords({
       {paging && paging.total > 0 && (
         <ListPager
           page={paging.page}
-          pageSize={paging.pageSize}
-          shown={records.length}
-          total={paging.total}
+          list={{ ...paging, items: records }}
           one="record"
           other="records"
           onPage={onPage}

@@ -5,12 +5,10 @@
 // is audited.
 import { Badge, Button, Grid, Group, Loader, Modal, Paper, Stack, Switch, Text, Title } from '@mantine/core';
 import { IconDownload, IconPrinter, IconReceipt } from '@tabler/icons-react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { MedicalRecord } from '../../../shared/records';
-import { apiJson } from '../../api/request';
 import { notifyError, notifySuccess } from '../../notify';
-import { AUDIT_KEY, RECORDS_KEY } from '../hospital/api';
+import { useRecord, useUpdateSharing } from './api';
 import { departmentLabel, formatDate, formatDateTime, recordTypeLabel } from '../../format';
 import { downloadReceipt, downloadRecord } from './download';
 import { RecordSharing } from '../shares/RecordSharing';
@@ -20,8 +18,6 @@ import { printRecord } from './printRecord';
 import { RecordStatusBadges, RecordVersions } from './RecordVersions';
 import { AttachmentList } from './AttachmentList';
 import { Field, RecordDetails } from './RecordDetails';
-
-export const RECORD_KEY = '/api/medical-records/record';
 
 interface Props {
   recordId: string | null;
@@ -37,12 +33,7 @@ export function RecordDetailDialog({ recordId, onClose, readOnly = false }: Prop
   // Another version opened from the history (or after an amendment) replaces the one asked for.
   const [other, setOther] = useState<{ from: string | null; id: string } | null>(null);
   const shownId = other && other.from === recordId ? other.id : recordId;
-  const { data: record, isLoading } = useQuery<MedicalRecord>({
-    queryKey: [RECORD_KEY, shownId ?? ''],
-    enabled: !!shownId,
-    staleTime: 0,
-    gcTime: 0,
-  });
+  const { data: record, isLoading } = useRecord(shownId);
   return (
     <Modal opened={!!recordId} onClose={onClose} size="xl" title={record?.title ?? 'Medical Record'}>
       {isLoading && <Loader role="status" aria-label="Loading record" />}
@@ -68,27 +59,17 @@ function RecordDetail({
   onOpen: (recordId: string) => void;
   readOnly: boolean;
 }) {
-  const client = useQueryClient();
   const [specialists, setSpecialists] = useState(record.shareWithSpecialists);
   const [family, setFamily] = useState(record.shareWithFamily);
-  const [saving, setSaving] = useState(false);
+  const sharing = useUpdateSharing(record.id);
+  const saving = sharing.isPending;
 
   async function updateConsent() {
-    setSaving(true);
     try {
-      await apiJson('PUT', `/api/medical-records/${record.id}/sharing`, {
-        shareWithSpecialists: specialists,
-        shareWithFamily: family,
-      });
+      await sharing.mutateAsync({ shareWithSpecialists: specialists, shareWithFamily: family });
       notifySuccess('Consent Updated', 'The sharing preferences of this record were saved.');
-      await Promise.all([
-        client.invalidateQueries({ queryKey: [RECORDS_KEY] }),
-        client.invalidateQueries({ queryKey: [AUDIT_KEY] }),
-      ]);
     } catch {
       notifyError('Update Failed', 'Unable to update your sharing preferences. Please try again.');
-    } finally {
-      setSaving(false);
     }
   }
 

@@ -3,17 +3,15 @@
 // hospital that uploaded it the two ways to correct a record without erasing it.
 import { Alert, Badge, Button, Group, Modal, Paper, Stack, Text, Textarea, Title } from '@mantine/core';
 import { IconAlertTriangle, IconEdit, IconHistory } from '@tabler/icons-react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { enteredInErrorSchema, type MedicalRecord, type RecordVersion } from '../../../shared/records';
-import { apiJson, errorMessage } from '../../api/request';
+import { enteredInErrorSchema, type MedicalRecord } from '../../../shared/records';
+import { errorMessage } from '../../api/request';
+import { useSchemaForm } from '../../components/useSchemaForm';
 import { useAuth } from '../../auth/context';
 import { formatDateTime } from '../../format';
 import { notifyError, notifySuccess } from '../../notify';
-import { AUDIT_KEY, RECORDS_KEY } from '../hospital/api';
+import { useMarkEnteredInError, useRecordHistory } from './api';
 import { UploadRecordForm } from './UploadRecordForm';
-
-const RECORD_HISTORY_KEY = '/api/medical-records';
 
 export function RecordStatusBadges({
   record,
@@ -40,11 +38,7 @@ export function RecordVersions({ record, onOpen }: Props) {
   const [amending, setAmending] = useState(false);
   const [retracting, setRetracting] = useState(false);
   const hasHistory = !!record.supersedesId || !!record.supersededById;
-  const { data } = useQuery<{ versions: RecordVersion[] }>({
-    queryKey: [RECORD_HISTORY_KEY, record.id, 'history'],
-    enabled: hasHistory,
-    staleTime: 0,
-  });
+  const { data } = useRecordHistory(record.id, hasHistory);
   const mayCorrect =
     user?.role === 'hospital' &&
     user.id === record.hospitalId &&
@@ -144,34 +138,19 @@ function EnteredInErrorDialog({
   opened: boolean;
   onClose: () => void;
 }) {
-  const client = useQueryClient();
-  const [reason, setReason] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [saving, setSaving] = useState(false);
+  const mark = useMarkEnteredInError(record.id);
+  const form = useSchemaForm(enteredInErrorSchema, { reason: '' });
 
-  async function confirm() {
-    const parsed = enteredInErrorSchema.safeParse({ reason });
-    if (!parsed.success) {
-      setError(parsed.error.issues[0]?.message ?? 'Please give a reason');
-      return;
-    }
-    setSaving(true);
+  async function confirm(values: { reason: string }) {
     try {
-      await apiJson('POST', `/api/medical-records/${record.id}/entered-in-error`, parsed.data);
+      await mark.mutateAsync(values);
       notifySuccess(
         'Marked as Entered in Error',
         `"${record.title}" is kept and ledgered, and hidden from current records.`,
       );
-      await Promise.all([
-        client.invalidateQueries({ queryKey: [RECORDS_KEY] }),
-        client.invalidateQueries({ queryKey: [AUDIT_KEY] }),
-        client.invalidateQueries({ queryKey: ['/api/medical-records/record'] }),
-      ]);
       onClose();
     } catch (err) {
       notifyError('Not Saved', errorMessage(err, 'The record could not be marked. Please try again.'));
-    } finally {
-      setSaving(false);
     }
   }
 
@@ -189,18 +168,17 @@ function EnteredInErrorDialog({
           autosize
           minRows={2}
           maxLength={500}
-          value={reason}
-          error={error}
-          onChange={(e) => {
-            setReason(e.currentTarget.value);
-            setError(null);
-          }}
+          {...form.getInputProps('reason')}
         />
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>
             Cancel
           </Button>
-          <Button color="red" loading={saving} onClick={() => void confirm()}>
+          <Button
+            color="red"
+            loading={mark.isPending}
+            onClick={() => form.onSubmit((values) => void confirm(values))()}
+          >
             Mark as Entered in Error
           </Button>
         </Group>

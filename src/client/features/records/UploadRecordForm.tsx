@@ -14,15 +14,14 @@ import {
   TextInput,
   Textarea,
 } from '@mantine/core';
-import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { MISSING_INFORMATION, type MedicalRecord } from '../../../shared/records';
-import { errorMessage, errorStatus, uploadWithProgress } from '../../api/request';
+import { errorMessage, errorStatus } from '../../api/request';
 import { notifyError, notifySuccess } from '../../notify';
-import { AUDIT_KEY, DRAFTS_KEY, RECORDS_KEY } from '../hospital/api';
 import { DEPARTMENT_OPTIONS, RECORD_TYPE_OPTIONS } from '../../format';
 import { FilePicker } from './FilePicker';
 import { PatientPicker } from './PatientPicker';
+import { useUploadRecord } from './api';
 
 interface Props {
   /** A patient chosen beforehand (the patient details dialog): no picker shown. */
@@ -35,7 +34,6 @@ interface Props {
 }
 
 export function UploadRecordForm({ fixedPatient: given, draft: saved, amending, onSaved }: Props) {
-  const client = useQueryClient();
   // An amendment starts from the record's fields, for its own patient, like a draft does.
   const draft = saved ?? amending;
   const fixedPatient =
@@ -58,6 +56,7 @@ export function UploadRecordForm({ fixedPatient: given, draft: saved, amending, 
   const [shareWithFamily, setShareWithFamily] = useState(draft?.shareWithFamily ?? false);
   const [progress, setProgress] = useState<number | null>(null);
   const [tried, setTried] = useState(false);
+  const upload = useUploadRecord(amending?.id, setProgress);
 
   const missing = { patient: !patientId, recordType: !recordType, title: !title.trim() };
 
@@ -84,8 +83,7 @@ export function UploadRecordForm({ fixedPatient: given, draft: saved, amending, 
 
     setProgress(0);
     try {
-      const url = amending ? `/api/medical-records/${amending.id}/amend` : '/api/medical-records';
-      const result = await uploadWithProgress<MedicalRecord>(url, form, (p) => setProgress(p.percent));
+      const result = await upload.mutateAsync(form);
       if (amending) {
         notifySuccess(
           'Record Amended',
@@ -102,11 +100,6 @@ export function UploadRecordForm({ fixedPatient: given, draft: saved, amending, 
           `"${result.title}" was uploaded and entered in the ledger.`,
         );
       }
-      await Promise.all([
-        client.invalidateQueries({ queryKey: [RECORDS_KEY] }),
-        client.invalidateQueries({ queryKey: DRAFTS_KEY }),
-        client.invalidateQueries({ queryKey: [AUDIT_KEY] }),
-      ]);
       onSaved?.(result);
     } catch (error) {
       const status = errorStatus(error);

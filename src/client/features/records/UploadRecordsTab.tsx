@@ -2,37 +2,31 @@
 // and the saved drafts (visible to this hospital only) to continue, upload as they are, or discard.
 import { Badge, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { modals } from '@mantine/modals';
-import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { MedicalRecord } from '../../../shared/records';
-import { apiJson, errorMessage } from '../../api/request';
+import { errorMessage } from '../../api/request';
 import { notifyError, notifySuccess } from '../../notify';
-import { AUDIT_KEY, DRAFTS_KEY, RECORDS_KEY, useDrafts } from '../hospital/api';
+import { useDrafts } from '../hospital/api';
+import { useDiscardDraft, useFinalizeDraft } from './api';
 import { formatDateTime, recordTypeLabel } from '../../format';
 import { UploadRecordForm } from './UploadRecordForm';
 
 export function UploadRecordsTab() {
-  const client = useQueryClient();
   const drafts = useDrafts();
+  const finalize = useFinalizeDraft();
+  const discardDraft = useDiscardDraft();
   const [continuing, setContinuing] = useState<MedicalRecord | null>(null);
   // A new key empties the form after a save.
   const [formKey, setFormKey] = useState(0);
-  const refresh = () =>
-    Promise.all([
-      client.invalidateQueries({ queryKey: DRAFTS_KEY }),
-      client.invalidateQueries({ queryKey: [RECORDS_KEY] }),
-      client.invalidateQueries({ queryKey: [AUDIT_KEY] }),
-    ]);
 
   async function uploadDraft(draft: MedicalRecord) {
     try {
-      await apiJson('POST', `/api/medical-records/${draft.id}/finalize`);
+      await finalize.mutateAsync(draft.id);
       notifySuccess(
         'Record Uploaded Successfully',
         `"${draft.title}" was uploaded and entered in the ledger.`,
       );
       if (continuing?.id === draft.id) setContinuing(null);
-      await refresh();
     } catch (error) {
       notifyError(
         'Upload Failed',
@@ -50,10 +44,9 @@ export function UploadRecordsTab() {
       onConfirm: () => {
         void (async () => {
           try {
-            await apiJson('DELETE', `/api/medical-records/${draft.id}`);
+            await discardDraft.mutateAsync(draft.id);
             notifySuccess('Draft Discarded', `"${draft.title}" was deleted.`);
             if (continuing?.id === draft.id) setContinuing(null);
-            await refresh();
           } catch (error) {
             notifyError('Error', errorMessage(error, 'The draft could not be discarded.'));
           }

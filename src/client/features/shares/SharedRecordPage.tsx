@@ -3,9 +3,9 @@
 // its ledger verification, nothing else. A link that does not open shows one message, never why.
 import { Alert, Badge, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core';
 import { IconLinkOff } from '@tabler/icons-react';
-import { useQuery } from '@tanstack/react-query';
 import { useParams } from 'react-router';
 import { SHARE_UNAVAILABLE, type SharedRecord } from '../../../shared/shares';
+import { useSharedRecord } from './api';
 import { errorStatus } from '../../api/request';
 import { Logo } from '../../components/Logo';
 import { PublicLayout } from '../../components/layout/PublicLayout';
@@ -28,8 +28,7 @@ function failure(status: number | undefined): string {
 
 export default function SharedRecordPage() {
   const { token = '' } = useParams();
-  // Every opening is audited: read once, never again in the background.
-  const query = useQuery<SharedRecord>({ queryKey: ['/api/shares', token], retry: false, gcTime: 0 });
+  const query = useSharedRecord(token);
   return (
     <PublicLayout size="md">
       <Group mb="md">

@@ -1,6 +1,6 @@
 // Queries and mutations of specialist share links (docs/decisions.md#specialist-share-links).
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { Share, ShareInput } from '../../../shared/shares';
+import type { Share, ShareInput, SharedRecord } from '../../../shared/shares';
 import { apiJson } from '../../api/request';
 import { AUDIT_KEY } from '../hospital/api';
 import { ACTIVITY_KEY } from '../patient/api';
@@ -8,19 +8,23 @@ import { ACTIVITY_KEY } from '../patient/api';
 /** A record's links: ['/api/medical-records', id, 'shares']. */
 const recordSharesKey = (recordId: string) => ['/api/medical-records', recordId, 'shares'];
 /** The signed-in patient's links that open now. */
-export const OPEN_SHARES_KEY = ['/api/shares'];
+export const OPEN_SHARES_KEY = ['/api/shares'] as const;
 
 export const useRecordShares = (recordId: string) =>
   useQuery<{ items: Share[] }>({ queryKey: recordSharesKey(recordId), staleTime: 0 });
 
 export const useOpenShares = () => useQuery<{ items: Share[] }>({ queryKey: OPEN_SHARES_KEY, staleTime: 0 });
 
+/** What a share link opens. Every opening is audited: read once, never again in the background. */
+export const useSharedRecord = (token: string) =>
+  useQuery<SharedRecord>({ queryKey: [...OPEN_SHARES_KEY, token], retry: false, gcTime: 0 });
+
 /** After a link is made or revoked: the lists of links and the trails that record it. */
 function useRefreshShares() {
   const client = useQueryClient();
   return (recordId: string) =>
     Promise.all(
-      [recordSharesKey(recordId), OPEN_SHARES_KEY, [ACTIVITY_KEY], [AUDIT_KEY]].map((queryKey) =>
+      [recordSharesKey(recordId), OPEN_SHARES_KEY, ACTIVITY_KEY, AUDIT_KEY].map((queryKey) =>
         client.invalidateQueries({ queryKey }),
       ),
     );

@@ -2,12 +2,11 @@
 // default), a slide-in menu on small screens, and the trial banner. The route guard lets only role
 // hospital in.
 import { Center, Loader, NavLink, Stack, Title, VisuallyHidden } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
 import { AppLayout } from '../../components/layout/AppLayout';
 import { useMobileNav } from '../../components/layout/MobileNav';
-import { BILLING_STATUS_KEY, TrialBanner } from '../../features/billing/TrialBanner';
-import type { BillingStatus } from '../../../shared/providers';
+import { useBillingStatus } from '../../features/billing/api';
+import { TrialBanner } from '../../features/billing/TrialBanner';
 import { AppointmentsTab } from '../../features/appointments/AppointmentsTab';
 import { AuditTrailTab } from '../../features/audit/AuditTrailTab';
 import { PatientsTab } from '../../features/patients/PatientsTab';
@@ -41,7 +40,7 @@ export default function HospitalDashboardPage() {
   const [params, setParams] = useSearchParams();
   const active = tabFromParam(params.get('tab'));
   const select = (tab: TabId) => setParams(tab === 'patients' ? {} : { tab }, { replace: false });
-  const billing = useQuery<BillingStatus>({ queryKey: BILLING_STATUS_KEY });
+  const billing = useBillingStatus();
 
   return (
     <AppLayout navbar={<Sidebar active={active} onSelect={select} />}>

@@ -2,14 +2,18 @@
 // patients in): greeting, stat cards, recent records with the record detail view, upcoming
 // appointments, activity trail, profile summary with the Edit Profile modal, and the consent card.
 import { Grid, Stack, Text, Title } from '@mantine/core';
-import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useAuth } from '../../auth/context';
 import { AppLayout } from '../../components/layout/AppLayout';
 import { RecordDetailDialog } from '../../features/records/RecordDetailDialog';
 import { ActivityTrail } from '../../features/audit/ActivityTrail';
 import { FhirExportButton } from '../../features/fhir/FhirExportButton';
-import { OWN_RECORDS_KEY, useOwnRecords, useProfile, useRefreshActivity } from '../../features/patient/api';
+import {
+  useOwnRecords,
+  useProfile,
+  useRefreshActivity,
+  useRefreshOwnRecords,
+} from '../../features/patient/api';
 import { ConsentCard } from '../../features/consent/ConsentCard';
 import { newNotificationCount, verifiedCount } from './dashboard';
 import { EditProfileModal } from '../../features/patients/EditProfileModal';
@@ -23,7 +27,7 @@ import {
 
 export default function PatientDashboardPage() {
   const { user } = useAuth();
-  const client = useQueryClient();
+  const refreshOwnRecords = useRefreshOwnRecords();
   const refreshActivity = useRefreshActivity();
   const [allVersions, setAllVersions] = useState(false);
   const [page, setPage] = useState(1);
@@ -90,7 +94,7 @@ export default function PatientDashboardPage() {
         onClose={() => {
           setOpenRecordId(null);
           // Viewing marks the record as viewed and adds to the trail.
-          void client.invalidateQueries({ queryKey: OWN_RECORDS_KEY });
+          refreshOwnRecords();
           void refreshActivity();
         }}
       />

@@ -1,7 +1,7 @@
 // One page of a list (docs/decisions.md#filters-and-paging): the page's rows and the total of the
 // whole list in one statement. The page query carries `windowTotal()`, `count(*) over ()`, or for
-// long lists `subqueryTotal()`, which every row of the page holds; only a page past the end (no rows, so no total on them) costs a
-// second statement, the plain count. There is no other LIMIT on a list.
+// long lists `subqueryTotal()`, which every row of the page holds; only a page past the end (no
+// rows, so no total on them) costs a second statement, the plain count. There is no other LIMIT on a list.
 import { sql, type SQLWrapper } from 'drizzle-orm';
 import type { Paged, PagingQuery } from '../../shared/paging.js';
 

@@ -34,6 +34,23 @@ describe('FileStore', () => {
     await expect(store.remove('../outside-the-store')).rejects.toThrow('invalid storage key');
   });
 
+  it('leaves no temporary file behind a write refused on its first bytes, however early', async () => {
+    const dir = tempDir();
+    const store = new DirectoryStore(dir, 'ab'.repeat(32));
+    const refuse = () => {
+      throw new Error('not a PDF');
+    };
+    // The refusal can come before the write stream has created its file; many at once make that
+    // likely. The file must not appear after the write has been refused.
+    const writes = Array.from({ length: 40 }, () =>
+      store.write(Readable.from([Buffer.from('MZ not a pdf')]), 1024, refuse),
+    );
+    for (const result of await Promise.allSettled(writes)) expect(result.status).toBe('rejected');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const left = fs.readdirSync(dir, { recursive: true }).filter((name) => String(name).endsWith('.part'));
+    expect(left).toEqual([]);
+  });
+
   it("sweeps only leftovers older than the grace period, never another process's upload in flight", async () => {
     const store = makeStore();
     const bytes = Buffer.from('%PDF-1.7 in flight\n'.repeat(100));

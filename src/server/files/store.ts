@@ -380,17 +380,26 @@ export class DirectoryStore extends SealedStore {
   protected newSink(storageKey: string): SealedSink {
     const tmpPath = path.join(this.tmpDir, `${storageKey}.part`);
     let committed = false;
+    // flush: fsync before the stream closes; pipeline settles after the close. (A FileHandle
+    // with a stream opened on it with autoClose: false never settles its close() on Node 20.)
+    const stream = fs.createWriteStream(tmpPath, { mode: 0o600, flush: true });
     return {
-      // flush: fsync before the stream closes; pipeline settles after the close. (A FileHandle
-      // with a stream opened on it with autoClose: false never settles its close() on Node 20.)
-      stream: fs.createWriteStream(tmpPath, { mode: 0o600, flush: true }),
+      stream,
       commit: async () => {
         await fsp.rename(tmpPath, this.pathFor(storageKey));
         committed = true;
         await fsyncDir(this.dir);
       },
       discard: async () => {
-        if (!committed) await fsp.rm(tmpPath, { force: true });
+        if (committed) return;
+        // The stream creates its file asynchronously: a write refused on its first bytes can get
+        // here before the file exists, and removing it then would leave it behind once created.
+        if (!stream.closed) {
+          const closed = new Promise<void>((resolve) => stream.once('close', () => resolve()));
+          stream.destroy();
+          await closed;
+        }
+        await fsp.rm(tmpPath, { force: true });
       },
     };
   }

@@ -3,7 +3,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PGlite } from '@electric-sql/pglite';
+import { PGlite, type PGliteOptions } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
@@ -44,6 +45,9 @@ function isAlive(pid: number): boolean {
     return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
+
+/** The extensions the migrations create (0020: pg_trgm for the patient search), bundled with PGlite. */
+export const pgliteOptions: PGliteOptions = { extensions: { pg_trgm } };
 
 /** PGlite lets one process open a data folder at a time; a pid lock file makes that explicit. */
 function lockFolder(folder: string): () => void {
@@ -135,7 +139,7 @@ export async function connect(options: ConnectOptions): Promise<Database> {
   }
   const unlock = options.pgliteDir ? lockFolder(options.pgliteDir) : () => {};
   try {
-    const client = options.pgliteDir ? await PGlite.create(options.pgliteDir) : await PGlite.create();
+    const client = await PGlite.create({ dataDir: options.pgliteDir, ...pgliteOptions });
     const db = drizzlePglite(client, { schema }) as unknown as Db;
     if (runMigrations) await migratePglite(drizzlePglite(client), { migrationsFolder });
     return {

@@ -8,6 +8,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { drizzle } from 'drizzle-orm/pglite';
 import { migrate } from 'drizzle-orm/pglite/migrator';
 import * as schema from './schema.js';
+import { pgliteOptions } from './connect.js';
 
 const migrations = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
 
@@ -21,7 +22,7 @@ export async function databaseBeforeMigration(tag: string) {
   if (at <= 0) throw new Error(`no migration before one tagged ${tag}`);
   journal.entries = journal.entries.slice(0, at);
   fs.writeFileSync(journalFile, JSON.stringify(journal));
-  const client = await PGlite.create();
+  const client = await PGlite.create(pgliteOptions);
   const db = drizzle(client, { schema });
   await migrate(db, { migrationsFolder: before });
   fs.rmSync(before, { recursive: true, force: true });

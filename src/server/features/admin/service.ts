@@ -10,7 +10,7 @@ import { destroyUserSessions } from '../../plugins/session.js';
 import { isUuid } from '../../access.js';
 import { whoIs } from '../../users.js';
 import { writeAudit, type AuditAction } from '../audit/service.js';
-import { likePattern } from '../patients/service.js';
+import { likePattern } from '../patients/search.js';
 
 type UserRow = typeof users.$inferSelect;
 

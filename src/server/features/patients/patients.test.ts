@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it, vi } from 'vitest';
-import { appointments, medicalRecords, patients } from '../../db/schema.js';
+import { appointments, medicalRecords, patients, users } from '../../db/schema.js';
 import { addPatient, auditRows, signedInHospital, signedInPatient, useCast } from '../../test/helpers.js';
 
 let clock = new Date();
@@ -203,6 +203,28 @@ describe('listing patients', () => {
     expect(await search(bob.patientId.toLowerCase())).toEqual([bob.id]);
     expect(await search('%')).toEqual([]);
     expect((await search('')).sort()).toEqual([ada.id, bob.id].sort());
+  });
+
+  it("finds a patient by their own account's name and e-mail, never across two fields or another hospital's", async () => {
+    const h = await signedInHospital(t.app);
+    const other = await signedInHospital(t.app, 'Other Hospital');
+    const ada = await addPatient(t.app, h.cookie, { firstName: 'Ada', lastName: 'Lovelace', email: 'ada@x.test' });
+    await addPatient(t.app, other.cookie, { firstName: 'Ada', lastName: 'Lovelace' });
+    const account = await signedInPatient(t.app, ada, 'ada@x.test');
+    await t.ctx.db
+      .update(users)
+      .set({ firstName: 'Augusta', lastName: 'King', email: 'countess.account@z.test' })
+      .where(eq(users.id, account.userId));
+    const search = async (q: string) =>
+      (await inject('GET', `/api/patients?search=${encodeURIComponent(q)}`, h.cookie))
+        .json()
+        .items.map((x: { id: string }) => x.id);
+    expect(await search('augusta k')).toEqual([ada.id]);
+    expect(await search('COUNTESS.ACCOUNT')).toEqual([ada.id]);
+    expect(await search('lovelace')).toEqual([ada.id]);
+    // Last name and e-mail are two fields: a fragment spanning them matches neither.
+    expect(await search('lace ada@')).toEqual([]);
+    expect(await search('lovelaceada')).toEqual([]);
   });
 
   it('filters by department through the records and appointments this hospital has for the patient', async () => {

@@ -1,6 +1,6 @@
 // Patients of a hospital: add (with a generated MRN), list (search, department, paging), read,
 // edit demographics, archive. A hospital reaches only the patients it created (access.ts).
-import { and, count, desc, eq, exists, ilike, or, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, exists, or, sql, type SQL } from 'drizzle-orm';
 import {
   DUPLICATE_PATIENT_MESSAGE,
   type Paged,
@@ -17,10 +17,8 @@ import { appointments, medicalRecords, patients, users } from '../../db/schema.j
 import { conflict } from '../../errors.js';
 import { writeAudit } from '../audit/service.js';
 import { issueActivationCode, type ActivationSettings, type IssuedActivationCode } from './activation.js';
+import { patientSearchFilter } from './search.js';
 import { generateMrn, isUniqueViolation, MRN_ATTEMPTS } from './mrn.js';
-
-/** `%` and `_` typed by a user are literal characters, not wildcards. */
-export const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 const patientColumns = {
   patient: patients,
@@ -152,20 +150,7 @@ export async function listPatients(
   const conditions: (SQL | undefined)[] = [hospitalPatientsFilter(hospitalId)];
   const search = query.search?.trim();
   if (search) {
-    const pattern = likePattern(search);
-    conditions.push(
-      or(
-        ilike(patients.firstName, pattern),
-        ilike(patients.lastName, pattern),
-        ilike(sql`coalesce(${patients.firstName}, '') || ' ' || coalesce(${patients.lastName}, '')`, pattern),
-        ilike(patients.email, pattern),
-        ilike(patients.patientId, pattern),
-        ilike(users.firstName, pattern),
-        ilike(users.lastName, pattern),
-        ilike(sql`coalesce(${users.firstName}, '') || ' ' || coalesce(${users.lastName}, '')`, pattern),
-        ilike(users.email, pattern),
-      ),
-    );
+    conditions.push(patientSearchFilter(db, search));
   }
   if (query.department && query.department !== 'all') {
     // Patients have no department of their own: a patient is "in" a department when this

@@ -51,7 +51,10 @@ export async function findPatientForUser(db: Db, actor: Who, patientRowId: strin
   return row;
 }
 
-export function mayReachPatient(actor: Who, patient: PatientRow): boolean {
+export function mayReachPatient(
+  actor: Who,
+  patient: Pick<PatientRow, 'createdByHospitalId' | 'archivedAt' | 'userId'>,
+): boolean {
   if (actor.role === 'hospital')
     return patient.createdByHospitalId === actor.id && patient.archivedAt === null;
   if (actor.role === 'patient') return patient.userId === actor.id;

@@ -565,6 +565,16 @@ export const activationCodes = pgTable('activation_codes', {
 });
 
 /**
+ * How many active (not archived) patients each hospital has: the total of its unfiltered patient
+ * list, read in one row instead of counted over every patient (features/patients/service.ts).
+ * Kept by a trigger on patients (migration 0021), in the transaction of every change.
+ */
+export const hospitalPatientCounts = pgTable('hospital_patient_counts', {
+  hospitalId: uuid('hospital_id').primaryKey(),
+  active: integer('active').notNull().default(0),
+});
+
+/**
  * Request counters of the rate limiter on public writes (plugins/rate-limit-store.ts), in the
  * database so that every server process shares them: one row per key and fixed window.
  */

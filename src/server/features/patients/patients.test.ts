@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
-import { eq } from 'drizzle-orm';
+import { count, eq } from 'drizzle-orm';
 import { describe, expect, it, vi } from 'vitest';
+import { hospitalPatientsFilter } from '../../access.js';
 import { appointments, medicalRecords, patients, users } from '../../db/schema.js';
 import { addPatient, auditRows, signedInHospital, signedInPatient, useCast } from '../../test/helpers.js';
 
@@ -225,6 +226,30 @@ describe('listing patients', () => {
     // Last name and e-mail are two fields: a fragment spanning them matches neither.
     expect(await search('lace ada@')).toEqual([]);
     expect(await search('lovelaceada')).toEqual([]);
+  });
+
+  it("totals the unfiltered list from a count the database keeps through adds, archives and direct changes", async () => {
+    const h = await signedInHospital(t.app);
+    const other = await signedInHospital(t.app, 'Other Hospital');
+    const [, b, c] = [
+      await addPatient(t.app, h.cookie),
+      await addPatient(t.app, h.cookie),
+      await addPatient(t.app, h.cookie),
+    ];
+    await addPatient(t.app, other.cookie);
+    const total = async (cookie: string) =>
+      (await inject('GET', '/api/patients?pageSize=1', cookie)).json<{ total: number }>().total;
+    const counted = async (hospitalId: string) =>
+      (await t.ctx.db.select({ n: count() }).from(patients).where(hospitalPatientsFilter(hospitalId)))[0].n;
+    expect([await total(h.cookie), await total(other.cookie)]).toEqual([3, 1]);
+    expect((await inject('DELETE', `/api/patients/${b.id}`, h.cookie)).statusCode).toBeLessThan(300);
+    expect(await total(h.cookie)).toBe(2);
+    // Changes made straight in the database are counted too: the trigger keeps the count, not the app.
+    await t.ctx.db.update(patients).set({ createdByHospitalId: other.userId }).where(eq(patients.id, c.id));
+    await t.ctx.db.update(patients).set({ archivedAt: null }).where(eq(patients.id, b.id));
+    await t.ctx.db.update(patients).set({ firstName: 'Renamed' }).where(eq(patients.id, b.id));
+    expect([await total(h.cookie), await total(other.cookie)]).toEqual([2, 2]);
+    expect([await counted(h.userId), await counted(other.userId)]).toEqual([2, 2]);
   });
 
   it('filters by department through the records and appointments this hospital has for the patient', async () => {

@@ -13,7 +13,7 @@ import {
 import { type Actor, findPatientForUser, hospitalPatientsFilter, type PatientRow } from '../../access.js';
 import type { Db } from '../../db/connect.js';
 import { fetchPage, subqueryTotal } from '../../db/paging.js';
-import { appointments, medicalRecords, patients, users } from '../../db/schema.js';
+import { appointments, hospitalPatientCounts, medicalRecords, patients, users } from '../../db/schema.js';
 import { conflict } from '../../errors.js';
 import { writeAudit } from '../audit/service.js';
 import { issueActivationCode, type ActivationSettings, type IssuedActivationCode } from './activation.js';
@@ -186,11 +186,15 @@ export async function listPatients(
     );
   }
   const where = and(...conditions);
-  const countAll = db
-    .select({ total: count() })
-    .from(patients)
-    .leftJoin(users, eq(users.id, patients.userId))
-    .where(where);
+  // Unfiltered, the total is the hospital's active patients, kept by a trigger (one row read
+  // instead of a count over every patient: hospitalPatientCounts); filtered, the matches counted.
+  const countAll =
+    conditions.length === 1 // hospitalPatientsFilter alone: no search, no department
+      ? db
+          .select({ total: sql<number>`coalesce(max(${hospitalPatientCounts.active}), 0)`.mapWith(Number) })
+          .from(hospitalPatientCounts)
+          .where(eq(hospitalPatientCounts.hospitalId, hospitalId))
+      : db.select({ total: count() }).from(patients).leftJoin(users, eq(users.id, patients.userId)).where(where);
   // The page and the whole list's total in one statement (db/paging.ts): the count as a scalar
   // subquery, so that the last visit is worked out for the page's rows only.
   return fetchPage(

@@ -5,6 +5,12 @@ import { patientDisplayName } from '../../../shared/patients.js';
 import type { Paged, PagingQuery } from '../../../shared/paging.js';
 import type { DocumentStatus, MedicalRecord, RecordListQuery } from '../../../shared/records.js';
 import type { PatientRow } from '../../access.js';
+
+/** What a record list reads of its patient: the name shown, and what access and the audit need. */
+export type ListedPatient = Pick<
+  PatientRow,
+  'id' | 'patientId' | 'firstName' | 'lastName' | 'email' | 'createdByHospitalId' | 'archivedAt' | 'userId'
+>;
 import type { Db } from '../../db/connect.js';
 import { fetchPage, subqueryTotal } from '../../db/paging.js';
 import { preparedPerDb } from '../../db/prepared.js';
@@ -38,12 +44,12 @@ export function matchesLedger(
     return false;
   if (entry.recordId !== record.id || entry.hash !== record.blockchainHash) return false;
   const content = recordLedgerContent(record, files);
-  const inputs = sha256Hex(checkInputs(entry, content));
-  const known = checkedInputs.get(inputs);
-  if (known !== undefined) return known;
+  const inputs = checkInputs(entry, content);
+  const known = checkedInputs.get(entry.hash);
+  if (known && sameInputs(known.inputs, inputs)) return known.result;
   if (checkedInputs.size >= CHECKED_INPUTS_KEPT) checkedInputs.clear();
   const result = recomputesEntry(entry, content);
-  checkedInputs.set(inputs, result);
+  checkedInputs.set(entry.hash, { inputs, result });
   return result;
 }
 
@@ -54,36 +60,33 @@ function recomputesEntry(entry: EntryRow, content: Record<string, unknown>): boo
   return recomputed !== null && sha256Hex(recomputed) === entry.hash;
 }
 
-/**
- * Everything the check reads, as one string: each part length-prefixed, so that no two different
- * inputs give the same string. The entry's texts go in as they are (JSON.stringify of the entry
- * escaped every quote of its canonical text and opening: two thirds of a list's check).
- */
-function checkInputs(entry: EntryRow, content: Record<string, unknown>): string {
-  const parts = [
+/** Everything the check reads, each part as it is (the entry's texts, the content as JSON). */
+function checkInputs(entry: EntryRow, content: Record<string, unknown>): string[] {
+  return [
     String(entry.seq),
     new Date(entry.createdAt).toISOString(),
     entry.kind,
     entry.recordId ?? '',
     entry.patientId ?? '',
     entry.userId ?? '',
-    entry.hash,
     entry.canonical,
     JSON.stringify(content),
     ...(entry.opening ? ['opening', entry.opening.salt, entry.opening.content] : ['none']),
   ];
-  return parts.map((part) => `${part.length}:${part}`).join('');
 }
+
+const sameInputs = (a: readonly string[], b: readonly string[]) =>
+  a.length === b.length && a.every((part, i) => part === b[i]);
 
 /**
  * Past the cheap comparisons above, the check is a pure function of the entry row with its opening
- * and of the content the record and attachment rows make, so its answer is kept under one SHA-256
- * of both: reading a list again costs one hash per record instead of one per ledgered field (a
- * third of a 50-record page's time), and any change to any input is a new key, checked afresh.
- * Bounded: emptied when full.
+ * and of the content the record and attachment rows make, so its answer is kept under the entry's
+ * hash together with every input it was worked out from: a list read again compares the inputs
+ * (string comparisons) instead of hashing every ledgered field, and any change to any input is
+ * checked afresh. Bounded (the inputs are a few KB per record): emptied when full.
  */
-const checkedInputs = new Map<string, boolean>();
-const CHECKED_INPUTS_KEPT = 50_000;
+const checkedInputs = new Map<string, { inputs: string[]; result: boolean }>();
+const CHECKED_INPUTS_KEPT = 10_000;
 
 /** What a record shows of its attachments and what its ledger content takes, as one JSON array. */
 type AttachmentJson = Pick<
@@ -99,14 +102,23 @@ const attachmentsJson = sql<AttachmentJson[]>`coalesce((
   from ${attachments} where ${attachments.recordId} = ${medicalRecords.id}), '[]'::json)`;
 
 /**
- * A record with everything it shows, in one row: its patient (the whole row, so that a list can
- * check access on it), provider, retractor, attachments and the ledger entry it names with that
+ * A record with everything it shows, in one row: its patient (what it shows of them and what access
+ * is checked on: ListedPatient), provider, retractor, attachments and the ledger entry it names with that
  * entry's opening (the record id guards against a hash reused). One statement per page instead of
  * one per kind of detail.
  */
 const recordColumns = {
   record: medicalRecords,
-  patient: patients,
+  patient: {
+    id: patients.id,
+    patientId: patients.patientId,
+    firstName: patients.firstName,
+    lastName: patients.lastName,
+    email: patients.email,
+    createdByHospitalId: patients.createdByHospitalId,
+    archivedAt: patients.archivedAt,
+    userId: patients.userId,
+  },
   providerName: users.hospitalName,
   providerVerifiedAt: users.verifiedAt,
   retractedBy: { firstName: retractor.firstName, lastName: retractor.lastName, email: retractor.email },
@@ -212,7 +224,7 @@ export async function loadScopedRecordPage(
   db: Db,
   scope: { patientId: string; hospitalId: string | null; view: RecordListScope['view'] },
   paging: PagingQuery,
-): Promise<{ page: Paged<MedicalRecord>; patient: PatientRow | null }> {
+): Promise<{ page: Paged<MedicalRecord>; patient: ListedPatient | null }> {
   const key = `${scope.hospitalId !== null}:${scope.view}`;
   let statement = scopedPages.get(key);
   if (!statement) {
@@ -220,7 +232,7 @@ export async function loadScopedRecordPage(
     scopedPages.set(key, statement);
   }
   const prepared = statement(db);
-  let patient: PatientRow | null = null;
+  let patient: ListedPatient | null = null;
   const page = await fetchPage(
     paging,
     (bounds) => prepared.execute({ patientId: scope.patientId, hospitalId: scope.hospitalId, ...bounds }),
@@ -249,7 +261,7 @@ export async function loadRecordPage(
 
 type LoadedRow = {
   record: RecordRow;
-  patient: PatientRow;
+  patient: ListedPatient;
   providerName: string | null;
   providerVerifiedAt: Date | null;
   retractedBy: { firstName: string | null; lastName: string | null; email: string | null } | null;

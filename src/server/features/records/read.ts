@@ -37,7 +37,12 @@ export const visibleTo = (actor: Actor, patientRowId: string, view: RecordListVi
   scopeWhere(listScope(actor, patientRowId, view));
 type RecordListView = RecordListQuery['view'];
 
-export async function auditList(db: Db, actor: Actor, patient: PatientRow, page: Paged<MedicalRecord>) {
+export async function auditList(
+  db: Db,
+  actor: Actor,
+  patient: Pick<PatientRow, 'id' | 'patientId' | 'createdByHospitalId'>,
+  page: Paged<MedicalRecord>,
+) {
   const count = page.items.length;
   const of = page.total === count ? '' : ` (page ${page.page}, ${page.total} in all)`;
   await writeAudit(db, actor, {

@@ -1,0 +1,46 @@
+import { expect, it } from 'vitest';
+import { databaseBeforeMigration } from './migration-testing.js';
+import * as schema from './schema.js';
+
+it("counts each hospital's active patients already there, and keeps counting after", async () => {
+  const { client, db, finish } = await databaseBeforeMigration('patient_counts');
+  // Raw SQL: written as the database was before the migration.
+  const hospital = async (email: string) =>
+    (
+      await client.query<{ id: string }>(
+        `insert into users (email, password, role) values ($1, 'x', 'hospital') returning id`,
+        [email],
+      )
+    ).rows[0].id;
+  const [north, south, empty] = [
+    await hospital('n@example.test'),
+    await hospital('s@example.test'),
+    await hospital('e@example.test'),
+  ];
+  let mrn = 0;
+  const patient = (hospitalId: string, archived: boolean) =>
+    client.query(
+      `insert into patients (patient_id, created_by_hospital_id, archived_at) values ($1, $2, $3)`,
+      [`MRN${++mrn}`, hospitalId, archived ? new Date().toISOString() : null],
+    );
+  for (const [id, active, archived] of [
+    [north, 3, 1],
+    [south, 1, 2],
+    [empty, 0, 1],
+  ] as const) {
+    for (let i = 0; i < active; i++) await patient(id, false);
+    for (let i = 0; i < archived; i++) await patient(id, true);
+  }
+  await finish();
+  const counts = async () =>
+    Object.fromEntries(
+      (await db.select().from(schema.hospitalPatientCounts)).map((r) => [r.hospitalId, r.active]),
+    );
+  expect(await counts()).toEqual({ [north]: 3, [south]: 1 });
+  await patient(empty, false);
+  await client.query(`update patients set archived_at = now() where created_by_hospital_id = $1`, [north]);
+  expect(await counts()).toEqual({ [north]: 0, [south]: 1, [empty]: 1 });
+  await client.query('truncate patients cascade');
+  expect(await counts()).toEqual({});
+  await client.close();
+});

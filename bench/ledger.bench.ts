@@ -5,7 +5,8 @@
 //     as a ratio to raw SHA-256 over the same bytes measured in the same run (goal >= 0.5);
 //  3. inclusion-proof time at 10^4, 10^5 and 10^6 entries (goal: grows like log n).
 // Uses embedded PGlite in a temporary folder, or PostgreSQL with BENCH_DATABASE_URL (a database
-// that may be emptied). BENCH_MAX_ENTRIES lowers the largest tree (default 1000000).
+// that may be emptied). BENCH_MAX_ENTRIES lowers the largest tree (default 1000000); BENCH_PARTS
+// runs only some parts (e.g. "3"; default all).
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -28,6 +29,7 @@ const RECORDS = 120;
 const ATTACHMENT_BYTES = 512 * 1024;
 const PROOF_SAMPLES = 300;
 const MAX_ENTRIES = Number(process.env.BENCH_MAX_ENTRIES || 1_000_000);
+const PARTS = process.env.BENCH_PARTS ?? '123';
 
 const sha = (data: Uint8Array) => crypto.hash('sha256', data, 'buffer');
 const ms = (start: bigint) => Number(process.hrtime.bigint() - start) / 1e6;
@@ -298,26 +300,26 @@ async function main() {
   console.log(`Ledger benchmark (${os.cpus().length} cores, Node ${process.version}), data in ${dataDir}`);
   try {
     const files = new DirectoryStore(dataDir);
-    let database = await freshDatabase(dataDir);
-    try {
-      await benchAppends(database);
-    } finally {
-      await database.close();
-    }
-    database = await freshDatabase(dataDir);
-    try {
-      await benchVerification(database, files);
-    } finally {
-      await database.close();
-    }
-    console.log(
-      '3. Inclusion proof (lookup by hash + proof from stored subtrees), average of random leaves:',
-    );
-    database = await freshDatabase(dataDir);
-    try {
-      await benchProofs(database, files);
-    } finally {
-      await database.close();
+    const parts: [string, (database: Database) => Promise<void>][] = [
+      ['1', (database) => benchAppends(database)],
+      ['2', (database) => benchVerification(database, files)],
+      [
+        '3',
+        async (database) => {
+          console.log(
+            '3. Inclusion proof (lookup by hash + proof from stored subtrees), average of random leaves:',
+          );
+          await benchProofs(database, files);
+        },
+      ],
+    ];
+    for (const [, run] of parts.filter(([part]) => PARTS.includes(part))) {
+      const database = await freshDatabase(dataDir);
+      try {
+        await run(database);
+      } finally {
+        await database.close();
+      }
     }
   } finally {
     fs.rmSync(dataDir, { recursive: true, force: true });

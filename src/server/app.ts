@@ -117,6 +117,8 @@ export async function buildApp(
     encodings: ['br', 'gzip'],
     customTypes: /^(application\/(json|fhir\+json)|text\/calendar)\b/,
     brotliOptions: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } },
+    // No API takes a compressed request body: without this, every request ran a preParsing hook.
+    globalDecompression: false,
   });
   registerSessions(app, ctx.db);
   app.addHook('onClose', async () => {

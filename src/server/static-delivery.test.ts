@@ -80,4 +80,16 @@ describe('API answers', () => {
     expect(plain.headers['content-encoding']).toBeUndefined();
     expect(plain.json().openapi).toMatch(/^3\./);
   });
+
+  it('refuses a compressed request body with a 4xx and a message (no API takes one)', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      headers: { 'content-type': 'application/json', 'content-encoding': 'gzip', origin: t.config.publicUrl },
+      payload: zlib.gzipSync(JSON.stringify({ email: 'a@example.test', password: 'x' })),
+    });
+    expect(res.statusCode).toBeGreaterThanOrEqual(400);
+    expect(res.statusCode).toBeLessThan(500);
+    expect(res.json().message).toEqual(expect.any(String));
+  });
 });

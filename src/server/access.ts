@@ -1,7 +1,7 @@
 // The one place that answers "may this user see this patient / record?". Every service goes
 // through it. Another party's resource is answered as 404, so its existence does not leak.
 import type { FastifyRequest } from 'fastify';
-import { and, eq, gt, isNull, sql, type AnyColumn, type SQL } from 'drizzle-orm';
+import { and, eq, gt, isNull, sql, type AnyColumn, type Placeholder, type SQL } from 'drizzle-orm';
 import { CONSENT_TYPES } from '../shared/consent.js';
 import type { Role } from '../shared/constants.js';
 import type { Db } from './db/connect.js';
@@ -151,7 +151,7 @@ export const hospitalAppointmentsFilter = (hospitalId: string) =>
 export const patientAppointmentsFilter = (patientRowId: string) => eq(appointments.patientId, patientRowId);
 
 /** Patients a hospital may list (its own, not archived). */
-export const hospitalPatientsFilter = (hospitalId: string) =>
+export const hospitalPatientsFilter = (hospitalId: string | Placeholder) =>
   and(eq(patients.createdByHospitalId, hospitalId), isNull(patients.archivedAt));
 
 // Family proxy access (docs/decisions.md#family-proxy-access). A grant counts while the patient's

@@ -285,6 +285,12 @@ describe('listing patients', () => {
     // The appointment in the past is the patient's last visit.
     const brainRow = (await inject('GET', `/api/patients/${brain.id}`, h.cookie)).json();
     expect(brainRow.lastVisit).toBe(new Date(clock.getTime() - 86400_000).toISOString());
+    // The unfiltered list (a prepared statement, the clock a parameter) shows the same.
+    const listed = (await inject('GET', '/api/patients', h.cookie))
+      .json()
+      .items.map((x: { id: string; lastVisit: string | null }) => [x.id, x.lastVisit]);
+    expect(listed).toContainEqual([brain.id, brainRow.lastVisit]);
+    expect(listed).toContainEqual([heart.id, null]);
   });
 
   it('pages with a true total, newest first, and refuses a bad page size', async () => {

@@ -1,6 +1,17 @@
 // Patients of a hospital: add (with a generated MRN), list (search, department, paging), read,
 // edit demographics, archive. A hospital reaches only the patients it created (access.ts).
-import { and, count, desc, eq, exists, or, sql, type SQL } from 'drizzle-orm';
+import {
+  and,
+  count,
+  desc,
+  eq,
+  exists,
+  or,
+  sql,
+  type Placeholder,
+  type SQL,
+  type SQLWrapper,
+} from 'drizzle-orm';
 import {
   DUPLICATE_PATIENT_MESSAGE,
   type Paged,
@@ -13,6 +24,7 @@ import {
 import { type Actor, findPatientForUser, hospitalPatientsFilter, type PatientRow } from '../../access.js';
 import type { Db } from '../../db/connect.js';
 import { fetchPage, subqueryTotal } from '../../db/paging.js';
+import { preparedPerDb } from '../../db/prepared.js';
 import { appointments, hospitalPatientCounts, medicalRecords, patients, users } from '../../db/schema.js';
 import { conflict } from '../../errors.js';
 import { writeAudit } from '../audit/service.js';
@@ -26,12 +38,56 @@ const patientColumns = {
 };
 
 /** Latest started, non-cancelled appointment of the patient at the hospital that created it. */
-const lastVisit = (now: Date) =>
+const lastVisit = (now: Date | Placeholder) =>
   sql<Date | null>`(select max(${appointments.appointmentDate}) from ${appointments}
     where ${appointments.patientId} = ${patients.id}
       and ${appointments.hospitalId} = ${patients.createdByHospitalId}
       and ${appointments.status} <> 'cancelled'
       and ${appointments.appointmentDate} <= ${now})`.mapWith(appointments.appointmentDate);
+
+/** The hospital's active patients, kept by a trigger (one row read instead of a count). */
+const activePatientCount = (db: Db, hospitalId: string | Placeholder) =>
+  db
+    .select({ total: sql<number>`coalesce(max(${hospitalPatientCounts.active}), 0)`.mapWith(Number) })
+    .from(hospitalPatientCounts)
+    .where(eq(hospitalPatientCounts.hospitalId, hospitalId));
+
+/**
+ * A page of patients matching `where`, newest first, with the last visit of each and the list's
+ * total on every row (db/paging.ts): the count a scalar subquery, the last visit worked out for the
+ * page's rows only.
+ */
+function patientPageQuery(
+  db: Db,
+  where: SQL | undefined,
+  total: SQLWrapper,
+  now: Date | Placeholder,
+  bounds: { limit: number | Placeholder; offset: number | Placeholder },
+) {
+  return db
+    .select({ ...patientColumns, lastVisit: lastVisit(now), total: subqueryTotal(total) })
+    .from(patients)
+    .leftJoin(users, eq(users.id, patients.userId))
+    .where(where)
+    .orderBy(desc(patients.createdAt), desc(patients.id))
+    .limit(bounds.limit)
+    .offset(bounds.offset);
+}
+
+/** The unfiltered list, the one every visit to the Patients tab opens on: prepared once. */
+const unfilteredPage = preparedPerDb((db) => {
+  const hospitalId = sql.placeholder('hospitalId');
+  return patientPageQuery(
+    db,
+    hospitalPatientsFilter(hospitalId),
+    activePatientCount(db, hospitalId),
+    sql.placeholder('now'),
+    {
+      limit: sql.placeholder('limit'),
+      offset: sql.placeholder('offset'),
+    },
+  ).prepare('patient_page_unfiltered');
+});
 
 function toPatient(
   row: PatientRow,
@@ -185,31 +241,28 @@ export async function listPatients(
       ),
     );
   }
+  const toItems = (rows: Awaited<ReturnType<typeof patientPageQuery>>) =>
+    rows.map((r) => toPatient(r.patient, r.user, r.lastVisit));
+  if (conditions.length === 1) {
+    // hospitalPatientsFilter alone (no search, no department): the prepared statement.
+    return fetchPage(
+      query,
+      (bounds) => unfilteredPage(db).execute({ hospitalId, now, ...bounds }),
+      async () => (await activePatientCount(db, hospitalId))[0].total,
+      toItems,
+    );
+  }
   const where = and(...conditions);
-  // Unfiltered, the total is the hospital's active patients, kept by a trigger (one row read
-  // instead of a count over every patient: hospitalPatientCounts); filtered, the matches counted.
-  const countAll =
-    conditions.length === 1 // hospitalPatientsFilter alone: no search, no department
-      ? db
-          .select({ total: sql<number>`coalesce(max(${hospitalPatientCounts.active}), 0)`.mapWith(Number) })
-          .from(hospitalPatientCounts)
-          .where(eq(hospitalPatientCounts.hospitalId, hospitalId))
-      : db.select({ total: count() }).from(patients).leftJoin(users, eq(users.id, patients.userId)).where(where);
-  // The page and the whole list's total in one statement (db/paging.ts): the count as a scalar
-  // subquery, so that the last visit is worked out for the page's rows only.
+  const countAll = db
+    .select({ total: count() })
+    .from(patients)
+    .leftJoin(users, eq(users.id, patients.userId))
+    .where(where);
   return fetchPage(
     query,
-    ({ limit, offset }) =>
-      db
-        .select({ ...patientColumns, lastVisit: lastVisit(now), total: subqueryTotal(countAll) })
-        .from(patients)
-        .leftJoin(users, eq(users.id, patients.userId))
-        .where(where)
-        .orderBy(desc(patients.createdAt), desc(patients.id))
-        .limit(limit)
-        .offset(offset),
+    (bounds) => patientPageQuery(db, where, countAll, now, bounds),
     async () => (await countAll)[0].total,
-    (rows) => rows.map((r) => toPatient(r.patient, r.user, r.lastVisit)),
+    toItems,
   );
 }
 

@@ -2,6 +2,7 @@
 // The token is `<selector>.<verifier>`: the selector finds the row, and only SHA-256 of the
 // verifier is stored, so a copy of the database cannot be turned into working links.
 import crypto from 'node:crypto';
+import { sha256Hex } from '../digest.js';
 
 export interface IssuedToken {
   /** What goes into the link. */
@@ -17,7 +18,7 @@ const B64URL = /^[A-Za-z0-9_-]+$/;
 /** base64url length of n bytes without padding. */
 const b64len = (bytes: number) => Math.ceil((bytes * 4) / 3);
 
-export const hashVerifier = (verifier: string) => crypto.createHash('sha256').update(verifier).digest('hex');
+export const hashVerifier = (verifier: string) => sha256Hex(verifier);
 
 export function issueToken(): IssuedToken {
   const selector = crypto.randomBytes(SELECTOR_BYTES).toString('base64url');

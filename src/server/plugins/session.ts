@@ -9,6 +9,7 @@ import type { Db } from '../db/connect.js';
 import { pendingLogins, sessions, users } from '../db/schema.js';
 import { forbidden, unauthorized } from '../errors.js';
 import { toPublicUser } from '../users.js';
+import { sha256Hex } from '../digest.js';
 
 export const SESSION_COOKIE = 'medledger_sid';
 const REMEMBER_ME_DAYS = 30;
@@ -45,7 +46,7 @@ declare module 'fastify' {
   }
 }
 
-export const hashSid = (sid: string) => crypto.createHash('sha256').update(sid).digest('hex');
+export const hashSid = (sid: string) => sha256Hex(sid);
 
 /** Creates a session row and returns the cookie value. */
 export async function createSession(

@@ -9,11 +9,11 @@ import type { Db } from '../../db/connect.js';
 import { userDevices } from '../../db/schema.js';
 import type { DeviceInfo } from '../../plugins/session.js';
 import { notifyNewSignIn } from '../notifications/events.js';
+import { sha256Hex } from '../../digest.js';
 
 export const DEVICE_COOKIE = 'medledger_device';
 const DEVICE_COOKIE_DAYS = 400;
 
-const sha256 = (s: string) => crypto.createHash('sha256').update(s).digest('hex');
 const validToken = (t: string | undefined): t is string => !!t && /^[A-Za-z0-9_-]{43}$/.test(t);
 
 /**
@@ -28,7 +28,7 @@ export async function recordSignInDevice(
   now: Date,
 ): Promise<string> {
   const token = validToken(cookieToken) ? cookieToken : crypto.randomBytes(32).toString('base64url');
-  const tokenHash = sha256(token);
+  const tokenHash = sha256Hex(token);
   const known = await tx.select().from(userDevices).where(eq(userDevices.userId, userId));
   const byCookie = known.find((d) => d.tokenHash === tokenHash);
   if (byCookie) {

@@ -21,6 +21,7 @@ import { HttpError, badRequest, conflict, forbidden, notFound, unauthorized } fr
 import { writeAudit } from '../audit/service.js';
 import { verifyPassword } from './passwords.js';
 import { reserveSignInAttempt, signInSucceeded } from './throttle.js';
+import { sha256Hex } from '../../digest.js';
 
 /** A pending sign-in is dropped after this many wrong codes (the throttle also counts them). */
 const PENDING_MAX_FAILURES = 5;
@@ -41,7 +42,6 @@ interface Actor {
   ip: string;
 }
 
-const sha256 = (s: string) => crypto.createHash('sha256').update(s).digest('hex');
 /** Recovery codes are kept as HMAC-SHA256 under the server key: a copy of the table alone cannot be searched. */
 const recoveryHash = (key: Buffer, code: string) =>
   crypto
@@ -239,13 +239,13 @@ export async function createPendingLogin(
   const expire = new Date(now.getTime() + PENDING_LOGIN_MINUTES * 60_000);
   await db
     .insert(pendingLogins)
-    .values({ tokenHash: sha256(token), userId, remember, expire, createdAt: now });
+    .values({ tokenHash: sha256Hex(token), userId, remember, expire, createdAt: now });
   return { token, expire };
 }
 
 export async function dropPendingLogin(db: Db, token: string | undefined) {
   if (token && token.length <= 100)
-    await db.delete(pendingLogins).where(eq(pendingLogins.tokenHash, sha256(token)));
+    await db.delete(pendingLogins).where(eq(pendingLogins.tokenHash, sha256Hex(token)));
 }
 
 /**
@@ -263,7 +263,7 @@ export async function verifyPendingLogin(
   const [pending] = await deps.db
     .select()
     .from(pendingLogins)
-    .where(and(eq(pendingLogins.tokenHash, sha256(token)), gt(pendingLogins.expire, now)));
+    .where(and(eq(pendingLogins.tokenHash, sha256Hex(token)), gt(pendingLogins.expire, now)));
   if (!pending) throw unauthorized(TWO_FACTOR_MESSAGES.noPendingLogin);
   const [user] = await deps.db.select().from(users).where(eq(users.id, pending.userId));
   if (!user?.twoFactorEnabled) throw unauthorized(TWO_FACTOR_MESSAGES.noPendingLogin);

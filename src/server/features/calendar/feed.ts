@@ -9,8 +9,9 @@ import { calendarFeeds, users } from '../../db/schema.js';
 import { notFound } from '../../errors.js';
 import { type Actor, findOwnPatient } from '../../access.js';
 import { patientCalendarForUser, type CalendarDeps } from './service.js';
+import { sha256Hex } from '../../digest.js';
 
-const hashToken = (token: string) => crypto.createHash('sha256').update(token).digest('hex');
+const hashToken = (token: string) => sha256Hex(token);
 const TOKEN_FORMAT = /^[A-Za-z0-9_-]{43}$/;
 export const feedUrl = (publicUrl: string, token: string) => `${publicUrl}/api/calendar/${token}.ics`;
 

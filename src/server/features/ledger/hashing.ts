@@ -7,7 +7,7 @@ import { leafHash, nodeHash, type Hasher } from '../../../shared/ledger/merkle.j
 
 /** SHA-256 with Node's native implementation (the shared one is pure JS, for the browser). */
 export const sha256: Hasher = (data) => crypto.hash('sha256', data, 'buffer');
-export const sha256Hex = (data: string | Uint8Array): string => crypto.hash('sha256', data, 'hex');
+export { sha256Hex } from '../../digest.js';
 
 export const hexOf = (bytes: Uint8Array) =>
   Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex');

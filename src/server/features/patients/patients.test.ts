@@ -181,6 +181,12 @@ describe('who may reach the patient routes', () => {
   });
 });
 
+/** The ids the patient list's search finds for `q`. */
+const searchIds = async (cookie: string, q: string) =>
+  (await inject('GET', `/api/patients?search=${encodeURIComponent(q)}`, cookie))
+    .json()
+    .items.map((x: { id: string }) => x.id);
+
 describe('listing patients', () => {
   it('finds patients by name, full name, e-mail and MRN, case-insensitively, with % taken literally', async () => {
     const h = await signedInHospital(t.app);
@@ -194,10 +200,7 @@ describe('listing patients', () => {
       lastName: 'Stone',
       email: 'bob@y.test',
     });
-    const search = async (q: string) =>
-      (await inject('GET', `/api/patients?search=${encodeURIComponent(q)}`, h.cookie))
-        .json()
-        .items.map((x: { id: string }) => x.id);
+    const search = (q: string) => searchIds(h.cookie, q);
     expect(await search('ada')).toEqual([ada.id]);
     expect(await search('ADA LOVE')).toEqual([ada.id]);
     expect(await search('y.test')).toEqual([bob.id]);
@@ -216,10 +219,7 @@ describe('listing patients', () => {
       .update(users)
       .set({ firstName: 'Augusta', lastName: 'King', email: 'countess.account@z.test' })
       .where(eq(users.id, account.userId));
-    const search = async (q: string) =>
-      (await inject('GET', `/api/patients?search=${encodeURIComponent(q)}`, h.cookie))
-        .json()
-        .items.map((x: { id: string }) => x.id);
+    const search = (q: string) => searchIds(h.cookie, q);
     expect(await search('augusta k')).toEqual([ada.id]);
     expect(await search('COUNTESS.ACCOUNT')).toEqual([ada.id]);
     expect(await search('lovelace')).toEqual([ada.id]);

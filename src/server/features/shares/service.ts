@@ -31,10 +31,11 @@ import { appendLedgered } from '../ledger/ledgered.js';
 import { verifyRecord } from '../ledger/verify.js';
 import { documentStatusOf, loadRecord } from '../records/load.js';
 import type { DownloadTarget } from '../records/read.js';
+import { sha256Hex } from '../../digest.js';
 
 /** 32 random bytes, base64url: 43 characters. */
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;
-const hashToken = (token: string) => crypto.createHash('sha256').update(token).digest('hex');
+const hashToken = (token: string) => sha256Hex(token);
 export const shareLink = (publicUrl: string, token: string) => `${publicUrl}/shared/${token}`;
 export const attachmentUrl = (token: string, attachmentId: string) =>
   `/api/shares/${token}/attachments/${attachmentId}`;

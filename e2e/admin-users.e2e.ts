@@ -7,15 +7,16 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { samplePdf } from '../src/server/features/records/testing';
 import {
-  PASSWORD,
   addPatient,
   enableTwoFactor,
   logIn,
+  PASSWORD,
   signedInHospital,
   signedInPatient,
   toast,
   uniqueEmail,
 } from './auth-helpers';
+import { patientIdOf, uploadRecord } from './record-helpers';
 import { ADMIN_EMAIL, ADMIN_PASSWORD } from './harness';
 import { startJourney } from './journey';
 
@@ -102,18 +103,12 @@ describe('the administrator’s Users table', () => {
     await signedInPatient(setup, url, mrn, email);
     await setup.close();
     const thyroid = samplePdf('Thyroid panel of a walk-in clinic');
-    const patients = (await (await hospital.request.get(`${url}/api/patients`)).json()) as {
-      items: { id: string; patientId: string }[];
-    };
-    const upload = await hospital.request.post(`${url}/api/medical-records`, {
-      multipart: {
-        patientId: patients.items.find((p) => p.patientId === mrn)!.id,
-        recordType: 'lab-results',
-        title: 'Thyroid panel',
-        files: { name: 'thyroid.pdf', mimeType: 'application/pdf', buffer: thyroid },
-      },
+    await uploadRecord(hospital, url, {
+      patientId: await patientIdOf(hospital, url, mrn),
+      recordType: 'lab-results',
+      title: 'Thyroid panel',
+      files: { name: 'thyroid.pdf', mimeType: 'application/pdf', buffer: thyroid },
     });
-    expect(upload.status()).toBe(201);
     await hospital.close();
 
     const context = await journey.browser.newContext({ viewport: { width: 1280, height: 900 } });

@@ -3,44 +3,36 @@
 // readable as superseded, the new one is then marked as entered in error with a reason, and the
 // public /verify page says that the original file's record was later amended.
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { samplePdf } from '../src/server/features/records/testing';
-import { addPatient, signedInHospital, toast } from './auth-helpers';
+import { toast } from './auth-helpers';
+import { fixtureFiles, hospitalWithPatient, openRecordDialog, uploadRecord } from './record-helpers';
 import { startJourney } from './journey';
 
 const journey = startJourney();
-const fixtures = fs.mkdtempSync(path.join(os.tmpdir(), 'medledger-amend-e2e-'));
-const wrongFile = path.join(fixtures, 'potassium.pdf');
-const correctedFile = path.join(fixtures, 'potassium-corrected.pdf');
-fs.writeFileSync(wrongFile, samplePdf('Potassium: 9.1'));
-fs.writeFileSync(correctedFile, samplePdf('Potassium: 4.1'));
-afterAll(() => fs.rmSync(fixtures, { recursive: true, force: true }));
+const files = fixtureFiles('amend', {
+  'potassium.pdf': samplePdf('Potassium: 9.1'),
+  'potassium-corrected.pdf': samplePdf('Potassium: 4.1'),
+});
+const wrongFile = files['potassium.pdf'];
+const correctedFile = files['potassium-corrected.pdf'];
 
 describe('amendments and retractions', () => {
   it('amends a record with a corrected file, keeps the old version, then marks it entered in error', async () => {
-    const context = await journey.browser.newContext({ viewport: { width: 1280, height: 900 } });
-    const url = journey.app.url;
-    await signedInHospital(context, url);
-    const mrn = await addPatient(context, url, { firstName: 'Lab', lastName: 'Patient' });
-    const list = await context.request.get(`${url}/api/patients?search=${mrn}`);
-    const patientId = ((await list.json()) as { items: { id: string }[] }).items[0].id;
-    const uploaded = await context.request.post(`${url}/api/medical-records`, {
-      multipart: {
-        patientId,
-        recordType: 'lab-results',
-        title: 'Potassium panel',
-        files: { name: 'potassium.pdf', mimeType: 'application/pdf', buffer: fs.readFileSync(wrongFile) },
-      },
+    const { context, url, patientId } = await hospitalWithPatient(
+      journey,
+      { firstName: 'Lab', lastName: 'Patient' },
+      { viewport: { width: 1280, height: 900 } },
+    );
+    await uploadRecord(context, url, {
+      patientId,
+      recordType: 'lab-results',
+      title: 'Potassium panel',
+      files: { name: 'potassium.pdf', mimeType: 'application/pdf', buffer: fs.readFileSync(wrongFile) },
     });
-    expect(uploaded.status()).toBe(201);
 
     const page = await context.newPage();
-    await page.goto(`${url}/hospital-dashboard`);
-    await page.getByRole('button', { name: 'Open patient file of Lab Patient' }).click();
-    await page.getByRole('button', { name: 'View' }).click();
-    const record = page.getByRole('dialog', { name: 'Potassium panel' });
+    const record = await openRecordDialog(page, url, 'Lab Patient', 'Potassium panel');
     await record.getByRole('button', { name: 'Amend Record' }).click();
 
     const amend = page.getByRole('dialog', { name: 'Amend "Potassium panel"' });

@@ -9,6 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { samplePdf, samplePng } from '../src/server/features/records/testing';
 import { startJourney } from './journey';
 import { signedInHospital, toast } from './auth-helpers';
+import { uploadRecord } from './record-helpers';
 
 const journey = startJourney();
 const fixtures = fs.mkdtempSync(path.join(os.tmpdir(), 'medledger-hospital-e2e-'));
@@ -133,7 +134,10 @@ describe('hospital dashboard', () => {
     await addPatient('Mary', 'Shelley', 'mary@example.com');
     await toast(page, 'Patient Added Successfully').waitFor();
     await page.getByRole('dialog', { name: 'Add Patient' }).waitFor({ state: 'detached' });
-    await page.getByRole('dialog', { name: 'Patient Added Successfully' }).getByRole('button', { name: 'Done' }).click();
+    await page
+      .getByRole('dialog', { name: 'Patient Added Successfully' })
+      .getByRole('button', { name: 'Done' })
+      .click();
 
     // Same e-mail: nothing is added until the hospital confirms it is another person.
     const dialog = await addPatient('Mary', 'Godwin', 'mary@example.com');
@@ -142,7 +146,10 @@ describe('hospital dashboard', () => {
     expect(await warning.textContent()).toContain('Mary Shelley · MRN');
     await dialog.getByRole('button', { name: 'Add Anyway' }).click();
     await toast(page, 'Patient Added Successfully').last().waitFor();
-    await page.getByRole('dialog', { name: 'Patient Added Successfully' }).getByRole('button', { name: 'Done' }).click();
+    await page
+      .getByRole('dialog', { name: 'Patient Added Successfully' })
+      .getByRole('button', { name: 'Done' })
+      .click();
 
     await nav(page, 'Upload Records').click();
     await page.getByRole('combobox', { name: 'Patient' }).fill('mary@example.com');
@@ -230,15 +237,12 @@ describe('hospital dashboard', () => {
         data: { firstName: 'Trail', lastName: 'Walker' },
       })
     ).json();
-    const upload = await context.request.post(`${journey.app.url}/api/medical-records`, {
-      multipart: {
-        patientId: patient.id,
-        recordType: 'lab-results',
-        title: 'Lipids',
-        files: { name: 'lipids.pdf', mimeType: 'application/pdf', buffer: pdfBytes },
-      },
+    await uploadRecord(context, journey.app.url, {
+      patientId: patient.id,
+      recordType: 'lab-results',
+      title: 'Lipids',
+      files: { name: 'lipids.pdf', mimeType: 'application/pdf', buffer: pdfBytes },
     });
-    expect(upload.status()).toBe(201);
 
     await page.reload();
     await nav(page, 'Audit Trail').click();

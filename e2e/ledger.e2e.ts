@@ -8,6 +8,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { samplePdf } from '../src/server/features/records/testing';
 import { signedInHospital } from './auth-helpers';
+import { openRecordDialog, uploadRecord } from './record-helpers';
 import { startJourney } from './journey';
 
 const journey = startJourney();
@@ -28,20 +29,17 @@ beforeAll(async () => {
     data: { firstName: 'Ada', lastName: 'Lovelace' },
   });
   const patientId = (await added.json()).id as string;
-  const upload = await context.request.post(`${journey.app.url}/api/medical-records`, {
-    multipart: {
-      patientId,
-      recordType: 'lab-results',
-      title: 'Discharge summary',
-      files: {
-        name: 'discharge-summary.pdf',
-        mimeType: 'application/pdf',
-        buffer: fs.readFileSync(recordFile),
-      },
+  const upload = await uploadRecord(context, journey.app.url, {
+    patientId,
+    recordType: 'lab-results',
+    title: 'Discharge summary',
+    files: {
+      name: 'discharge-summary.pdf',
+      mimeType: 'application/pdf',
+      buffer: fs.readFileSync(recordFile),
     },
   });
-  if (upload.status() !== 201) throw new Error(`upload answered ${upload.status()}: ${await upload.text()}`);
-  blockchainHash = (await upload.json()).blockchainHash as string;
+  blockchainHash = upload.blockchainHash;
 });
 
 afterAll(async () => {
@@ -62,7 +60,8 @@ async function verifyPage(): Promise<Page> {
 }
 
 // The dropzone's own input (the page also has the receipt check's file inputs).
-const dropFile = (page: Page, file: string) => page.getByLabel('File to verify', { exact: true }).setInputFiles(file);
+const dropFile = (page: Page, file: string) =>
+  page.getByLabel('File to verify', { exact: true }).setInputFiles(file);
 
 describe('public ledger verification (/verify)', () => {
   it('finds a dropped record file without signing in or uploading it, and checks its proof in the browser', async () => {
@@ -107,16 +106,7 @@ describe('public ledger verification (/verify)', () => {
 describe("the record dialog's verification banner", () => {
   it('shows the record verified with its entry and proof, then failed once its file is replaced on disk', async () => {
     const page = await hospital.newPage();
-    await page.goto(`${journey.app.url}/hospital-dashboard`);
-    await page
-      .getByRole('navigation', { name: 'Hospital dashboard' })
-      .getByRole('button', { name: 'Patients' })
-      .click();
-    await page.getByRole('button', { name: 'Open patient file of Ada Lovelace' }).click();
-    const details = page.getByRole('dialog', { name: 'Ada Lovelace' });
-    await details.getByText('Discharge summary').waitFor();
-    await details.getByRole('button', { name: 'View' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Discharge summary' });
+    const dialog = await openRecordDialog(page, journey.app.url, 'Ada Lovelace', 'Discharge summary');
     const banner = dialog.getByRole('status').filter({ hasText: 'Blockchain Verified' });
     await banner.waitFor();
     const text = (await banner.textContent()) ?? '';

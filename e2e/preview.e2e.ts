@@ -5,51 +5,33 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { samplePdf, samplePng } from '../src/server/features/records/testing';
-import { addPatient, signedInHospital } from './auth-helpers';
+import { hospitalWithPatient, openRecordDialog, uploadRecord } from './record-helpers';
 import { startJourney } from './journey';
 
 const journey = startJourney();
 
 describe('attachment previews', () => {
   it('shows an image with zoom and a PDF in the record view, and refuses an altered file', async () => {
-    const context = await journey.browser.newContext({ viewport: { width: 1280, height: 900 } });
-    const url = journey.app.url;
-    await signedInHospital(context, url);
-    const mrn = await addPatient(context, url, { firstName: 'Xray', lastName: 'Patient' });
-    const list = await context.request.get(`${url}/api/patients?search=${mrn}`);
-    const patientId = ((await list.json()) as { items: { id: string }[] }).items[0].id;
-    const uploaded = await context.request.post(`${url}/api/medical-records`, {
-      multipart: {
-        patientId,
-        recordType: 'imaging',
-        title: 'Chest X-ray',
-        files: { name: 'chest.png', mimeType: 'image/png', buffer: samplePng() },
-      },
+    const { context, url, patientId } = await hospitalWithPatient(
+      journey,
+      { firstName: 'Xray', lastName: 'Patient' },
+      { viewport: { width: 1280, height: 900 } },
+    );
+    const uploaded = await uploadRecord(context, url, {
+      patientId,
+      recordType: 'imaging',
+      title: 'Chest X-ray',
+      files: { name: 'chest.png', mimeType: 'image/png', buffer: samplePng() },
     });
-    expect(uploaded.status()).toBe(201);
-    const withPdf = await context.request.post(`${url}/api/medical-records`, {
-      multipart: {
-        patientId,
-        recordType: 'lab-results',
-        title: 'Blood panel',
-        files: { name: 'blood.pdf', mimeType: 'application/pdf', buffer: samplePdf('Haemoglobin 14.1') },
-      },
+    await uploadRecord(context, url, {
+      patientId,
+      recordType: 'lab-results',
+      title: 'Blood panel',
+      files: { name: 'blood.pdf', mimeType: 'application/pdf', buffer: samplePdf('Haemoglobin 14.1') },
     });
-    expect(withPdf.status()).toBe(201);
 
     const page = await context.newPage();
-    const files = page.getByRole('dialog', { name: 'Xray Patient' });
-    /** From the dashboard: the patient's file, then the record's view. */
-    async function openRecord(title: string) {
-      await page.goto(`${url}/hospital-dashboard`);
-      await page.getByRole('button', { name: 'Open patient file of Xray Patient' }).click();
-      await files
-        .locator('.mantine-Paper-root')
-        .filter({ hasText: title })
-        .getByRole('button', { name: 'View' })
-        .click();
-      return page.getByRole('dialog', { name: title });
-    }
+    const openRecord = (title: string) => openRecordDialog(page, url, 'Xray Patient', title);
     await openRecord('Chest X-ray');
 
     const record = page.getByRole('dialog', { name: 'Chest X-ray' });
@@ -77,7 +59,7 @@ describe('attachment previews', () => {
 
     // Alter the stored image: the preview says so and shows nothing of it.
     const dir = path.join(journey.app.dataDir, 'attachments');
-    const record0 = (await uploaded.json()) as { attachments: { url: string }[] };
+    const record0 = uploaded;
     const key = record0.attachments[0].url.split('/').pop()!;
     const stored = path.join(dir, key);
     const bytes = fs.readFileSync(stored);

@@ -5,15 +5,8 @@
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { samplePdf } from '../src/server/features/records/testing';
-import {
-  PASSWORD,
-  addPatient,
-  logIn,
-  signedInHospital,
-  signedInPatient,
-  toast,
-  uniqueEmail,
-} from './auth-helpers';
+import { logIn, PASSWORD, signedInPatient, toast, uniqueEmail } from './auth-helpers';
+import { hospitalWithPatient, uploadRecord } from './record-helpers';
 import { mailedLink, startJourney } from './journey';
 
 const journey = startJourney();
@@ -21,28 +14,26 @@ const pdfBytes = samplePdf('Family journey blood panel');
 
 describe('family proxy access', () => {
   it('a relative invited by the patient registers, reads a record, and is refused once revoked', async () => {
-    const url = journey.app.url;
     // A hospital adds the patient and uploads a record whose Family switch is on.
-    const hospital = await journey.browser.newContext();
-    await signedInHospital(hospital, url);
-    const mrn = await addPatient(hospital, url, { firstName: 'Maria', lastName: 'Lopez' });
-    const patients = (await (await hospital.request.get(`${url}/api/patients`)).json()) as {
-      items: { id: string; patientId: string }[];
-    };
-    const patientRowId = patients.items.find((p) => p.patientId === mrn)!.id;
-    const upload = await hospital.request.post(`${url}/api/medical-records`, {
-      multipart: {
-        patientId: patientRowId,
-        recordType: 'lab-results',
-        title: 'Blood panel',
-        doctorName: 'Dr. Grey',
-        department: 'cardiology',
-        shareWithFamily: 'true',
-        files: { name: 'blood-panel.pdf', mimeType: 'application/pdf', buffer: pdfBytes },
-      },
+    const {
+      context: hospital,
+      url,
+      mrn,
+      patientId: patientRowId,
+    } = await hospitalWithPatient(journey, {
+      firstName: 'Maria',
+      lastName: 'Lopez',
     });
-    expect(upload.status()).toBe(201);
-    const recordId = ((await upload.json()) as { id: string }).id;
+    const upload = await uploadRecord(hospital, url, {
+      patientId: patientRowId,
+      recordType: 'lab-results',
+      title: 'Blood panel',
+      doctorName: 'Dr. Grey',
+      department: 'cardiology',
+      shareWithFamily: 'true',
+      files: { name: 'blood-panel.pdf', mimeType: 'application/pdf', buffer: pdfBytes },
+    });
+    const recordId = upload.id;
     await hospital.close();
 
     // The patient, with family sharing off, adds a relative who may access the records.

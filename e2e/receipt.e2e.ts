@@ -9,6 +9,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { samplePdf } from '../src/server/features/records/testing';
 import { signedInHospital } from './auth-helpers';
+import { openRecordDialog, uploadRecord } from './record-helpers';
 import { startJourney } from './journey';
 
 const journey = startJourney();
@@ -27,15 +28,12 @@ beforeAll(async () => {
     data: { firstName: 'Grace', lastName: 'Hopper' },
   });
   const patientId = (await added.json()).id as string;
-  const upload = await hospital.request.post(`${journey.app.url}/api/medical-records`, {
-    multipart: {
-      patientId,
-      recordType: 'imaging',
-      title: 'MRI report',
-      files: { name: 'mri-report.pdf', mimeType: 'application/pdf', buffer: fs.readFileSync(recordFile) },
-    },
+  await uploadRecord(hospital, journey.app.url, {
+    patientId,
+    recordType: 'imaging',
+    title: 'MRI report',
+    files: { name: 'mri-report.pdf', mimeType: 'application/pdf', buffer: fs.readFileSync(recordFile) },
   });
-  if (upload.status() !== 201) throw new Error(`upload answered ${upload.status()}: ${await upload.text()}`);
 });
 
 afterAll(async () => {
@@ -53,16 +51,7 @@ async function choose(page: Page, label: string, files: string[]) {
 describe('a ledger receipt', () => {
   it('is downloaded from the record dialog', async () => {
     const page = await hospital.newPage();
-    await page.goto(`${journey.app.url}/hospital-dashboard`);
-    await page
-      .getByRole('navigation', { name: 'Hospital dashboard' })
-      .getByRole('button', { name: 'Patients' })
-      .click();
-    await page.getByRole('button', { name: 'Open patient file of Grace Hopper' }).click();
-    const details = page.getByRole('dialog', { name: 'Grace Hopper' });
-    await details.getByText('MRI report').waitFor();
-    await details.getByRole('button', { name: 'View' }).click();
-    const dialog = page.getByRole('dialog', { name: 'MRI report' });
+    const dialog = await openRecordDialog(page, journey.app.url, 'Grace Hopper', 'MRI report');
     const [download] = await Promise.all([
       page.waitForEvent('download'),
       dialog.getByRole('button', { name: 'Download Receipt' }).click(),
@@ -98,7 +87,7 @@ describe('a ledger receipt', () => {
     await choose(page, 'Record files (optional)', [strangerFile]);
     await page.getByRole('button', { name: 'Verify receipt' }).click();
     await result.getByText('Receipt NOT verified').waitFor();
-    expect(await result.textContent()).toContain("other.pdf (SHA-256");
+    expect(await result.textContent()).toContain('other.pdf (SHA-256');
 
     // Nothing left the browser.
     expect(requests.filter((u) => u.startsWith('http'))).toEqual([]);

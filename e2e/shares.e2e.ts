@@ -7,7 +7,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { samplePdf } from '../src/server/features/records/testing';
 import { linksIn, outboxMessages } from '../src/server/mail/read-message';
-import { addPatient, signedInHospital, signedInPatient, toast, uniqueEmail } from './auth-helpers';
+import { signedInPatient, toast, uniqueEmail } from './auth-helpers';
+import { hospitalWithPatient, uploadRecord } from './record-helpers';
 import { startJourney } from './journey';
 
 const journey = startJourney();
@@ -26,22 +27,22 @@ function sharedLink(): string {
 
 describe('specialist share links', () => {
   it('a patient shares a record, the specialist opens and downloads it without an account, then not after revocation', async () => {
-    const url = journey.app.url;
-    const hospital = await journey.browser.newContext();
-    await signedInHospital(hospital, url);
-    const mrn = await addPatient(hospital, url, { firstName: 'Ada', lastName: 'Lovelace' });
-    const list = await hospital.request.get(`${url}/api/patients?search=${mrn}`);
-    const patientId = ((await list.json()) as { items: { id: string }[] }).items[0].id;
-    const upload = await hospital.request.post(`${url}/api/medical-records`, {
-      multipart: {
-        patientId,
-        recordType: 'imaging',
-        title: 'Echocardiogram',
-        shareWithSpecialists: 'true',
-        files: { name: 'echo.pdf', mimeType: 'application/pdf', buffer: pdfBytes },
-      },
+    const {
+      context: hospital,
+      url,
+      mrn,
+      patientId,
+    } = await hospitalWithPatient(journey, {
+      firstName: 'Ada',
+      lastName: 'Lovelace',
     });
-    expect(upload.status()).toBe(201);
+    await uploadRecord(hospital, url, {
+      patientId,
+      recordType: 'imaging',
+      title: 'Echocardiogram',
+      shareWithSpecialists: 'true',
+      files: { name: 'echo.pdf', mimeType: 'application/pdf', buffer: pdfBytes },
+    });
     await hospital.close();
 
     // The patient shares it from the record's view.

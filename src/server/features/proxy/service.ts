@@ -57,9 +57,7 @@ export async function listProxyRecords(
   query: RecordListQuery,
 ): Promise<Paged<MedicalRecord>> {
   const patient = await findProxyPatient(db, actor, patientRowId);
-  const page = await loadRecordPage(db, proxyRecordsFilter(patient.id), query);
-  await auditList(db, actor, patient, page);
-  return page;
+  return auditList(db, actor, patient, await loadRecordPage(db, proxyRecordsFilter(patient.id), query));
 }
 
 /** GET /api/proxy/patients/{patientId}/appointments: the patient's upcoming appointments, one page. */

@@ -37,12 +37,13 @@ export const visibleTo = (actor: Actor, patientRowId: string, view: RecordListVi
   scopeWhere(listScope(actor, patientRowId, view));
 type RecordListView = RecordListQuery['view'];
 
+/** Audits a page of a patient's records as listed (record_access), and gives the page back. */
 export async function auditList(
   db: Db,
   actor: Actor,
   patient: Pick<PatientRow, 'id' | 'patientId' | 'createdByHospitalId'>,
   page: Paged<MedicalRecord>,
-) {
+): Promise<Paged<MedicalRecord>> {
   const count = page.items.length;
   const of = page.total === count ? '' : ` (page ${page.page}, ${page.total} in all)`;
   await writeAudit(db, actor, {
@@ -53,6 +54,7 @@ export async function auditList(
     hospitalId: patient.createdByHospitalId,
     patientId: patient.id,
   });
+  return page;
 }
 
 /**
@@ -71,8 +73,7 @@ export async function listPatientRecords(
   if (!isUuid(id)) throw notFound('Patient not found.');
   const first = await loadScopedRecordPage(db, listScope(actor, id, query.view), query);
   if (first.patient && mayReachPatient(actor, first.patient)) {
-    await auditList(db, actor, first.patient, first.page);
-    return first.page;
+    return auditList(db, actor, first.patient, first.page);
   }
   let patient: PatientRow;
   if (actor.role === 'patient') {
@@ -82,8 +83,7 @@ export async function listPatientRecords(
     patient = await findPatientForUser(db, actor, id);
   }
   const { page } = await loadScopedRecordPage(db, listScope(actor, patient.id, query.view), query);
-  await auditList(db, actor, patient, page);
-  return page;
+  return auditList(db, actor, patient, page);
 }
 
 /** GET /api/medical-records for a signed-in patient: their own uploaded records, one page. */
@@ -95,8 +95,7 @@ export async function listOwnRecords(
   const patient = await findOwnPatient(db, actor).catch(() => null);
   if (!patient) return { items: [], total: 0, page: query.page, pageSize: query.pageSize };
   const { page } = await loadScopedRecordPage(db, listScope(actor, patient.id, query.view), query);
-  await auditList(db, actor, patient, page);
-  return page;
+  return auditList(db, actor, patient, page);
 }
 
 /** The hospital's saved drafts (of patients still on its list). */

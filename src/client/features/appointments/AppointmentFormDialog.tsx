@@ -20,6 +20,7 @@ import { dayKeyIn, localTimeZone } from '../../../shared/time';
 import { useDisplayZone } from '../../time';
 import { appointmentDay, slotOf } from './calendar';
 import { TimeSlotGrid } from './TimeSlotGrid';
+import { SubmitForm } from '../../components/SubmitForm';
 
 interface FormValues {
   patientId: string | null;
@@ -129,13 +130,7 @@ function AppointmentForm({ editing, defaultDay, appointments, onClose }: Props) 
   };
 
   return (
-    <form
-      noValidate
-      onSubmit={(e) => {
-        e.preventDefault();
-        void submit();
-      }}
-    >
+    <SubmitForm onSubmit={submit}>
       <Stack>
         <PatientPicker
           value={values.patientId}
@@ -216,6 +211,6 @@ function AppointmentForm({ editing, defaultDay, appointments, onClose }: Props) 
           </Button>
         </Group>
       </Stack>
-    </form>
+    </SubmitForm>
   );
 }

@@ -20,6 +20,7 @@ import {
   type FamilyContact,
   type FamilyContactInput,
 } from '../../../shared/family-contacts';
+import { SubmitForm } from '../../components/SubmitForm';
 
 interface Values {
   firstName: string;
@@ -89,14 +90,7 @@ export function FamilyContactForm({ contact, saving, onSave, onCancel }: Props) 
 
   return (
     <Paper withBorder p="md" radius="md">
-      <form
-        noValidate
-        aria-label={contact ? 'Edit family contact' : 'Add family contact'}
-        onSubmit={(e) => {
-          e.preventDefault();
-          submit();
-        }}
-      >
+      <SubmitForm aria-label={contact ? 'Edit family contact' : 'Add family contact'} onSubmit={submit}>
         <Stack gap="sm">
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
             <TextInput label="First Name" required {...text('firstName')} />
@@ -130,7 +124,7 @@ export function FamilyContactForm({ contact, saving, onSave, onCancel }: Props) 
             </Button>
           </Group>
         </Stack>
-      </form>
+      </SubmitForm>
     </Paper>
   );
 }

@@ -20,6 +20,7 @@ import { GENDER_SELECT_OPTIONS } from '../../format';
 import { notifyError, notifySuccess } from '../../notify';
 import { useSavePatient, type PatientPayload } from '../hospital/api';
 import { ActivationCodeView, type ActivationDetails } from './ActivationCode';
+import { SubmitForm } from '../../components/SubmitForm';
 
 type Values = Record<keyof PatientInput, string>;
 
@@ -149,13 +150,7 @@ function PatientForm({
   }
 
   return (
-    <form
-      noValidate
-      onSubmit={(e) => {
-        e.preventDefault();
-        void submit();
-      }}
-    >
+    <SubmitForm onSubmit={submit}>
       <Stack>
         <SimpleGrid cols={{ base: 1, sm: 2 }}>
           {TEXT_FIELDS.slice(0, 2).map((f) => (
@@ -227,7 +222,7 @@ function PatientForm({
           </Button>
         </Group>
       </Stack>
-    </form>
+    </SubmitForm>
   );
 }
 

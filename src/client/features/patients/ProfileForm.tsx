@@ -7,6 +7,7 @@ import type { Patient } from '../../../shared/patients';
 import { errorMessage } from '../../api/request';
 import { notifyError, notifySuccess } from '../../notify';
 import { useSaveProfile } from '../patient/api';
+import { SubmitForm } from '../../components/SubmitForm';
 
 const LABELS: Record<ProfileField, string> = {
   phone: 'Phone',
@@ -48,13 +49,7 @@ export function ProfileForm(props: { profile: Patient | null; userId: string; on
   }
 
   return (
-    <form
-      noValidate
-      onSubmit={(e) => {
-        e.preventDefault();
-        void submit();
-      }}
-    >
+    <SubmitForm onSubmit={submit}>
       <Stack>
         {ORDER.map((field) => (
           <TextInput
@@ -78,6 +73,6 @@ export function ProfileForm(props: { profile: Patient | null; userId: string; on
           </Button>
         </Group>
       </Stack>
-    </form>
+    </SubmitForm>
   );
 }

@@ -22,6 +22,7 @@ import { DEPARTMENT_OPTIONS, RECORD_TYPE_OPTIONS } from '../../format';
 import { FilePicker } from './FilePicker';
 import { PatientPicker } from './PatientPicker';
 import { useUploadRecord } from './api';
+import { SubmitForm } from '../../components/SubmitForm';
 
 interface Props {
   /** A patient chosen beforehand (the patient details dialog): no picker shown. */
@@ -117,13 +118,9 @@ export function UploadRecordForm({ fixedPatient: given, draft: saved, amending, 
 
   const busy = progress !== null;
   return (
-    <form
-      noValidate
+    <SubmitForm
       aria-label={amending ? 'Amend medical record' : 'Upload medical record'}
-      onSubmit={(e) => {
-        e.preventDefault();
-        void submit(false);
-      }}
+      onSubmit={() => submit(false)}
     >
       <Stack>
         <SimpleGrid cols={{ base: 1, sm: 2 }}>
@@ -236,6 +233,6 @@ export function UploadRecordForm({ fixedPatient: given, draft: saved, amending, 
           </Button>
         </Group>
       </Stack>
-    </form>
+    </SubmitForm>
   );
 }

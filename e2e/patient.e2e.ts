@@ -6,6 +6,7 @@ import type { Page } from 'playwright-core';
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { samplePdf } from '../src/server/features/records/testing';
+import { PHONE_MESSAGE } from '../src/shared/patient-profile';
 import { PASSWORD, signedInHospital, toast, uniqueEmail } from './auth-helpers';
 import { startJourney } from './journey';
 
@@ -102,6 +103,10 @@ describe('patient dashboard', () => {
     // Edit the profile.
     await page.getByRole('button', { name: 'Edit Profile' }).click();
     const modal = page.getByRole('dialog', { name: 'Edit Profile' });
+    // A bad phone number is refused with the shared schema's message under the field.
+    await modal.getByLabel('Phone').fill('call me');
+    await modal.getByRole('button', { name: 'Save Profile' }).click();
+    await modal.getByText(PHONE_MESSAGE).waitFor();
     await modal.getByLabel('Phone').fill('+1 555 010 2030');
     await modal.getByLabel('Insurance Provider').fill('Acme Health');
     await modal.getByLabel('Primary Care Physician').fill('Dr. House');

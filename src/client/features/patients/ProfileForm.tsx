@@ -1,13 +1,17 @@
 // The Edit Profile modal's Profile tab: phone, primary care physician, insurance provider and
 // policy number (the only fields a patient may change, docs/spec.md#validation).
 import { Button, Group, Stack, TextInput } from '@mantine/core';
-import { useState } from 'react';
-import { PROFILE_FIELDS, profileUpdateSchema, type ProfileField } from '../../../shared/patient-profile';
+import {
+  PROFILE_FIELDS,
+  profileUpdateSchema,
+  type ProfileField,
+  type ProfileUpdate,
+} from '../../../shared/patient-profile';
 import type { Patient } from '../../../shared/patients';
 import { errorMessage } from '../../api/request';
 import { notifyError, notifySuccess } from '../../notify';
 import { useSaveProfile } from '../patient/api';
-import { SubmitForm } from '../../components/SubmitForm';
+import { useSchemaForm } from '../../components/useSchemaForm';
 
 const LABELS: Record<ProfileField, string> = {
   phone: 'Phone',
@@ -20,27 +24,19 @@ const ORDER: ProfileField[] = ['phone', 'primaryCarePhysician', 'insuranceProvid
 type Values = Record<ProfileField, string>;
 
 export function ProfileForm(props: { profile: Patient | null; userId: string; onDone: () => void }) {
-  const [values, setValues] = useState<Values>(
-    () => Object.fromEntries(PROFILE_FIELDS.map((f) => [f, props.profile?.[f] ?? ''])) as Values,
+  const form = useSchemaForm(
+    profileUpdateSchema,
+    Object.fromEntries(PROFILE_FIELDS.map((f) => [f, props.profile?.[f] ?? ''])) as Values,
   );
-  const [errors, setErrors] = useState<Partial<Values>>({});
   const save = useSaveProfile(props.userId);
 
-  async function submit() {
+  async function submit(update: ProfileUpdate) {
     if (!props.profile) {
       notifyError('Error', 'Patient ID not found');
       return;
     }
-    const parsed = profileUpdateSchema.safeParse(values);
-    if (!parsed.success) {
-      const next: Partial<Values> = {};
-      for (const issue of parsed.error.issues) next[issue.path[0] as ProfileField] ??= issue.message;
-      setErrors(next);
-      return;
-    }
-    setErrors({});
     try {
-      await save.mutateAsync({ patientRowId: props.profile.id, update: parsed.data });
+      await save.mutateAsync({ patientRowId: props.profile.id, update });
       notifySuccess('Profile updated', 'Your profile changes were saved and recorded on the blockchain.');
       props.onDone();
     } catch (error) {
@@ -49,19 +45,14 @@ export function ProfileForm(props: { profile: Patient | null; userId: string; on
   }
 
   return (
-    <SubmitForm onSubmit={submit}>
+    <form noValidate onSubmit={form.onSubmit((update) => void submit(update))}>
       <Stack>
         {ORDER.map((field) => (
           <TextInput
             key={field}
             label={LABELS[field]}
             type={field === 'phone' ? 'tel' : 'text'}
-            value={values[field]}
-            error={errors[field]}
-            onChange={(e) => {
-              const value = e.currentTarget.value;
-              setValues((v) => ({ ...v, [field]: value }));
-            }}
+            {...form.getInputProps(field)}
           />
         ))}
         <Group justify="flex-end">
@@ -73,6 +64,6 @@ export function ProfileForm(props: { profile: Patient | null; userId: string; on
           </Button>
         </Group>
       </Stack>
-    </SubmitForm>
+    </form>
   );
 }

@@ -12,7 +12,7 @@ import {
   TextInput,
   Textarea,
 } from '@mantine/core';
-import { useState } from 'react';
+import type { z } from 'zod';
 import { RELATIONSHIPS } from '../../../shared/constants';
 import {
   familyContactInputSchema,
@@ -20,24 +20,11 @@ import {
   type FamilyContact,
   type FamilyContactInput,
 } from '../../../shared/family-contacts';
-import { SubmitForm } from '../../components/SubmitForm';
-
-interface Values {
-  firstName: string;
-  lastName: string;
-  relationship: string;
-  phone: string;
-  email: string;
-  address: string;
-  isPrimary: boolean;
-  emergencyContact: boolean;
-  canAccessRecords: boolean;
-}
-type TextField = 'firstName' | 'lastName' | 'phone' | 'email' | 'address';
+import { useSchemaForm } from '../../components/useSchemaForm';
 
 const RELATIONSHIP_OPTIONS = RELATIONSHIPS.map((r) => ({ value: r, label: RELATIONSHIP_LABELS[r] }));
 
-const initialValues = (c?: FamilyContact | null): Values => ({
+const initialValues = (c?: FamilyContact | null) => ({
   firstName: c?.firstName ?? '',
   lastName: c?.lastName ?? '',
   relationship: c?.relationship ?? '',
@@ -57,59 +44,41 @@ interface Props {
 }
 
 export function FamilyContactForm({ contact, saving, onSave, onCancel }: Props) {
-  const [values, setValues] = useState<Values>(() => initialValues(contact));
-  const [errors, setErrors] = useState<Partial<Record<keyof Values, string>>>({});
-  const ready = !!values.firstName.trim() && !!values.lastName.trim() && !!values.relationship;
-  const text = (field: TextField) => ({
-    value: values[field],
-    error: errors[field],
-    onChange: (e: { currentTarget: { value: string } }) => {
-      const value = e.currentTarget.value;
-      setValues((v) => ({ ...v, [field]: value }));
-    },
-  });
-  const check = (field: 'isPrimary' | 'emergencyContact' | 'canAccessRecords') => ({
-    checked: values[field],
-    onChange: (e: { currentTarget: { checked: boolean } }) => {
-      const checked = e.currentTarget.checked;
-      setValues((v) => ({ ...v, [field]: checked }));
-    },
-  });
-
-  function submit() {
-    const parsed = familyContactInputSchema.safeParse(values);
-    if (!parsed.success) {
-      const next: Partial<Record<keyof Values, string>> = {};
-      for (const issue of parsed.error.issues) next[issue.path[0] as keyof Values] ??= issue.message;
-      setErrors(next);
-      return;
-    }
-    setErrors({});
-    onSave(parsed.data);
-  }
+  const form = useSchemaForm(
+    familyContactInputSchema,
+    // The relationship starts unchosen (''): the schema answers that with its "required" message.
+    initialValues(contact) as z.input<typeof familyContactInputSchema>,
+  );
+  const { firstName, lastName, relationship } = form.getValues();
+  const ready = !!firstName.trim() && !!lastName.trim() && !!relationship;
+  const check = (field: 'isPrimary' | 'emergencyContact' | 'canAccessRecords') =>
+    form.getInputProps(field, { type: 'checkbox' });
 
   return (
     <Paper withBorder p="md" radius="md">
-      <SubmitForm aria-label={contact ? 'Edit family contact' : 'Add family contact'} onSubmit={submit}>
+      <form
+        noValidate
+        aria-label={contact ? 'Edit family contact' : 'Add family contact'}
+        onSubmit={form.onSubmit((input) => onSave(input))}
+      >
         <Stack gap="sm">
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
-            <TextInput label="First Name" required {...text('firstName')} />
-            <TextInput label="Last Name" required {...text('lastName')} />
+            <TextInput label="First Name" required {...form.getInputProps('firstName')} />
+            <TextInput label="Last Name" required {...form.getInputProps('lastName')} />
           </SimpleGrid>
           <Select
             label="Relationship"
             required
             placeholder="Select relationship"
             data={RELATIONSHIP_OPTIONS}
-            value={values.relationship || null}
-            error={errors.relationship}
-            onChange={(v) => setValues((s) => ({ ...s, relationship: v ?? '' }))}
+            {...form.getInputProps('relationship')}
+            value={relationship || null}
           />
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
-            <TextInput label="Phone" type="tel" {...text('phone')} />
-            <TextInput label="Email" type="email" {...text('email')} />
+            <TextInput label="Phone" type="tel" {...form.getInputProps('phone')} />
+            <TextInput label="Email" type="email" {...form.getInputProps('email')} />
           </SimpleGrid>
-          <Textarea label="Address" autosize minRows={2} {...text('address')} />
+          <Textarea label="Address" autosize minRows={2} {...form.getInputProps('address')} />
           <Group>
             <Checkbox label="Primary Contact" {...check('isPrimary')} />
             <Checkbox label="Emergency Contact" {...check('emergencyContact')} />
@@ -124,7 +93,7 @@ export function FamilyContactForm({ contact, saving, onSave, onCancel }: Props) 
             </Button>
           </Group>
         </Stack>
-      </SubmitForm>
+      </form>
     </Paper>
   );
 }

@@ -110,13 +110,15 @@ export async function enableTwoFactor(context: BrowserContext, url: string): Pro
 /**
  * A fixed-offset zone where the hour now is between `from` and `to` (inclusive), so a journey can
  * rely on today's slots (09:00–17:30) being all ahead (01–07) or all past (18–23) there, whenever
- * it runs. Etc/GMT-5 is UTC+5 (POSIX signs).
+ * it runs. Etc/GMT-5 is UTC+5 (POSIX signs). Never UTC itself: the journeys' browsers run in UTC,
+ * and the app names the hospital's zone only where it differs from the browser's (a journey run
+ * between 01:00 and 02:00 UTC got UTC here and missed that label).
  */
 export function zoneAtHour(from: number, to: number, now = new Date()): string {
   for (let offset = -12; offset <= 14; offset++) {
     const hour = (now.getUTCHours() + offset + 24) % 24;
-    if (hour >= from && hour <= to)
-      return offset === 0 ? 'UTC' : `Etc/GMT${offset > 0 ? '-' : '+'}${Math.abs(offset)}`;
+    if (offset !== 0 && hour >= from && hour <= to)
+      return `Etc/GMT${offset > 0 ? '-' : '+'}${Math.abs(offset)}`;
   }
   throw new Error(`no zone where it is ${from}–${to} h now`);
 }

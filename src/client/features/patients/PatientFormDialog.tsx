@@ -20,7 +20,7 @@ import { GENDER_SELECT_OPTIONS } from '../../format';
 import { notifyError, notifySuccess } from '../../notify';
 import { useSavePatient, type PatientPayload } from '../hospital/api';
 import { ActivationCodeView, type ActivationDetails } from './ActivationCode';
-import { SubmitForm } from '../../components/SubmitForm';
+import { useSchemaForm } from '../../components/useSchemaForm';
 
 type Values = Record<keyof PatientInput, string>;
 
@@ -79,30 +79,18 @@ function PatientForm({
   onClose: () => void;
   onAdded: (details: ActivationDetails) => void;
 }) {
-  const [values, setValues] = useState<Values>(() => (editing ? fromPatient(editing) : empty()));
-  const [errors, setErrors] = useState<Partial<Record<keyof PatientInput, string>>>({});
   const save = useSavePatient();
   // Set when the server found patients this one may duplicate; the next submit confirms.
   const [duplicates, setDuplicates] = useState<PossibleDuplicate[] | null>(null);
+  const form = useSchemaForm(patientInputSchema, editing ? fromPatient(editing) : empty(), {
+    onValuesChange: () => setDuplicates(null), // a changed form is checked again
+  });
+  // What the inputs hold (the schema's input type is wider: it also takes what it preprocesses).
+  const values = form.getValues() as Values;
 
-  const set = (name: keyof PatientInput, value: string) => {
-    setValues((v) => ({ ...v, [name]: value }));
-    setDuplicates(null); // a changed form is checked again
-  };
-
-  async function submit() {
-    const parsed = patientInputSchema.safeParse(values);
-    if (!parsed.success) {
-      const next: typeof errors = {};
-      for (const issue of parsed.error.issues) next[issue.path[0] as keyof PatientInput] ??= issue.message;
-      setErrors(next);
-      return;
-    }
-    setErrors({});
+  async function submit(input: PatientInput) {
     const payload: PatientPayload = {
-      ...Object.fromEntries(
-        PATIENT_FIELDS.map((f) => [f, values[f].trim() === '' ? null : values[f].trim()]),
-      ),
+      ...input,
       ...(duplicates && !editing ? { confirmDuplicate: true } : {}),
     };
     try {
@@ -150,17 +138,15 @@ function PatientForm({
   }
 
   return (
-    <SubmitForm onSubmit={submit}>
+    <form noValidate onSubmit={form.onSubmit((input) => void submit(input))}>
       <Stack>
         <SimpleGrid cols={{ base: 1, sm: 2 }}>
           {TEXT_FIELDS.slice(0, 2).map((f) => (
             <TextInput
               key={f.name}
               label={f.label}
-              value={values[f.name]}
-              error={errors[f.name]}
               autoComplete={f.autoComplete}
-              onChange={(e) => set(f.name, e.currentTarget.value)}
+              {...form.getInputProps(f.name)}
             />
           ))}
           <DateInput
@@ -169,27 +155,24 @@ function PatientForm({
             valueFormat="YYYY-MM-DD"
             maxDate={new Date()}
             clearable
+            {...form.getInputProps('dateOfBirth')}
             value={values.dateOfBirth || null}
-            error={errors.dateOfBirth}
-            onChange={(value) => set('dateOfBirth', value ?? '')}
           />
           <Select
             label="Gender"
             placeholder="Select"
             clearable
             data={GENDER_SELECT_OPTIONS}
+            {...form.getInputProps('gender')}
             value={values.gender || null}
-            onChange={(value) => set('gender', value ?? '')}
           />
           {TEXT_FIELDS.slice(2).map((f) => (
             <TextInput
               key={f.name}
               label={f.label}
               type={f.type}
-              value={values[f.name]}
-              error={errors[f.name]}
               autoComplete={f.autoComplete}
-              onChange={(e) => set(f.name, e.currentTarget.value)}
+              {...form.getInputProps(f.name)}
             />
           ))}
         </SimpleGrid>
@@ -222,7 +205,7 @@ function PatientForm({
           </Button>
         </Group>
       </Stack>
-    </SubmitForm>
+    </form>
   );
 }
 

@@ -82,6 +82,9 @@ describe('two-factor sign-in', () => {
     const form = page.getByRole('region', { name: 'Change password' });
     await form.getByLabel(/^Current password/).fill('Wrong!Passw0rd');
     await form.getByLabel(/^New password/).fill('N3w!Password-2031');
+    await form.getByLabel(/^Confirm new password/).fill('N3w!Password-2032');
+    await form.getByRole('button', { name: 'Change password' }).click();
+    await form.getByText('Passwords do not match. Please try again.').waitFor();
     await form.getByLabel(/^Confirm new password/).fill('N3w!Password-2031');
     await form.getByRole('button', { name: 'Change password' }).click();
     await form.getByText('The current password is not correct.').waitFor();

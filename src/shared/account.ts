@@ -15,6 +15,7 @@ export const PENDING_LOGIN_MINUTES = 5;
 
 export const TWO_FACTOR_MESSAGES = {
   codeRequired: 'Enter the 6-digit code from your authenticator app or a recovery code',
+  enableCode: 'Enter the 6-digit code your app shows',
   codeInvalid: 'The code is not valid. Check your authenticator app and try again.',
   noPendingLogin: 'Your sign-in has expired. Please sign in with your password again.',
   adminRequired:
@@ -64,6 +65,17 @@ export const passwordChangeSchema = z.object({
   newPassword: newPasswordSchema,
 });
 export type PasswordChangeInput = z.infer<typeof passwordChangeSchema>;
+/** The profile page's form: the call's fields and the new password typed twice. */
+export const passwordChangeFormSchema = passwordChangeSchema
+  .extend({ confirm: z.string() })
+  .refine((v) => v.newPassword === v.confirm, { path: ['confirm'], message: MESSAGES.passwordMismatch });
+
+/** Turning two-factor sign-in on takes an app code, never a recovery code. */
+export const twoFactorEnableFormSchema = z.object({
+  code: text({ error: TWO_FACTOR_MESSAGES.enableCode })
+    .transform((s) => s.replace(/\s/g, ''))
+    .pipe(z.string().regex(/^\d{6}$/, TWO_FACTOR_MESSAGES.enableCode)),
+});
 
 export const sessionSchema = z.object({
   ...strings('id', 'device'),

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   APPOINTMENT_MESSAGES,
+  appointmentFormSchema,
   appointmentInputSchema,
   appointmentStatusInputSchema,
   conflictLabel,
@@ -169,5 +170,51 @@ describe('upcoming appointments', () => {
       },
     ];
     expect(upcomingAppointments(list, now).map((a) => a.id)).toEqual(['this-morning', 'later']);
+  });
+});
+
+describe('the appointment dialog schema', () => {
+  const filled = {
+    patientId: 'p1',
+    patientLabel: 'Ann Lee (MRN1)',
+    appointmentType: 'consultation',
+    doctorName: ' Dr. Smith ',
+    department: 'cardiology',
+    date: '2030-05-06',
+    slot: '10:00',
+    location: ' ',
+    notes: 'Bring the scan',
+  };
+
+  it('names every unpicked select and empty field with the required message', () => {
+    const result = appointmentFormSchema.safeParse({
+      ...filled,
+      patientId: null,
+      appointmentType: null,
+      department: null,
+      date: null,
+      slot: null,
+      doctorName: '  ',
+    });
+    expect(result.success).toBe(false);
+    const issues = result.error?.issues.map((i) => [i.path.join('.'), i.message]);
+    expect(Object.fromEntries(issues ?? [])).toEqual({
+      patientId: APPOINTMENT_MESSAGES.required,
+      appointmentType: APPOINTMENT_MESSAGES.required,
+      department: APPOINTMENT_MESSAGES.required,
+      date: APPOINTMENT_MESSAGES.required,
+      slot: APPOINTMENT_MESSAGES.required,
+      doctorName: APPOINTMENT_MESSAGES.required,
+    });
+  });
+
+  it('gives the call its fields trimmed, blank optional text as null', () => {
+    expect(appointmentFormSchema.parse(filled)).toMatchObject({
+      doctorName: 'Dr. Smith',
+      location: null,
+      notes: 'Bring the scan',
+      appointmentType: 'consultation',
+    });
+    expect(appointmentFormSchema.safeParse({ ...filled, department: 'astrology' }).success).toBe(false);
   });
 });

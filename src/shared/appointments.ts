@@ -3,7 +3,7 @@
 // conflict rule used by both the slot grid and the server. Slot times are wall-clock times in the
 // hospital's time zone (docs/decisions.md#time); the API carries ISO instants.
 import { z } from 'zod';
-import { nullableStrings, optionalLabelledText, strings } from './fields.js';
+import { nullableStrings, optionalLabelledText, picked, strings } from './fields.js';
 import { pagingQuerySchema } from './paging.js';
 import { instantInRange, yearRangeMessage } from './dates.js';
 import { text } from './text.js';
@@ -60,6 +60,21 @@ export const appointmentInputSchema = z.object({
   status: z.unknown().optional(),
 });
 export type AppointmentInput = z.infer<typeof appointmentInputSchema>;
+
+/**
+ * The New/Edit Appointment dialog: the call's fields, with the wall-clock day and slot in place of
+ * the instant (the dialog turns them into one in the hospital's zone) and the picked patient's label.
+ */
+export const appointmentFormSchema = appointmentInputSchema
+  .pick({ doctorName: true, location: true, notes: true })
+  .extend({
+    patientId: picked(appointmentInputSchema.shape.patientId),
+    appointmentType: picked(appointmentInputSchema.shape.appointmentType),
+    department: picked(appointmentInputSchema.shape.department),
+    date: picked(required),
+    slot: picked(required),
+    patientLabel: z.string().nullable(),
+  });
 
 export const appointmentStatusInputSchema = z.object({
   status: z.enum(SETTABLE_STATUSES, { error: APPOINTMENT_MESSAGES.status }),

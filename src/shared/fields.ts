@@ -18,6 +18,9 @@ export const nullableStrings = <K extends string>(...keys: K[]) => each(keys, ()
 /** `name: z.boolean()` for each name. */
 export const booleans = <K extends string>(...keys: K[]) => each(keys, () => z.boolean());
 
+/** A picker's value, null until something is picked (a form's Select), checked by `schema`. */
+export const picked = <S extends z.ZodType<unknown, string>>(schema: S) => z.string().nullable().pipe(schema);
+
 /** Blank text (only spaces) is "not given": null, as the forms send an empty field. */
 export const blankToNull = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? null : v);
 

@@ -19,10 +19,17 @@ import {
 } from '@mantine/core';
 import { IconCopy, IconDownload, IconShieldLock } from '@tabler/icons-react';
 import QRCode from 'qrcode';
-import { useEffect, useState, type FormEvent } from 'react';
-import type { TwoFactorSetup } from '../../../shared/account';
+import { useEffect, useState } from 'react';
+import type { z } from 'zod';
+import {
+  twoFactorDisableSchema,
+  twoFactorEnableFormSchema,
+  type TwoFactorSetup,
+} from '../../../shared/account';
 import { errorMessage } from '../../api/request';
 import { useAuth } from '../../auth/context';
+import { SubmitForm } from '../../components/SubmitForm';
+import { useSchemaForm } from '../../components/useSchemaForm';
 import { notifyError, notifySuccess } from '../../notify';
 import { useTwoFactorDisable, useTwoFactorEnable, useTwoFactorSetup, useTwoFactorStatus } from './api';
 
@@ -70,8 +77,7 @@ function SetupFlow({ onEnabled }: { onEnabled: (codes: string[]) => void }) {
   const enable = useTwoFactorEnable();
   const [pending, setPending] = useState<TwoFactorSetup | null>(null);
   const [qr, setQr] = useState<string | null>(null);
-  const [code, setCode] = useState('');
-  const [error, setError] = useState<string | null>(null);
+  const form = useSchemaForm(twoFactorEnableFormSchema, { code: '' });
 
   useEffect(() => {
     if (!pending) return;
@@ -87,26 +93,20 @@ function SetupFlow({ onEnabled }: { onEnabled: (codes: string[]) => void }) {
   async function start() {
     try {
       setPending(await setup.mutateAsync());
-      setCode('');
-      setError(null);
+      form.reset();
     } catch (e) {
       notifyError('Two-factor sign-in', errorMessage(e, 'The set-up could not be started.'));
     }
   }
 
-  async function confirm(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    if (!/^\d{6}$/.test(code.replace(/\s/g, ''))) {
-      setError('Enter the 6-digit code your app shows');
-      return;
-    }
+  async function confirm({ code }: z.output<typeof twoFactorEnableFormSchema>) {
     try {
       const answer = await enable.mutateAsync(code);
       if (user) setUser({ ...user, twoFactorEnabled: true });
       notifySuccess('Two-factor sign-in is on', 'Save your recovery codes now: they are shown only once.');
       onEnabled(answer.recoveryCodes);
     } catch (e) {
-      setError(errorMessage(e, 'The code could not be checked.'));
+      form.setFieldError('code', errorMessage(e, 'The code could not be checked.'));
     }
   }
 
@@ -153,15 +153,13 @@ function SetupFlow({ onEnabled }: { onEnabled: (codes: string[]) => void }) {
           </Text>
         </Stack>
       </SimpleGrid>
-      <form noValidate onSubmit={(e) => void confirm(e)}>
+      <SubmitForm onSubmit={form.onSubmit(confirm)}>
         <Stack gap="sm" maw={320}>
           <TextInput
             label="2. Enter the 6-digit code from the app"
             autoComplete="one-time-code"
             inputMode="numeric"
-            value={code}
-            error={error}
-            onChange={(e) => setCode(e.currentTarget.value)}
+            {...form.getInputProps('code')}
           />
           <Group>
             <Button type="submit" loading={enable.isPending}>
@@ -172,7 +170,7 @@ function SetupFlow({ onEnabled }: { onEnabled: (codes: string[]) => void }) {
             </Button>
           </Group>
         </Stack>
-      </form>
+      </SubmitForm>
     </Stack>
   );
 }
@@ -225,23 +223,16 @@ function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () => void 
 function DisableForm({ recoveryCodesLeft }: { recoveryCodesLeft: number }) {
   const { user, setUser } = useAuth();
   const disable = useTwoFactorDisable();
-  const [password, setPassword] = useState('');
-  const [error, setError] = useState<string | null>(null);
+  const form = useSchemaForm(twoFactorDisableSchema, { password: '' });
 
-  async function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    if (!password) {
-      setError('Password is required');
-      return;
-    }
+  async function submit({ password }: z.output<typeof twoFactorDisableSchema>) {
     try {
       await disable.mutateAsync(password);
       if (user) setUser({ ...user, twoFactorEnabled: false });
-      setPassword('');
-      setError(null);
+      form.reset();
       notifySuccess('Two-factor sign-in is off', 'Signing in now asks for your password only.');
     } catch (e) {
-      setError(errorMessage(e, 'Two-factor sign-in could not be turned off.'));
+      form.setFieldError('password', errorMessage(e, 'Two-factor sign-in could not be turned off.'));
     }
   }
 
@@ -256,21 +247,19 @@ function DisableForm({ recoveryCodesLeft }: { recoveryCodesLeft: number }) {
           Administrators need two-factor sign-in to review provider applications.
         </Text>
       )}
-      <form noValidate onSubmit={(e) => void submit(e)}>
+      <SubmitForm onSubmit={form.onSubmit(submit)}>
         <Group align="flex-end">
           <PasswordInput
             label="Password"
             autoComplete="current-password"
-            value={password}
-            error={error}
-            onChange={(e) => setPassword(e.currentTarget.value)}
+            {...form.getInputProps('password')}
             w={260}
           />
           <Button type="submit" color="red" variant="light" loading={disable.isPending}>
             Turn off two-factor sign-in
           </Button>
         </Group>
-      </form>
+      </SubmitForm>
     </Stack>
   );
 }

@@ -4,10 +4,11 @@
 // times in the hospital's time zone, past ones disabled; the API gets ISO instants.
 import { Button, Group, Modal, Select, SimpleGrid, Stack, Textarea, TextInput } from '@mantine/core';
 import { DateInput } from '@mantine/dates';
-import { useState } from 'react';
+import type { z } from 'zod';
 import {
   APPOINTMENT_MESSAGES,
   APPOINTMENT_TYPE_LABELS,
+  appointmentFormSchema,
   slotInstant,
   type Appointment,
 } from '../../../shared/appointments';
@@ -21,18 +22,9 @@ import { useDisplayZone } from '../../time';
 import { appointmentDay, slotOf } from './calendar';
 import { TimeSlotGrid } from './TimeSlotGrid';
 import { SubmitForm } from '../../components/SubmitForm';
+import { useSchemaForm } from '../../components/useSchemaForm';
 
-interface FormValues {
-  patientId: string | null;
-  patientLabel: string | null;
-  appointmentType: string | null;
-  doctorName: string;
-  department: string | null;
-  date: string | null;
-  slot: string | null;
-  location: string;
-  notes: string;
-}
+type FormValues = z.input<typeof appointmentFormSchema>;
 
 function initialValues(editing: Appointment | null, defaultDay: string, zone: string): FormValues {
   if (!editing) {
@@ -87,30 +79,17 @@ export function AppointmentFormDialog(props: Props) {
 
 function AppointmentForm({ editing, defaultDay, appointments, onClose }: Props) {
   const zone = useDisplayZone();
-  const [values, setValues] = useState<FormValues>(() => initialValues(editing, defaultDay, zone));
-  const [missing, setMissing] = useState(false);
+  const form = useSchemaForm(appointmentFormSchema, initialValues(editing, defaultDay, zone));
   const save = useSaveAppointment();
-  const set = <K extends keyof FormValues>(key: K, value: FormValues[K]) =>
-    setValues((v) => ({ ...v, [key]: value }));
   const today = dayKeyIn(new Date(), zone);
-  const errorIf = (empty: boolean) => (missing && empty ? APPOINTMENT_MESSAGES.required : undefined);
+  const values = form.getValues();
 
-  const submit = async () => {
-    const { patientId, appointmentType, department, date, slot } = values;
-    const doctorName = values.doctorName.trim();
-    if (!patientId || !appointmentType || !doctorName || !department || !date || !slot) {
-      setMissing(true);
-      notifyError('Missing Information', APPOINTMENT_MESSAGES.required);
-      return;
-    }
+  const submit = async ({ date, slot, patientLabel: _label, ...fields }: z.output<typeof appointmentFormSchema>) => {
     const payload = {
-      patientId,
-      appointmentType,
-      doctorName,
-      department,
+      ...fields,
+      location: fields.location ?? null,
+      notes: fields.notes ?? null,
       appointmentDate: slotInstant(date, slot, zone).toISOString(),
-      location: values.location.trim() || null,
-      notes: values.notes.trim() || null,
     };
     try {
       await save.mutateAsync({ id: editing?.id, payload });
@@ -118,7 +97,7 @@ function AppointmentForm({ editing, defaultDay, appointments, onClose }: Props) 
       else
         notifySuccess(
           'Appointment Created',
-          `Appointment with ${doctorName} scheduled for ${date} at ${slot}.`,
+          `Appointment with ${fields.doctorName} scheduled for ${date} at ${slot}.`,
         );
       onClose();
     } catch (error) {
@@ -128,15 +107,16 @@ function AppointmentForm({ editing, defaultDay, appointments, onClose }: Props) 
       );
     }
   };
+  const missing = () => notifyError('Missing Information', APPOINTMENT_MESSAGES.required);
 
   return (
-    <SubmitForm onSubmit={submit}>
+    <SubmitForm onSubmit={form.onSubmit(submit, missing)}>
       <Stack>
         <PatientPicker
           value={values.patientId}
           selectedLabel={values.patientLabel}
-          error={errorIf(!values.patientId)}
-          onChange={(id, label) => setValues((v) => ({ ...v, patientId: id, patientLabel: label }))}
+          error={form.errors.patientId}
+          onChange={(id, label) => form.setValues({ patientId: id, patientLabel: label })}
         />
         <SimpleGrid cols={{ base: 1, sm: 2 }}>
           <Select
@@ -144,26 +124,20 @@ function AppointmentForm({ editing, defaultDay, appointments, onClose }: Props) 
             placeholder="Select type"
             required
             data={APPOINTMENT_TYPES.map((t) => ({ value: t, label: APPOINTMENT_TYPE_LABELS[t] }))}
-            value={values.appointmentType}
-            error={errorIf(!values.appointmentType)}
-            onChange={(v) => set('appointmentType', v)}
+            {...form.getInputProps('appointmentType')}
           />
           <TextInput
             label="Doctor Name"
             placeholder="Dr. Jane Smith"
             required
-            value={values.doctorName}
-            error={errorIf(!values.doctorName.trim())}
-            onChange={(e) => set('doctorName', e.currentTarget.value)}
+            {...form.getInputProps('doctorName')}
           />
           <Select
             label="Department"
             placeholder="Select department"
             required
             data={DEPARTMENTS.map((d) => ({ value: d, label: DEPARTMENT_LABELS[d] }))}
-            value={values.department}
-            error={errorIf(!values.department)}
-            onChange={(v) => set('department', v)}
+            {...form.getInputProps('department')}
           />
           <DateInput
             label="Date"
@@ -172,8 +146,8 @@ function AppointmentForm({ editing, defaultDay, appointments, onClose }: Props) 
             valueFormat="YYYY-MM-DD"
             minDate={today}
             value={values.date}
-            error={errorIf(!values.date)}
-            onChange={(v) => setValues((s) => ({ ...s, date: v, slot: null }))}
+            error={form.errors.date}
+            onChange={(date) => form.setValues({ date, slot: null })}
           />
         </SimpleGrid>
         <TimeSlotGrid
@@ -185,22 +159,20 @@ function AppointmentForm({ editing, defaultDay, appointments, onClose }: Props) 
           excludeId={editing?.id ?? null}
           appointments={appointments}
           value={values.slot}
-          onChange={(slot) => set('slot', slot)}
-          error={errorIf(!values.slot)}
+          onChange={(slot) => form.setFieldValue('slot', slot)}
+          error={form.errors.slot}
         />
         <TextInput
           label="Location"
           placeholder="Room or building (optional)"
-          value={values.location}
-          onChange={(e) => set('location', e.currentTarget.value)}
+          {...form.getInputProps('location')}
         />
         <Textarea
           label="Notes"
           placeholder="Notes (optional)"
           autosize
           minRows={2}
-          value={values.notes}
-          onChange={(e) => set('notes', e.currentTarget.value)}
+          {...form.getInputProps('notes')}
         />
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>

@@ -3,7 +3,7 @@
 // shared conflict rule refuses for the chosen doctor and patient is disabled, marked "Booked", and
 // names the conflicting doctors.
 import { Button, SimpleGrid, Text, Tooltip } from '@mantine/core';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import {
   conflictLabel,
   findConflicts,
@@ -24,7 +24,7 @@ interface Props {
   appointments: readonly Appointment[];
   value: string | null;
   onChange: (slot: string) => void;
-  error?: string;
+  error?: ReactNode;
 }
 
 export function TimeSlotGrid({

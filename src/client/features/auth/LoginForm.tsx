@@ -4,13 +4,18 @@
 // anything is signed in or recorded (so lastLoginAt, which drives "New Notifications", stays), and
 // the form shows "Access Denied"; success goes to the portal's page; a failure gets "Login Failed".
 import { Anchor, Button, Checkbox, Group, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
-import { lazy, Suspense, useState, type FormEvent, type ReactNode } from 'react';
+import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router';
+import { z } from 'zod';
+import { twoFactorCodeBodySchema } from '../../../shared/account';
+import { loginSchema } from '../../../shared/auth';
 import type { PublicUser } from '../../../shared/users';
 import { errorMessage, errorStatus } from '../../api/request';
 import { useAuth } from '../../auth/context';
 import { AccountCard, BackButton } from '../../components/layout/AccountCard';
 import { PublicLayout } from '../../components/layout/PublicLayout';
+import { SubmitForm } from '../../components/SubmitForm';
+import { useSchemaForm } from '../../components/useSchemaForm';
 import { notifyError } from '../../notify';
 import {
   accessDeniedToast,
@@ -20,6 +25,8 @@ import {
   SUCCESS_PATH,
   type LoginPortal,
 } from './loginMessages';
+
+const credentialsSchema = loginSchema.pick({ email: true, password: true }).extend({ remember: z.boolean() });
 
 // Fetched when "Forgot password?" is first clicked: the sign-in page itself stays light.
 const ForgotPasswordDialog = lazy(() => import('../password-reset/ForgotPasswordDialog'));
@@ -37,15 +44,12 @@ export interface LoginFormProps {
 export function LoginForm({ portal, title, subtitle, emailLabel, icon, footer }: LoginFormProps) {
   const { login, verifyTwoFactor } = useAuth();
   const navigate = useNavigate();
-  const [email, setEmail] = useState('');
-  const [password, setPassword] = useState('');
-  const [remember, setRemember] = useState(false);
+  const credentials = useSchemaForm(credentialsSchema, { email: '', password: '', remember: false });
+  const codeForm = useSchemaForm(twoFactorCodeBodySchema, { code: '' });
   const [loading, setLoading] = useState(false);
   const [forgotOpen, setForgotOpen] = useState(false);
   /** Two-factor sign-in: the password was right, the code step is shown. */
   const [codeStep, setCodeStep] = useState(false);
-  const [code, setCode] = useState('');
-  const [codeError, setCodeError] = useState<string | null>(null);
 
   async function signedIn(user: PublicUser) {
     if (user.role === PORTAL_ROLE[portal]) {
@@ -57,15 +61,13 @@ export function LoginForm({ portal, title, subtitle, emailLabel, icon, footer }:
     return false;
   }
 
-  async function handleSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
+  async function handleSubmit(values: z.output<typeof credentialsSchema>) {
     setLoading(true);
     try {
-      const outcome = await login({ email, password, remember, portal });
+      const outcome = await login({ ...values, portal });
       if ('twoFactorRequired' in outcome) {
         setCodeStep(true);
-        setCode('');
-        setCodeError(null);
+        codeForm.reset();
       } else if (await signedIn(outcome.user)) {
         return;
       }
@@ -78,12 +80,7 @@ export function LoginForm({ portal, title, subtitle, emailLabel, icon, footer }:
     setLoading(false);
   }
 
-  async function handleCode(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    if (!code.trim()) {
-      setCodeError('Enter the 6-digit code from your authenticator app or a recovery code');
-      return;
-    }
+  async function handleCode({ code }: z.output<typeof twoFactorCodeBodySchema>) {
     setLoading(true);
     try {
       if (await signedIn(await verifyTwoFactor(code))) return;
@@ -92,7 +89,7 @@ export function LoginForm({ portal, title, subtitle, emailLabel, icon, footer }:
       if (errorStatus(error) === 401 && /sign in with your password/.test(errorMessage(error, ''))) {
         setCodeStep(false);
       }
-      setCodeError(errorMessage(error, 'The code could not be checked. Please try again.'));
+      codeForm.setFieldError('code', errorMessage(error, 'The code could not be checked. Please try again.'));
     }
     setLoading(false);
   }
@@ -102,7 +99,7 @@ export function LoginForm({ portal, title, subtitle, emailLabel, icon, footer }:
       <BackButton />
       <AccountCard title={title} subtitle={subtitle} icon={icon}>
         {codeStep ? (
-          <form onSubmit={(e) => void handleCode(e)} aria-label="Two-factor code">
+          <SubmitForm onSubmit={codeForm.onSubmit(handleCode)} aria-label="Two-factor code">
             <Stack gap="md">
               <Text size="sm">
                 Two-factor sign-in is on for this account. Enter the 6-digit code from your authenticator app,
@@ -114,9 +111,7 @@ export function LoginForm({ portal, title, subtitle, emailLabel, icon, footer }:
                 inputMode="text"
                 required
                 autoFocus
-                value={code}
-                error={codeError}
-                onChange={(e) => setCode(e.currentTarget.value)}
+                {...codeForm.getInputProps('code')}
               />
               <Button type="submit" fullWidth size="md" disabled={loading}>
                 {loading ? 'Verifying...' : 'Verify'}
@@ -127,38 +122,32 @@ export function LoginForm({ portal, title, subtitle, emailLabel, icon, footer }:
                 size="sm"
                 onClick={() => {
                   setCodeStep(false);
-                  setPassword('');
+                  credentials.setFieldValue('password', '');
                 }}
               >
                 Start over
               </Anchor>
             </Stack>
-          </form>
+          </SubmitForm>
         ) : (
-          <form onSubmit={(e) => void handleSubmit(e)}>
+          <SubmitForm onSubmit={credentials.onSubmit(handleSubmit)}>
             <Stack gap="md">
               <TextInput
                 label={emailLabel}
                 type="email"
                 autoComplete="username"
                 required
-                value={email}
-                onChange={(e) => setEmail(e.currentTarget.value)}
+                {...credentials.getInputProps('email')}
               />
               <PasswordInput
                 label="Password"
                 autoComplete="current-password"
                 required
                 visibilityToggleFocusable
-                value={password}
-                onChange={(e) => setPassword(e.currentTarget.value)}
+                {...credentials.getInputProps('password')}
               />
               <Group justify="space-between">
-                <Checkbox
-                  label="Remember me"
-                  checked={remember}
-                  onChange={(e) => setRemember(e.currentTarget.checked)}
-                />
+                <Checkbox label="Remember me" {...credentials.getInputProps('remember', { type: 'checkbox' })} />
                 <Anchor component="button" type="button" size="sm" onClick={() => setForgotOpen(true)}>
                   Forgot password?
                 </Anchor>
@@ -167,7 +156,7 @@ export function LoginForm({ portal, title, subtitle, emailLabel, icon, footer }:
                 {loading ? 'Signing In...' : 'Sign In'}
               </Button>
             </Stack>
-          </form>
+          </SubmitForm>
         )}
         {footer && (
           <Stack gap={4} align="center" mt="lg">

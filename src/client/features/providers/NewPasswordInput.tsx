@@ -1,15 +1,16 @@
 // A new-password field with a named show/hide toggle (the toggle says what it will do).
 import { PasswordInput } from '@mantine/core';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { PasswordStrength } from '../../components/PasswordStrength';
 
 interface NewPasswordInputProps {
   label: string;
   value: string;
   onChange: (value: string) => void;
+  error?: ReactNode;
 }
 
-export function NewPasswordInput({ label, value, onChange }: NewPasswordInputProps) {
+export function NewPasswordInput({ label, value, onChange, error }: NewPasswordInputProps) {
   const [visible, setVisible] = useState(false);
   const what = label.toLowerCase();
   return (
@@ -22,6 +23,7 @@ export function NewPasswordInput({ label, value, onChange }: NewPasswordInputPro
       visibilityToggleFocusable
       visibilityToggleButtonProps={{ 'aria-label': visible ? `Hide ${what}` : `Show ${what}` }}
       value={value}
+      error={error}
       onChange={(e) => onChange(e.currentTarget.value)}
     />
   );

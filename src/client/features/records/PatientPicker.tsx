@@ -4,7 +4,7 @@
 // is chosen until the user picks a patient (docs/decisions.md, records: wrong-patient uploads).
 import { Select, Stack, Text } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { patientDisplayName, type Patient } from '../../../shared/patients';
 import { usePatients } from '../hospital/api';
 
@@ -23,7 +23,7 @@ interface Props {
   /** The label of the chosen patient, kept when a new search does not list it. */
   selectedLabel: string | null;
   onChange: (id: string | null, label: string | null) => void;
-  error?: string;
+  error?: ReactNode;
 }
 
 export function PatientPicker({ value, selectedLabel, onChange, error }: Props) {

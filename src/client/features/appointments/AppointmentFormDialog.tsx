@@ -2,7 +2,7 @@
 // #validation): patient, type, doctor, department, date (from today), location, notes and the time
 // slot grid. Required fields missing: "Please fill in all required fields". Slots are wall-clock
 // times in the hospital's time zone, past ones disabled; the API gets ISO instants.
-import { Button, Group, Modal, Select, SimpleGrid, Stack, Textarea, TextInput } from '@mantine/core';
+import { Button, Modal, Select, SimpleGrid, Stack, Textarea, TextInput } from '@mantine/core';
 import { DateInput } from '@mantine/dates';
 import type { z } from 'zod';
 import {
@@ -23,6 +23,7 @@ import { appointmentDay, slotOf } from './calendar';
 import { TimeSlotGrid } from './TimeSlotGrid';
 import { SubmitForm } from '../../components/SubmitForm';
 import { useSchemaForm } from '../../components/useSchemaForm';
+import { FormActions } from '../../components/FormActions';
 
 type FormValues = z.input<typeof appointmentFormSchema>;
 
@@ -84,7 +85,12 @@ function AppointmentForm({ editing, defaultDay, appointments, onClose }: Props) 
   const today = dayKeyIn(new Date(), zone);
   const values = form.getValues();
 
-  const submit = async ({ date, slot, patientLabel: _label, ...fields }: z.output<typeof appointmentFormSchema>) => {
+  const submit = async ({
+    date,
+    slot,
+    patientLabel: _label,
+    ...fields
+  }: z.output<typeof appointmentFormSchema>) => {
     const payload = {
       ...fields,
       location: fields.location ?? null,
@@ -174,14 +180,11 @@ function AppointmentForm({ editing, defaultDay, appointments, onClose }: Props) 
           minRows={2}
           {...form.getInputProps('notes')}
         />
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose}>
-            Cancel
-          </Button>
+        <FormActions onCancel={onClose}>
           <Button type="submit" loading={save.isPending}>
             {editing ? 'Update Appointment' : 'Schedule Appointment'}
           </Button>
-        </Group>
+        </FormActions>
       </Stack>
     </SubmitForm>
   );

@@ -147,7 +147,10 @@ export function LoginForm({ portal, title, subtitle, emailLabel, icon, footer }:
                 {...credentials.getInputProps('password')}
               />
               <Group justify="space-between">
-                <Checkbox label="Remember me" {...credentials.getInputProps('remember', { type: 'checkbox' })} />
+                <Checkbox
+                  label="Remember me"
+                  {...credentials.getInputProps('remember', { type: 'checkbox' })}
+                />
                 <Anchor component="button" type="button" size="sm" onClick={() => setForgotOpen(true)}>
                   Forgot password?
                 </Anchor>

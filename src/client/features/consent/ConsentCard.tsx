@@ -1,7 +1,7 @@
 // Consent card (docs/spec.md#patient-dashboard; docs/decisions.md#consent: saves are persisted,
 // ledgered and audited): switches Share with Specialists and Family Access (both on until the
 // patient saves a choice), each saved as it is flipped, and the Manage Consent modal.
-import { Button, Group, Modal, Paper, Stack, Switch, Text, Title, Alert } from '@mantine/core';
+import { Button, Modal, Paper, Stack, Switch, Text, Title, Alert } from '@mantine/core';
 import { IconShieldLock } from '@tabler/icons-react';
 import { useState } from 'react';
 import { DEFAULT_CONSENT, type ConsentInput } from '../../../shared/consent';
@@ -16,6 +16,7 @@ const FAMILY_SWITCH_TEXT =
   'they can read (view, download, verify) your current records whose own Family switch is on, and ' +
   'your upcoming appointments. Nothing else. Turning this off ends their access at once.';
 import { OpenShareList } from '../shares/ShareList';
+import { FormActions } from '../../components/FormActions';
 
 function useConsentSaver(userId: string) {
   const save = useSaveConsent(userId);
@@ -77,14 +78,11 @@ function ManageConsentModal(props: {
           <Alert variant="light" icon={<IconShieldLock aria-hidden />}>
             Consent changes are recorded on the blockchain for a tamper-evident history.
           </Alert>
-          <Group justify="flex-end">
-            <Button variant="default" onClick={props.onClose} disabled={saver.isPending}>
-              Cancel
-            </Button>
+          <FormActions onCancel={props.onClose} busy={saver.isPending}>
             <Button type="submit" loading={saver.isPending}>
               Save Consent Settings
             </Button>
-          </Group>
+          </FormActions>
         </Stack>
       </form>
     </Modal>

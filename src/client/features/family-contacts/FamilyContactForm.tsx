@@ -21,6 +21,7 @@ import {
   type FamilyContactInput,
 } from '../../../shared/family-contacts';
 import { useSchemaForm } from '../../components/useSchemaForm';
+import { FormActions } from '../../components/FormActions';
 
 const RELATIONSHIP_OPTIONS = RELATIONSHIPS.map((r) => ({ value: r, label: RELATIONSHIP_LABELS[r] }));
 
@@ -84,14 +85,11 @@ export function FamilyContactForm({ contact, saving, onSave, onCancel }: Props) 
             <Checkbox label="Emergency Contact" {...check('emergencyContact')} />
             <Checkbox label="Can Access Medical Records" {...check('canAccessRecords')} />
           </Group>
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onCancel} disabled={saving}>
-              Cancel
-            </Button>
+          <FormActions onCancel={onCancel} busy={saving}>
             <Button type="submit" disabled={!ready || saving} loading={saving}>
               {contact ? 'Update Contact' : 'Save Contact'}
             </Button>
-          </Group>
+          </FormActions>
         </Stack>
       </form>
     </Paper>

@@ -8,6 +8,7 @@ import { errorMessage } from '../../api/request';
 import { useSchemaForm } from '../../components/useSchemaForm';
 import { notifyError } from '../../notify';
 import { useRequestReset } from './api';
+import { FormActions } from '../../components/FormActions';
 
 export interface ForgotPasswordDialogProps {
   opened: boolean;
@@ -61,14 +62,11 @@ export default function ForgotPasswordDialog({ opened, onClose }: ForgotPassword
               data-autofocus
               {...form.getInputProps('email')}
             />
-            <Group justify="flex-end">
-              <Button variant="default" onClick={close}>
-                Cancel
-              </Button>
+            <FormActions onCancel={close}>
               <Button type="submit" disabled={request.isPending}>
                 {request.isPending ? 'Sending...' : 'Send Reset Link'}
               </Button>
-            </Group>
+            </FormActions>
           </Stack>
         </form>
       )}

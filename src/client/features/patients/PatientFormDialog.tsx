@@ -1,7 +1,7 @@
 // Add Patient and Edit Patient (docs/spec.md#hospital-dashboard and #validation): every field
 // optional, empty values sent as null, the date of birth as a calendar date. Adding shows the
 // generated MRN for 10 seconds, and the dialog turns into the patient's activation code (shown once).
-import { Alert, Button, Group, List, Modal, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Button, List, Modal, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { DateInput } from '@mantine/dates';
 import { useState } from 'react';
 import { createdPatientSchema } from '../../../shared/activation';
@@ -21,6 +21,7 @@ import { notifyError, notifySuccess } from '../../notify';
 import { useSavePatient, type PatientPayload } from '../hospital/api';
 import { ActivationCodeView, type ActivationDetails } from './ActivationCode';
 import { useSchemaForm } from '../../components/useSchemaForm';
+import { FormActions } from '../../components/FormActions';
 
 type Values = Record<keyof PatientInput, string>;
 
@@ -196,14 +197,11 @@ function PatientForm({
             </Text>
           </Alert>
         )}
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose}>
-            Cancel
-          </Button>
+        <FormActions onCancel={onClose}>
           <Button type="submit" loading={save.isPending} color={duplicates ? 'orange' : undefined}>
             {editing ? 'Save Changes' : duplicates ? 'Add Anyway' : 'Add Patient'}
           </Button>
-        </Group>
+        </FormActions>
       </Stack>
     </form>
   );

@@ -1,6 +1,6 @@
 // The Edit Profile modal's Profile tab: phone, primary care physician, insurance provider and
 // policy number (the only fields a patient may change, docs/spec.md#validation).
-import { Button, Group, Stack, TextInput } from '@mantine/core';
+import { Button, Stack, TextInput } from '@mantine/core';
 import {
   PROFILE_FIELDS,
   profileUpdateSchema,
@@ -12,6 +12,7 @@ import { errorMessage } from '../../api/request';
 import { notifyError, notifySuccess } from '../../notify';
 import { useSaveProfile } from '../patient/api';
 import { useSchemaForm } from '../../components/useSchemaForm';
+import { FormActions } from '../../components/FormActions';
 
 const LABELS: Record<ProfileField, string> = {
   phone: 'Phone',
@@ -55,14 +56,11 @@ export function ProfileForm(props: { profile: Patient | null; userId: string; on
             {...form.getInputProps(field)}
           />
         ))}
-        <Group justify="flex-end">
-          <Button variant="default" onClick={props.onDone} disabled={save.isPending}>
-            Cancel
-          </Button>
+        <FormActions onCancel={props.onDone} busy={save.isPending}>
           <Button type="submit" disabled={save.isPending}>
             {save.isPending ? 'Saving...' : 'Save Profile'}
           </Button>
-        </Group>
+        </FormActions>
       </Stack>
     </form>
   );

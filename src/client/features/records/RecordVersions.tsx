@@ -12,6 +12,7 @@ import { formatDateTime } from '../../format';
 import { notifyError, notifySuccess } from '../../notify';
 import { useMarkEnteredInError, useRecordHistory } from './api';
 import { UploadRecordForm } from './UploadRecordForm';
+import { FormActions } from '../../components/FormActions';
 
 export function RecordStatusBadges({
   record,
@@ -170,10 +171,7 @@ function EnteredInErrorDialog({
           maxLength={500}
           {...form.getInputProps('reason')}
         />
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose}>
-            Cancel
-          </Button>
+        <FormActions onCancel={onClose}>
           <Button
             color="red"
             loading={mark.isPending}
@@ -181,7 +179,7 @@ function EnteredInErrorDialog({
           >
             Mark as Entered in Error
           </Button>
-        </Group>
+        </FormActions>
       </Stack>
     </Modal>
   );

@@ -1,6 +1,6 @@
 // "Share with a specialist" (docs/decisions.md#specialist-share-links): the recipient's e-mail, how
 // many hours the link works and a note, checked with the shared schema; the server mails the link.
-import { Alert, Button, Group, Modal, NumberInput, Stack, Text, TextInput, Textarea } from '@mantine/core';
+import { Alert, Button, Modal, NumberInput, Stack, Text, TextInput, Textarea } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { IconInfoCircle } from '@tabler/icons-react';
 import {
@@ -12,6 +12,7 @@ import {
 import { errorMessage } from '../../api/request';
 import { notifyError, notifySuccess } from '../../notify';
 import { useCreateShare } from './api';
+import { FormActions } from '../../components/FormActions';
 
 interface Props {
   recordId: string;
@@ -68,14 +69,11 @@ export function ShareDialog({ recordId, recordTitle, opened, onClose }: Props) {
             Turning off &ldquo;Share with Specialists&rdquo; in your consent settings revokes every link at
             once; the record&apos;s own Specialists switch stops its links from opening.
           </Alert>
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose} disabled={create.isPending}>
-              Cancel
-            </Button>
+          <FormActions onCancel={onClose} busy={create.isPending}>
             <Button type="submit" loading={create.isPending}>
               Send Link
             </Button>
-          </Group>
+          </FormActions>
         </Stack>
       </form>
     </Modal>

@@ -15,14 +15,7 @@ import type { AppContext } from '../../context.js';
 import { requireRole } from '../../plugins/session.js';
 import { requireWriteAccess } from '../billing/service.js';
 import { actorOf } from '../../access.js';
-import {
-  cancelAppointment,
-  createAppointment,
-  listHospitalAppointments,
-  listPatientAppointments,
-  setAppointmentStatus,
-  updateAppointment,
-} from './service.js';
+import * as appointments from './service.js';
 
 const tags = ['appointments'];
 const idParams = z.object({ id: text().max(100) });
@@ -49,7 +42,12 @@ export async function appointmentRoutes(app: FastifyInstance, ctx: AppContext) {
       },
     },
     async (request) =>
-      listHospitalAppointments(ctx.db, actorOf(request), request.params.hospitalUserId, request.query),
+      appointments.listHospitalAppointments(
+        ctx.db,
+        actorOf(request),
+        request.params.hospitalUserId,
+        request.query,
+      ),
   );
 
   r.get(
@@ -64,7 +62,7 @@ export async function appointmentRoutes(app: FastifyInstance, ctx: AppContext) {
         response: { 200: list },
       },
     },
-    async (request) => listPatientAppointments(ctx.db, actorOf(request), request.query),
+    async (request) => appointments.listPatientAppointments(ctx.db, actorOf(request), request.query),
   );
 
   r.get(
@@ -81,7 +79,7 @@ export async function appointmentRoutes(app: FastifyInstance, ctx: AppContext) {
       },
     },
     async (request) =>
-      listPatientAppointments(ctx.db, actorOf(request), request.query, request.params.userId),
+      appointments.listPatientAppointments(ctx.db, actorOf(request), request.query, request.params.userId),
   );
 
   r.post(
@@ -102,7 +100,9 @@ export async function appointmentRoutes(app: FastifyInstance, ctx: AppContext) {
     },
     async (request, reply) => {
       const actor = actorOf(request);
-      return reply.status(201).send(await createAppointment(ctx.db, actor, request.body, ctx.now()));
+      return reply
+        .status(201)
+        .send(await appointments.createAppointment(ctx.db, actor, request.body, ctx.now()));
     },
   );
 
@@ -120,7 +120,7 @@ export async function appointmentRoutes(app: FastifyInstance, ctx: AppContext) {
     },
     async (request) => {
       const actor = actorOf(request);
-      return updateAppointment(ctx.db, actor, request.params.id, request.body, ctx.now());
+      return appointments.updateAppointment(ctx.db, actor, request.params.id, request.body, ctx.now());
     },
   );
 
@@ -138,7 +138,13 @@ export async function appointmentRoutes(app: FastifyInstance, ctx: AppContext) {
     },
     async (request) => {
       const actor = actorOf(request);
-      return setAppointmentStatus(ctx.db, actor, request.params.id, request.body.status, ctx.now());
+      return appointments.setAppointmentStatus(
+        ctx.db,
+        actor,
+        request.params.id,
+        request.body.status,
+        ctx.now(),
+      );
     },
   );
 
@@ -156,7 +162,7 @@ export async function appointmentRoutes(app: FastifyInstance, ctx: AppContext) {
     },
     async (request) => {
       const actor = actorOf(request);
-      return cancelAppointment(ctx.db, actor, request.params.id, ctx.now());
+      return appointments.cancelAppointment(ctx.db, actor, request.params.id, ctx.now());
     },
   );
 }

@@ -15,13 +15,7 @@ import type { AppContext } from '../../context.js';
 import { requireRole } from '../../plugins/session.js';
 import { actorOf } from '../../access.js';
 import { acceptAsFamily, inviteContact, type InviteDeps } from './invitations.js';
-import {
-  listAccessHolders,
-  listProxyAppointments,
-  listProxyPatients,
-  listProxyRecords,
-  revokeHolder,
-} from './service.js';
+import * as proxy from './service.js';
 
 const tags = ['family access'];
 const patientParams = z.object({ patientId: text().max(100) });
@@ -88,7 +82,7 @@ export async function proxyRoutes(app: FastifyInstance, ctx: AppContext) {
         response: { 200: z.object({ patients: z.array(proxyPatientSchema) }) },
       },
     },
-    async (request) => ({ patients: await listProxyPatients(ctx.db, actorOf(request)) }),
+    async (request) => ({ patients: await proxy.listProxyPatients(ctx.db, actorOf(request)) }),
   );
 
   r.get(
@@ -103,7 +97,8 @@ export async function proxyRoutes(app: FastifyInstance, ctx: AppContext) {
         response: { 200: pagedSchema(recordSchema) },
       },
     },
-    async (request) => listProxyRecords(ctx.db, actorOf(request), request.params.patientId, request.query),
+    async (request) =>
+      proxy.listProxyRecords(ctx.db, actorOf(request), request.params.patientId, request.query),
   );
 
   r.get(
@@ -119,7 +114,13 @@ export async function proxyRoutes(app: FastifyInstance, ctx: AppContext) {
       },
     },
     async (request) =>
-      listProxyAppointments(ctx.db, actorOf(request), request.params.patientId, request.query, ctx.now()),
+      proxy.listProxyAppointments(
+        ctx.db,
+        actorOf(request),
+        request.params.patientId,
+        request.query,
+        ctx.now(),
+      ),
   );
 
   r.get(
@@ -132,7 +133,7 @@ export async function proxyRoutes(app: FastifyInstance, ctx: AppContext) {
         response: { 200: z.object({ holders: z.array(accessHolderSchema) }) },
       },
     },
-    async (request) => ({ holders: await listAccessHolders(ctx.db, actorOf(request)) }),
+    async (request) => ({ holders: await proxy.listAccessHolders(ctx.db, actorOf(request)) }),
   );
 
   r.delete(
@@ -148,7 +149,7 @@ export async function proxyRoutes(app: FastifyInstance, ctx: AppContext) {
       },
     },
     async (request) => {
-      await revokeHolder(ctx.db, actorOf(request), request.params.contactId, ctx.now());
+      await proxy.revokeHolder(ctx.db, actorOf(request), request.params.contactId, ctx.now());
       return { message: 'Access revoked.' };
     },
   );

@@ -18,14 +18,7 @@ import type { AppContext } from '../../context.js';
 import { requireRole } from '../../plugins/session.js';
 import { requireWriteAccess } from '../billing/service.js';
 import { actorOf } from '../../access.js';
-import {
-  findDownload,
-  listDrafts,
-  listOwnRecords,
-  listPatientRecords,
-  updateSharing,
-  viewRecord,
-} from './read.js';
+import * as read from './read.js';
 import { amendRecord, markEnteredInError, recordHistory } from './amend.js';
 import { sendAttachment } from './download.js';
 import { discardDraft, finaliseDraft, uploadRecord } from './service.js';
@@ -140,7 +133,7 @@ export async function recordRoutes(app: FastifyInstance, ctx: AppContext) {
         response: { 200: recordPage },
       },
     },
-    async (request) => listOwnRecords(ctx.db, actorOf(request), request.query),
+    async (request) => read.listOwnRecords(ctx.db, actorOf(request), request.query),
   );
 
   r.get(
@@ -153,7 +146,7 @@ export async function recordRoutes(app: FastifyInstance, ctx: AppContext) {
         response: { 200: recordList },
       },
     },
-    async (request) => listDrafts(ctx.db, actorOf(request)),
+    async (request) => read.listDrafts(ctx.db, actorOf(request)),
   );
 
   r.get(
@@ -167,7 +160,7 @@ export async function recordRoutes(app: FastifyInstance, ctx: AppContext) {
         response: { 200: recordSchema },
       },
     },
-    async (request) => viewRecord(ctx.db, ctx.files, actorOf(request), request.params.id, ctx.now()),
+    async (request) => read.viewRecord(ctx.db, ctx.files, actorOf(request), request.params.id, ctx.now()),
   );
 
   r.get(
@@ -186,7 +179,7 @@ export async function recordRoutes(app: FastifyInstance, ctx: AppContext) {
         response: { 200: recordPage },
       },
     },
-    async (request) => listPatientRecords(ctx.db, actorOf(request), request.params.id, request.query),
+    async (request) => read.listPatientRecords(ctx.db, actorOf(request), request.params.id, request.query),
   );
 
   r.post(
@@ -238,7 +231,7 @@ export async function recordRoutes(app: FastifyInstance, ctx: AppContext) {
     },
     async (request) => {
       const actor = actorOf(request);
-      return updateSharing(ctx.db, actor, request.params.id, request.body, ctx.now());
+      return read.updateSharing(ctx.db, actor, request.params.id, request.body, ctx.now());
     },
   );
 
@@ -259,7 +252,7 @@ export async function recordRoutes(app: FastifyInstance, ctx: AppContext) {
     },
     async (request, reply) => {
       const actor = actorOf(request);
-      const target = await findDownload(ctx.db, actor, request.params.fileName);
+      const target = await read.findDownload(ctx.db, actor, request.params.fileName);
       return sendAttachment(ctx, actor, target, request, reply);
     },
   );

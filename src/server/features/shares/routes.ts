@@ -12,14 +12,7 @@ import { requireRole } from '../../plugins/session.js';
 import { requireWriteAccess } from '../billing/service.js';
 import { actorOf } from '../../access.js';
 import { sendAttachment } from '../records/download.js';
-import {
-  createShare,
-  findSharedDownload,
-  listOpenShares,
-  listShares,
-  openShare,
-  revokeShare,
-} from './service.js';
+import * as shares from './service.js';
 
 const tags = ['share links'];
 const recordParams = z.object({ id: text().max(100) });
@@ -50,7 +43,7 @@ export async function shareRoutes(app: FastifyInstance, ctx: AppContext) {
     },
     async (request, reply) => {
       const deps = { mail: ctx.mail, publicUrl: ctx.config.publicUrl };
-      const share = await createShare(
+      const share = await shares.createShare(
         ctx.db,
         deps,
         actorOf(request),
@@ -73,7 +66,9 @@ export async function shareRoutes(app: FastifyInstance, ctx: AppContext) {
         response: { 200: z.object({ items: z.array(shareSchema) }) },
       },
     },
-    async (request) => ({ items: await listShares(ctx.db, actorOf(request), request.params.id, ctx.now()) }),
+    async (request) => ({
+      items: await shares.listShares(ctx.db, actorOf(request), request.params.id, ctx.now()),
+    }),
   );
 
   r.delete(
@@ -88,7 +83,7 @@ export async function shareRoutes(app: FastifyInstance, ctx: AppContext) {
       },
     },
     async (request) =>
-      revokeShare(ctx.db, actorOf(request), request.params.id, request.params.shareId, ctx.now()),
+      shares.revokeShare(ctx.db, actorOf(request), request.params.id, request.params.shareId, ctx.now()),
   );
 
   r.get(
@@ -103,7 +98,7 @@ export async function shareRoutes(app: FastifyInstance, ctx: AppContext) {
     },
     async (request) => {
       const patient = await findOwnPatient(ctx.db, actorOf(request)).catch(() => null);
-      return { items: patient ? await listOpenShares(ctx.db, patient, ctx.now()) : [] };
+      return { items: patient ? await shares.listOpenShares(ctx.db, patient, ctx.now()) : [] };
     },
   );
 
@@ -121,7 +116,7 @@ export async function shareRoutes(app: FastifyInstance, ctx: AppContext) {
         response: { 200: sharedRecordSchema },
       },
     },
-    async (request) => openShare(ctx.db, ctx.files, request.params.token, request.ip, ctx.now()),
+    async (request) => shares.openShare(ctx.db, ctx.files, request.params.token, request.ip, ctx.now()),
   );
 
   r.get(
@@ -136,7 +131,7 @@ export async function shareRoutes(app: FastifyInstance, ctx: AppContext) {
     },
     async (request, reply) => {
       const { token, attachmentId } = request.params;
-      const target = await findSharedDownload(ctx.db, token, attachmentId, request.ip, ctx.now());
+      const target = await shares.findSharedDownload(ctx.db, token, attachmentId, request.ip, ctx.now());
       return sendAttachment(ctx, { id: null, ip: request.ip }, target, request, reply);
     },
   );

@@ -38,3 +38,30 @@ export function notifySuccess(title: ReactNode | undefined, message: ReactNode, 
 export function notifyInfo(title: ReactNode | undefined, message: ReactNode, options: ToastOptions = {}) {
   show('blue', IconInfoCircle, title, message, options);
 }
+
+/**
+ * Copies `text` and says so with the `copied` toast, or with "Copy Failed" and `failed` when the
+ * browser refuses (no permission, no secure context). True when it was copied.
+ */
+export async function copyWithToast(
+  text: string,
+  copied: { title: string; message: string },
+  failed: string,
+) {
+  try {
+    await navigator.clipboard.writeText(text);
+    notifySuccess(copied.title, copied.message);
+    return true;
+  } catch {
+    notifyError('Copy Failed', failed);
+    return false;
+  }
+}
+
+/** A ledger hash (audit rows, the verification banner). */
+export const copyHash = (hash: string) =>
+  copyWithToast(
+    hash,
+    { title: 'Blockchain Hash Copied', message: 'The full hash is on your clipboard.' },
+    'Could not copy the hash. Please select and copy it manually.',
+  );

@@ -146,6 +146,36 @@ describe('the appointment form schema', () => {
       expect(appointmentStatusInputSchema.safeParse({ status }).success).toBe(false);
     }
   });
+
+  describe('the appointment dialog schema', () => {
+    const { appointmentDate: _instant, ...fields } = valid;
+    const dialog = {
+      ...fields,
+      location: ' ',
+      patientLabel: 'Ann Lee (MRN1)',
+      date: '2030-05-06',
+      slot: '10:00',
+    };
+    const picks = ['patientId', 'appointmentType', 'department', 'date', 'slot'] as const;
+
+    it('names every unpicked select and the blank doctor with the required message', () => {
+      const empty = Object.fromEntries(picks.map((key) => [key, null]));
+      const result = appointmentFormSchema.safeParse({ ...dialog, ...empty, doctorName: '  ' });
+      const messages = Object.fromEntries(
+        result.error?.issues.map((i) => [i.path.join('.'), i.message]) ?? [],
+      );
+      const required = Object.fromEntries(
+        [...picks, 'doctorName'].map((k) => [k, APPOINTMENT_MESSAGES.required]),
+      );
+      expect(messages).toEqual(required);
+    });
+
+    it('gives the call its fields trimmed, blank optional text as null', () => {
+      const parsed = appointmentFormSchema.parse(dialog);
+      expect([parsed.doctorName, parsed.location, parsed.slot]).toEqual(['Dr. Smith', null, '10:00']);
+      expect(appointmentFormSchema.safeParse({ ...dialog, department: 'astrology' }).success).toBe(false);
+    });
+  });
 });
 
 describe('upcoming appointments', () => {
@@ -170,51 +200,5 @@ describe('upcoming appointments', () => {
       },
     ];
     expect(upcomingAppointments(list, now).map((a) => a.id)).toEqual(['this-morning', 'later']);
-  });
-});
-
-describe('the appointment dialog schema', () => {
-  const filled = {
-    patientId: 'p1',
-    patientLabel: 'Ann Lee (MRN1)',
-    appointmentType: 'consultation',
-    doctorName: ' Dr. Smith ',
-    department: 'cardiology',
-    date: '2030-05-06',
-    slot: '10:00',
-    location: ' ',
-    notes: 'Bring the scan',
-  };
-
-  it('names every unpicked select and empty field with the required message', () => {
-    const result = appointmentFormSchema.safeParse({
-      ...filled,
-      patientId: null,
-      appointmentType: null,
-      department: null,
-      date: null,
-      slot: null,
-      doctorName: '  ',
-    });
-    expect(result.success).toBe(false);
-    const issues = result.error?.issues.map((i) => [i.path.join('.'), i.message]);
-    expect(Object.fromEntries(issues ?? [])).toEqual({
-      patientId: APPOINTMENT_MESSAGES.required,
-      appointmentType: APPOINTMENT_MESSAGES.required,
-      department: APPOINTMENT_MESSAGES.required,
-      date: APPOINTMENT_MESSAGES.required,
-      slot: APPOINTMENT_MESSAGES.required,
-      doctorName: APPOINTMENT_MESSAGES.required,
-    });
-  });
-
-  it('gives the call its fields trimmed, blank optional text as null', () => {
-    expect(appointmentFormSchema.parse(filled)).toMatchObject({
-      doctorName: 'Dr. Smith',
-      location: null,
-      notes: 'Bring the scan',
-      appointmentType: 'consultation',
-    });
-    expect(appointmentFormSchema.safeParse({ ...filled, department: 'astrology' }).success).toBe(false);
   });
 });

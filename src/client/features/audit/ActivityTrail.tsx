@@ -8,7 +8,7 @@ import { IconCopy } from '@tabler/icons-react';
 import { useState } from 'react';
 import { PATIENT_AUDIT_ACTIONS } from '../../../shared/constants';
 import { actionName, type AuditEntry } from '../../../shared/hospital';
-import { notifyError, notifySuccess } from '../../notify';
+import { copyHash } from '../../notify';
 import { formatDateTime, localDayBounds, plural, truncateHash } from '../../format';
 import { useActivity } from '../patient/api';
 import { ACTIVITY_ACTION_LABELS, activityDescription } from '../../pages/patient-dashboard/dashboard';
@@ -25,15 +25,6 @@ const ACTION_OPTIONS = [
   value: a,
   label: ACTIVITY_ACTION_LABELS[a] ?? a,
 }));
-
-async function copyHash(hash: string) {
-  try {
-    await navigator.clipboard.writeText(hash);
-    notifySuccess('Blockchain Hash Copied', 'The full hash is on your clipboard.');
-  } catch {
-    notifyError('Copy Failed', 'Could not copy the hash. Please select and copy it manually.');
-  }
-}
 
 function ActivityRow({ entry }: { entry: AuditEntry }) {
   const name = actionName(entry.action);

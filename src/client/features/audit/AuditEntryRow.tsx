@@ -14,7 +14,7 @@ import {
   type Icon,
 } from '@tabler/icons-react';
 import { actionName, type AuditEntry } from '../../../shared/hospital';
-import { notifyError, notifySuccess } from '../../notify';
+import { copyHash, notifyError } from '../../notify';
 import { formatDateTime, truncateHash } from '../../format';
 import { LedgerBadge } from '../../components/LedgerBadge';
 
@@ -27,17 +27,9 @@ const ICONS: Record<string, Icon> = {
   integrity_failure: IconAlertTriangle,
 };
 
-async function copyHash(hash: string | null) {
-  if (!hash) {
-    notifyError('No Blockchain Hash', 'This transaction was not blockchain verified.');
-    return;
-  }
-  try {
-    await navigator.clipboard.writeText(hash);
-    notifySuccess('Blockchain Hash Copied', 'The full hash is on your clipboard.');
-  } catch {
-    notifyError('Copy Failed', 'Could not copy the hash. Please select and copy it manually.');
-  }
+async function copyEntryHash(hash: string | null) {
+  if (hash) await copyHash(hash);
+  else notifyError('No Blockchain Hash', 'This transaction was not blockchain verified.');
 }
 
 export function AuditEntryRow({ entry }: { entry: AuditEntry }) {
@@ -72,7 +64,7 @@ export function AuditEntryRow({ entry }: { entry: AuditEntry }) {
           <ActionIcon
             variant="subtle"
             aria-label="Copy hash"
-            onClick={() => void copyHash(entry.blockchainHash)}
+            onClick={() => void copyEntryHash(entry.blockchainHash)}
           >
             <IconCopy size={16} />
           </ActionIcon>

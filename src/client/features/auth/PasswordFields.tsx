@@ -6,7 +6,7 @@ import { useEffect, useState } from 'react';
 import { COPIED_INDICATOR_MS } from '../../../shared/constants';
 import { generatePassword } from '../../../shared/password';
 import { PasswordStrength } from '../../components/PasswordStrength';
-import { notifyError, notifySuccess } from '../../notify';
+import { copyWithToast } from '../../notify';
 
 interface PasswordFieldsProps {
   password: string;
@@ -40,16 +40,15 @@ export function PasswordFields({
   }
 
   async function copy() {
-    try {
-      await navigator.clipboard.writeText(password);
-      setCopied(true);
-      notifySuccess(
-        'Password Copied',
-        'Your generated password has been copied to clipboard. Save it in a secure location!',
-      );
-    } catch {
-      notifyError('Copy Failed', 'Could not copy password to clipboard. Please select and copy manually.');
-    }
+    const copied = await copyWithToast(
+      password,
+      {
+        title: 'Password Copied',
+        message: 'Your generated password has been copied to clipboard. Save it in a secure location!',
+      },
+      'Could not copy password to clipboard. Please select and copy manually.',
+    );
+    if (copied) setCopied(true);
   }
 
   return (

@@ -6,7 +6,7 @@ import { Alert, Button, Code, Group, Loader, Stack, Text } from '@mantine/core';
 import { IconAlertTriangle, IconRefresh, IconShieldCheck } from '@tabler/icons-react';
 import type { RecordVerification } from '../../../shared/ledger/api';
 import { errorMessage } from '../../api/request';
-import { notifyError, notifySuccess } from '../../notify';
+import { copyHash } from '../../notify';
 import type { ReactNode } from 'react';
 import { checkEntryProof, plural, shortHash } from './proof';
 import { formatDateTime } from '../../format';
@@ -19,15 +19,6 @@ const CHECK_LABELS: Record<RecordVerification['checks'][number]['name'], string>
   chain: 'Hash chain',
   inclusion: 'Merkle inclusion proof',
 };
-
-async function copyHash(hash: string) {
-  try {
-    await navigator.clipboard.writeText(hash);
-    notifySuccess('Blockchain Hash Copied', 'The ledger hash is on your clipboard.');
-  } catch {
-    notifyError('Copy Failed', 'Could not copy the hash. Please select and copy it manually.');
-  }
-}
 
 /** The server's answer, with the inclusion proof checked once more in the browser. */
 function browserCheck(result: RecordVerification) {

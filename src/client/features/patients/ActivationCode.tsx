@@ -5,7 +5,7 @@ import { Alert, Button, Code, Group, Modal, Stack, Text } from '@mantine/core';
 import { IconCopy, IconPrinter } from '@tabler/icons-react';
 import { activationLink, type IssuedActivationCode } from '../../../shared/activation';
 import { formatDate } from '../../format';
-import { notifyError, notifySuccess } from '../../notify';
+import { copyWithToast } from '../../notify';
 
 export interface ActivationDetails extends IssuedActivationCode {
   patientName: string;
@@ -69,20 +69,15 @@ export function ActivationCodeView({
 }) {
   const link = activationLink(window.location.origin, details.mrn, details.activationCode);
 
-  async function copy() {
-    try {
-      await navigator.clipboard.writeText(sheetText(details, link).join('\n'));
-      notifySuccess(
-        'Activation Code Copied',
-        'The MRN, the activation code and the link are on your clipboard.',
-      );
-    } catch {
-      notifyError(
-        'Copy Failed',
-        'The browser did not allow copying. Please write the code down or print it.',
-      );
-    }
-  }
+  const copy = () =>
+    copyWithToast(
+      sheetText(details, link).join('\n'),
+      {
+        title: 'Activation Code Copied',
+        message: 'The MRN, the activation code and the link are on your clipboard.',
+      },
+      'The browser did not allow copying. Please write the code down or print it.',
+    );
 
   return (
     <Stack>

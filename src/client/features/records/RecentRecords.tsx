@@ -6,7 +6,7 @@ import { IconDownload, IconFileText, IconShare } from '@tabler/icons-react';
 import type { Paged } from '../../../shared/paging';
 import { shareSummary, type MedicalRecord } from '../../../shared/records';
 import { ListPager } from '../../components/ListPager';
-import { notifyError, notifyInfo, notifySuccess } from '../../notify';
+import { copyWithToast, notifyError, notifyInfo } from '../../notify';
 import { departmentLabel, formatDate } from '../../format';
 import { ProviderVerification } from '../../components/ProviderVerification';
 import { downloadAttachment } from './download';
@@ -22,14 +22,15 @@ async function download(record: MedicalRecord) {
   await downloadAttachment(file);
 }
 
-async function share(record: MedicalRecord) {
-  try {
-    await navigator.clipboard.writeText(shareSummary(record));
-    notifySuccess('Record Information Copied', 'The record summary is on your clipboard, ready to share.');
-  } catch {
-    notifyError('Copy Failed', 'Could not copy the record summary. Please try again.');
-  }
-}
+const share = (record: MedicalRecord) =>
+  copyWithToast(
+    shareSummary(record),
+    {
+      title: 'Record Information Copied',
+      message: 'The record summary is on your clipboard, ready to share.',
+    },
+    'Could not copy the record summary. Please try again.',
+  );
 
 interface Props {
   records: MedicalRecord[];

@@ -18,6 +18,7 @@ import { useDisplayZone } from '../../time';
 import { AddToCalendarButton } from '../calendar/AddToCalendarButton';
 import { useOwnAppointments } from './api';
 import { whenForViewer } from './calendar';
+import { SmallButton } from '../../components/SmallButton';
 
 /**
  * The patient's appointments from the start of today, the largest page the server gives; `more`
@@ -58,14 +59,9 @@ export function UpcomingAppointments({
           <Button size="xs" variant="default" component={Link} to="/profile/edit#calendar">
             Subscribe
           </Button>
-          <Button
-            size="xs"
-            variant="light"
-            leftSection={<IconCalendarPlus size={14} aria-hidden />}
-            onClick={() => contactProvider('Book Appointment')}
-          >
+          <SmallButton icon={IconCalendarPlus} onClick={() => contactProvider('Book Appointment')}>
             Book Appointment
-          </Button>
+          </SmallButton>
         </Group>
       </Group>
       {appointments.length === 0 ? (

@@ -11,6 +11,7 @@ import type { ReactNode } from 'react';
 import { checkEntryProof, plural, shortHash } from './proof';
 import { formatDateTime } from '../../format';
 import { useRecordVerification } from '../records/api';
+import { SmallButton } from '../../components/SmallButton';
 
 const CHECK_LABELS: Record<RecordVerification['checks'][number]['name'], string> = {
   entry: 'Ledger entry',
@@ -41,15 +42,15 @@ function browserCheck(result: RecordVerification) {
 export function VerificationBanner({ recordId }: { recordId: string }) {
   const query = useRecordVerification(recordId);
   const recheck = (
-    <Button
+    <SmallButton
+      icon={IconRefresh}
       size="compact-xs"
       variant="subtle"
-      leftSection={<IconRefresh size={14} aria-hidden />}
       loading={query.isFetching}
       onClick={() => void query.refetch()}
     >
       Check again
-    </Button>
+    </SmallButton>
   );
 
   if (query.isPending) {

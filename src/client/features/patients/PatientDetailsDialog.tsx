@@ -16,6 +16,7 @@ import { UploadRecordForm } from '../records/UploadRecordForm';
 import { errorMessage } from '../../api/request';
 import { notifyError } from '../../notify';
 import { ActivationCodeModal, type ActivationDetails } from './ActivationCode';
+import { SmallButton } from '../../components/SmallButton';
 
 function Section({ title, rows }: { title: string; rows: [string, string | null | undefined][] }) {
   return (
@@ -119,15 +120,9 @@ function PatientDetails({ patient }: { patient: Patient }) {
       </SimpleGrid>
       {!patient.user && (
         <Group justify="flex-end">
-          <Button
-            size="xs"
-            variant="light"
-            leftSection={<IconKey size={14} aria-hidden />}
-            loading={issue.isPending}
-            onClick={() => void newActivationCode()}
-          >
+          <SmallButton icon={IconKey} loading={issue.isPending} onClick={() => void newActivationCode()}>
             New Activation Code
-          </Button>
+          </SmallButton>
         </Group>
       )}
       <ActivationCodeModal details={issued} title="New Activation Code" onClose={() => setIssued(null)} />
@@ -138,13 +133,9 @@ function PatientDetails({ patient }: { patient: Patient }) {
         </Title>
         <Group gap="xs">
           <FhirExportButton size="xs" patientRowId={patient.id} label="Export (FHIR)" />
-          <Button
-            size="xs"
-            leftSection={<IconUpload size={14} aria-hidden />}
-            onClick={() => setUploading(true)}
-          >
+          <SmallButton icon={IconUpload} onClick={() => setUploading(true)}>
             Upload Record
-          </Button>
+          </SmallButton>
         </Group>
       </Group>
       <Switch
@@ -180,22 +171,12 @@ function PatientDetails({ patient }: { patient: Patient }) {
                 </Text>
               </div>
               <Group gap="xs">
-                <Button
-                  size="xs"
-                  variant="light"
-                  leftSection={<IconEye size={14} aria-hidden />}
-                  onClick={() => setViewing(r.id)}
-                >
+                <SmallButton icon={IconEye} onClick={() => setViewing(r.id)}>
                   View
-                </Button>
-                <Button
-                  size="xs"
-                  variant="default"
-                  leftSection={<IconDownload size={14} aria-hidden />}
-                  onClick={() => void downloadRecord(r)}
-                >
+                </SmallButton>
+                <SmallButton icon={IconDownload} variant="default" onClick={() => void downloadRecord(r)}>
                   Download
-                </Button>
+                </SmallButton>
               </Group>
             </Group>
           </Paper>

@@ -1,7 +1,7 @@
 // One patient on the Family dashboard (docs/decisions.md#family-proxy-access): their current records
 // shared with family (open, download; the record view shows the ledger verification) and their
 // upcoming appointments. Read-only: the family member changes nothing.
-import { Button, Group, Paper, Stack, Text, Title, UnstyledButton } from '@mantine/core';
+import { Group, Paper, Stack, Text, Title, UnstyledButton } from '@mantine/core';
 import { IconDownload, IconFileText } from '@tabler/icons-react';
 import { useState } from 'react';
 import { APPOINTMENT_TYPE_LABELS } from '../../../shared/appointments';
@@ -14,6 +14,7 @@ import { whenForViewer } from '../appointments/calendar';
 import { downloadAttachment } from '../records/download';
 import { RecordDetailDialog } from '../records/RecordDetailDialog';
 import { useProxyAppointments, useProxyRecords } from './api';
+import { SmallButton } from '../../components/SmallButton';
 
 function ProxyRecords({ patient, onOpen }: { patient: ProxyPatient; onOpen: (id: string) => void }) {
   const [page, setPage] = useState(1);
@@ -53,15 +54,13 @@ function ProxyRecords({ patient, onOpen }: { patient: ProxyPatient; onOpen: (id:
                   </Group>
                 </UnstyledButton>
                 {file && (
-                  <Button
-                    size="xs"
-                    variant="light"
-                    leftSection={<IconDownload size={14} aria-hidden />}
+                  <SmallButton
+                    icon={IconDownload}
                     aria-label={`Download ${r.title}`}
                     onClick={() => void downloadAttachment(file)}
                   >
                     Download
-                  </Button>
+                  </SmallButton>
                 )}
               </Group>
             </Paper>

@@ -1,10 +1,10 @@
 // "Send invitation" on a family contact with record access and an e-mail: a fresh one-time link
 // (docs/decisions.md#family-proxy-access); the server says why when it cannot be sent.
-import { Button } from '@mantine/core';
 import { IconMailForward } from '@tabler/icons-react';
 import { errorMessage } from '../../api/request';
 import { notifyError, notifySuccess } from '../../notify';
 import { useSendInvitation } from './api';
+import { SmallButton } from '../../components/SmallButton';
 
 export function SendInvitationButton({ contactId, name }: { contactId: string; name: string }) {
   const send = useSendInvitation();
@@ -20,17 +20,16 @@ export function SendInvitationButton({ contactId, name }: { contactId: string; n
     }
   }
   return (
-    <Button
+    <SmallButton
+      icon={IconMailForward}
       size="compact-xs"
-      variant="light"
       mt={4}
       w="fit-content"
-      leftSection={<IconMailForward size={14} aria-hidden />}
       aria-label={`Send invitation to ${name}`}
       loading={send.isPending}
       onClick={() => void onClick()}
     >
       Send invitation
-    </Button>
+    </SmallButton>
   );
 }

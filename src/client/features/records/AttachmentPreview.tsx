@@ -8,6 +8,7 @@ import { useEffect, useState } from 'react';
 import type { Attachment } from '../../../shared/records';
 import { errorStatus } from '../../api/request';
 import { fetchAttachment } from './download';
+import { SmallButton } from '../../components/SmallButton';
 
 type Kind = 'pdf' | 'image';
 
@@ -27,15 +28,14 @@ export function PreviewButton({ attachment }: { attachment: PreviewableAttachmen
   if (!kind) return null;
   return (
     <>
-      <Button
-        size="xs"
+      <SmallButton
+        icon={IconEye}
         variant="default"
-        leftSection={<IconEye size={14} aria-hidden />}
         aria-label={`Preview ${attachment.fileName}`}
         onClick={() => setOpen(true)}
       >
         Preview
-      </Button>
+      </SmallButton>
       <Modal opened={open} onClose={() => setOpen(false)} title={attachment.fileName} size="xl">
         {open && <PreviewBody attachment={attachment} kind={kind} />}
       </Modal>

@@ -12,6 +12,7 @@ import { ProviderVerification } from '../../components/ProviderVerification';
 import { downloadAttachment } from './download';
 import { RecordStatusBadges } from './RecordVersions';
 import { recordDownload } from '../../pages/patient-dashboard/dashboard';
+import { SmallButton } from '../../components/SmallButton';
 
 async function download(record: MedicalRecord) {
   const file = recordDownload(record);
@@ -121,24 +122,23 @@ export function RecentRecords({
                   </Text>
                 </Group>
                 <Group gap={6}>
-                  <Button
+                  <SmallButton
+                    icon={IconDownload}
                     size="compact-sm"
-                    variant="light"
-                    leftSection={<IconDownload size={14} aria-hidden />}
                     aria-label={`Download ${record.title}`}
                     onClick={() => void download(record)}
                   >
                     Download
-                  </Button>
-                  <Button
+                  </SmallButton>
+                  <SmallButton
+                    icon={IconShare}
                     size="compact-sm"
                     variant="default"
-                    leftSection={<IconShare size={14} aria-hidden />}
                     aria-label={`Share ${record.title}`}
                     onClick={() => void share(record)}
                   >
                     Share
-                  </Button>
+                  </SmallButton>
                 </Group>
               </Stack>
             </Group>

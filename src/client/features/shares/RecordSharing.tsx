@@ -1,11 +1,12 @@
 // The record dialog's specialist links (docs/decisions.md#specialist-share-links): "Share with a
 // Specialist" for the current version of an uploaded record, and the record's links with "Revoke".
-import { Button, Paper, Stack, Title } from '@mantine/core';
+import { Paper, Stack, Title } from '@mantine/core';
 import { IconShare } from '@tabler/icons-react';
 import { useState } from 'react';
 import type { MedicalRecord } from '../../../shared/records';
 import { ShareDialog } from './ShareDialog';
 import { RecordShareList } from './ShareList';
+import { SmallButton } from '../../components/SmallButton';
 
 export function RecordSharing({ record }: { record: MedicalRecord }) {
   const [sharing, setSharing] = useState(false);
@@ -17,14 +18,9 @@ export function RecordSharing({ record }: { record: MedicalRecord }) {
       </Title>
       <Stack gap="xs">
         {record.documentStatus === 'current' && (
-          <Button
-            size="xs"
-            variant="light"
-            leftSection={<IconShare size={14} aria-hidden />}
-            onClick={() => setSharing(true)}
-          >
+          <SmallButton icon={IconShare} onClick={() => setSharing(true)}>
             Share with a Specialist
-          </Button>
+          </SmallButton>
         )}
         <RecordShareList recordId={record.id} />
       </Stack>

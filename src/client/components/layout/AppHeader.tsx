@@ -1,17 +1,7 @@
 // Shared header (docs/spec.md#screens-and-routes): logo -> /, portal label by role, hospital name
 // (hospital users, large screens), user name and avatar -> /profile/edit, Back (history), Logout,
 // and the mobile menu toggle for hospital users.
-import {
-  ActionIcon,
-  Avatar,
-  Badge,
-  Burger,
-  Button,
-  Group,
-  Text,
-  UnstyledButton,
-  VisuallyHidden,
-} from '@mantine/core';
+import { Avatar, Badge, Burger, Button, Group, Text, UnstyledButton, VisuallyHidden } from '@mantine/core';
 import { IconArrowLeft, IconLogout } from '@tabler/icons-react';
 import { Link, useNavigate } from 'react-router';
 import type { Role } from '../../../shared/constants';
@@ -19,6 +9,7 @@ import { displayName, type PublicUser } from '../../../shared/users';
 import { useAuth } from '../../auth/context';
 import { Logo } from '../Logo';
 import { useMobileNav } from './MobileNav';
+import { IconAction } from '../IconAction';
 
 export const PORTAL_LABELS: Record<Role, string> = {
   hospital: 'Healthcare Portal',
@@ -94,15 +85,14 @@ export function AppHeader() {
         >
           Back
         </Button>
-        <ActionIcon
-          variant="subtle"
+        <IconAction
+          icon={IconArrowLeft}
+          label="Back"
+          iconSize={18}
           size="lg"
           onClick={() => void navigate(-1)}
           hiddenFrom="sm"
-          aria-label="Back"
-        >
-          <IconArrowLeft size={18} aria-hidden />
-        </ActionIcon>
+        />
         {user && (
           <>
             <Button
@@ -114,16 +104,16 @@ export function AppHeader() {
             >
               Logout
             </Button>
-            <ActionIcon
+            <IconAction
+              icon={IconLogout}
+              label="Logout"
+              iconSize={18}
               variant="light"
               color="red"
               size="lg"
               onClick={() => void logout()}
               hiddenFrom="sm"
-              aria-label="Logout"
-            >
-              <IconLogout size={18} aria-hidden />
-            </ActionIcon>
+            />
           </>
         )}
       </Group>

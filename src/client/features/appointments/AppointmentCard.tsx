@@ -1,12 +1,13 @@
 // One appointment in the schedule panel: time, status badge, doctor, type, department, optional
 // location and notes, edit and cancel buttons, and the status dropdown (scheduled/confirmed/completed).
-import { ActionIcon, Badge, Group, Paper, Select, Stack, Text, Tooltip } from '@mantine/core';
+import { Badge, Group, Paper, Select, Stack, Text } from '@mantine/core';
 import { IconClock, IconEdit, IconMapPin, IconTrash } from '@tabler/icons-react';
 import { SETTABLE_STATUSES, type Appointment } from '../../../shared/appointments';
 import { useDisplayZone } from '../../time';
 import { timeOf } from './calendar';
 import { AddToCalendarButton } from '../calendar/AddToCalendarButton';
 import { departmentLabel, typeLabel } from './confirmCancelAppointment';
+import { IconAction } from '../../components/IconAction';
 
 export const STATUS_COLORS: Record<Appointment['status'], string> = {
   scheduled: 'blue',
@@ -45,27 +46,21 @@ export function AppointmentCard({ appointment: a, onEdit, onCancel, onStatus }: 
             </Badge>
           </Group>
           <Group gap={4}>
-            <Tooltip label="Edit appointment">
-              <ActionIcon
-                variant="subtle"
-                aria-label="Edit appointment"
-                disabled={cancelled}
-                onClick={onEdit}
-              >
-                <IconEdit size={16} />
-              </ActionIcon>
-            </Tooltip>
-            <Tooltip label="Cancel appointment">
-              <ActionIcon
-                variant="subtle"
-                color="red"
-                aria-label="Cancel appointment"
-                disabled={cancelled}
-                onClick={onCancel}
-              >
-                <IconTrash size={16} />
-              </ActionIcon>
-            </Tooltip>
+            <IconAction
+              icon={IconEdit}
+              label="Edit appointment"
+              tip="Edit appointment"
+              disabled={cancelled}
+              onClick={onEdit}
+            />
+            <IconAction
+              icon={IconTrash}
+              label="Cancel appointment"
+              tip="Cancel appointment"
+              color="red"
+              disabled={cancelled}
+              onClick={onCancel}
+            />
           </Group>
         </Group>
         <Text fw={500}>{a.doctorName}</Text>

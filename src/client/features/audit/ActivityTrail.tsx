@@ -2,7 +2,7 @@
 // work): action filter and a date (empty until chosen), each entry with its description, badge,
 // time, who acted, hash, IP and a copy button. Routine reads (a records list opened, written on
 // every dashboard load) are hidden behind "Show routine access", with a line saying how many.
-import { ActionIcon, Code, Group, Paper, Select, Stack, Switch, Text, Title, Tooltip } from '@mantine/core';
+import { Code, Group, Paper, Select, Stack, Switch, Text, Title } from '@mantine/core';
 import { DateInput } from '@mantine/dates';
 import { IconCopy } from '@tabler/icons-react';
 import { useState } from 'react';
@@ -14,6 +14,7 @@ import { useActivity } from '../patient/api';
 import { ACTIVITY_ACTION_LABELS, activityDescription } from '../../pages/patient-dashboard/dashboard';
 import { LedgerBadge } from '../../components/LedgerBadge';
 import { ListPager } from '../../components/ListPager';
+import { IconAction } from '../../components/IconAction';
 
 const ACTION_OPTIONS = [
   'all',
@@ -47,16 +48,13 @@ function ActivityRow({ entry }: { entry: AuditEntry }) {
           </Text>
           {entry.blockchainHash && <Code w="fit-content">{truncateHash(entry.blockchainHash)}</Code>}
         </Stack>
-        <Tooltip label={entry.blockchainHash ? 'Copy blockchain hash' : 'No blockchain hash'}>
-          <ActionIcon
-            variant="subtle"
-            aria-label="Copy blockchain hash"
-            disabled={!entry.blockchainHash}
-            onClick={() => entry.blockchainHash && void copyHash(entry.blockchainHash)}
-          >
-            <IconCopy size={16} aria-hidden />
-          </ActionIcon>
-        </Tooltip>
+        <IconAction
+          icon={IconCopy}
+          label="Copy blockchain hash"
+          tip={entry.blockchainHash ? 'Copy blockchain hash' : 'No blockchain hash'}
+          disabled={!entry.blockchainHash}
+          onClick={() => entry.blockchainHash && void copyHash(entry.blockchainHash)}
+        />
       </Group>
     </Paper>
   );

@@ -1,7 +1,7 @@
 // One audit entry (docs/spec.md#hospital-dashboard): icon, action with underscores as spaces,
 // "Blockchain Verified" or "Logged Only", details (or "<action> action performed"), user, time
 // ("Unknown" if missing), the hash cut to 16 characters and a button copying it.
-import { ActionIcon, Code, Group, Paper, Stack, Text, ThemeIcon, Tooltip } from '@mantine/core';
+import { Code, Group, Paper, Stack, Text, ThemeIcon } from '@mantine/core';
 import {
   IconAlertTriangle,
   IconCopy,
@@ -17,6 +17,7 @@ import { actionName, type AuditEntry } from '../../../shared/hospital';
 import { copyHash, notifyError } from '../../notify';
 import { formatDateTime, truncateHash } from '../../format';
 import { LedgerBadge } from '../../components/LedgerBadge';
+import { IconAction } from '../../components/IconAction';
 
 const ICONS: Record<string, Icon> = {
   record_upload: IconFileUpload,
@@ -60,15 +61,12 @@ export function AuditEntryRow({ entry }: { entry: AuditEntry }) {
             </Group>
           )}
         </Stack>
-        <Tooltip label={entry.blockchainHash ? 'Copy hash' : 'No blockchain hash'}>
-          <ActionIcon
-            variant="subtle"
-            aria-label="Copy hash"
-            onClick={() => void copyEntryHash(entry.blockchainHash)}
-          >
-            <IconCopy size={16} />
-          </ActionIcon>
-        </Tooltip>
+        <IconAction
+          icon={IconCopy}
+          label="Copy hash"
+          tip={entry.blockchainHash ? 'Copy hash' : 'No blockchain hash'}
+          onClick={() => void copyEntryHash(entry.blockchainHash)}
+        />
       </Group>
     </Paper>
   );

@@ -1,6 +1,6 @@
 // The Edit Profile modal's Family Contacts tab: contact cards (name, relationship, phone, e-mail,
 // badges Primary / Emergency / Can Access Records) with Edit and delete, and the Add Contact form.
-import { ActionIcon, Badge, Button, Group, Paper, Stack, Text } from '@mantine/core';
+import { Badge, Button, Group, Paper, Stack, Text } from '@mantine/core';
 import { IconEdit, IconPlus, IconTrash } from '@tabler/icons-react';
 import { SendInvitationButton } from '../proxy/SendInvitationButton';
 import { useState } from 'react';
@@ -15,6 +15,7 @@ import { errorMessage } from '../../api/request';
 import { notifyError, notifySuccess } from '../../notify';
 import { useChangeContact } from '../patient/api';
 import { FamilyContactForm } from './FamilyContactForm';
+import { IconAction } from '../../components/IconAction';
 
 const relationshipLabel = (r: string) => RELATIONSHIP_LABELS[r as keyof typeof RELATIONSHIP_LABELS] ?? r;
 
@@ -52,23 +53,14 @@ function ContactCard(props: {
           {c.canAccessRecords && c.email && <SendInvitationButton contactId={c.id} name={name} />}
         </Stack>
         <Group gap={4} wrap="nowrap">
-          <ActionIcon
-            variant="subtle"
-            aria-label={`Edit ${name}`}
-            onClick={props.onEdit}
-            disabled={props.busy}
-          >
-            <IconEdit size={16} aria-hidden />
-          </ActionIcon>
-          <ActionIcon
-            variant="subtle"
+          <IconAction icon={IconEdit} label={`Edit ${name}`} onClick={props.onEdit} disabled={props.busy} />
+          <IconAction
+            icon={IconTrash}
+            label={`Delete ${name}`}
             color="red"
-            aria-label={`Delete ${name}`}
             onClick={props.onDelete}
             disabled={props.busy}
-          >
-            <IconTrash size={16} aria-hidden />
-          </ActionIcon>
+          />
         </Group>
       </Group>
     </Paper>

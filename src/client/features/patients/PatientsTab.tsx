@@ -1,7 +1,6 @@
 // Patients tab (docs/spec.md#hospital-dashboard "Patient Management"): server-side search (name,
 // e-mail, MRN), department filter, paging with working Previous / Next, add, view, edit and delete.
 import {
-  ActionIcon,
   Badge,
   Button,
   Group,
@@ -12,7 +11,6 @@ import {
   Text,
   TextInput,
   Title,
-  Tooltip,
 } from '@mantine/core';
 import { IconEdit, IconFolderOpen, IconPlus, IconSearch, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
@@ -24,6 +22,7 @@ import { confirmDeletePatient } from './confirmDeletePatient';
 import { PatientDetailsDialog } from './PatientDetailsDialog';
 import { PatientFormDialog } from './PatientFormDialog';
 import { ListPager } from '../../components/ListPager';
+import { IconAction } from '../../components/IconAction';
 
 export function PatientsTab() {
   const [searchInput, setSearchInput] = useState('');
@@ -127,34 +126,28 @@ export function PatientsTab() {
                   </Table.Td>
                   <Table.Td>
                     <Group gap={4} wrap="nowrap">
-                      <Tooltip label="Open patient file">
-                        <ActionIcon
-                          variant="subtle"
-                          aria-label={`Open patient file of ${patientDisplayName(p)}`}
-                          onClick={() => setDetails(p)}
-                        >
-                          <IconFolderOpen size={18} />
-                        </ActionIcon>
-                      </Tooltip>
-                      <Tooltip label="Edit">
-                        <ActionIcon
-                          variant="subtle"
-                          aria-label={`Edit ${patientDisplayName(p)}`}
-                          onClick={() => setFormFor(p)}
-                        >
-                          <IconEdit size={18} />
-                        </ActionIcon>
-                      </Tooltip>
-                      <Tooltip label="Delete">
-                        <ActionIcon
-                          variant="subtle"
-                          color="red"
-                          aria-label={`Delete ${patientDisplayName(p)}`}
-                          onClick={() => confirmDeletePatient(p, deletePatient.mutateAsync)}
-                        >
-                          <IconTrash size={18} />
-                        </ActionIcon>
-                      </Tooltip>
+                      <IconAction
+                        icon={IconFolderOpen}
+                        label={`Open patient file of ${patientDisplayName(p)}`}
+                        iconSize={18}
+                        tip="Open patient file"
+                        onClick={() => setDetails(p)}
+                      />
+                      <IconAction
+                        icon={IconEdit}
+                        label={`Edit ${patientDisplayName(p)}`}
+                        iconSize={18}
+                        tip="Edit"
+                        onClick={() => setFormFor(p)}
+                      />
+                      <IconAction
+                        icon={IconTrash}
+                        label={`Delete ${patientDisplayName(p)}`}
+                        iconSize={18}
+                        tip="Delete"
+                        color="red"
+                        onClick={() => confirmDeletePatient(p, deletePatient.mutateAsync)}
+                      />
                     </Group>
                   </Table.Td>
                 </Table.Tr>

@@ -1,7 +1,7 @@
 // Files of the upload form: drag-and-drop or browse, several at once, each removable. The limits
 // shown here (types, 25 MB, 10 files) are the server's, which enforces them again.
 import '@mantine/dropzone/styles.css';
-import { ActionIcon, Button, Group, Paper, Stack, Text } from '@mantine/core';
+import { Button, Group, Paper, Stack, Text } from '@mantine/core';
 import { Dropzone, type FileRejection } from '@mantine/dropzone';
 import { IconCloudUpload, IconFile, IconX } from '@tabler/icons-react';
 import { useRef } from 'react';
@@ -15,6 +15,7 @@ import {
 } from '../../../shared/records';
 import { notifyError } from '../../notify';
 import { formatSize } from '../../format';
+import { IconAction } from '../../components/IconAction';
 
 const ACCEPT: Record<string, string[]> = {
   'application/pdf': ['.pdf'],
@@ -112,16 +113,15 @@ export function FilePicker({ files, onChange, existing, disabled }: Props) {
                 <Text size="xs" c="dimmed">
                   {formatSize(f.size)}
                 </Text>
-                <ActionIcon
+                <IconAction
+                  icon={IconX}
+                  label={`Remove ${f.name}`}
+                  iconSize={14}
                   size="sm"
-                  variant="subtle"
                   color="red"
-                  aria-label={`Remove ${f.name}`}
                   disabled={disabled}
                   onClick={() => onChange(files.filter((_, j) => j !== i))}
-                >
-                  <IconX size={14} />
-                </ActionIcon>
+                />
               </Group>
             ))}
           </Stack>

@@ -3,7 +3,9 @@ import {
   acceptedExtension,
   matchesSignature,
   MISSING_INFORMATION,
+  RECORD_FORM_MESSAGES,
   recordFieldsSchema,
+  recordFormSchema,
   shareSummary,
 } from './records';
 
@@ -65,6 +67,35 @@ describe('recordFieldsSchema', () => {
         consentProvided: 'false',
       }).consentProvided,
     ).toBe(false);
+  });
+});
+
+describe('recordFormSchema (the upload form)', () => {
+  const empty = { patientId: null, patientLabel: null, recordType: null, title: ' ', doctorName: '' };
+  const switches = { consentProvided: true, shareWithSpecialists: false, shareWithFamily: false };
+
+  it('names each missing required field, and sends what the multipart call accepts', () => {
+    const result = recordFormSchema.safeParse({ ...empty, ...switches, description: '', department: null });
+    const messages = result.error?.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+    expect(messages).toEqual([
+      `patientId: ${RECORD_FORM_MESSAGES.patient}`,
+      `recordType: ${RECORD_FORM_MESSAGES.recordType}`,
+      `title: ${RECORD_FORM_MESSAGES.title}`,
+    ]);
+    const filled = {
+      ...empty,
+      patientId: 'p1',
+      recordType: 'lab-results',
+      title: ' CBC ',
+      department: 'cardiology',
+    };
+    const parsed = recordFormSchema.parse({ ...filled, ...switches, description: ' ' });
+    const sent = Object.fromEntries(Object.entries(parsed).map(([k, v]) => [k, v === null ? '' : String(v)]));
+    expect(recordFieldsSchema.parse(sent)).toMatchObject({
+      title: 'CBC',
+      description: null,
+      consentProvided: true,
+    });
   });
 });
 

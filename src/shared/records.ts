@@ -3,7 +3,7 @@
 // and by the hospital dashboard.
 import { z } from 'zod';
 import { pagingQuerySchema } from './paging.js';
-import { booleans, nullableStrings, only, optionalText, strings } from './fields.js';
+import { booleans, nullableStrings, only, optionalText, picked, strings } from './fields.js';
 import { text } from './text.js';
 import { ACCEPTED_FILE_EXTENSIONS, DEPARTMENTS, MAX_UPLOAD_BYTES } from './constants.js';
 
@@ -31,6 +31,12 @@ export const RECORD_TYPE_LABELS: Record<RecordType, string> = {
 
 export const MAX_FILES_PER_RECORD = 10;
 export const MISSING_INFORMATION = 'Please fill in all required fields.';
+/** What the upload form says under each required field left empty. */
+export const RECORD_FORM_MESSAGES = {
+  patient: 'Choose a patient',
+  recordType: 'Choose a record type',
+  title: 'Enter a title',
+} as const;
 export const TOO_LARGE_MESSAGE = `File is too large. The limit is ${MAX_UPLOAD_BYTES / 1024 / 1024} MB per file.`;
 
 export type AcceptedExtension = (typeof ACCEPTED_FILE_EXTENSIONS)[number];
@@ -85,6 +91,23 @@ export const recordFieldsSchema = z.object({
   draftId: optionalText(100),
 });
 export type RecordFields = z.infer<typeof recordFieldsSchema>;
+
+/**
+ * The Upload Records (and Amend) form as it holds its fields: pickers start empty (null), the
+ * switches are booleans, and each required field names what is missing. Its output is what the
+ * form sends as multipart fields.
+ */
+export const recordFormSchema = recordFieldsSchema.pick({ description: true, doctorName: true }).extend({
+  patientId: picked(text({ error: RECORD_FORM_MESSAGES.patient }).min(1, RECORD_FORM_MESSAGES.patient)),
+  patientLabel: z.string().nullable(),
+  recordType: picked(z.enum(RECORD_TYPES, { error: RECORD_FORM_MESSAGES.recordType })),
+  title: text().trim().min(1, RECORD_FORM_MESSAGES.title).max(200, 'Title is too long'),
+  department: z
+    .string()
+    .nullable()
+    .pipe(z.enum(DEPARTMENTS, { error: 'Unknown department' }).nullable()),
+  ...booleans('consentProvided', 'shareWithSpecialists', 'shareWithFamily'),
+});
 export const RECORD_FIELD_NAMES = Object.keys(recordFieldsSchema.shape);
 
 export const attachmentSchema = z.object({

@@ -15,7 +15,8 @@ import {
   Textarea,
 } from '@mantine/core';
 import { useState } from 'react';
-import { MISSING_INFORMATION, type MedicalRecord } from '../../../shared/records';
+import type { z } from 'zod';
+import { MISSING_INFORMATION, recordFormSchema, type MedicalRecord } from '../../../shared/records';
 import { errorMessage, errorStatus } from '../../api/request';
 import { notifyError, notifySuccess } from '../../notify';
 import { DEPARTMENT_OPTIONS, RECORD_TYPE_OPTIONS } from '../../format';
@@ -23,6 +24,13 @@ import { FilePicker } from './FilePicker';
 import { PatientPicker } from './PatientPicker';
 import { useUploadRecord } from './api';
 import { SubmitForm } from '../../components/SubmitForm';
+import { useSchemaForm } from '../../components/useSchemaForm';
+
+const SWITCHES = [
+  ['consentProvided', 'Patient consent provided'],
+  ['shareWithSpecialists', 'Share with specialists'],
+  ['shareWithFamily', 'Share with family members'],
+] as const;
 
 interface Props {
   /** A patient chosen beforehand (the patient details dialog): no picker shown. */
@@ -42,49 +50,37 @@ export function UploadRecordForm({ fixedPatient: given, draft: saved, amending, 
     (amending
       ? { id: amending.patientId, label: `${amending.patient.name} (${amending.patient.mrn})` }
       : undefined);
-  const [patientId, setPatientId] = useState<string | null>(fixedPatient?.id ?? draft?.patientId ?? null);
-  const [patientLabel, setPatientLabel] = useState<string | null>(
-    fixedPatient?.label ?? (draft ? `${draft.patient.name} (${draft.patient.mrn})` : null),
-  );
-  const [recordType, setRecordType] = useState<string | null>(draft?.recordType ?? null);
-  const [title, setTitle] = useState(draft?.title ?? '');
-  const [doctorName, setDoctorName] = useState(draft?.doctorName ?? '');
-  const [description, setDescription] = useState(draft?.description ?? '');
-  const [department, setDepartment] = useState<string | null>(draft?.department ?? null);
+  const form = useSchemaForm(recordFormSchema, {
+    patientId: fixedPatient?.id ?? draft?.patientId ?? null,
+    patientLabel: fixedPatient?.label ?? (draft ? `${draft.patient.name} (${draft.patient.mrn})` : null),
+    recordType: draft?.recordType ?? null,
+    title: draft?.title ?? '',
+    doctorName: draft?.doctorName ?? '',
+    description: draft?.description ?? '',
+    department: draft?.department ?? null,
+    consentProvided: draft?.consentProvided ?? true,
+    shareWithSpecialists: draft?.shareWithSpecialists ?? false,
+    shareWithFamily: draft?.shareWithFamily ?? false,
+  });
   const [files, setFiles] = useState<File[]>([]);
-  const [consentProvided, setConsentProvided] = useState(draft?.consentProvided ?? true);
-  const [shareWithSpecialists, setShareWithSpecialists] = useState(draft?.shareWithSpecialists ?? false);
-  const [shareWithFamily, setShareWithFamily] = useState(draft?.shareWithFamily ?? false);
   const [progress, setProgress] = useState<number | null>(null);
-  const [tried, setTried] = useState(false);
   const upload = useUploadRecord(amending?.id, setProgress);
 
-  const missing = { patient: !patientId, recordType: !recordType, title: !title.trim() };
-
-  async function submit(asDraft: boolean) {
-    setTried(true);
-    if (missing.patient || missing.recordType || missing.title) {
-      notifyError('Missing Information', MISSING_INFORMATION);
-      return;
-    }
+  async function send(
+    { patientLabel: _label, ...fields }: z.output<typeof recordFormSchema>,
+    asDraft: boolean,
+  ) {
     // Fields first, files last: the server checks the fields before it stores any file.
-    const form = new FormData();
-    form.append('patientId', patientId!);
-    form.append('recordType', recordType!);
-    form.append('title', title.trim());
-    form.append('description', description.trim());
-    form.append('doctorName', doctorName.trim());
-    form.append('department', department ?? '');
-    form.append('consentProvided', String(consentProvided));
-    form.append('shareWithSpecialists', String(shareWithSpecialists));
-    form.append('shareWithFamily', String(shareWithFamily));
-    if (!amending) form.append('draft', String(asDraft));
-    if (saved) form.append('draftId', saved.id);
-    for (const file of files) form.append('files', file, file.name);
+    const body = new FormData();
+    for (const [name, value] of Object.entries(fields))
+      body.append(name, value === null ? '' : String(value));
+    if (!amending) body.append('draft', String(asDraft));
+    if (saved) body.append('draftId', saved.id);
+    for (const file of files) body.append('files', file, file.name);
 
     setProgress(0);
     try {
-      const result = await upload.mutateAsync(form);
+      const result = await upload.mutateAsync(body);
       if (amending) {
         notifySuccess(
           'Record Amended',
@@ -115,12 +111,15 @@ export function UploadRecordForm({ fixedPatient: given, draft: saved, amending, 
       setProgress(null);
     }
   }
+  const missing = () => notifyError('Missing Information', MISSING_INFORMATION);
+  const submit = (asDraft: boolean) => form.onSubmit((values) => send(values, asDraft), missing);
+  const values = form.getValues();
 
   const busy = progress !== null;
   return (
     <SubmitForm
       aria-label={amending ? 'Amend medical record' : 'Upload medical record'}
-      onSubmit={() => submit(false)}
+      onSubmit={submit(false)}
     >
       <Stack>
         <SimpleGrid cols={{ base: 1, sm: 2 }}>
@@ -128,13 +127,10 @@ export function UploadRecordForm({ fixedPatient: given, draft: saved, amending, 
             <TextInput label="Patient" value={fixedPatient.label} readOnly />
           ) : (
             <PatientPicker
-              value={patientId}
-              selectedLabel={patientLabel}
-              error={tried && missing.patient ? 'Choose a patient' : undefined}
-              onChange={(id, label) => {
-                setPatientId(id);
-                setPatientLabel(label);
-              }}
+              value={values.patientId}
+              selectedLabel={values.patientLabel}
+              error={form.errors.patientId}
+              onChange={(patientId, patientLabel) => form.setValues({ patientId, patientLabel })}
             />
           )}
           <Select
@@ -142,32 +138,22 @@ export function UploadRecordForm({ fixedPatient: given, draft: saved, amending, 
             placeholder="Select record type"
             required
             data={RECORD_TYPE_OPTIONS}
-            value={recordType}
-            onChange={setRecordType}
-            error={tried && missing.recordType ? 'Choose a record type' : undefined}
+            {...form.getInputProps('recordType')}
           />
           <TextInput
             label="Title"
             placeholder="e.g. Blood test results"
             required
-            value={title}
             maxLength={200}
-            onChange={(e) => setTitle(e.currentTarget.value)}
-            error={tried && missing.title ? 'Enter a title' : undefined}
+            {...form.getInputProps('title')}
           />
-          <TextInput
-            label="Doctor Name"
-            value={doctorName}
-            maxLength={200}
-            onChange={(e) => setDoctorName(e.currentTarget.value)}
-          />
+          <TextInput label="Doctor Name" maxLength={200} {...form.getInputProps('doctorName')} />
           <Select
             label="Department"
             placeholder="Select department"
             clearable
             data={DEPARTMENT_OPTIONS}
-            value={department}
-            onChange={setDepartment}
+            {...form.getInputProps('department')}
           />
         </SimpleGrid>
         <Textarea
@@ -175,8 +161,7 @@ export function UploadRecordForm({ fixedPatient: given, draft: saved, amending, 
           autosize
           minRows={3}
           maxLength={5000}
-          value={description}
-          onChange={(e) => setDescription(e.currentTarget.value)}
+          {...form.getInputProps('description')}
         />
 
         {amending && (
@@ -190,21 +175,9 @@ export function UploadRecordForm({ fixedPatient: given, draft: saved, amending, 
           <Text fw={500} size="sm">
             Privacy and consent
           </Text>
-          <Checkbox
-            label="Patient consent provided"
-            checked={consentProvided}
-            onChange={(e) => setConsentProvided(e.currentTarget.checked)}
-          />
-          <Checkbox
-            label="Share with specialists"
-            checked={shareWithSpecialists}
-            onChange={(e) => setShareWithSpecialists(e.currentTarget.checked)}
-          />
-          <Checkbox
-            label="Share with family members"
-            checked={shareWithFamily}
-            onChange={(e) => setShareWithFamily(e.currentTarget.checked)}
-          />
+          {SWITCHES.map(([field, label]) => (
+            <Checkbox key={field} label={label} {...form.getInputProps(field, { type: 'checkbox' })} />
+          ))}
           <Checkbox
             label="Blockchain verification (required)"
             description="Every uploaded record is entered in the tamper-evident ledger."
@@ -224,7 +197,7 @@ export function UploadRecordForm({ fixedPatient: given, draft: saved, amending, 
 
         <Group justify="flex-end">
           {!amending && (
-            <Button variant="default" disabled={busy} onClick={() => void submit(true)}>
+            <Button variant="default" disabled={busy} onClick={() => submit(true)()}>
               Save as Draft
             </Button>
           )}

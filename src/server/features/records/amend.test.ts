@@ -193,7 +193,9 @@ describe('entered in error', () => {
       (await t.app.inject({ method: 'GET', url: `/api/ledger/files/${sha256}` })).json();
     const original = await upload('Glucose', 'Glucose: 5.1');
     const amended = (
-      await amend(original.id, { title: 'Glucose' }, [{ fileName: 'g.pdf', bytes: samplePdf('Glucose: 5.8') }])
+      await amend(original.id, { title: 'Glucose' }, [
+        { fileName: 'g.pdf', bytes: samplePdf('Glucose: 5.8') },
+      ])
     ).json<Rec>();
     const old = await lookup(original.attachments[0].sha256);
     expect(old.fate).toMatchObject({

@@ -14,7 +14,14 @@ export type ListedPatient = Pick<
 import type { Db } from '../../db/connect.js';
 import { fetchPage, subqueryTotal } from '../../db/paging.js';
 import { preparedPerDb } from '../../db/prepared.js';
-import { attachments, ledgerContents, ledgerEntries, medicalRecords, patients, users } from '../../db/schema.js';
+import {
+  attachments,
+  ledgerContents,
+  ledgerEntries,
+  medicalRecords,
+  patients,
+  users,
+} from '../../db/schema.js';
 import { recanonicalWith } from '../ledger/commitments.js';
 import { recordLedgerContent, type AttachmentContentSource } from '../ledger/content.js';
 import { sha256Hex } from '../ledger/hashing.js';
@@ -141,7 +148,10 @@ function withDetails<Q extends PgSelect>(query: Q) {
     .leftJoin(retractor, eq(retractor.id, medicalRecords.enteredInErrorBy))
     .leftJoin(
       ledgerEntries,
-      and(eq(ledgerEntries.hash, medicalRecords.blockchainHash), eq(ledgerEntries.recordId, medicalRecords.id)),
+      and(
+        eq(ledgerEntries.hash, medicalRecords.blockchainHash),
+        eq(ledgerEntries.recordId, medicalRecords.id),
+      ),
     )
     .leftJoin(ledgerContents, eq(ledgerContents.seq, ledgerEntries.seq));
 }
@@ -211,7 +221,10 @@ function prepareScopedPage(byHospital: boolean, view: RecordListScope['view']) {
     view,
   });
   return preparedPerDb((db) =>
-    recordPageQuery(db, where, { limit: sql.placeholder('limit'), offset: sql.placeholder('offset') }).prepare(name),
+    recordPageQuery(db, where, {
+      limit: sql.placeholder('limit'),
+      offset: sql.placeholder('offset'),
+    }).prepare(name),
   );
 }
 

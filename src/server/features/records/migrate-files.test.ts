@@ -32,7 +32,9 @@ describe('npm run ledger -- migrate-files (a process, embedded database)', () =>
         .values({ email: 'h@example.test', password: 'x', role: 'hospital', hospitalName: 'H' })
         .returning();
       const plain = Buffer.concat([Buffer.from('%PDF-1.4 '), crypto.randomBytes(2 * CHUNK_SIZE + 10)]);
-      const made = await createLedgeredRecord(ctx, hospital.id, { files: [{ name: 'lab.pdf', bytes: plain }] });
+      const made = await createLedgeredRecord(ctx, hospital.id, {
+        files: [{ name: 'lab.pdf', bytes: plain }],
+      });
       const [storageKey] = made.storageKeys;
       await database.db
         .update(attachments)
@@ -45,7 +47,10 @@ describe('npm run ledger -- migrate-files (a process, embedded database)', () =>
           env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', FILE_ENCRYPTION_KEY: KEY },
         }).then(
           (r) => ({ code: 0, out: r.stdout + r.stderr }),
-          (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, out: e.stdout + e.stderr }),
+          (e: { code: number; stdout: string; stderr: string }) => ({
+            code: e.code,
+            out: e.stdout + e.stderr,
+          }),
         );
 
       const first = await cli('migrate-files');
@@ -65,7 +70,10 @@ describe('npm run ledger -- migrate-files (a process, embedded database)', () =>
 
       const reopened = await connect({ pgliteDir: path.join(dataDir, 'pglite') });
       try {
-        const [row] = await reopened.db.select().from(attachments).where(eq(attachments.storageKey, storageKey));
+        const [row] = await reopened.db
+          .select()
+          .from(attachments)
+          .where(eq(attachments.storageKey, storageKey));
         expect(row.format).toBe('stream1');
         const parts: Buffer[] = [];
         for await (const part of files.openDecrypted(row)) parts.push(part as Buffer);

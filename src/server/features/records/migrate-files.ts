@@ -16,7 +16,7 @@
 // byte for byte, "gcm" files sealed anew as "stream1" (the row switched in the same transaction).
 // What was copied is read back and must hash to the row's SHA-256, else the transaction is rolled
 // back. The files on disk are left in place.
-import { and, asc, eq, gt, notExists, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, notExists, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/connect.js';
 import { attachmentChunks, attachments } from '../../db/schema.js';
 import { DatabaseStore } from '../../files/database-store.js';
@@ -38,22 +38,29 @@ class AlreadyConverted extends Error {}
 type Row = typeof attachments.$inferSelect;
 const STREAM_META = { format: 'stream1', iv: '', authTag: '' } as const;
 
+/** The attachments matching `filter` in id order, a batch at a time (keyset paging: rows rewritten meanwhile are not met twice). */
+async function* attachmentBatches(db: Db, filter: SQL, batchSize: number) {
+  let after: string | null = null;
+  for (;;) {
+    const rows = await db
+      .select()
+      .from(attachments)
+      .where(and(filter, after === null ? undefined : gt(attachments.id, after)))
+      .orderBy(asc(attachments.id))
+      .limit(batchSize);
+    if (rows.length === 0) return;
+    after = rows[rows.length - 1].id;
+    yield rows;
+  }
+}
+
 export async function migrateFiles(
   db: Db,
   files: DirectoryStore,
   batchSize = 100,
 ): Promise<MigrateFilesReport> {
   const report: MigrateFilesReport = { legacy: 0, converted: 0, completed: 0, failed: 0, problems: [] };
-  let after: string | null = null;
-  for (;;) {
-    const rows = await db
-      .select()
-      .from(attachments)
-      .where(and(eq(attachments.format, 'gcm'), after === null ? undefined : gt(attachments.id, after)))
-      .orderBy(asc(attachments.id))
-      .limit(batchSize);
-    if (rows.length === 0) break;
-    after = rows[rows.length - 1].id;
+  for await (const rows of attachmentBatches(db, eq(attachments.format, 'gcm'), batchSize)) {
     for (const row of rows) {
       report.legacy++;
       const outcome = await migrateOne(db, files, row);
@@ -153,16 +160,7 @@ export async function copyFilesToDatabase(
       .from(attachmentChunks)
       .where(eq(attachmentChunks.storageKey, attachments.storageKey)),
   );
-  let after: string | null = null;
-  for (;;) {
-    const rows: Row[] = await db
-      .select()
-      .from(attachments)
-      .where(and(notCopied, after === null ? undefined : gt(attachments.id, after)))
-      .orderBy(asc(attachments.id))
-      .limit(batchSize);
-    if (rows.length === 0) break;
-    after = rows[rows.length - 1].id;
+  for await (const rows of attachmentBatches(db, notCopied, batchSize)) {
     for (const row of rows) {
       report.missing++;
       const problem = await copyOne(db, target, source, row);

@@ -108,7 +108,11 @@ describe('paging with view=all', () => {
   it('counts retracted records only with view=all, on every page', async () => {
     const [retracted] = await t.ctx.db
       .update(medicalRecords)
-      .set({ enteredInErrorAt: new Date(), enteredInErrorBy: t.hospital.userId, enteredInErrorReason: 'test' })
+      .set({
+        enteredInErrorAt: new Date(),
+        enteredInErrorBy: t.hospital.userId,
+        enteredInErrorReason: 'test',
+      })
       .where(eq(medicalRecords.id, expectedOrder[TOTAL - 1]))
       .returning();
     try {

@@ -150,7 +150,10 @@ export async function viewRecord(
       patientId: patient.id,
     });
   });
-  const [loaded, check] = await Promise.all([loadRecord(db, record.id), verifyRecord(db, files, record, now)]);
+  const [loaded, check] = await Promise.all([
+    loadRecord(db, record.id),
+    verifyRecord(db, files, record, now),
+  ]);
   return { ...loaded, isBlockchainVerified: loaded.isBlockchainVerified && check.verified };
 }
 

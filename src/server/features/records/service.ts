@@ -6,7 +6,13 @@ import crypto from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { and, asc, eq, isNull } from 'drizzle-orm';
 import { type MedicalRecord, type RecordFields, recordFieldsSchema } from '../../../shared/records.js';
-import { type Actor, findPatientForUser, findRecordForUser, type PatientRow, type RecordRow } from '../../access.js';
+import {
+  type Actor,
+  findPatientForUser,
+  findRecordForUser,
+  type PatientRow,
+  type RecordRow,
+} from '../../access.js';
 import type { Db } from '../../db/connect.js';
 import { attachments, medicalRecords } from '../../db/schema.js';
 import { badRequest, conflict, notFound } from '../../errors.js';
@@ -35,14 +41,20 @@ export interface UploadTarget {
 export async function prepareUpload(db: Db, actor: Actor, fields: RecordFields): Promise<UploadTarget> {
   const patient = await findPatientForUser(db, actor, fields.patientId);
   if (!fields.draftId) return { patient, draft: null, existing: [] };
-  const { record } = await findRecordForUser(db, actor, fields.draftId);
+  const { record, files } = await findDraft(db, actor, fields.draftId);
+  return { patient, draft: record, existing: files };
+}
+
+/** A draft the actor may reach, with its files in order; 409 once it was uploaded. */
+async function findDraft(db: Db, actor: Actor, recordId: string) {
+  const { record } = await findRecordForUser(db, actor, recordId);
   if (record.status !== 'draft') throw conflict('This record was already uploaded.');
-  const existing = await db
+  const files = await db
     .select()
     .from(attachments)
     .where(eq(attachments.recordId, record.id))
     .orderBy(asc(attachments.position));
-  return { patient, draft: record, existing };
+  return { record, files };
 }
 
 /**
@@ -149,7 +161,8 @@ export async function saveUpload(
                   ),
                 )
                 .returning({ id: medicalRecords.id });
-              if (updated.length === 0) throw conflict('This draft was changed or uploaded meanwhile. Reload it.');
+              if (updated.length === 0)
+                throw conflict('This draft was changed or uploaded meanwhile. Reload it.');
             } else {
               await tx.insert(medicalRecords).values({ id, ...values, ...stamp });
             }
@@ -215,13 +228,7 @@ export async function finaliseDraft(
   recordId: string,
   now: Date,
 ): Promise<MedicalRecord> {
-  const { record } = await findRecordForUser(db, actor, recordId);
-  if (record.status !== 'draft') throw conflict('This record was already uploaded.');
-  const files = await db
-    .select()
-    .from(attachments)
-    .where(eq(attachments.recordId, record.id))
-    .orderBy(asc(attachments.position));
+  const { record, files } = await findDraft(db, actor, recordId);
   const final = { ...record, createdAt: now };
   await db.transaction(async (tx) => {
     await notifyRecordAvailable(tx, record, now);
@@ -239,7 +246,13 @@ export async function finaliseDraft(
           // Guarded by updatedAt: a draft saved again since it was read fails cleanly instead.
           const updated = await tx
             .update(medicalRecords)
-            .set({ status: 'final', createdAt: now, updatedAt: now, blockchainHash: hash, isBlockchainVerified: true })
+            .set({
+              status: 'final',
+              createdAt: now,
+              updatedAt: now,
+              blockchainHash: hash,
+              isBlockchainVerified: true,
+            })
             .where(
               and(
                 eq(medicalRecords.id, record.id),

@@ -387,6 +387,26 @@ export interface Cast extends TestApp {
 }
 
 /**
+ * A patient's own change wrote exactly one audit row: by the patient, from the test client's
+ * address, for the patient's hospital, stamped with the ledger entry's hash (and `more`).
+ */
+export function expectOneAuditByPatient(
+  t: Cast,
+  audits: Array<typeof auditLogs.$inferSelect>,
+  hash: string,
+  more: Record<string, unknown> = {},
+) {
+  expect(audits).toHaveLength(1);
+  expect(audits[0]).toMatchObject({
+    userId: t.patient.userId,
+    blockchainHash: hash,
+    ipAddress: '127.0.0.1',
+    hospitalId: t.hospital.userId,
+    ...more,
+  });
+}
+
+/**
  * The set-up most API test files share: a fresh app with a signed-in hospital and, as asked, its
  * signed-up patient, another hospital and patient, an administrator; closed after the file's tests.
  * Call at the top of a file: `const t = useCast({ others: true })`, then `t.app`, `t.hospital.cookie`.

@@ -1,7 +1,7 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { consentSettings } from '../../db/schema.js';
-import { auditRows, call, ledgerRows, useCast } from '../../test/helpers.js';
+import { auditRows, call, expectOneAuditByPatient, ledgerRows, useCast } from '../../test/helpers.js';
 import { ledgerContentOf } from '../ledger/testing.js';
 
 const t = useCast({ others: true, admin: true });
@@ -104,14 +104,7 @@ describe('PUT /api/consent/{userId}', () => {
       ['share_with_family', false, ledger[0].hash],
       ['share_with_specialists', true, ledger[0].hash],
     ]);
-    const audits = await auditsOf(t.patientRow.id);
-    expect(audits).toHaveLength(1);
-    expect(audits[0]).toMatchObject({
-      userId: t.patient.userId,
-      blockchainHash: ledger[0].hash,
-      ipAddress: '127.0.0.1',
-      hospitalId: t.hospital.userId,
-    });
+    expectOneAuditByPatient(t, await auditsOf(t.patientRow.id), ledger[0].hash);
     expect((await get(t.patient.userId, t.patient.cookie)).json()).toMatchObject({
       shareWithSpecialists: true,
       shareWithFamily: false,

@@ -2,7 +2,7 @@
 // details; the patient's medical records with View and Download; Upload Record opens a dialog whose
 // Done button reloads the list.
 import { Badge, Button, Group, Modal, Paper, SimpleGrid, Stack, Switch, Text, Title } from '@mantine/core';
-import { IconDownload, IconEye, IconKey, IconUpload } from '@tabler/icons-react';
+import { IconEye, IconKey, IconUpload } from '@tabler/icons-react';
 import { FhirExportButton } from '../fhir/FhirExportButton';
 import { useState } from 'react';
 import { patientDisplayName, type Patient } from '../../../shared/patients';
@@ -16,7 +16,7 @@ import { UploadRecordForm } from '../records/UploadRecordForm';
 import { errorMessage } from '../../api/request';
 import { notifyError } from '../../notify';
 import { ActivationCodeModal, type ActivationDetails } from './ActivationCode';
-import { SmallButton } from '../../components/SmallButton';
+import { DownloadButton, SmallButton } from '../../components/SmallButton';
 
 function Section({ title, rows }: { title: string; rows: [string, string | null | undefined][] }) {
   return (
@@ -174,9 +174,7 @@ function PatientDetails({ patient }: { patient: Patient }) {
                 <SmallButton icon={IconEye} onClick={() => setViewing(r.id)}>
                   View
                 </SmallButton>
-                <SmallButton icon={IconDownload} variant="default" onClick={() => void downloadRecord(r)}>
-                  Download
-                </SmallButton>
+                <DownloadButton name={r.title} variant="default" onClick={() => void downloadRecord(r)} />
               </Group>
             </Group>
           </Paper>

@@ -2,7 +2,7 @@
 // shared with family (open, download; the record view shows the ledger verification) and their
 // upcoming appointments. Read-only: the family member changes nothing.
 import { Group, Paper, Stack, Text, Title, UnstyledButton } from '@mantine/core';
-import { IconDownload, IconFileText } from '@tabler/icons-react';
+import { IconFileText } from '@tabler/icons-react';
 import { useState } from 'react';
 import { APPOINTMENT_TYPE_LABELS } from '../../../shared/appointments';
 import type { ProxyPatient } from '../../../shared/proxy';
@@ -14,7 +14,7 @@ import { whenForViewer } from '../appointments/calendar';
 import { downloadAttachment } from '../records/download';
 import { RecordDetailDialog } from '../records/RecordDetailDialog';
 import { useProxyAppointments, useProxyRecords } from './api';
-import { SmallButton } from '../../components/SmallButton';
+import { DownloadButton } from '../../components/SmallButton';
 
 function ProxyRecords({ patient, onOpen }: { patient: ProxyPatient; onOpen: (id: string) => void }) {
   const [page, setPage] = useState(1);
@@ -53,15 +53,7 @@ function ProxyRecords({ patient, onOpen }: { patient: ProxyPatient; onOpen: (id:
                     </div>
                   </Group>
                 </UnstyledButton>
-                {file && (
-                  <SmallButton
-                    icon={IconDownload}
-                    aria-label={`Download ${r.title}`}
-                    onClick={() => void downloadAttachment(file)}
-                  >
-                    Download
-                  </SmallButton>
-                )}
+                {file && <DownloadButton name={r.title} onClick={() => void downloadAttachment(file)} />}
               </Group>
             </Paper>
           );

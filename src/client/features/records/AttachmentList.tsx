@@ -1,12 +1,11 @@
 // A record's attachments with Preview and Download: the record dialog's, and the shared record's
 // page (docs/decisions.md#specialist-share-links), whose files come through the link's own URLs.
 import { Group, Paper, Stack, Text, Title } from '@mantine/core';
-import { IconDownload } from '@tabler/icons-react';
 import type { Attachment } from '../../../shared/records';
 import { formatSize } from '../../format';
 import { PreviewButton } from './AttachmentPreview';
 import { downloadAttachment } from './download';
-import { SmallButton } from '../../components/SmallButton';
+import { DownloadButton } from '../../components/SmallButton';
 
 type Listed = Pick<Attachment, 'id' | 'url' | 'fileName' | 'mimeType' | 'size'>;
 
@@ -34,13 +33,7 @@ export function AttachmentList({ attachments }: { attachments: Listed[] }) {
               </div>
               <Group gap="xs" wrap="nowrap">
                 <PreviewButton attachment={a} />
-                <SmallButton
-                  icon={IconDownload}
-                  aria-label={`Download ${a.fileName}`}
-                  onClick={() => void downloadAttachment(a)}
-                >
-                  Download
-                </SmallButton>
+                <DownloadButton name={a.fileName} onClick={() => void downloadAttachment(a)} />
               </Group>
             </Group>
           ))}

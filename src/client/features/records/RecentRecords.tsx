@@ -2,7 +2,7 @@
 // the issuing hospital and whether it is a verified provider, badge "Blockchain Verified",
 // "Accessible", Download and Share; a click opens the record detail view.
 import { Badge, Button, Group, Paper, Stack, Switch, Text, Title, UnstyledButton } from '@mantine/core';
-import { IconDownload, IconFileText, IconShare } from '@tabler/icons-react';
+import { IconFileText, IconShare } from '@tabler/icons-react';
 import type { Paged } from '../../../shared/paging';
 import { shareSummary, type MedicalRecord } from '../../../shared/records';
 import { ListPager } from '../../components/ListPager';
@@ -12,7 +12,7 @@ import { ProviderVerification } from '../../components/ProviderVerification';
 import { downloadAttachment } from './download';
 import { RecordStatusBadges } from './RecordVersions';
 import { recordDownload } from '../../pages/patient-dashboard/dashboard';
-import { SmallButton } from '../../components/SmallButton';
+import { DownloadButton, SmallButton } from '../../components/SmallButton';
 
 async function download(record: MedicalRecord) {
   const file = recordDownload(record);
@@ -122,14 +122,11 @@ export function RecentRecords({
                   </Text>
                 </Group>
                 <Group gap={6}>
-                  <SmallButton
-                    icon={IconDownload}
+                  <DownloadButton
+                    name={record.title}
                     size="compact-sm"
-                    aria-label={`Download ${record.title}`}
                     onClick={() => void download(record)}
-                  >
-                    Download
-                  </SmallButton>
+                  />
                   <SmallButton
                     icon={IconShare}
                     size="compact-sm"

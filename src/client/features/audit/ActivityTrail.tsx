@@ -3,7 +3,6 @@
 // time, who acted, hash, IP and a copy button. Routine reads (a records list opened, written on
 // every dashboard load) are hidden behind "Show routine access", with a line saying how many.
 import { Code, Group, Paper, Select, Stack, Switch, Text, Title } from '@mantine/core';
-import { DateInput } from '@mantine/dates';
 import { IconCopy } from '@tabler/icons-react';
 import { useState } from 'react';
 import { PATIENT_AUDIT_ACTIONS } from '../../../shared/constants';
@@ -12,9 +11,10 @@ import { copyHash } from '../../notify';
 import { formatDateTime, localDayBounds, plural, truncateHash } from '../../format';
 import { useActivity } from '../patient/api';
 import { ACTIVITY_ACTION_LABELS, activityDescription } from '../../pages/patient-dashboard/dashboard';
-import { LedgerBadge } from '../../components/LedgerBadge';
 import { ListPager } from '../../components/ListPager';
 import { IconAction } from '../../components/IconAction';
+import { DayFilter } from './DayFilter';
+import { EntryHeading } from './AuditEntryRow';
 
 const ACTION_OPTIONS = [
   'all',
@@ -33,12 +33,7 @@ function ActivityRow({ entry }: { entry: AuditEntry }) {
     <Paper withBorder p="sm" radius="sm" component="li" style={{ listStyle: 'none' }}>
       <Group justify="space-between" wrap="nowrap" align="start">
         <Stack gap={2} style={{ minWidth: 0, flex: 1 }}>
-          <Group gap="xs">
-            <Text fw={500} tt="capitalize">
-              {name}
-            </Text>
-            <LedgerBadge verified={entry.blockchainVerified} />
-          </Group>
+          <EntryHeading name={name} verified={entry.blockchainVerified} />
           <Text size="sm">{activityDescription(entry)}</Text>
           <Text size="xs" c="dimmed">
             {/* The server gives the patient their own addresses only; for staff it names who acted. */}
@@ -93,12 +88,7 @@ export function ActivityTrail() {
             setPage(1);
           }}
         />
-        <DateInput
-          label="Date"
-          w={180}
-          valueFormat="YYYY-MM-DD"
-          clearable
-          placeholder="Any date"
+        <DayFilter
           value={day}
           onChange={(v) => {
             setDay(v);

@@ -33,6 +33,18 @@ async function copyEntryHash(hash: string | null) {
   else notifyError('No Blockchain Hash', 'This transaction was not blockchain verified.');
 }
 
+/** An entry's action, and whether the ledger vouches for it. */
+export function EntryHeading({ name, verified }: { name: string; verified: boolean }) {
+  return (
+    <Group gap="xs">
+      <Text fw={500} tt="capitalize">
+        {name}
+      </Text>
+      <LedgerBadge verified={verified} />
+    </Group>
+  );
+}
+
 export function AuditEntryRow({ entry }: { entry: AuditEntry }) {
   const ActionIconSvg = ICONS[entry.action] ?? IconHistory;
   const name = actionName(entry.action);
@@ -43,12 +55,7 @@ export function AuditEntryRow({ entry }: { entry: AuditEntry }) {
           <ActionIconSvg size={18} />
         </ThemeIcon>
         <Stack gap={2} style={{ flex: 1, minWidth: 0 }}>
-          <Group gap="xs">
-            <Text fw={500} tt="capitalize">
-              {name}
-            </Text>
-            <LedgerBadge verified={entry.blockchainVerified} />
-          </Group>
+          <EntryHeading name={name} verified={entry.blockchainVerified} />
           <Text size="sm">{entry.details || `${name} action performed`}</Text>
           <Text size="xs" c="dimmed">
             User: {entry.userName ? `${entry.userName} · ` : ''}

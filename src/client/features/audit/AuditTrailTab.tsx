@@ -1,7 +1,6 @@
 // Audit Trail tab (docs/spec.md#hospital-dashboard): action, user and date filters applied by Search, the
 // "Transaction History" list with paging, loading and empty states.
 import { Button, Group, Paper, Select, Stack, Text, Title } from '@mantine/core';
-import { DateInput } from '@mantine/dates';
 import { IconSearch } from '@tabler/icons-react';
 import { useState } from 'react';
 import { HOSPITAL_AUDIT_ACTIONS } from '../../../shared/constants';
@@ -10,6 +9,7 @@ import { useAuditLogs, useAuditUsers } from '../hospital/api';
 import { localDayBounds } from '../../format';
 import { AuditEntryRow } from './AuditEntryRow';
 import { ListPager } from '../../components/ListPager';
+import { DayFilter } from './DayFilter';
 
 const ACTION_OPTIONS = [
   { value: 'all', label: 'All Actions' },
@@ -72,15 +72,7 @@ export function AuditTrailTab() {
             allowDeselect={false}
             onChange={(v) => setDraft((d) => ({ ...d, userId: v ?? 'all' }))}
           />
-          <DateInput
-            label="Date"
-            w={180}
-            valueFormat="YYYY-MM-DD"
-            clearable
-            placeholder="Any date"
-            value={draft.day}
-            onChange={(v) => setDraft((d) => ({ ...d, day: v }))}
-          />
+          <DayFilter value={draft.day} onChange={(day) => setDraft((d) => ({ ...d, day }))} />
           <Button type="submit" leftSection={<IconSearch size={16} aria-hidden />}>
             Search
           </Button>

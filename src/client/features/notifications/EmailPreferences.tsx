@@ -4,6 +4,19 @@ import { Paper, Stack, Switch, Text, Title } from '@mantine/core';
 import { notifyError } from '../../notify';
 import { useNotificationPreferences, useSaveNotificationPreferences } from './api';
 
+const SWITCHES = [
+  {
+    field: 'emailEnabled',
+    label: 'E-mail me about new records, appointments and reminders',
+    description: 'Subject lines never contain health details.',
+  },
+  {
+    field: 'newSignInEnabled',
+    label: 'E-mail me when my account is signed in to from a new device',
+    description: 'A security notice with the device, address and time of the sign-in.',
+  },
+] as const;
+
 export function EmailPreferences() {
   const prefs = useNotificationPreferences();
   const save = useSaveNotificationPreferences((e) => notifyError('E-mail notifications', e.message));
@@ -19,20 +32,16 @@ export function EmailPreferences() {
         <Text c="red">Could not load your notification settings.</Text>
       ) : (
         <Stack gap="sm">
-          <Switch
-            label="E-mail me about new records, appointments and reminders"
-            description="Subject lines never contain health details."
-            checked={prefs.data?.emailEnabled ?? true}
-            disabled={save.isPending}
-            onChange={(e) => save.mutate({ emailEnabled: e.currentTarget.checked })}
-          />
-          <Switch
-            label="E-mail me when my account is signed in to from a new device"
-            description="A security notice with the device, address and time of the sign-in."
-            checked={prefs.data?.newSignInEnabled ?? true}
-            disabled={save.isPending}
-            onChange={(e) => save.mutate({ newSignInEnabled: e.currentTarget.checked })}
-          />
+          {SWITCHES.map(({ field, label, description }) => (
+            <Switch
+              key={field}
+              label={label}
+              description={description}
+              checked={prefs.data?.[field] ?? true}
+              disabled={save.isPending}
+              onChange={(e) => save.mutate({ [field]: e.currentTarget.checked })}
+            />
+          ))}
         </Stack>
       )}
     </Paper>

@@ -1,17 +1,6 @@
 // Patients tab (docs/spec.md#hospital-dashboard "Patient Management"): server-side search (name,
 // e-mail, MRN), department filter, paging with working Previous / Next, add, view, edit and delete.
-import {
-  Badge,
-  Button,
-  Group,
-  Paper,
-  Select,
-  Stack,
-  Table,
-  Text,
-  TextInput,
-  Title,
-} from '@mantine/core';
+import { Badge, Button, Group, Paper, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { IconEdit, IconFolderOpen, IconPlus, IconSearch, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import { DEFAULT_PAGE_SIZE } from '../../../shared/constants';
@@ -39,6 +28,25 @@ export function PatientsTab() {
     setPage(1);
   };
   const items = data?.items ?? [];
+  const rowActions = (p: Patient) => {
+    const name = patientDisplayName(p);
+    return [
+      {
+        icon: IconFolderOpen,
+        tip: 'Open patient file',
+        label: `Open patient file of ${name}`,
+        onClick: () => setDetails(p),
+      },
+      { icon: IconEdit, tip: 'Edit', label: `Edit ${name}`, onClick: () => setFormFor(p) },
+      {
+        icon: IconTrash,
+        tip: 'Delete',
+        label: `Delete ${name}`,
+        color: 'red',
+        onClick: () => confirmDeletePatient(p, deletePatient.mutateAsync),
+      },
+    ];
+  };
   const filtered = search !== '' || department !== 'all';
 
   return (
@@ -126,28 +134,9 @@ export function PatientsTab() {
                   </Table.Td>
                   <Table.Td>
                     <Group gap={4} wrap="nowrap">
-                      <IconAction
-                        icon={IconFolderOpen}
-                        label={`Open patient file of ${patientDisplayName(p)}`}
-                        iconSize={18}
-                        tip="Open patient file"
-                        onClick={() => setDetails(p)}
-                      />
-                      <IconAction
-                        icon={IconEdit}
-                        label={`Edit ${patientDisplayName(p)}`}
-                        iconSize={18}
-                        tip="Edit"
-                        onClick={() => setFormFor(p)}
-                      />
-                      <IconAction
-                        icon={IconTrash}
-                        label={`Delete ${patientDisplayName(p)}`}
-                        iconSize={18}
-                        tip="Delete"
-                        color="red"
-                        onClick={() => confirmDeletePatient(p, deletePatient.mutateAsync)}
-                      />
+                      {rowActions(p).map((action) => (
+                        <IconAction key={action.tip} iconSize={18} {...action} />
+                      ))}
                     </Group>
                   </Table.Td>
                 </Table.Tr>

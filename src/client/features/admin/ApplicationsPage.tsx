@@ -1,24 +1,22 @@
 // /medledger/applications (docs/spec.md#other-pages): pending applications as cards with Approve / Reject,
 // reviewed ones in a table, and the empty state. The route guard lets only medledger_admin in.
-import { Alert, Button, Center, Loader, Paper, Stack, Text, Title } from '@mantine/core';
+import { Alert, Center, Loader, Paper, Stack, Text, Title } from '@mantine/core';
 import { modals } from '@mantine/modals';
-import { IconInbox, IconShieldLock } from '@tabler/icons-react';
+import { IconInbox } from '@tabler/icons-react';
 import { useState } from 'react';
-import { Link } from 'react-router';
 import { ListPager } from '../../components/ListPager';
-import { useAuth } from '../../auth/context';
 import type { Application, HospitalSubscription } from '../../../shared/providers';
 import { errorMessage, errorStatus } from '../../api/request';
 import { AppLayout } from '../../components/layout/AppLayout';
 import { notifyError, notifySuccess } from '../../notify';
 import { AdminNav } from './AdminNav';
+import { TwoFactorFirst } from './TwoFactorFirst';
 import { ApplicationCard } from './ApplicationCard';
 import { HospitalAccountsTable } from './HospitalAccountsTable';
 import { ReviewedTable } from './ReviewedTable';
 import { useApplications, useHospitalAccounts, useMarkActive, useResendLink, useReview } from './api';
 
 export default function ApplicationsPage() {
-  const { user } = useAuth();
   const [page, setPage] = useState(1);
   const { data, isLoading, isError } = useApplications(page);
   const accounts = useHospitalAccounts();
@@ -106,23 +104,12 @@ export default function ApplicationsPage() {
           <Title order={1}>Provider Applications</Title>
           <Text c="dimmed">Review healthcare providers who asked to join MedLedger.</Text>
         </div>
-        {user && !user.twoFactorEnabled && (
-          <Alert
-            variant="light"
-            title="Turn on two-factor sign-in first"
-            icon={<IconShieldLock aria-hidden />}
-          >
-            <Stack gap="xs" align="flex-start">
-              <Text size="sm">
-                Approving or rejecting applications decides who gets a hospital account, so it needs
-                two-factor sign-in: a code from an authenticator app at each sign-in. It takes a minute.
-              </Text>
-              <Button component={Link} to="/profile/edit#two-factor">
-                Set up two-factor sign-in
-              </Button>
-            </Stack>
-          </Alert>
-        )}
+        <TwoFactorFirst
+          why={
+            'Approving or rejecting applications decides who gets a hospital account, so it needs ' +
+            'two-factor sign-in: a code from an authenticator app at each sign-in. It takes a minute.'
+          }
+        />
         {isLoading ? (
           <Center py="xl">
             <Loader role="status" aria-label="Loading applications" />

@@ -3,7 +3,6 @@
 // behind the same confirmation pattern as Approve / Reject. The route guard lets only
 // medledger_admin in; the server checks the role and two-factor sign-in again.
 import {
-  Alert,
   Badge,
   Button,
   Group,
@@ -17,9 +16,8 @@ import {
   Tooltip,
 } from '@mantine/core';
 import { modals } from '@mantine/modals';
-import { IconSearch, IconShieldLock } from '@tabler/icons-react';
-import { useState } from 'react';
-import { Link } from 'react-router';
+import { IconSearch } from '@tabler/icons-react';
+import { useState, type ReactNode } from 'react';
 import { ROLE_LABELS, USER_ROLE_FILTERS, type AdminUser } from '../../../shared/admin-users';
 import { DEFAULT_PAGE_SIZE } from '../../../shared/constants';
 import { displayName } from '../../../shared/users';
@@ -30,6 +28,7 @@ import { AppLayout } from '../../components/layout/AppLayout';
 import { formatDate } from '../../format';
 import { notifyError, notifySuccess } from '../../notify';
 import { AdminNav } from './AdminNav';
+import { TwoFactorFirst } from './TwoFactorFirst';
 import { useAccountAction, useAdminUsers } from './api';
 
 const ROLE_OPTIONS = USER_ROLE_FILTERS.map((r) => ({
@@ -45,6 +44,33 @@ const STATUS_OPTIONS = [
 ];
 
 const nameOf = (u: AdminUser) => (u.role === 'hospital' && u.hospitalName ? u.hospitalName : displayName(u));
+
+type AccountAction = 'suspend' | 'reactivate' | 'verify';
+/** What each account action's confirmation says; `danger` makes its button red. */
+const CONFIRMATIONS: Record<
+  AccountAction,
+  { title: string; body: (u: AdminUser) => ReactNode; label: string; danger?: boolean }
+> = {
+  suspend: {
+    title: 'Suspend this account?',
+    body: (u) =>
+      `${nameOf(u)} (${u.email}) will be signed out everywhere at once and cannot sign in until the account is reactivated.`,
+    label: 'Suspend',
+    danger: true,
+  },
+  reactivate: {
+    title: 'Reactivate this account?',
+    body: (u) => `${nameOf(u)} (${u.email}) will be able to sign in again.`,
+    label: 'Reactivate',
+  },
+  verify: {
+    title: 'Verify this provider?',
+    body: (u) =>
+      `Records issued by ${nameOf(u)} will show "Verified provider" to patients and on the public verification page. ` +
+      'Verify only a provider whose identity you have checked.',
+    label: 'Verify',
+  },
+};
 
 function StatusBadges({ user }: { user: AdminUser }) {
   return (
@@ -88,7 +114,7 @@ export default function UsersPage() {
 
   const items = data?.items ?? [];
 
-  function run(u: AdminUser, kind: 'suspend' | 'reactivate' | 'verify') {
+  function run(u: AdminUser, kind: AccountAction) {
     const titles = {
       suspend: 'Account Suspended',
       reactivate: 'Account Reactivated',
@@ -103,45 +129,14 @@ export default function UsersPage() {
     );
   }
 
-  function confirmSuspend(u: AdminUser) {
+  function confirm(u: AdminUser, kind: AccountAction) {
+    const { title, body, label, danger } = CONFIRMATIONS[kind];
     modals.openConfirmModal({
-      title: 'Suspend this account?',
-      children: (
-        <Text size="sm">
-          {nameOf(u)} ({u.email}) will be signed out everywhere at once and cannot sign in until the account
-          is reactivated.
-        </Text>
-      ),
-      labels: { confirm: 'Suspend', cancel: 'Cancel' },
-      confirmProps: { color: 'red' },
-      onConfirm: () => run(u, 'suspend'),
-    });
-  }
-
-  function confirmReactivate(u: AdminUser) {
-    modals.openConfirmModal({
-      title: 'Reactivate this account?',
-      children: (
-        <Text size="sm">
-          {nameOf(u)} ({u.email}) will be able to sign in again.
-        </Text>
-      ),
-      labels: { confirm: 'Reactivate', cancel: 'Cancel' },
-      onConfirm: () => run(u, 'reactivate'),
-    });
-  }
-
-  function confirmVerify(u: AdminUser) {
-    modals.openConfirmModal({
-      title: 'Verify this provider?',
-      children: (
-        <Text size="sm">
-          Records issued by {nameOf(u)} will show &quot;Verified provider&quot; to patients and on the public
-          verification page. Verify only a provider whose identity you have checked.
-        </Text>
-      ),
-      labels: { confirm: 'Verify', cancel: 'Cancel' },
-      onConfirm: () => run(u, 'verify'),
+      title,
+      children: <Text size="sm">{body(u)}</Text>,
+      labels: { confirm: label, cancel: 'Cancel' },
+      confirmProps: danger ? { color: 'red' } : undefined,
+      onConfirm: () => run(u, kind),
     });
   }
 
@@ -153,20 +148,7 @@ export default function UsersPage() {
           <Title order={1}>Users</Title>
           <Text c="dimmed">Every account of every role: suspend, reactivate, and verify providers.</Text>
         </div>
-        {me && !me.twoFactorEnabled && (
-          <Alert
-            variant="light"
-            title="Turn on two-factor sign-in first"
-            icon={<IconShieldLock aria-hidden />}
-          >
-            <Stack gap="xs" align="flex-start">
-              <Text size="sm">Suspending, reactivating and verifying accounts needs two-factor sign-in.</Text>
-              <Button component={Link} to="/profile/edit#two-factor">
-                Set up two-factor sign-in
-              </Button>
-            </Stack>
-          </Alert>
-        )}
+        <TwoFactorFirst why="Suspending, reactivating and verifying accounts needs two-factor sign-in." />
         <Paper withBorder p="md">
           <Group
             align="end"
@@ -254,7 +236,7 @@ export default function UsersPage() {
                               size="compact-xs"
                               variant="light"
                               disabled={action.isPending}
-                              onClick={() => confirmReactivate(u)}
+                              onClick={() => confirm(u, 'reactivate')}
                               aria-label={`Reactivate ${nameOf(u)}`}
                             >
                               Reactivate
@@ -266,7 +248,7 @@ export default function UsersPage() {
                                 variant="light"
                                 color="red"
                                 disabled={self || action.isPending}
-                                onClick={() => confirmSuspend(u)}
+                                onClick={() => confirm(u, 'suspend')}
                                 aria-label={`Suspend ${nameOf(u)}`}
                               >
                                 Suspend
@@ -278,7 +260,7 @@ export default function UsersPage() {
                               size="compact-xs"
                               variant="light"
                               disabled={action.isPending}
-                              onClick={() => confirmVerify(u)}
+                              onClick={() => confirm(u, 'verify')}
                               aria-label={`Verify ${nameOf(u)} as a provider`}
                             >
                               Verify

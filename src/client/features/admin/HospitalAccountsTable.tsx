@@ -3,6 +3,7 @@
 import { Badge, Button, Table, Text } from '@mantine/core';
 import type { HospitalSubscription } from '../../../shared/providers';
 import { formatDate } from './format';
+import { ListTable, type Column } from '../../components/ListTable';
 
 interface HospitalAccountsTableProps {
   hospitals: HospitalSubscription[];
@@ -24,6 +25,15 @@ function SubscriptionBadge({ h }: { h: HospitalSubscription }) {
   return <Badge color="gray">{h.status}</Badge>;
 }
 
+// On a phone the e-mail goes under the name and the join date is left out.
+const HOSPITAL_COLUMNS: Column[] = [
+  'Hospital',
+  { label: 'Email', visibleFrom: 'sm' },
+  'Subscription',
+  { label: 'Joined', visibleFrom: 'sm' },
+  'Action',
+];
+
 export function HospitalAccountsTable({
   hospitals,
   stripeManaged,
@@ -32,59 +42,45 @@ export function HospitalAccountsTable({
 }: HospitalAccountsTableProps) {
   if (hospitals.length === 0) return <Text c="dimmed">No hospital accounts yet.</Text>;
   return (
-    <Table.ScrollContainer minWidth={0}>
-      <Table striped highlightOnHover>
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>Hospital</Table.Th>
-            {/* On a phone the e-mail goes under the name and the join date is left out. */}
-            <Table.Th visibleFrom="sm">Email</Table.Th>
-            <Table.Th>Subscription</Table.Th>
-            <Table.Th visibleFrom="sm">Joined</Table.Th>
-            <Table.Th>Action</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {hospitals.map((h) => (
-            <Table.Tr key={h.hospitalUserId}>
-              <Table.Td>
-                {h.hospitalName ?? '—'}
-                <Text size="xs" c="dimmed" hiddenFrom="sm" style={{ overflowWrap: 'anywhere' }}>
-                  {h.email}
-                </Text>
-              </Table.Td>
-              <Table.Td visibleFrom="sm">{h.email}</Table.Td>
-              <Table.Td>
-                <SubscriptionBadge h={h} />
-              </Table.Td>
-              <Table.Td visibleFrom="sm">{formatDate(h.createdAt)}</Table.Td>
-              <Table.Td>
-                {h.status === 'active' ? (
-                  <Text size="sm" c="dimmed">
-                    —
-                  </Text>
-                ) : stripeManaged ? (
-                  <Text size="sm" c="dimmed">
-                    Managed through Stripe
-                  </Text>
-                ) : (
-                  <Button
-                    size="compact-xs"
-                    variant="light"
-                    styles={{ label: { whiteSpace: 'normal' } }}
-                    h="auto"
-                    disabled={busy}
-                    onClick={() => onMarkActive(h)}
-                    aria-label={`Mark the subscription of ${h.hospitalName ?? h.email} active`}
-                  >
-                    Mark subscription active
-                  </Button>
-                )}
-              </Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
-    </Table.ScrollContainer>
+    <ListTable columns={HOSPITAL_COLUMNS}>
+      {hospitals.map((h) => (
+        <Table.Tr key={h.hospitalUserId}>
+          <Table.Td>
+            {h.hospitalName ?? '—'}
+            <Text size="xs" c="dimmed" hiddenFrom="sm" style={{ overflowWrap: 'anywhere' }}>
+              {h.email}
+            </Text>
+          </Table.Td>
+          <Table.Td visibleFrom="sm">{h.email}</Table.Td>
+          <Table.Td>
+            <SubscriptionBadge h={h} />
+          </Table.Td>
+          <Table.Td visibleFrom="sm">{formatDate(h.createdAt)}</Table.Td>
+          <Table.Td>
+            {h.status === 'active' ? (
+              <Text size="sm" c="dimmed">
+                —
+              </Text>
+            ) : stripeManaged ? (
+              <Text size="sm" c="dimmed">
+                Managed through Stripe
+              </Text>
+            ) : (
+              <Button
+                size="compact-xs"
+                variant="light"
+                styles={{ label: { whiteSpace: 'normal' } }}
+                h="auto"
+                disabled={busy}
+                onClick={() => onMarkActive(h)}
+                aria-label={`Mark the subscription of ${h.hospitalName ?? h.email} active`}
+              >
+                Mark subscription active
+              </Button>
+            )}
+          </Table.Td>
+        </Table.Tr>
+      ))}
+    </ListTable>
   );
 }

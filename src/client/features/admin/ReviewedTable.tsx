@@ -3,6 +3,7 @@
 import { Badge, Button, Group, Table, Text } from '@mantine/core';
 import type { Application } from '../../../shared/providers';
 import { STATUS_COLOR, formatDate } from './format';
+import { ListTable } from '../../components/ListTable';
 
 interface ReviewedTableProps {
   applications: Application[];
@@ -51,38 +52,25 @@ function AccountCell({
 
 export function ReviewedTable({ applications, ...actions }: ReviewedTableProps) {
   return (
-    <Table.ScrollContainer minWidth={640}>
-      <Table striped highlightOnHover>
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>Hospital Name</Table.Th>
-            <Table.Th>Contact</Table.Th>
-            <Table.Th>Status</Table.Th>
-            <Table.Th>Date</Table.Th>
-            <Table.Th>Account</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {applications.map((a) => (
-            <Table.Tr key={a.id}>
-              <Table.Td>{a.hospitalName}</Table.Td>
-              <Table.Td>
-                <Text size="sm">{a.contactName}</Text>
-                <Text size="xs" c="dimmed">
-                  {a.contactEmail}
-                </Text>
-              </Table.Td>
-              <Table.Td>
-                <Badge color={STATUS_COLOR[a.status]}>{a.status}</Badge>
-              </Table.Td>
-              <Table.Td>{formatDate(a.reviewedAt ?? a.createdAt)}</Table.Td>
-              <Table.Td>
-                <AccountCell a={a} {...actions} />
-              </Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
-    </Table.ScrollContainer>
+    <ListTable columns={['Hospital Name', 'Contact', 'Status', 'Date', 'Account']} minWidth={640}>
+      {applications.map((a) => (
+        <Table.Tr key={a.id}>
+          <Table.Td>{a.hospitalName}</Table.Td>
+          <Table.Td>
+            <Text size="sm">{a.contactName}</Text>
+            <Text size="xs" c="dimmed">
+              {a.contactEmail}
+            </Text>
+          </Table.Td>
+          <Table.Td>
+            <Badge color={STATUS_COLOR[a.status]}>{a.status}</Badge>
+          </Table.Td>
+          <Table.Td>{formatDate(a.reviewedAt ?? a.createdAt)}</Table.Td>
+          <Table.Td>
+            <AccountCell a={a} {...actions} />
+          </Table.Td>
+        </Table.Tr>
+      ))}
+    </ListTable>
   );
 }

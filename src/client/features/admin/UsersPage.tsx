@@ -24,12 +24,14 @@ import { displayName } from '../../../shared/users';
 import { errorMessage } from '../../api/request';
 import { useAuth } from '../../auth/context';
 import { ListPager } from '../../components/ListPager';
+import { TableStatus } from '../../components/TableStatus';
 import { AppLayout } from '../../components/layout/AppLayout';
 import { formatDate } from '../../format';
 import { notifyError, notifySuccess } from '../../notify';
 import { AdminNav } from './AdminNav';
 import { TwoFactorFirst } from './TwoFactorFirst';
 import { useAccountAction, useAdminUsers } from './api';
+import { ListTable, type Column } from '../../components/ListTable';
 
 const ROLE_OPTIONS = USER_ROLE_FILTERS.map((r) => ({
   value: r,
@@ -95,6 +97,15 @@ function StatusBadges({ user }: { user: AdminUser }) {
     </Group>
   );
 }
+
+const USER_COLUMNS: Column[] = [
+  'User',
+  { label: 'Role', visibleFrom: 'sm' },
+  'Status',
+  { label: 'Joined', visibleFrom: 'md' },
+  { label: 'Last sign-in', visibleFrom: 'md' },
+  'Actions',
+];
 
 export default function UsersPage() {
   const { user: me } = useAuth();
@@ -194,96 +205,78 @@ export default function UsersPage() {
           </Group>
         </Paper>
         <Paper withBorder>
-          <Table.ScrollContainer minWidth={0}>
-            <Table striped highlightOnHover aria-label="Users">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>User</Table.Th>
-                  <Table.Th visibleFrom="sm">Role</Table.Th>
-                  <Table.Th>Status</Table.Th>
-                  <Table.Th visibleFrom="md">Joined</Table.Th>
-                  <Table.Th visibleFrom="md">Last sign-in</Table.Th>
-                  <Table.Th>Actions</Table.Th>
+          <ListTable columns={USER_COLUMNS} aria-label="Users">
+            {items.map((u) => {
+              const self = u.id === me?.id;
+              return (
+                <Table.Tr key={u.id} data-testid="user-row">
+                  <Table.Td>
+                    <Text size="sm" fw={500} style={{ overflowWrap: 'anywhere' }}>
+                      {nameOf(u)}
+                    </Text>
+                    <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+                      {u.email}
+                      <Text span hiddenFrom="sm" inherit>
+                        {' '}
+                        · {ROLE_LABELS[u.role]}
+                      </Text>
+                    </Text>
+                  </Table.Td>
+                  <Table.Td visibleFrom="sm">{ROLE_LABELS[u.role]}</Table.Td>
+                  <Table.Td>
+                    <StatusBadges user={u} />
+                  </Table.Td>
+                  <Table.Td visibleFrom="md">{formatDate(u.createdAt)}</Table.Td>
+                  <Table.Td visibleFrom="md">{formatDate(u.lastLoginAt, 'Never')}</Table.Td>
+                  <Table.Td>
+                    <Group gap={4}>
+                      {u.status === 'suspended' ? (
+                        <Button
+                          size="compact-xs"
+                          variant="light"
+                          disabled={action.isPending}
+                          onClick={() => confirm(u, 'reactivate')}
+                          aria-label={`Reactivate ${nameOf(u)}`}
+                        >
+                          Reactivate
+                        </Button>
+                      ) : (
+                        <Tooltip label="You cannot suspend your own account" disabled={!self}>
+                          <Button
+                            size="compact-xs"
+                            variant="light"
+                            color="red"
+                            disabled={self || action.isPending}
+                            onClick={() => confirm(u, 'suspend')}
+                            aria-label={`Suspend ${nameOf(u)}`}
+                          >
+                            Suspend
+                          </Button>
+                        </Tooltip>
+                      )}
+                      {u.verified === false && (
+                        <Button
+                          size="compact-xs"
+                          variant="light"
+                          disabled={action.isPending}
+                          onClick={() => confirm(u, 'verify')}
+                          aria-label={`Verify ${nameOf(u)} as a provider`}
+                        >
+                          Verify
+                        </Button>
+                      )}
+                    </Group>
+                  </Table.Td>
                 </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {items.map((u) => {
-                  const self = u.id === me?.id;
-                  return (
-                    <Table.Tr key={u.id} data-testid="user-row">
-                      <Table.Td>
-                        <Text size="sm" fw={500} style={{ overflowWrap: 'anywhere' }}>
-                          {nameOf(u)}
-                        </Text>
-                        <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
-                          {u.email}
-                          <Text span hiddenFrom="sm" inherit>
-                            {' '}
-                            · {ROLE_LABELS[u.role]}
-                          </Text>
-                        </Text>
-                      </Table.Td>
-                      <Table.Td visibleFrom="sm">{ROLE_LABELS[u.role]}</Table.Td>
-                      <Table.Td>
-                        <StatusBadges user={u} />
-                      </Table.Td>
-                      <Table.Td visibleFrom="md">{formatDate(u.createdAt)}</Table.Td>
-                      <Table.Td visibleFrom="md">{formatDate(u.lastLoginAt, 'Never')}</Table.Td>
-                      <Table.Td>
-                        <Group gap={4}>
-                          {u.status === 'suspended' ? (
-                            <Button
-                              size="compact-xs"
-                              variant="light"
-                              disabled={action.isPending}
-                              onClick={() => confirm(u, 'reactivate')}
-                              aria-label={`Reactivate ${nameOf(u)}`}
-                            >
-                              Reactivate
-                            </Button>
-                          ) : (
-                            <Tooltip label="You cannot suspend your own account" disabled={!self}>
-                              <Button
-                                size="compact-xs"
-                                variant="light"
-                                color="red"
-                                disabled={self || action.isPending}
-                                onClick={() => confirm(u, 'suspend')}
-                                aria-label={`Suspend ${nameOf(u)}`}
-                              >
-                                Suspend
-                              </Button>
-                            </Tooltip>
-                          )}
-                          {u.verified === false && (
-                            <Button
-                              size="compact-xs"
-                              variant="light"
-                              disabled={action.isPending}
-                              onClick={() => confirm(u, 'verify')}
-                              aria-label={`Verify ${nameOf(u)} as a provider`}
-                            >
-                              Verify
-                            </Button>
-                          )}
-                        </Group>
-                      </Table.Td>
-                    </Table.Tr>
-                  );
-                })}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
-          {isLoading && (
-            <Text p="md" c="dimmed">
-              Loading users...
-            </Text>
-          )}
-          {!isLoading && items.length === 0 && (
-            <Text p="md" c="dimmed" ta="center">
-              {isError ? 'Users could not be loaded. Please try again.' : 'No users match your search.'}
-            </Text>
-          )}
+              );
+            })}
+          </ListTable>
+          <TableStatus
+            loading={isLoading}
+            rows={items.length}
+            what="users"
+            empty={isError ? 'Users could not be loaded. Please try again.' : 'No users match your search.'}
+          />
           <ListPager page={page} list={data} one="user" other="users" onPage={setPage} p="md" />
         </Paper>
       </Stack>

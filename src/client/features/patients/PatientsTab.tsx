@@ -11,7 +11,19 @@ import { confirmDeletePatient } from './confirmDeletePatient';
 import { PatientDetailsDialog } from './PatientDetailsDialog';
 import { PatientFormDialog } from './PatientFormDialog';
 import { ListPager } from '../../components/ListPager';
+import { TableStatus } from '../../components/TableStatus';
 import { IconAction } from '../../components/IconAction';
+import { ListTable, type Column } from '../../components/ListTable';
+
+// On a phone only the name (with the MRN under it) and the actions: no sideways scrolling.
+const PATIENT_COLUMNS: Column[] = [
+  'Patient',
+  { label: 'ID', visibleFrom: 'sm' },
+  { label: 'Primary Care', visibleFrom: 'md' },
+  { label: 'Last Visit', visibleFrom: 'md' },
+  { label: 'Status', visibleFrom: 'md' },
+  'Actions',
+];
 
 export function PatientsTab() {
   const [searchInput, setSearchInput] = useState('');
@@ -93,71 +105,54 @@ export function PatientsTab() {
       </Paper>
 
       <Paper withBorder>
-        <Table.ScrollContainer minWidth={0}>
-          <Table striped highlightOnHover verticalSpacing="sm" aria-label="Patients">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Patient</Table.Th>
-                {/* On a phone only the name (with the MRN under it) and the actions: no sideways scrolling. */}
-                <Table.Th visibleFrom="sm">ID</Table.Th>
-                <Table.Th visibleFrom="md">Primary Care</Table.Th>
-                <Table.Th visibleFrom="md">Last Visit</Table.Th>
-                <Table.Th visibleFrom="md">Status</Table.Th>
-                <Table.Th>Actions</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {items.map((p) => (
-                <Table.Tr key={p.id}>
-                  <Table.Td>
-                    <Text fw={500}>{patientDisplayName(p)}</Text>
-                    {(p.email ?? p.user?.email) && (
-                      <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
-                        {p.email ?? p.user?.email}
-                      </Text>
-                    )}
-                    <Text ff="monospace" size="xs" hiddenFrom="sm">
-                      {p.patientId}
-                    </Text>
-                  </Table.Td>
-                  <Table.Td visibleFrom="sm">
-                    <Text ff="monospace" size="sm">
-                      {p.patientId}
-                    </Text>
-                  </Table.Td>
-                  <Table.Td visibleFrom="md">{p.primaryCarePhysician || '—'}</Table.Td>
-                  <Table.Td visibleFrom="md">{formatDate(p.lastVisit)}</Table.Td>
-                  <Table.Td visibleFrom="md">
-                    <Badge color="green" variant="light">
-                      Active
-                    </Badge>
-                  </Table.Td>
-                  <Table.Td>
-                    <Group gap={4} wrap="nowrap">
-                      {rowActions(p).map((action) => (
-                        <IconAction key={action.tip} iconSize={18} {...action} />
-                      ))}
-                    </Group>
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
-        {isLoading && (
-          <Text p="md" c="dimmed">
-            Loading patients...
-          </Text>
-        )}
-        {!isLoading && items.length === 0 && (
-          <Text p="md" c="dimmed" ta="center">
-            {isError
+        <ListTable columns={PATIENT_COLUMNS} verticalSpacing="sm" aria-label="Patients">
+          {items.map((p) => (
+            <Table.Tr key={p.id}>
+              <Table.Td>
+                <Text fw={500}>{patientDisplayName(p)}</Text>
+                {(p.email ?? p.user?.email) && (
+                  <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+                    {p.email ?? p.user?.email}
+                  </Text>
+                )}
+                <Text ff="monospace" size="xs" hiddenFrom="sm">
+                  {p.patientId}
+                </Text>
+              </Table.Td>
+              <Table.Td visibleFrom="sm">
+                <Text ff="monospace" size="sm">
+                  {p.patientId}
+                </Text>
+              </Table.Td>
+              <Table.Td visibleFrom="md">{p.primaryCarePhysician || '—'}</Table.Td>
+              <Table.Td visibleFrom="md">{formatDate(p.lastVisit)}</Table.Td>
+              <Table.Td visibleFrom="md">
+                <Badge color="green" variant="light">
+                  Active
+                </Badge>
+              </Table.Td>
+              <Table.Td>
+                <Group gap={4} wrap="nowrap">
+                  {rowActions(p).map((action) => (
+                    <IconAction key={action.tip} iconSize={18} {...action} />
+                  ))}
+                </Group>
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </ListTable>
+        <TableStatus
+          loading={isLoading}
+          rows={items.length}
+          what="patients"
+          empty={
+            isError
               ? 'Patients could not be loaded. Please try again.'
               : filtered
                 ? 'No patients match your search.'
-                : 'No patients found. Add patients to get started.'}
-          </Text>
-        )}
+                : 'No patients found. Add patients to get started.'
+          }
+        />
         <ListPager p="md" list={data} page={page} one="patient" other="patients" onPage={setPage} />
       </Paper>
 

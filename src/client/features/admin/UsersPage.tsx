@@ -2,21 +2,8 @@
 // e-mail, filtered by role and status, paged on the server; suspend, reactivate and verify, each
 // behind the same confirmation pattern as Approve / Reject. The route guard lets only
 // medledger_admin in; the server checks the role and two-factor sign-in again.
-import {
-  Badge,
-  Button,
-  Group,
-  Paper,
-  Select,
-  Stack,
-  Table,
-  Text,
-  TextInput,
-  Title,
-  Tooltip,
-} from '@mantine/core';
+import { Badge, Button, Group, Paper, Stack, Table, Text, Title, Tooltip } from '@mantine/core';
 import { modals } from '@mantine/modals';
-import { IconSearch } from '@tabler/icons-react';
 import { useState, type ReactNode } from 'react';
 import { ROLE_LABELS, USER_ROLE_FILTERS, type AdminUser } from '../../../shared/admin-users';
 import { DEFAULT_PAGE_SIZE } from '../../../shared/constants';
@@ -32,6 +19,7 @@ import { AdminNav } from './AdminNav';
 import { TwoFactorFirst } from './TwoFactorFirst';
 import { useAccountAction, useAdminUsers } from './api';
 import { ListTable, type Column } from '../../components/ListTable';
+import { FilterBar, FilterSelect, SearchField } from '../../components/FilterBar';
 
 const ROLE_OPTIONS = USER_ROLE_FILTERS.map((r) => ({
   value: r,
@@ -125,6 +113,12 @@ export default function UsersPage() {
 
   const items = data?.items ?? [];
 
+  /** A filter's new value, from the first page. */
+  const pick = (set: (value: string) => void) => (value: string) => {
+    set(value);
+    setPage(1);
+  };
+
   function run(u: AdminUser, kind: AccountAction) {
     const titles = {
       suspend: 'Account Suspended',
@@ -160,50 +154,28 @@ export default function UsersPage() {
           <Text c="dimmed">Every account of every role: suspend, reactivate, and verify providers.</Text>
         </div>
         <TwoFactorFirst why="Suspending, reactivating and verifying accounts needs two-factor sign-in." />
-        <Paper withBorder p="md">
-          <Group
-            align="end"
-            component="form"
-            role="search"
-            onSubmit={(e) => {
-              e.preventDefault();
-              setSearch(searchInput.trim());
-              setPage(1);
-            }}
-          >
-            <TextInput
-              style={{ flex: 1, minWidth: 200 }}
-              label="Search users"
-              placeholder="Name, hospital or email"
-              leftSection={<IconSearch size={16} aria-hidden />}
-              value={searchInput}
-              onChange={(e) => setSearchInput(e.currentTarget.value)}
-            />
-            <Select
-              label="Role"
-              w={170}
-              data={ROLE_OPTIONS}
-              value={role}
-              allowDeselect={false}
-              onChange={(value) => {
-                setRole(value ?? 'all');
-                setPage(1);
-              }}
-            />
-            <Select
-              label="Status"
-              w={200}
-              data={STATUS_OPTIONS}
-              value={status}
-              allowDeselect={false}
-              onChange={(value) => {
-                setStatus(value ?? 'all');
-                setPage(1);
-              }}
-            />
-            <Button type="submit">Search</Button>
-          </Group>
-        </Paper>
+        <FilterBar
+          onApply={() => {
+            setSearch(searchInput.trim());
+            setPage(1);
+          }}
+        >
+          <SearchField
+            label="Search users"
+            placeholder="Name, hospital or email"
+            value={searchInput}
+            onChange={setSearchInput}
+          />
+          <FilterSelect label="Role" w={170} data={ROLE_OPTIONS} value={role} onChange={pick(setRole)} />
+          <FilterSelect
+            label="Status"
+            w={200}
+            data={STATUS_OPTIONS}
+            value={status}
+            onChange={pick(setStatus)}
+          />
+          <Button type="submit">Search</Button>
+        </FilterBar>
         <Paper withBorder>
           <ListTable columns={USER_COLUMNS} aria-label="Users">
             {items.map((u) => {

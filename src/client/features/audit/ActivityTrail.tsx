@@ -2,7 +2,7 @@
 // work): action filter and a date (empty until chosen), each entry with its description, badge,
 // time, who acted, hash, IP and a copy button. Routine reads (a records list opened, written on
 // every dashboard load) are hidden behind "Show routine access", with a line saying how many.
-import { Code, Group, Paper, Select, Stack, Switch, Text, Title } from '@mantine/core';
+import { Code, Group, Paper, Stack, Switch, Text, Title } from '@mantine/core';
 import { IconCopy } from '@tabler/icons-react';
 import { useState } from 'react';
 import { PATIENT_AUDIT_ACTIONS } from '../../../shared/constants';
@@ -15,6 +15,7 @@ import { ListPager } from '../../components/ListPager';
 import { IconAction } from '../../components/IconAction';
 import { DayFilter } from './DayFilter';
 import { EntryHeading } from './AuditEntryRow';
+import { FilterSelect } from '../../components/FilterBar';
 
 const ACTION_OPTIONS = [
   'all',
@@ -77,14 +78,13 @@ export function ActivityTrail() {
         Activity Trail
       </Title>
       <Group align="end" mb="sm">
-        <Select
+        <FilterSelect
           label="Activity type"
           w={220}
           data={ACTION_OPTIONS}
           value={action}
-          allowDeselect={false}
-          onChange={(v) => {
-            setAction(v ?? 'all');
+          onChange={(value) => {
+            setAction(value);
             setPage(1);
           }}
         />

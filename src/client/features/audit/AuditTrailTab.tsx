@@ -1,6 +1,6 @@
 // Audit Trail tab (docs/spec.md#hospital-dashboard): action, user and date filters applied by Search, the
 // "Transaction History" list with paging, loading and empty states.
-import { Button, Group, Paper, Select, Stack, Text, Title } from '@mantine/core';
+import { Button, Paper, Stack, Text, Title } from '@mantine/core';
 import { IconSearch } from '@tabler/icons-react';
 import { useState } from 'react';
 import { HOSPITAL_AUDIT_ACTIONS } from '../../../shared/constants';
@@ -10,6 +10,7 @@ import { localDayBounds } from '../../format';
 import { AuditEntryRow } from './AuditEntryRow';
 import { ListPager } from '../../components/ListPager';
 import { DayFilter } from './DayFilter';
+import { FilterBar, FilterSelect } from '../../components/FilterBar';
 
 const ACTION_OPTIONS = [
   { value: 'all', label: 'All Actions' },
@@ -40,44 +41,37 @@ export function AuditTrailTab() {
   return (
     <Stack>
       <Title order={2}>Audit Trail</Title>
-      <Paper withBorder p="md">
-        <Group
-          align="end"
-          component="form"
-          onSubmit={(e) => {
-            e.preventDefault();
-            setApplied(draft);
-            setPage(1);
-            // Same filters: read the trail again (new entries may have been written since).
-            if (page === 1 && JSON.stringify(draft) === JSON.stringify(applied)) void refetch();
-          }}
-        >
-          <Select
-            label="Action"
-            w={200}
-            data={ACTION_OPTIONS}
-            value={draft.action}
-            allowDeselect={false}
-            onChange={(v) => setDraft((d) => ({ ...d, action: v ?? 'all' }))}
-          />
-          <Select
-            label="User"
-            w={240}
-            searchable
-            data={[
-              { value: 'all', label: 'All Users' },
-              ...(users.data ?? []).map((u) => ({ value: u.id, label: u.name })),
-            ]}
-            value={draft.userId}
-            allowDeselect={false}
-            onChange={(v) => setDraft((d) => ({ ...d, userId: v ?? 'all' }))}
-          />
-          <DayFilter value={draft.day} onChange={(day) => setDraft((d) => ({ ...d, day }))} />
-          <Button type="submit" leftSection={<IconSearch size={16} aria-hidden />}>
-            Search
-          </Button>
-        </Group>
-      </Paper>
+      <FilterBar
+        onApply={() => {
+          setApplied(draft);
+          setPage(1);
+          // Same filters: read the trail again (new entries may have been written since).
+          if (page === 1 && JSON.stringify(draft) === JSON.stringify(applied)) void refetch();
+        }}
+      >
+        <FilterSelect
+          label="Action"
+          w={200}
+          data={ACTION_OPTIONS}
+          value={draft.action}
+          onChange={(action) => setDraft((d) => ({ ...d, action }))}
+        />
+        <FilterSelect
+          label="User"
+          w={240}
+          searchable
+          data={[
+            { value: 'all', label: 'All Users' },
+            ...(users.data ?? []).map((u) => ({ value: u.id, label: u.name })),
+          ]}
+          value={draft.userId}
+          onChange={(userId) => setDraft((d) => ({ ...d, userId }))}
+        />
+        <DayFilter value={draft.day} onChange={(day) => setDraft((d) => ({ ...d, day }))} />
+        <Button type="submit" leftSection={<IconSearch size={16} aria-hidden />}>
+          Search
+        </Button>
+      </FilterBar>
 
       <Paper withBorder p="md">
         <Title order={3} size="h4" mb="sm">

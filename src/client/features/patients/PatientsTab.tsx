@@ -1,7 +1,7 @@
 // Patients tab (docs/spec.md#hospital-dashboard "Patient Management"): server-side search (name,
 // e-mail, MRN), department filter, paging with working Previous / Next, add, view, edit and delete.
-import { Badge, Button, Group, Paper, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
-import { IconEdit, IconFolderOpen, IconPlus, IconSearch, IconTrash } from '@tabler/icons-react';
+import { Badge, Button, Group, Paper, Stack, Table, Text, Title } from '@mantine/core';
+import { IconEdit, IconFolderOpen, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import { DEFAULT_PAGE_SIZE } from '../../../shared/constants';
 import { patientDisplayName, type Patient } from '../../../shared/patients';
@@ -14,6 +14,7 @@ import { ListPager } from '../../components/ListPager';
 import { TableStatus } from '../../components/TableStatus';
 import { IconAction } from '../../components/IconAction';
 import { ListTable, type Column } from '../../components/ListTable';
+import { FilterBar, FilterSelect, SearchField } from '../../components/FilterBar';
 
 // On a phone only the name (with the MRN under it) and the actions: no sideways scrolling.
 const PATIENT_COLUMNS: Column[] = [
@@ -70,39 +71,27 @@ export function PatientsTab() {
         </Button>
       </Group>
 
-      <Paper withBorder p="md">
-        <Group
-          align="end"
-          component="form"
-          onSubmit={(e) => {
-            e.preventDefault();
-            applyFilters();
+      <FilterBar onApply={applyFilters}>
+        <SearchField
+          label="Search patients"
+          placeholder="Search by name, email or MRN"
+          value={searchInput}
+          onChange={setSearchInput}
+        />
+        <FilterSelect
+          label="Department"
+          w={200}
+          data={[{ value: 'all', label: 'All' }, ...DEPARTMENT_OPTIONS]}
+          value={department}
+          onChange={(value) => {
+            setDepartment(value);
+            setPage(1);
           }}
-        >
-          <TextInput
-            style={{ flex: 1, minWidth: 220 }}
-            label="Search patients"
-            placeholder="Search by name, email or MRN"
-            leftSection={<IconSearch size={16} aria-hidden />}
-            value={searchInput}
-            onChange={(e) => setSearchInput(e.currentTarget.value)}
-          />
-          <Select
-            label="Department"
-            w={200}
-            data={[{ value: 'all', label: 'All' }, ...DEPARTMENT_OPTIONS]}
-            value={department}
-            allowDeselect={false}
-            onChange={(value) => {
-              setDepartment(value ?? 'all');
-              setPage(1);
-            }}
-          />
-          <Button type="submit" variant="light">
-            Filter
-          </Button>
-        </Group>
-      </Paper>
+        />
+        <Button type="submit" variant="light">
+          Filter
+        </Button>
+      </FilterBar>
 
       <Paper withBorder>
         <ListTable columns={PATIENT_COLUMNS} verticalSpacing="sm" aria-label="Patients">

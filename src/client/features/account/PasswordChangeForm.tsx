@@ -1,6 +1,6 @@
 // Profile page, "Change password" (issue 9): the signup's strength rules (shared schema and
 // meter); every other session of the account is signed out.
-import { Button, Paper, PasswordInput, Stack, Title } from '@mantine/core';
+import { Button, PasswordInput, Stack } from '@mantine/core';
 import type { z } from 'zod';
 import { passwordChangeFormSchema } from '../../../shared/account';
 import { errorMessage } from '../../api/request';
@@ -10,6 +10,7 @@ import { useSchemaForm } from '../../components/useSchemaForm';
 import { notifySuccess } from '../../notify';
 import { NewPasswordInput } from '../providers/NewPasswordInput';
 import { useChangePassword } from './api';
+import { Panel } from '../../components/Panel';
 
 export function PasswordChangeForm() {
   const change = useChangePassword();
@@ -27,10 +28,7 @@ export function PasswordChangeForm() {
 
   const newPassword = form.getValues().newPassword;
   return (
-    <Paper withBorder p="lg" radius="md" component="section" aria-labelledby="password-title">
-      <Title order={2} fz="lg" mb="md" id="password-title">
-        Change password
-      </Title>
+    <Panel title="Change password">
       <SubmitForm onSubmit={form.onSubmit(submit)}>
         <Stack gap="sm" maw={400}>
           <PasswordInput
@@ -57,6 +55,6 @@ export function PasswordChangeForm() {
           </Button>
         </Stack>
       </SubmitForm>
-    </Paper>
+    </Panel>
   );
 }

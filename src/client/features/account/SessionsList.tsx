@@ -1,11 +1,12 @@
 // Profile page, "Sessions" (issue 9): where the account is signed in (device, address, since,
 // last active), this browser marked, and Sign out for each other session. A list rather than a
 // table, so that it fits a phone without scrolling sideways.
-import { Badge, Box, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { Badge, Box, Button, Group, Paper, Stack, Text } from '@mantine/core';
 import { errorMessage } from '../../api/request';
 import { formatDateTime } from '../../format';
 import { notifyError, notifySuccess } from '../../notify';
 import { useEndSession, useSessions } from './api';
+import { Panel } from '../../components/Panel';
 
 const when = (iso: string) => formatDateTime(iso);
 
@@ -21,10 +22,7 @@ export function SessionsList() {
   }
 
   return (
-    <Paper withBorder p="lg" radius="md" component="section" id="sessions" aria-labelledby="sessions-title">
-      <Title order={2} fz="lg" mb="xs" id="sessions-title">
-        Sessions
-      </Title>
+    <Panel title="Sessions" mb="xs" id="sessions">
       <Text size="sm" c="dimmed" mb="sm">
         Where your account is signed in. Sign out any session you do not recognise, then change your password.
       </Text>
@@ -79,6 +77,6 @@ export function SessionsList() {
           ))}
         </Box>
       )}
-    </Paper>
+    </Panel>
   );
 }

@@ -1,8 +1,9 @@
 // Profile page: the e-mail notification switch (on by default). Subjects never carry health
 // details; the switch turns off every notification mail to this account.
-import { Paper, Stack, Switch, Text, Title } from '@mantine/core';
+import { Stack, Switch, Text } from '@mantine/core';
 import { notifyError } from '../../notify';
 import { useNotificationPreferences, useSaveNotificationPreferences } from './api';
+import { Panel } from '../../components/Panel';
 
 const SWITCHES = [
   {
@@ -22,10 +23,7 @@ export function EmailPreferences() {
   const save = useSaveNotificationPreferences((e) => notifyError('E-mail notifications', e.message));
 
   return (
-    <Paper withBorder p="lg" radius="md" component="section" aria-labelledby="email-prefs-title">
-      <Title order={2} fz="lg" mb="xs" id="email-prefs-title">
-        E-mail notifications
-      </Title>
+    <Panel title="E-mail notifications" mb="xs">
       {prefs.isLoading ? (
         <Text c="dimmed">Loading...</Text>
       ) : prefs.error ? (
@@ -44,6 +42,6 @@ export function EmailPreferences() {
           ))}
         </Stack>
       )}
-    </Paper>
+    </Panel>
   );
 }

@@ -1,7 +1,7 @@
 // Profile page (docs/spec.md#other-pages, /profile/edit). Hospital users see read-only account and hospital
 // details; patients get the Edit Profile button, which opens the patient dashboard's modal. Every role
 // gets two-factor sign-in, password change and the sessions list (issue 9).
-import { Alert, Button, Divider, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, Divider, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { IconArrowLeft, IconEdit, IconInfoCircle, IconMail } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { Link, useLocation } from 'react-router';
@@ -15,6 +15,7 @@ import { EmailPreferences } from '../notifications/EmailPreferences';
 import { PasswordChangeForm } from '../account/PasswordChangeForm';
 import { SessionsList } from '../account/SessionsList';
 import { TwoFactorSection } from '../account/TwoFactorSection';
+import { Panel } from '../../components/Panel';
 
 const ROLE_LABELS: Record<Role, string> = {
   hospital: 'Hospital',
@@ -43,25 +44,19 @@ function Field({ label, value }: { label: string; value: string }) {
 
 function AccountInfo({ user }: { user: PublicUser }) {
   return (
-    <Paper withBorder p="lg" radius="md">
-      <Title order={2} fz="lg" mb="md">
-        Account Information
-      </Title>
+    <Panel title="Account Information">
       <SimpleGrid cols={{ base: 1, sm: 3 }}>
         <Field label="Name" value={displayName(user)} />
         <Field label="Email" value={user.email} />
         <Field label="Role" value={ROLE_LABELS[user.role]} />
       </SimpleGrid>
-    </Paper>
+    </Panel>
   );
 }
 
 function HospitalInfo({ user }: { user: PublicUser }) {
   return (
-    <Paper withBorder p="lg" radius="md">
-      <Title order={2} fz="lg" mb="md">
-        Hospital Information
-      </Title>
+    <Panel title="Hospital Information">
       <SimpleGrid cols={{ base: 1, sm: 3 }}>
         <Field label="Hospital Name" value={user.hospitalName || 'Not provided'} />
         <Field label="Department" value="Healthcare Administration" />
@@ -74,17 +69,14 @@ function HospitalInfo({ user }: { user: PublicUser }) {
       <Button mt="md" variant="default" leftSection={<IconMail size={16} aria-hidden />} disabled>
         Contact Administrator
       </Button>
-    </Paper>
+    </Panel>
   );
 }
 
 function PatientProfile() {
   const [editing, setEditing] = useState(false);
   return (
-    <Paper withBorder p="lg" radius="md">
-      <Title order={2} fz="lg" mb="xs">
-        Your Profile
-      </Title>
+    <Panel title="Your Profile" mb="xs">
       <Text size="sm" c="dimmed" mb="md" id="edit-profile-note">
         Change your phone, primary care physician, insurance details and family contacts.
       </Text>
@@ -96,7 +88,7 @@ function PatientProfile() {
         Edit Profile
       </Button>
       {editing && <EditProfileModal opened onClose={() => setEditing(false)} />}
-    </Paper>
+    </Panel>
   );
 }
 

@@ -1,9 +1,10 @@
 // One pending application (docs/spec.md#other-pages): its details and Approve / Reject.
-import { Anchor, Badge, Button, Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Badge, Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { IconCheck, IconX } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import type { Application } from '../../../shared/providers';
 import { STATUS_COLOR, formatDate } from './format';
+import { SmallButton } from '../../components/SmallButton';
 
 function Detail({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -63,23 +64,19 @@ export function ApplicationCard({ application: a, busy, onApprove, onReject }: A
       </SimpleGrid>
       <Stack mt="md">
         <Group justify="flex-end">
-          <Button
-            color="red"
-            variant="light"
-            leftSection={<IconX size={16} aria-hidden />}
-            disabled={busy}
-            onClick={onReject}
-          >
+          <SmallButton size="sm" icon={IconX} color="red" disabled={busy} onClick={onReject}>
             Reject
-          </Button>
-          <Button
+          </SmallButton>
+          <SmallButton
+            size="sm"
+            variant="filled"
+            icon={IconCheck}
             color="teal"
-            leftSection={<IconCheck size={16} aria-hidden />}
             disabled={busy}
             onClick={onApprove}
           >
             Approve
-          </Button>
+          </SmallButton>
         </Group>
       </Stack>
     </Card>

@@ -3,7 +3,7 @@
 import { Alert, Center, Loader, Paper, Stack, Text, Title } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { IconInbox } from '@tabler/icons-react';
-import { useState } from 'react';
+import { useId, useState, type ReactNode } from 'react';
 import { ListPager } from '../../components/ListPager';
 import type { Application, HospitalSubscription } from '../../../shared/providers';
 import { errorMessage, errorStatus } from '../../api/request';
@@ -15,6 +15,27 @@ import { ApplicationCard } from './ApplicationCard';
 import { HospitalAccountsTable } from './HospitalAccountsTable';
 import { ReviewedTable } from './ReviewedTable';
 import { useApplications, useHospitalAccounts, useMarkActive, useResendLink, useReview } from './api';
+
+/** A part of the page under its heading; `empty` (when not false) says why it has nothing to show. */
+function ApplicationsSection({
+  title,
+  empty,
+  children,
+}: {
+  title: string;
+  empty: string | false;
+  children: ReactNode;
+}) {
+  const headingId = useId();
+  return (
+    <Stack component="section" aria-labelledby={headingId} gap="md">
+      <Title order={2} fz="xl" id={headingId}>
+        {title}
+      </Title>
+      {empty ? <Text c="dimmed">{empty}</Text> : children}
+    </Stack>
+  );
+}
 
 export default function ApplicationsPage() {
   const [page, setPage] = useState(1);
@@ -127,41 +148,31 @@ export default function ApplicationsPage() {
           </Paper>
         ) : (
           <>
-            <Stack component="section" aria-labelledby="pending-title" gap="md">
-              <Title order={2} fz="xl" id="pending-title">
-                Pending Applications ({pending.length}
-                {onThisPage})
-              </Title>
-              {pending.length === 0 ? (
-                <Text c="dimmed">No applications are waiting for review.</Text>
-              ) : (
-                pending.map((a) => (
-                  <ApplicationCard
-                    key={a.id}
-                    application={a}
-                    busy={busy}
-                    onApprove={() => confirmApprove(a)}
-                    onReject={() => confirmReject(a)}
-                  />
-                ))
-              )}
-            </Stack>
-            <Stack component="section" aria-labelledby="reviewed-title" gap="md">
-              <Title order={2} fz="xl" id="reviewed-title">
-                Reviewed Applications ({reviewed.length}
-                {onThisPage})
-              </Title>
-              {reviewed.length === 0 ? (
-                <Text c="dimmed">No applications have been reviewed yet.</Text>
-              ) : (
-                <ReviewedTable
-                  applications={reviewed}
+            <ApplicationsSection
+              title={`Pending Applications (${pending.length}${onThisPage})`}
+              empty={pending.length === 0 && 'No applications are waiting for review.'}
+            >
+              {pending.map((a) => (
+                <ApplicationCard
+                  key={a.id}
+                  application={a}
                   busy={busy}
-                  onResend={onResend}
-                  onMarkActive={onMarkActive}
+                  onApprove={() => confirmApprove(a)}
+                  onReject={() => confirmReject(a)}
                 />
-              )}
-            </Stack>
+              ))}
+            </ApplicationsSection>
+            <ApplicationsSection
+              title={`Reviewed Applications (${reviewed.length}${onThisPage})`}
+              empty={reviewed.length === 0 && 'No applications have been reviewed yet.'}
+            >
+              <ReviewedTable
+                applications={reviewed}
+                busy={busy}
+                onResend={onResend}
+                onMarkActive={onMarkActive}
+              />
+            </ApplicationsSection>
             <ListPager page={data.page} list={data} one="application" other="applications" onPage={setPage} />
           </>
         )}

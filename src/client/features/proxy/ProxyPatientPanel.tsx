@@ -1,7 +1,7 @@
 // One patient on the Family dashboard (docs/decisions.md#family-proxy-access): their current records
 // shared with family (open, download; the record view shows the ledger verification) and their
 // upcoming appointments. Read-only: the family member changes nothing.
-import { Group, Paper, Stack, Text, Title, UnstyledButton } from '@mantine/core';
+import { Group, Paper, Stack, Text, UnstyledButton } from '@mantine/core';
 import { IconFileText } from '@tabler/icons-react';
 import { useState } from 'react';
 import { APPOINTMENT_TYPE_LABELS } from '../../../shared/appointments';
@@ -15,16 +15,14 @@ import { downloadAttachment } from '../records/download';
 import { RecordDetailDialog } from '../records/RecordDetailDialog';
 import { useProxyAppointments, useProxyRecords } from './api';
 import { DownloadButton } from '../../components/SmallButton';
+import { Panel } from '../../components/Panel';
 
 function ProxyRecords({ patient, onOpen }: { patient: ProxyPatient; onOpen: (id: string) => void }) {
   const [page, setPage] = useState(1);
   const records = useProxyRecords(patient.id, page);
   const items = records.data?.items ?? [];
   return (
-    <Paper withBorder p="md" radius="md" component="section" aria-label={`Records of ${patient.name}`}>
-      <Title order={3} size="h5" mb="sm">
-        Medical Records
-      </Title>
+    <Panel title="Medical Records" label={`Records of ${patient.name}`} order={3} p="md" mb="sm">
       {records.isLoading && <Text c="dimmed">Loading medical records...</Text>}
       {records.isError && <Text c="red">These records cannot be shown: the access may have ended.</Text>}
       {records.data && items.length === 0 && (
@@ -68,7 +66,7 @@ function ProxyRecords({ patient, onOpen }: { patient: ProxyPatient; onOpen: (id:
           onPage={setPage}
         />
       )}
-    </Paper>
+    </Panel>
   );
 }
 
@@ -77,10 +75,7 @@ function ProxyAppointments({ patient }: { patient: ProxyPatient }) {
   const zone = useDisplayZone();
   const items = appointments.data?.items ?? [];
   return (
-    <Paper withBorder p="md" radius="md" component="section" aria-label={`Appointments of ${patient.name}`}>
-      <Title order={3} size="h5" mb="sm">
-        Upcoming Appointments
-      </Title>
+    <Panel title="Upcoming Appointments" label={`Appointments of ${patient.name}`} order={3} p="md" mb="sm">
       {appointments.data && items.length === 0 && <Text c="dimmed">No upcoming appointments.</Text>}
       <Stack gap="xs">
         {items.map((a) => {
@@ -106,7 +101,7 @@ function ProxyAppointments({ patient }: { patient: ProxyPatient }) {
           {appointments.data.total - items.length} more not shown.
         </Text>
       )}
-    </Paper>
+    </Panel>
   );
 }
 

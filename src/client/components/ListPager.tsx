@@ -7,9 +7,12 @@ import { pageCount, pageRange } from '../../shared/paging';
 import { showingRange } from '../format';
 
 interface ListPagerProps {
-  page: number;
+  /** The page shown; by default the one the server answered with. */
+  page?: number;
   /** The server's page: its items, its size and the whole list's `total`; none while loading. */
-  list: { pageSize: number; total: number; items: readonly unknown[] } | undefined;
+  list: { page?: number; pageSize: number; total: number; items: readonly unknown[] } | undefined;
+  /** No footer at all while the list is empty or loading (lists inside cards and dialogs). */
+  hideEmpty?: boolean;
   /** What the list holds, singular and plural ("patient", "patients"). */
   one: string;
   other: string;
@@ -21,7 +24,9 @@ interface ListPagerProps {
 const controlNames = (control: 'first' | 'previous' | 'last' | 'next') =>
   control === 'previous' ? { 'aria-label': 'Previous' } : control === 'next' ? { 'aria-label': 'Next' } : {};
 
-export function ListPager({ page, list, one, other, onPage, p }: ListPagerProps) {
+export function ListPager({ page: shown, list, one, other, onPage, p, hideEmpty }: ListPagerProps) {
+  if (hideEmpty && !list?.total) return null;
+  const page = shown ?? list?.page ?? 1;
   const pageSize = list?.pageSize ?? DEFAULT_PAGE_SIZE;
   const total = list?.total ?? 0;
   const range = pageRange(page, pageSize, list?.items.length ?? 0, total);

@@ -143,13 +143,13 @@ export function FamilyContactsTab({ patientRowId, contacts, paging, onPage, isLo
           ),
         )}
       </Stack>
-      {paging && paging.total > 0 && onPage && (
+      {onPage && (
         <ListPager
-          page={paging.page}
-          list={{ ...paging, items: contacts ?? [] }}
+          list={paging && { ...paging, items: contacts ?? [] }}
           one="contact"
           other="contacts"
           onPage={onPage}
+          hideEmpty
         />
       )}
       {editing === 'new' ? (

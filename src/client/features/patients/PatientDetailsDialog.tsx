@@ -180,15 +180,7 @@ function PatientDetails({ patient }: { patient: Patient }) {
           </Paper>
         ))}
       </Stack>
-      {records.data && records.data.total > 0 && (
-        <ListPager
-          page={records.data.page}
-          list={records.data}
-          one="record"
-          other="records"
-          onPage={setPage}
-        />
-      )}
+      <ListPager list={records.data} one="record" other="records" onPage={setPage} hideEmpty />
 
       <Modal opened={uploading} onClose={() => setUploading(false)} title="Upload Record" size="lg">
         <Stack>

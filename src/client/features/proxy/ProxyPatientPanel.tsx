@@ -57,15 +57,7 @@ function ProxyRecords({ patient, onOpen }: { patient: ProxyPatient; onOpen: (id:
           );
         })}
       </Stack>
-      {records.data && records.data.total > 0 && (
-        <ListPager
-          page={records.data.page}
-          list={records.data}
-          one="record"
-          other="records"
-          onPage={setPage}
-        />
-      )}
+      <ListPager list={records.data} one="record" other="records" onPage={setPage} hideEmpty />
     </Panel>
   );
 }

@@ -142,15 +142,13 @@ export function RecentRecords({
           </Paper>
         ))}
       </Stack>
-      {paging && paging.total > 0 && (
-        <ListPager
-          page={paging.page}
-          list={{ ...paging, items: records }}
-          one="record"
-          other="records"
-          onPage={onPage}
-        />
-      )}
+      <ListPager
+        list={paging && { ...paging, items: records }}
+        one="record"
+        other="records"
+        onPage={onPage}
+        hideEmpty
+      />
     </Paper>
   );
 }

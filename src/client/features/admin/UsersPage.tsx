@@ -145,6 +145,8 @@ export default function UsersPage() {
     });
   }
 
+  const emptyText = isError ? 'Users could not be loaded. Please try again.' : 'No users match your search.';
+
   return (
     <AppLayout>
       <Stack gap="lg">
@@ -243,12 +245,7 @@ export default function UsersPage() {
               );
             })}
           </ListTable>
-          <TableStatus
-            loading={isLoading}
-            rows={items.length}
-            what="users"
-            empty={isError ? 'Users could not be loaded. Please try again.' : 'No users match your search.'}
-          />
+          <TableStatus loading={isLoading} rows={items.length} what="users" empty={emptyText} />
           <ListPager page={page} list={data} one="user" other="users" onPage={setPage} p="md" />
         </Paper>
       </Stack>

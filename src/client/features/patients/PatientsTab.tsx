@@ -61,6 +61,11 @@ export function PatientsTab() {
     ];
   };
   const filtered = search !== '' || department !== 'all';
+  const emptyText = isError
+    ? 'Patients could not be loaded. Please try again.'
+    : filtered
+      ? 'No patients match your search.'
+      : 'No patients found. Add patients to get started.';
 
   return (
     <Stack>
@@ -130,18 +135,7 @@ export function PatientsTab() {
             </Table.Tr>
           ))}
         </ListTable>
-        <TableStatus
-          loading={isLoading}
-          rows={items.length}
-          what="patients"
-          empty={
-            isError
-              ? 'Patients could not be loaded. Please try again.'
-              : filtered
-                ? 'No patients match your search.'
-                : 'No patients found. Add patients to get started.'
-          }
-        />
+        <TableStatus loading={isLoading} rows={items.length} what="patients" empty={emptyText} />
         <ListPager p="md" list={data} page={page} one="patient" other="patients" onPage={setPage} />
       </Paper>
 

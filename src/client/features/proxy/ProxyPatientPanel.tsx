@@ -1,8 +1,7 @@
 // One patient on the Family dashboard (docs/decisions.md#family-proxy-access): their current records
 // shared with family (open, download; the record view shows the ledger verification) and their
 // upcoming appointments. Read-only: the family member changes nothing.
-import { Group, Paper, Stack, Text, UnstyledButton } from '@mantine/core';
-import { IconFileText } from '@tabler/icons-react';
+import { Group, Paper, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import { APPOINTMENT_TYPE_LABELS } from '../../../shared/appointments';
 import type { ProxyPatient } from '../../../shared/proxy';
@@ -16,6 +15,7 @@ import { RecordDetailDialog } from '../records/RecordDetailDialog';
 import { useProxyAppointments, useProxyRecords } from './api';
 import { DownloadButton } from '../../components/SmallButton';
 import { Panel } from '../../components/Panel';
+import { OpenRecordButton } from '../records/OpenRecordButton';
 
 function ProxyRecords({ patient, onOpen }: { patient: ProxyPatient; onOpen: (id: string) => void }) {
   const [page, setPage] = useState(1);
@@ -34,23 +34,11 @@ function ProxyRecords({ patient, onOpen }: { patient: ProxyPatient; onOpen: (id:
           return (
             <Paper key={r.id} withBorder p="sm" component="li" style={{ listStyle: 'none' }}>
               <Group justify="space-between" wrap="nowrap">
-                <UnstyledButton
-                  onClick={() => onOpen(r.id)}
-                  aria-label={`Open ${r.title}`}
-                  style={{ minWidth: 0 }}
-                >
-                  <Group gap="xs" wrap="nowrap">
-                    <IconFileText size={18} aria-hidden />
-                    <div style={{ minWidth: 0 }}>
-                      <Text fw={500} truncate>
-                        {r.title}
-                      </Text>
-                      <Text size="xs" c="dimmed">
-                        {formatDate(r.createdAt)} · {r.doctorName ?? '—'} · {departmentLabel(r.department)}
-                      </Text>
-                    </div>
-                  </Group>
-                </UnstyledButton>
+                <OpenRecordButton title={r.title} onOpen={() => onOpen(r.id)}>
+                  <Text size="xs" c="dimmed">
+                    {formatDate(r.createdAt)} · {r.doctorName ?? '—'} · {departmentLabel(r.department)}
+                  </Text>
+                </OpenRecordButton>
                 {file && <DownloadButton name={r.title} onClick={() => void downloadAttachment(file)} />}
               </Group>
             </Paper>

@@ -1,8 +1,8 @@
 // Recent Medical Records (docs/spec.md#patient-dashboard): title, doctor and department, created date,
 // the issuing hospital and whether it is a verified provider, badge "Blockchain Verified",
 // "Accessible", Download and Share; a click opens the record detail view.
-import { Badge, Button, Group, Paper, Stack, Switch, Text, Title, UnstyledButton } from '@mantine/core';
-import { IconFileText, IconShare } from '@tabler/icons-react';
+import { Badge, Button, Group, Paper, Stack, Switch, Text, Title } from '@mantine/core';
+import { IconShare } from '@tabler/icons-react';
 import type { Paged } from '../../../shared/paging';
 import { shareSummary, type MedicalRecord } from '../../../shared/records';
 import { ListPager } from '../../components/ListPager';
@@ -13,6 +13,7 @@ import { downloadAttachment } from './download';
 import { RecordStatusBadges } from './RecordVersions';
 import { recordDownload } from '../../pages/patient-dashboard/dashboard';
 import { DownloadButton, SmallButton } from '../../components/SmallButton';
+import { OpenRecordButton } from './OpenRecordButton';
 
 async function download(record: MedicalRecord) {
   const file = recordDownload(record);
@@ -85,30 +86,18 @@ export function RecentRecords({
         {records.map((record) => (
           <Paper key={record.id} withBorder p="sm" radius="sm">
             <Group justify="space-between" wrap="nowrap" align="start">
-              <UnstyledButton
-                onClick={() => onOpen(record.id)}
-                style={{ flex: 1, minWidth: 0 }}
-                aria-label={`Open ${record.title}`}
-              >
-                <Group gap="sm" wrap="nowrap" align="start">
-                  <IconFileText size={22} aria-hidden />
-                  <div style={{ minWidth: 0 }}>
-                    <Text fw={500} truncate>
-                      {record.title}
-                    </Text>
-                    <Text size="sm" c="dimmed">
-                      {[record.doctorName, departmentLabel(record.department)]
-                        .filter((v) => v && v !== '—')
-                        .join(' · ') || 'Doctor not recorded'}
-                    </Text>
-                    <Text size="xs" c="dimmed">
-                      {formatDate(record.createdAt)}
-                      {record.providerName ? ` · ${record.providerName}` : ''}
-                    </Text>
-                    <ProviderVerification verified={record.providerVerified} />
-                  </div>
-                </Group>
-              </UnstyledButton>
+              <OpenRecordButton title={record.title} onOpen={() => onOpen(record.id)} large>
+                <Text size="sm" c="dimmed">
+                  {[record.doctorName, departmentLabel(record.department)]
+                    .filter((v) => v && v !== '—')
+                    .join(' · ') || 'Doctor not recorded'}
+                </Text>
+                <Text size="xs" c="dimmed">
+                  {formatDate(record.createdAt)}
+                  {record.providerName ? ` · ${record.providerName}` : ''}
+                </Text>
+                <ProviderVerification verified={record.providerVerified} />
+              </OpenRecordButton>
               <Stack gap={6} align="end">
                 <Group gap={6}>
                   <RecordStatusBadges record={record} />

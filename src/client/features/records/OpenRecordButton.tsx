@@ -1,0 +1,33 @@
+// A record in a list, as the button that opens it: its icon, its title and what the list says
+// under the title (children).
+import { Group, Text, UnstyledButton } from '@mantine/core';
+import { IconFileText } from '@tabler/icons-react';
+import type { ReactNode } from 'react';
+
+interface Props {
+  title: string;
+  onOpen: () => void;
+  children: ReactNode;
+  /** The patient's list shows a larger icon and fills the row. */
+  large?: boolean;
+}
+
+export function OpenRecordButton({ title, onOpen, children, large }: Props) {
+  return (
+    <UnstyledButton
+      onClick={onOpen}
+      aria-label={`Open ${title}`}
+      style={{ flex: large ? 1 : undefined, minWidth: 0 }}
+    >
+      <Group gap={large ? 'sm' : 'xs'} wrap="nowrap" align={large ? 'start' : undefined}>
+        <IconFileText size={large ? 22 : 18} aria-hidden />
+        <div style={{ minWidth: 0 }}>
+          <Text fw={500} truncate>
+            {title}
+          </Text>
+          {children}
+        </div>
+      </Group>
+    </UnstyledButton>
+  );
+}

@@ -4,7 +4,7 @@
 import { Button, Modal, Paper, Stack, Switch, Text, Title, Alert } from '@mantine/core';
 import { IconShieldLock } from '@tabler/icons-react';
 import { useState } from 'react';
-import { DEFAULT_CONSENT, type ConsentInput } from '../../../shared/consent';
+import { consentInputSchema, DEFAULT_CONSENT, type ConsentInput } from '../../../shared/consent';
 import { notifyError, notifySuccess } from '../../notify';
 import { useConsent, useSaveConsent } from '../patient/api';
 import { formatDateTime } from '../../format';
@@ -17,6 +17,8 @@ const FAMILY_SWITCH_TEXT =
   'your upcoming appointments. Nothing else. Turning this off ends their access at once.';
 import { OpenShareList } from '../shares/ShareList';
 import { FormActions } from '../../components/FormActions';
+import { SubmitForm } from '../../components/SubmitForm';
+import { useSchemaForm } from '../../components/useSchemaForm';
 
 function useConsentSaver(userId: string) {
   const save = useSaveConsent(userId);
@@ -44,34 +46,24 @@ function ManageConsentModal(props: {
   current: ConsentInput;
   userId: string;
 }) {
-  const [draft, setDraft] = useState<ConsentInput>(props.current);
+  const form = useSchemaForm(consentInputSchema, props.current);
   const saver = useConsentSaver(props.userId);
+  const save = async (consent: ConsentInput) => {
+    if (await saver.run(consent)) props.onClose();
+  };
   return (
     <Modal opened={props.opened} onClose={props.onClose} title="Manage Consent">
-      <form
-        onSubmit={(e) => {
-          e.preventDefault();
-          void saver.run(draft).then((ok) => ok && props.onClose());
-        }}
-      >
+      <SubmitForm onSubmit={form.onSubmit(save)}>
         <Stack>
           <Switch
             label="Healthcare Providers"
             description="Lets you and your hospital send a record to a specialist as a time-limited link that opens that record without an account. Turning it off revokes every link at once."
-            checked={draft.shareWithSpecialists}
-            onChange={(e) => {
-              const checked = e.currentTarget.checked;
-              setDraft((d) => ({ ...d, shareWithSpecialists: checked }));
-            }}
+            {...form.getInputProps('shareWithSpecialists', { type: 'checkbox' })}
           />
           <Switch
             label="Family Members"
             description={FAMILY_SWITCH_TEXT}
-            checked={draft.shareWithFamily}
-            onChange={(e) => {
-              const checked = e.currentTarget.checked;
-              setDraft((d) => ({ ...d, shareWithFamily: checked }));
-            }}
+            {...form.getInputProps('shareWithFamily', { type: 'checkbox' })}
           />
           <FamilyAccessHolders />
           <OpenShareList />
@@ -84,7 +76,7 @@ function ManageConsentModal(props: {
             </Button>
           </FormActions>
         </Stack>
-      </form>
+      </SubmitForm>
     </Modal>
   );
 }

@@ -25,6 +25,17 @@ afterAll(async () => t?.close());
 
 const register = (payload: Record<string, unknown>) =>
   t.app.inject({ method: 'POST', url: '/api/auth/register', payload });
+/** A patient's signup with an MRN and activation code (as typed: any case). */
+const patientSignup = (mrn: string, activationCode: string, email = uniqueEmail()) =>
+  register({
+    email,
+    password: STRONG_PASSWORD,
+    firstName: 'P',
+    lastName: 'Q',
+    role: 'patient',
+    mrn,
+    activationCode,
+  });
 /** A hospital's signup form, filled in; `over` changes fields (undefined leaves one out). */
 const signup = (over: Record<string, unknown> = {}) =>
   register({
@@ -103,64 +114,24 @@ describe('registration', () => {
   it('lets a patient claim an existing MRN once, typed in lower case, with its code in lower case', async () => {
     const { code } = await addPatientRecord('MRN2026000001', null);
     const email = uniqueEmail('p');
-    const res = await register({
-      email,
-      password: STRONG_PASSWORD,
-      firstName: 'P',
-      lastName: 'Q',
-      role: 'patient',
-      mrn: 'mrn2026000001',
-      activationCode: code.toLowerCase(),
-    });
+    const res = await patientSignup('mrn2026000001', code.toLowerCase(), email);
     expect(res.statusCode).toBe(201);
     const [patient] = await t.ctx.db.select().from(patients).where(eq(patients.patientId, 'MRN2026000001'));
     expect(patient.userId).toBe(res.json().user.id);
 
-    const second = await register({
-      email: uniqueEmail('p2'),
-      password: STRONG_PASSWORD,
-      firstName: 'P',
-      lastName: 'Q',
-      role: 'patient',
-      mrn: 'MRN2026000001',
-      activationCode: code,
-    });
+    const second = await patientSignup('MRN2026000001', code, uniqueEmail('p2'));
     expect(second.statusCode).toBe(400);
     expect(second.json().message).toBe(MRN_NOT_MATCHED);
   });
 
   it('refuses an unknown MRN and an e-mail that differs from the one on file with the same message', async () => {
     const { code } = await addPatientRecord('MRN2026000002', 'Owner@Example.test');
-    const unknown = await register({
-      email: uniqueEmail(),
-      password: STRONG_PASSWORD,
-      firstName: 'P',
-      lastName: 'Q',
-      role: 'patient',
-      mrn: 'MRN2026999999',
-      activationCode: code,
-    });
-    const wrongEmail = await register({
-      email: uniqueEmail(),
-      password: STRONG_PASSWORD,
-      firstName: 'P',
-      lastName: 'Q',
-      role: 'patient',
-      mrn: 'MRN2026000002',
-      activationCode: code,
-    });
+    const unknown = await patientSignup('MRN2026999999', code, uniqueEmail());
+    const wrongEmail = await patientSignup('MRN2026000002', code, uniqueEmail());
     expect(unknown.statusCode).toBe(400);
     expect(wrongEmail.statusCode).toBe(400);
     expect(unknown.json().message).toBe(wrongEmail.json().message);
-    const matching = await register({
-      email: 'owner@example.test',
-      password: STRONG_PASSWORD,
-      firstName: 'P',
-      lastName: 'Q',
-      role: 'patient',
-      mrn: 'MRN2026000002',
-      activationCode: code,
-    });
+    const matching = await patientSignup('MRN2026000002', code, 'owner@example.test');
     expect(matching.statusCode).toBe(201);
   });
 
@@ -190,19 +161,7 @@ describe('registration', () => {
   it('lets exactly one of 20 simultaneous signups claim one MRN, leaving no other account behind', async () => {
     const { code } = await addPatientRecord('MRN2026000003', null);
     const emails = Array.from({ length: 20 }, () => uniqueEmail('claim'));
-    const results = await Promise.all(
-      emails.map((email) =>
-        register({
-          email,
-          password: STRONG_PASSWORD,
-          firstName: 'P',
-          lastName: 'Q',
-          role: 'patient',
-          mrn: 'MRN2026000003',
-          activationCode: code,
-        }),
-      ),
-    );
+    const results = await Promise.all(emails.map((email) => patientSignup('MRN2026000003', code, email)));
     const created = results.filter((r) => r.statusCode === 201);
     expect(created).toHaveLength(1);
     expect(results.filter((r) => r.statusCode === 400)).toHaveLength(19);
@@ -366,15 +325,7 @@ describe('patient sign-in audit', () => {
     const settings = { key: t.ctx.files.deriveKey(ACTIVATION_KEY_PURPOSE), days: 30 };
     const { code } = await issueActivationCode(t.ctx.db, settings, patient.id, t.ctx.now());
     const email = uniqueEmail('pl');
-    await register({
-      email,
-      password: STRONG_PASSWORD,
-      firstName: 'P',
-      lastName: 'Q',
-      role: 'patient',
-      mrn: 'MRN2026000777',
-      activationCode: code,
-    });
+    await patientSignup('MRN2026000777', code, email);
     await login(t.app, email);
     const rows = await auditRows(t, { patientId: patient.id });
     expect(rows.map((r) => [r.action, r.hospitalId])).toEqual([['login', hospital.id]]);

@@ -22,6 +22,7 @@ import { writeAudit } from '../audit/service.js';
 import { verifyPassword } from './passwords.js';
 import { reserveSignInAttempt, signInSucceeded } from './throttle.js';
 import { sha256Hex } from '../../digest.js';
+import type { Actor } from '../../access.js';
 
 /** A pending sign-in is dropped after this many wrong codes (the throttle also counts them). */
 const PENDING_MAX_FAILURES = 5;
@@ -36,11 +37,8 @@ export interface TwoFactorDeps {
 }
 
 type UserRow = typeof users.$inferSelect;
-interface Actor {
-  id: string;
-  email: string;
-  ip: string;
-}
+/** The signed-in user changing their own two-factor sign-in (the e-mail labels the TOTP account). */
+type AccountHolder = Pick<Actor, 'id' | 'ip'> & { email: string };
 
 /** Recovery codes are kept as HMAC-SHA256 under the server key: a copy of the table alone cannot be searched. */
 const recoveryHash = (key: Buffer, code: string) =>
@@ -107,7 +105,11 @@ export async function twoFactorStatus(db: Db, userId: string): Promise<TwoFactor
 }
 
 /** A new secret, kept as pending until a code from it is confirmed. */
-export async function startSetup(deps: TwoFactorDeps, actor: Actor, now: Date): Promise<TwoFactorSetup> {
+export async function startSetup(
+  deps: TwoFactorDeps,
+  actor: AccountHolder,
+  now: Date,
+): Promise<TwoFactorSetup> {
   const [user] = await deps.db.select().from(users).where(eq(users.id, actor.id));
   if (user?.twoFactorEnabled) {
     throw conflict('Two-factor sign-in is already on. Turn it off first to set it up again.');
@@ -124,7 +126,7 @@ export async function startSetup(deps: TwoFactorDeps, actor: Actor, now: Date): 
 /** Confirms the pending secret with a code from it; answers the recovery codes, shown this once. */
 export async function enableTwoFactor(
   deps: TwoFactorDeps,
-  actor: Actor,
+  actor: AccountHolder,
   code: string,
   now: Date,
 ): Promise<string[]> {
@@ -175,7 +177,12 @@ export async function enableTwoFactor(
 }
 
 /** Turns two-factor sign-in off after the password is confirmed (throttled like a sign-in). */
-export async function disableTwoFactor(deps: TwoFactorDeps, actor: Actor, password: string, now: Date) {
+export async function disableTwoFactor(
+  deps: TwoFactorDeps,
+  actor: AccountHolder,
+  password: string,
+  now: Date,
+) {
   await reserveSignInAttempt(deps.db, actor.email, actor.ip, deps.loginMaxFailures, now);
   const [user] = await deps.db.select().from(users).where(eq(users.id, actor.id));
   if (!user || !(await verifyPassword(user.password, password))) {
@@ -320,12 +327,16 @@ async function clearTwoFactor(
     await tx.delete(userTwoFactor).where(eq(userTwoFactor.userId, user.id));
     await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, user.id));
     await tx.delete(pendingLogins).where(eq(pendingLogins.userId, user.id));
-    await writeAudit(tx, { id: user.id, ip }, {
-      action: 'two_factor_change',
-      entityType: 'user',
-      entityId: user.id,
-      details,
-      hospitalId: user.role === 'hospital' ? user.id : null,
-    });
+    await writeAudit(
+      tx,
+      { id: user.id, ip },
+      {
+        action: 'two_factor_change',
+        entityType: 'user',
+        entityId: user.id,
+        details,
+        hospitalId: user.role === 'hospital' ? user.id : null,
+      },
+    );
   });
 }

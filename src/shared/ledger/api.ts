@@ -10,9 +10,6 @@ export const hashParamSchema = z
   .regex(/^[0-9a-fA-F]{64}$/, HASH_MESSAGE)
   .transform((s) => s.toLowerCase());
 
-/** The verification page's "paste a hash" form. */
-export const hashLookupSchema = z.object({ hash: hashParamSchema });
-
 const count = z.coerce
   .number({ message: 'must be a whole number' })
   .int('must be a whole number')

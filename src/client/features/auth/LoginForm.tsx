@@ -4,18 +4,13 @@
 // anything is signed in or recorded (so lastLoginAt, which drives "New Notifications", stays), and
 // the form shows "Access Denied"; success goes to the portal's page; a failure gets "Login Failed".
 import { Anchor, Button, Checkbox, Group, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
-import { lazy, Suspense, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useState, type FormEvent, type ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { z } from 'zod';
-import { twoFactorCodeBodySchema } from '../../../shared/account';
-import { loginSchema } from '../../../shared/auth';
 import type { PublicUser } from '../../../shared/users';
 import { errorMessage, errorStatus } from '../../api/request';
 import { useAuth } from '../../auth/context';
 import { AccountCard, BackButton } from '../../components/layout/AccountCard';
 import { PublicLayout } from '../../components/layout/PublicLayout';
-import { SubmitForm } from '../../components/SubmitForm';
-import { useSchemaForm } from '../../components/useSchemaForm';
 import { notifyError } from '../../notify';
 import {
   accessDeniedToast,
@@ -25,8 +20,6 @@ import {
   SUCCESS_PATH,
   type LoginPortal,
 } from './loginMessages';
-
-const credentialsSchema = loginSchema.pick({ email: true, password: true }).extend({ remember: z.boolean() });
 
 // Fetched when "Forgot password?" is first clicked: the sign-in page itself stays light.
 const ForgotPasswordDialog = lazy(() => import('../password-reset/ForgotPasswordDialog'));
@@ -44,12 +37,15 @@ export interface LoginFormProps {
 export function LoginForm({ portal, title, subtitle, emailLabel, icon, footer }: LoginFormProps) {
   const { login, verifyTwoFactor } = useAuth();
   const navigate = useNavigate();
-  const credentials = useSchemaForm(credentialsSchema, { email: '', password: '', remember: false });
-  const codeForm = useSchemaForm(twoFactorCodeBodySchema, { code: '' });
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [remember, setRemember] = useState(false);
   const [loading, setLoading] = useState(false);
   const [forgotOpen, setForgotOpen] = useState(false);
   /** Two-factor sign-in: the password was right, the code step is shown. */
   const [codeStep, setCodeStep] = useState(false);
+  const [code, setCode] = useState('');
+  const [codeError, setCodeError] = useState<string | null>(null);
 
   async function signedIn(user: PublicUser) {
     if (user.role === PORTAL_ROLE[portal]) {
@@ -61,13 +57,15 @@ export function LoginForm({ portal, title, subtitle, emailLabel, icon, footer }:
     return false;
   }
 
-  async function handleSubmit(values: z.output<typeof credentialsSchema>) {
+  async function handleSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
     setLoading(true);
     try {
-      const outcome = await login({ ...values, portal });
+      const outcome = await login({ email, password, remember, portal });
       if ('twoFactorRequired' in outcome) {
         setCodeStep(true);
-        codeForm.reset();
+        setCode('');
+        setCodeError(null);
       } else if (await signedIn(outcome.user)) {
         return;
       }
@@ -80,7 +78,12 @@ export function LoginForm({ portal, title, subtitle, emailLabel, icon, footer }:
     setLoading(false);
   }
 
-  async function handleCode({ code }: z.output<typeof twoFactorCodeBodySchema>) {
+  async function handleCode(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (!code.trim()) {
+      setCodeError('Enter the 6-digit code from your authenticator app or a recovery code');
+      return;
+    }
     setLoading(true);
     try {
       if (await signedIn(await verifyTwoFactor(code))) return;
@@ -89,7 +92,7 @@ export function LoginForm({ portal, title, subtitle, emailLabel, icon, footer }:
       if (errorStatus(error) === 401 && /sign in with your password/.test(errorMessage(error, ''))) {
         setCodeStep(false);
       }
-      codeForm.setFieldError('code', errorMessage(error, 'The code could not be checked. Please try again.'));
+      setCodeError(errorMessage(error, 'The code could not be checked. Please try again.'));
     }
     setLoading(false);
   }
@@ -99,7 +102,7 @@ export function LoginForm({ portal, title, subtitle, emailLabel, icon, footer }:
       <BackButton />
       <AccountCard title={title} subtitle={subtitle} icon={icon}>
         {codeStep ? (
-          <SubmitForm onSubmit={codeForm.onSubmit(handleCode)} aria-label="Two-factor code">
+          <form onSubmit={(e) => void handleCode(e)} aria-label="Two-factor code">
             <Stack gap="md">
               <Text size="sm">
                 Two-factor sign-in is on for this account. Enter the 6-digit code from your authenticator app,
@@ -111,7 +114,9 @@ export function LoginForm({ portal, title, subtitle, emailLabel, icon, footer }:
                 inputMode="text"
                 required
                 autoFocus
-                {...codeForm.getInputProps('code')}
+                value={code}
+                error={codeError}
+                onChange={(e) => setCode(e.currentTarget.value)}
               />
               <Button type="submit" fullWidth size="md" disabled={loading}>
                 {loading ? 'Verifying...' : 'Verify'}
@@ -122,34 +127,37 @@ export function LoginForm({ portal, title, subtitle, emailLabel, icon, footer }:
                 size="sm"
                 onClick={() => {
                   setCodeStep(false);
-                  credentials.setFieldValue('password', '');
+                  setPassword('');
                 }}
               >
                 Start over
               </Anchor>
             </Stack>
-          </SubmitForm>
+          </form>
         ) : (
-          <SubmitForm onSubmit={credentials.onSubmit(handleSubmit)}>
+          <form onSubmit={(e) => void handleSubmit(e)}>
             <Stack gap="md">
               <TextInput
                 label={emailLabel}
                 type="email"
                 autoComplete="username"
                 required
-                {...credentials.getInputProps('email')}
+                value={email}
+                onChange={(e) => setEmail(e.currentTarget.value)}
               />
               <PasswordInput
                 label="Password"
                 autoComplete="current-password"
                 required
                 visibilityToggleFocusable
-                {...credentials.getInputProps('password')}
+                value={password}
+                onChange={(e) => setPassword(e.currentTarget.value)}
               />
               <Group justify="space-between">
                 <Checkbox
                   label="Remember me"
-                  {...credentials.getInputProps('remember', { type: 'checkbox' })}
+                  checked={remember}
+                  onChange={(e) => setRemember(e.currentTarget.checked)}
                 />
                 <Anchor component="button" type="button" size="sm" onClick={() => setForgotOpen(true)}>
                   Forgot password?
@@ -159,7 +167,7 @@ export function LoginForm({ portal, title, subtitle, emailLabel, icon, footer }:
                 {loading ? 'Signing In...' : 'Sign In'}
               </Button>
             </Stack>
-          </SubmitForm>
+          </form>
         )}
         {footer && (
           <Stack gap={4} align="center" mt="lg">

@@ -6,16 +6,13 @@ import '@mantine/dropzone/styles.css';
 import { Button, Divider, Group, Loader, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import { Dropzone } from '@mantine/dropzone';
 import { IconFileSearch, IconShieldCheck } from '@tabler/icons-react';
-import { useRef, useState } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
 import { MAX_UPLOAD_BYTES } from '../../../shared/constants';
 import { errorMessage } from '../../api/request';
 import { PublicLayout } from '../../components/layout/PublicLayout';
-import { hashLookupSchema } from '../../../shared/ledger/api';
-import type { z } from 'zod';
-import { SubmitForm } from '../../components/SubmitForm';
-import { useSchemaForm } from '../../components/useSchemaForm';
+import { HASH_MESSAGE } from '../../../shared/ledger/api';
 import { lookUp, type LookupResult } from './lookup';
-import { fileSha256 } from './proof';
+import { fileSha256, normaliseHash } from './proof';
 import { VerifyResult } from './VerifyResult';
 import { ReceiptCheck } from './ReceiptCheck';
 import { PublicPageHeader } from '../../components/layout/PublicPageHeader';
@@ -28,7 +25,8 @@ type State =
 
 export default function VerifyPage() {
   const [state, setState] = useState<State>({ step: 'idle' });
-  const form = useSchemaForm(hashLookupSchema, { hash: '' });
+  const [hashInput, setHashInput] = useState('');
+  const [hashError, setHashError] = useState<string | null>(null);
   // A later check replaces an earlier one still running.
   const latest = useRef(0);
 
@@ -60,8 +58,12 @@ export default function VerifyPage() {
     void run(`Fingerprinting ${file.name}…`, 'file', file.name, () => fileSha256(file));
   }
 
-  const checkHash = ({ hash }: z.output<typeof hashLookupSchema>) =>
-    run('Looking up the hash…', 'hash', undefined, async () => hash);
+  function checkHash(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const hash = normaliseHash(hashInput);
+    setHashError(hash ? null : HASH_MESSAGE);
+    if (hash) void run('Looking up the hash…', 'hash', undefined, async () => hash);
+  }
 
   return (
     <PublicLayout size="md">
@@ -103,22 +105,24 @@ export default function VerifyPage() {
 
           <Divider label="or paste a hash" labelPosition="center" />
 
-          <SubmitForm onSubmit={() => form.onSubmit(checkHash)()}>
+          <form onSubmit={checkHash} noValidate>
             <Group align="flex-start" wrap="nowrap">
               <TextInput
                 style={{ flex: 1 }}
                 label="Blockchain hash or file SHA-256"
                 placeholder="64 hexadecimal characters"
+                value={hashInput}
+                error={hashError}
                 spellCheck={false}
                 autoComplete="off"
-                {...form.getInputProps('hash')}
+                onChange={(e) => setHashInput(e.currentTarget.value)}
                 styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
               />
               <Button type="submit" mt={25} disabled={state.step === 'checking'}>
                 Check
               </Button>
             </Group>
-          </SubmitForm>
+          </form>
 
           {state.step === 'checking' && (
             <Group gap="xs" role="status">

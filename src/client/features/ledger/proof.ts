@@ -3,7 +3,7 @@
 // shared Merkle functions, so the answer does not rest on the server's word alone.
 import type { EntryProof, TreeHead } from '../../../shared/ledger/api';
 import { leafHash, verifyInclusion } from '../../../shared/ledger/merkle';
-import { fromHex, sha256, toHex } from '../../../shared/ledger/sha256';
+import { fromHex, HASH_HEX, sha256, toHex } from '../../../shared/ledger/sha256';
 
 export const KIND_LABELS: Record<string, string> = {
   record_upload: 'Medical record upload',
@@ -20,6 +20,12 @@ export const plural = (n: number, one: string, many: string) => `${n} ${n === 1 
 
 /** The first 16 characters of a hash, as lists show it. */
 export const shortHash = (hash: string | null | undefined) => (hash ? `${hash.slice(0, 16)}…` : '');
+
+/** A pasted hash, trimmed and lower-cased, or null when it is not 64 hex characters. */
+export function normaliseHash(input: string): string | null {
+  const value = input.trim().toLowerCase();
+  return HASH_HEX.test(value) ? value : null;
+}
 
 /** SHA-256 of bytes: Web Crypto where the page is a secure context, the shared code otherwise. */
 export async function sha256Hex(bytes: Uint8Array): Promise<string> {

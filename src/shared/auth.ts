@@ -2,8 +2,11 @@
 import { z } from 'zod';
 import { nullableStrings, strings } from './fields.js';
 import { text } from './text.js';
-import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, ROLES, type Role } from './constants.js';
+import { LOGIN_PORTALS, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, ROLES } from './constants.js';
 import { timeZoneSchema } from './time.js';
+
+// The sign-in pages' constants live in constants.ts, so that the sign-in page loads no Zod.
+export { LOGIN_PORTALS, PORTAL_DENIED, PORTAL_ROLE, type LoginPortal } from './constants.js';
 
 export const MESSAGES = {
   email: 'Please enter a valid email address',
@@ -70,23 +73,6 @@ export const registerSchema = z
     }
   });
 export type RegisterInput = z.infer<typeof registerSchema>;
-
-/** The sign-in pages; each admits one role. */
-export const LOGIN_PORTALS = ['hospital', 'patient', 'admin', 'family'] as const;
-export type LoginPortal = (typeof LOGIN_PORTALS)[number];
-export const PORTAL_ROLE: Record<LoginPortal, Role> = {
-  hospital: 'hospital',
-  patient: 'patient',
-  admin: 'medledger_admin',
-  family: 'family',
-};
-/** The answer (403) to the right password on another role's sign-in page: nobody is signed in. */
-export const PORTAL_DENIED: Record<LoginPortal, string> = {
-  hospital: 'Access Denied: This login is for healthcare providers only.',
-  patient: 'Access Denied: This login is for patients only.',
-  admin: 'Access Denied: This login is for MedLedger team administrators only.',
-  family: 'Access Denied: This login is for family members a patient has invited.',
-};
 
 export const loginSchema = z.object({
   email: emailSchema,

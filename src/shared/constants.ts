@@ -5,6 +5,23 @@ export const USER_STORAGE_KEY = 'medledger.user';
 export const ROLES = ['patient', 'hospital', 'medledger_admin', 'family'] as const;
 export type Role = (typeof ROLES)[number];
 
+/** The sign-in pages; each admits one role. */
+export const LOGIN_PORTALS = ['hospital', 'patient', 'admin', 'family'] as const;
+export type LoginPortal = (typeof LOGIN_PORTALS)[number];
+export const PORTAL_ROLE: Record<LoginPortal, Role> = {
+  hospital: 'hospital',
+  patient: 'patient',
+  admin: 'medledger_admin',
+  family: 'family',
+};
+/** The answer (403) to the right password on another role's sign-in page: nobody is signed in. */
+export const PORTAL_DENIED: Record<LoginPortal, string> = {
+  hospital: 'Access Denied: This login is for healthcare providers only.',
+  patient: 'Access Denied: This login is for patients only.',
+  admin: 'Access Denied: This login is for MedLedger team administrators only.',
+  family: 'Access Denied: This login is for family members a patient has invited.',
+};
+
 export const MIN_PASSWORD_LENGTH = 8;
 export const MAX_PASSWORD_LENGTH = 200;
 export const GENERATED_PASSWORD_LENGTH = 16;

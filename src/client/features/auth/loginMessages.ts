@@ -1,5 +1,5 @@
 // The toasts of the three login screens (docs/spec.md#roles and #messages, docs/decisions.md#names).
-import { PORTAL_DENIED, PORTAL_ROLE, type LoginPortal } from '../../../shared/auth';
+import { PORTAL_DENIED, PORTAL_ROLE, type LoginPortal } from '../../../shared/constants';
 import { errorMessage, errorStatus } from '../../api/request';
 
 export { PORTAL_ROLE, type LoginPortal };

@@ -1,9 +1,8 @@
 // Request schemas of the auth calls (docs/spec.md#validation and #calls), used by the routes and the forms.
 import { z } from 'zod';
-import { nullableStrings, strings } from './fields.js';
+import { nullableStrings, strings, timeZoneSchema } from './fields.js';
 import { text } from './text.js';
 import { LOGIN_PORTALS, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, ROLES } from './constants.js';
-import { timeZoneSchema } from './time.js';
 
 // The sign-in pages' constants live in constants.ts, so that the sign-in page loads no Zod.
 export { LOGIN_PORTALS, PORTAL_DENIED, PORTAL_ROLE, type LoginPortal } from './constants.js';

@@ -4,6 +4,7 @@
 // builds fresh Zod schemas, so composing them changes neither validation nor the OpenAPI document.
 import { z } from 'zod';
 import { text } from './text.js';
+import { isTimeZone, TIME_ZONE_MESSAGE } from './time.js';
 
 type Fields<K extends string, T> = { [P in K]: T };
 
@@ -40,3 +41,9 @@ export const optionalLabelledText = (label: string, max: number) =>
 
 /** The mask `schema.pick()` and `schema.omit()` take: `{ name: true }` for each name. */
 export const only = <K extends string>(...keys: K[]) => each(keys, () => true as const);
+
+/** An IANA time zone this runtime knows (here rather than in time.ts, which pages load without Zod). */
+export const timeZoneSchema = z
+  .string({ error: TIME_ZONE_MESSAGE })
+  .trim()
+  .refine(isTimeZone, TIME_ZONE_MESSAGE);

@@ -1,12 +1,11 @@
 // Hospital settings and the audit trail (docs/spec.md#hospital-dashboard "Audit Trail tab" and
 // "Settings tab").
 import { z } from 'zod';
-import { nullableStrings, strings } from './fields.js';
+import { nullableStrings, strings, timeZoneSchema } from './fields.js';
 import { instantInRange, yearRangeMessage } from './dates.js';
 import { text } from './text.js';
 import { MIN_NAME_LENGTH, type AUDIT_ACTIONS } from './constants.js';
 import { pagedSchema, pagingQuerySchema } from './patients.js';
-import { timeZoneSchema } from './time.js';
 
 export const AUDIT_ACTION_LABELS: Record<(typeof AUDIT_ACTIONS)[number], string> = {
   login: 'Login',

@@ -1,11 +1,10 @@
 // Provider onboarding, password reset and billing: request schemas with the spec's messages
 // (docs/spec.md#validation), shared by the forms and the routes so that both sides say the same thing.
 import { z } from 'zod';
-import { nullableStrings, strings } from './fields.js';
+import { nullableStrings, strings, timeZoneSchema } from './fields.js';
 import { text } from './text.js';
 import { MESSAGES, emailSchema, newPasswordSchema } from './auth.js';
 import { MIN_NAME_LENGTH } from './constants.js';
-import { timeZoneSchema } from './time.js';
 
 export const PROVIDER_MESSAGES = {
   hospitalName: 'Hospital name must be at least 2 characters',

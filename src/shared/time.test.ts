@@ -9,9 +9,9 @@ import {
   instantIn,
   isTimeZone,
   nextDayKey,
-  timeZoneSchema,
   timeZones,
 } from './time';
+import { timeZoneSchema } from './fields';
 
 describe('time zones', () => {
   it('accepts the zones the runtime knows and refuses anything else', () => {

@@ -3,7 +3,6 @@
 // a hospital has an IANA time zone, and its calendar, slots and texts are in that zone. A patient
 // sees times in their own zone, with the zone named when it differs from the hospital's.
 import { TZDate } from '@date-fns/tz';
-import { z } from 'zod';
 
 /** Whether `zone` is an IANA time zone this runtime knows ("Europe/Berlin", "UTC"). */
 export function isTimeZone(zone: string): boolean {
@@ -17,10 +16,6 @@ export function isTimeZone(zone: string): boolean {
 }
 
 export const TIME_ZONE_MESSAGE = 'Please choose a valid time zone';
-export const timeZoneSchema = z
-  .string({ error: TIME_ZONE_MESSAGE })
-  .trim()
-  .refine(isTimeZone, TIME_ZONE_MESSAGE);
 
 /** The zone of whoever runs this: the browser's, or the server's (UTC in practice). */
 export const localTimeZone = (): string => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';

@@ -1,9 +1,14 @@
 // Display helpers: dates and times (through the one time module, src/shared/time.ts, in the
 // viewer's zone unless one is given), sizes and labels.
-import { DEPARTMENT_LABELS, DEPARTMENTS, HASH_DISPLAY_LENGTH } from '../shared/constants';
+import {
+  DEPARTMENT_LABELS,
+  DEPARTMENTS,
+  GENDER_OPTIONS,
+  HASH_DISPLAY_LENGTH,
+  RECORD_TYPE_LABELS,
+  type RecordType,
+} from '../shared/constants';
 import { formatDay, formatInstant } from '../shared/time';
-import { GENDER_OPTIONS } from '../shared/patients';
-import { RECORD_TYPE_LABELS, type RecordType } from '../shared/records';
 
 export function formatDate(value: string | null | undefined, fallback = '—'): string {
   if (!value) return fallback;

@@ -9,9 +9,7 @@ import { text } from './text.js';
 /** The answer to a sign-in (or a session) of a suspended account. */
 export const ACCOUNT_SUSPENDED = 'This account is suspended. Contact support.';
 
-/** What the views say about a record's issuing hospital. */
-export const PROVIDER_VERIFIED_LABEL = 'Verified provider';
-export const PROVIDER_NOT_VERIFIED_LABEL = 'Provider not verified by MedLedger';
+export { PROVIDER_NOT_VERIFIED_LABEL, PROVIDER_VERIFIED_LABEL } from './constants.js';
 
 export const USER_ROLE_FILTERS = ['all', ...ROLES] as const;
 /** `verified` / `unverified` concern hospitals only (other roles are never "verified"). */

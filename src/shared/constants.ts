@@ -131,3 +131,33 @@ export const REGISTRATION_TOKEN_HOURS = 72;
 /** A family invitation link (docs/decisions.md#family-proxy-access) lives as long as a registration link. */
 export const FAMILY_INVITE_HOURS = 72;
 export const PASSWORD_RESET_TOKEN_HOURS = 1;
+
+// Labels the public pages show too (record types, genders, provider status) live here rather than
+// beside their schemas, so that those pages load no Zod.
+export const RECORD_TYPES = [
+  'lab-results',
+  'imaging',
+  'prescription',
+  'consultation',
+  'discharge-summary',
+  'surgery',
+  'vaccination',
+  'other',
+] as const;
+export type RecordType = (typeof RECORD_TYPES)[number];
+export const RECORD_TYPE_LABELS: Record<RecordType, string> = {
+  'lab-results': 'Lab Results',
+  imaging: 'Imaging',
+  prescription: 'Prescription',
+  consultation: 'Consultation Notes',
+  'discharge-summary': 'Discharge Summary',
+  surgery: 'Surgical Report',
+  vaccination: 'Vaccination',
+  other: 'Other',
+};
+
+export const GENDER_OPTIONS = ['male', 'female', 'other', 'prefer not to say'] as const;
+
+/** What the views say about a record's issuing hospital. */
+export const PROVIDER_VERIFIED_LABEL = 'Verified provider';
+export const PROVIDER_NOT_VERIFIED_LABEL = 'Provider not verified by MedLedger';

@@ -56,7 +56,7 @@ export const patientCreateSchema = patientInputSchema.extend({
 export type PatientCreateInput = z.infer<typeof patientCreateSchema>;
 export const PATIENT_FIELDS = Object.keys(patientInputSchema.shape) as (keyof PatientInput)[];
 
-export const GENDER_OPTIONS = ['male', 'female', 'other', 'prefer not to say'] as const;
+export { GENDER_OPTIONS } from './constants.js';
 
 export const patientListQuerySchema = pagingQuerySchema.extend({
   search: text().trim().max(100, 'search must be at most 100 characters').optional(),

@@ -5,29 +5,9 @@ import { z } from 'zod';
 import { pagingQuerySchema } from './paging.js';
 import { booleans, nullableStrings, only, optionalText, picked, strings } from './fields.js';
 import { text } from './text.js';
-import { ACCEPTED_FILE_EXTENSIONS, DEPARTMENTS, MAX_UPLOAD_BYTES } from './constants.js';
+import { ACCEPTED_FILE_EXTENSIONS, DEPARTMENTS, MAX_UPLOAD_BYTES, RECORD_TYPES } from './constants.js';
 
-export const RECORD_TYPES = [
-  'lab-results',
-  'imaging',
-  'prescription',
-  'consultation',
-  'discharge-summary',
-  'surgery',
-  'vaccination',
-  'other',
-] as const;
-export type RecordType = (typeof RECORD_TYPES)[number];
-export const RECORD_TYPE_LABELS: Record<RecordType, string> = {
-  'lab-results': 'Lab Results',
-  imaging: 'Imaging',
-  prescription: 'Prescription',
-  consultation: 'Consultation Notes',
-  'discharge-summary': 'Discharge Summary',
-  surgery: 'Surgical Report',
-  vaccination: 'Vaccination',
-  other: 'Other',
-};
+export { RECORD_TYPES, RECORD_TYPE_LABELS, type RecordType } from './constants.js';
 
 export const MAX_FILES_PER_RECORD = 10;
 export const MISSING_INFORMATION = 'Please fill in all required fields.';

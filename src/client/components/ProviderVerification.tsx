@@ -3,7 +3,7 @@
 // views, the patient's records list and the public /verify answer.
 import { Group, Text } from '@mantine/core';
 import { IconAlertTriangle, IconShieldCheck } from '@tabler/icons-react';
-import { PROVIDER_NOT_VERIFIED_LABEL, PROVIDER_VERIFIED_LABEL } from '../../shared/admin-users';
+import { PROVIDER_NOT_VERIFIED_LABEL, PROVIDER_VERIFIED_LABEL } from '../../shared/constants';
 
 export function ProviderVerification({ verified, size = 'xs' }: { verified: boolean; size?: 'xs' | 'sm' }) {
   const Icon = verified ? IconShieldCheck : IconAlertTriangle;

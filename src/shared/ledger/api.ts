@@ -1,7 +1,8 @@
 // Shapes of the ledger API (docs/decisions.md#the-ledger). Hashes are lowercase hex.
 import { z } from 'zod';
+import { HASH_MESSAGE } from './sha256.js';
 
-export const HASH_MESSAGE = 'A hash is 64 hexadecimal characters.';
+export { HASH_MESSAGE };
 
 /** A SHA-256 in hex, any case in, lowercase out. */
 export const hashParamSchema = z

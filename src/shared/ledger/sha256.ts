@@ -93,6 +93,7 @@ export function toHex(bytes: Uint8Array): string {
 }
 
 export const HASH_HEX = /^[0-9a-f]{64}$/;
+export const HASH_MESSAGE = 'A hash is 64 hexadecimal characters.';
 
 /** Bytes of a hex string; throws on anything that is not an even-length hex string. */
 export function fromHex(hex: string): Uint8Array {

@@ -10,7 +10,7 @@ import { useRef, useState, type FormEvent } from 'react';
 import { MAX_UPLOAD_BYTES } from '../../../shared/constants';
 import { errorMessage } from '../../api/request';
 import { PublicLayout } from '../../components/layout/PublicLayout';
-import { HASH_MESSAGE } from '../../../shared/ledger/api';
+import { HASH_MESSAGE } from '../../../shared/ledger/sha256';
 import { lookUp, type LookupResult } from './lookup';
 import { fileSha256, normaliseHash } from './proof';
 import { VerifyResult } from './VerifyResult';

@@ -93,7 +93,38 @@ export async function launchBrowser(): Promise<Browser> {
     headless: true,
     args: CHROMIUM_ARGS,
   });
-  return withPageOrigin(browser);
+  return watchPolicyViolations(withPageOrigin(browser));
+}
+
+const violations = new WeakMap<Browser, string[]>();
+
+/** What Chromium reported as refused by the Content-Security-Policy on any page of this browser. */
+export const policyViolations = (browser: Browser): readonly string[] => violations.get(browser) ?? [];
+
+/**
+ * The app's CSP allows no eval and no inline script: a page that tries either (a library probing
+ * `new Function`, say) is refused quietly, but Lighthouse and DevTools list it on every visit. The
+ * page's `securitypolicyviolation` events are passed to the console (an init script, which the CSP
+ * does not govern) and collected for every journey to check.
+ */
+function watchPolicyViolations(browser: Browser): Browser {
+  const found: string[] = [];
+  violations.set(browser, found);
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (...args) => {
+    const context = await newContext(...args);
+    await context.addInitScript(() =>
+      document.addEventListener('securitypolicyviolation', (event) =>
+        console.error(`Content Security Policy violation: ${event.violatedDirective} ${event.blockedURI}`),
+      ),
+    );
+    context.on('console', (message) => {
+      if (message.type() === 'error' && message.text().startsWith('Content Security Policy violation'))
+        found.push(`${message.page()?.url() ?? '?'}: ${message.text()}`);
+    });
+    return context;
+  };
+  return browser;
 }
 
 type RequestOptions = { headers?: Record<string, string> } & Record<string, unknown>;

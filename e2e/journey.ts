@@ -1,10 +1,10 @@
 // The start every browser-journey file shares: one app (fresh data folder) and one Chromium for the
 // file, both stopped after its last test, and new pages in their own signed-out context.
 import path from 'node:path';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { linkTo, outboxMessages } from '../src/server/mail/read-message';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
-import { launchBrowser, startApp, type RunningApp } from './harness';
+import { launchBrowser, policyViolations, startApp, type RunningApp } from './harness';
 
 export interface Journey {
   /** The running app; available inside tests and hooks (set in beforeAll). */
@@ -23,8 +23,10 @@ export function startJourney(env: Record<string, string> = {}): Journey {
     browser = await launchBrowser();
   });
   afterAll(async () => {
+    const refused = browser ? [...policyViolations(browser)] : [];
     await browser?.close();
     await app?.stop();
+    expect(refused, 'Content-Security-Policy violations on the pages of this journey').toEqual([]);
   });
   const journey: Journey = {
     get app() {

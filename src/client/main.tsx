@@ -1,11 +1,11 @@
 // Entry point: Mantine (styles, notifications, dates, modals), TanStack Query, the session state
 // and the router around the route table.
+import './zodConfig';
 import '@mantine/core/styles.css';
 import '@mantine/notifications/styles.css';
 import { MantineProvider } from '@mantine/core';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
-import { config as zodConfig } from 'zod/v4/core';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
 import { App } from './App';
@@ -13,10 +13,6 @@ import { createQueryClient } from './api/queryClient';
 import { AuthProvider } from './auth/AuthProvider';
 import { NotificationArea } from './components/NotificationArea';
 import { cssVariablesResolver, theme } from './theme';
-
-// Zod probes for eval with `new Function`, which our Content-Security-Policy (no unsafe-eval)
-// reports as a violation on every page; the schemas work the same without that speed-up.
-zodConfig({ jitless: true });
 
 const queryClient = createQueryClient();
 const root = document.getElementById('root');

@@ -4,7 +4,7 @@
 import { Alert, Button, FileInput, List, Stack, Text, TextInput, ThemeIcon, Title } from '@mantine/core';
 import { IconCheck, IconReceipt, IconX } from '@tabler/icons-react';
 import { useState } from 'react';
-import type { ReceiptVerification } from '../../../shared/ledger/receipt';
+import { verifyReceipt, type ReceiptVerification } from '../../../shared/ledger/receipt';
 import { fileSha256 } from './proof';
 
 const MAX_RECEIPT_BYTES = 1024 * 1024;
@@ -38,8 +38,6 @@ export function ReceiptCheck() {
       const hashed = await Promise.all(
         files.map(async (f) => ({ name: f.name, sha256: await fileSha256(f) })),
       );
-      // The checker (and the Zod it parses receipts with) loads on the first check, not with the page.
-      const { verifyReceipt } = await import('../../../shared/ledger/receipt');
       const result = await verifyReceipt(receipt, {
         verifierKey: pinnedKey.trim() || undefined,
         files: hashed,

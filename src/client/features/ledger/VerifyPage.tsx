@@ -6,7 +6,7 @@ import '@mantine/dropzone/styles.css';
 import { Button, Divider, Group, Loader, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import { Dropzone } from '@mantine/dropzone';
 import { IconFileSearch, IconShieldCheck } from '@tabler/icons-react';
-import { useRef, useState, type FormEvent } from 'react';
+import { lazy, Suspense, useRef, useState, type FormEvent } from 'react';
 import { MAX_UPLOAD_BYTES } from '../../../shared/constants';
 import { errorMessage } from '../../api/request';
 import { PublicLayout } from '../../components/layout/PublicLayout';
@@ -14,8 +14,14 @@ import { HASH_MESSAGE } from '../../../shared/ledger/sha256';
 import { lookUp, type LookupResult } from './lookup';
 import { fileSha256, normaliseHash } from './proof';
 import { VerifyResult } from './VerifyResult';
-import { ReceiptCheck } from './ReceiptCheck';
 import { PublicPageHeader } from '../../components/layout/PublicPageHeader';
+
+/**
+ * The receipt check (with the Zod it parses receipts with) is its own chunk, shown once loaded:
+ * the hash and file checks render without waiting for it, and its section appears only when its
+ * checker is in the page, which then works offline.
+ */
+const ReceiptCheck = lazy(async () => ({ default: (await import('./ReceiptCheck')).ReceiptCheck }));
 
 type State =
   | { step: 'idle' }
@@ -146,7 +152,9 @@ export default function VerifyPage() {
           )}
 
           <Divider />
-          <ReceiptCheck />
+          <Suspense fallback={<Loader size="sm" aria-label="Loading the receipt check" />}>
+            <ReceiptCheck />
+          </Suspense>
         </Stack>
       </Paper>
     </PublicLayout>

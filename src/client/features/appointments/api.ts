@@ -4,7 +4,7 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 import type { Appointment } from '../../../shared/appointments';
 import { MAX_PAGE_SIZE, type Paged } from '../../../shared/paging';
 import { apiJson } from '../../api/request';
-import { AUDIT_KEY } from '../hospital/api';
+import { AUDIT_KEY } from '../audit/api';
 
 export const APPOINTMENTS_KEY = ['/api/appointments'] as const;
 

@@ -9,7 +9,7 @@ import { PATIENT_AUDIT_ACTIONS } from '../../../shared/constants';
 import { actionName, type AuditEntry } from '../../../shared/hospital';
 import { copyHash } from '../../notify';
 import { formatDateTime, localDayBounds, plural, truncateHash } from '../../format';
-import { useActivity } from '../patient/api';
+import { useActivity } from './api';
 import { ACTIVITY_ACTION_LABELS, activityDescription } from '../../pages/patient-dashboard/dashboard';
 import { ListPager } from '../../components/ListPager';
 import { IconAction } from '../../components/IconAction';

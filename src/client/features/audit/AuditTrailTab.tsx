@@ -5,7 +5,7 @@ import { IconSearch } from '@tabler/icons-react';
 import { useState } from 'react';
 import { HOSPITAL_AUDIT_ACTIONS } from '../../../shared/constants';
 import { AUDIT_ACTION_LABELS } from '../../../shared/hospital';
-import { useAuditLogs, useAuditUsers } from '../hospital/api';
+import { useAuditLogs, useAuditUsers } from './api';
 import { localDayBounds } from '../../format';
 import { AuditEntryRow } from './AuditEntryRow';
 import { ListPager } from '../../components/ListPager';

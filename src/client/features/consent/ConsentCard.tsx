@@ -6,7 +6,7 @@ import { IconShieldLock } from '@tabler/icons-react';
 import { useState } from 'react';
 import { consentInputSchema, DEFAULT_CONSENT, type ConsentInput } from '../../../shared/consent';
 import { notifyError, notifySuccess } from '../../notify';
-import { useConsent, useSaveConsent } from '../patient/api';
+import { useConsent, useSaveConsent } from './api';
 import { formatDateTime } from '../../format';
 import { FamilyAccessHolders } from '../proxy/FamilyAccessHolders';
 

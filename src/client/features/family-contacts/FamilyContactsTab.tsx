@@ -13,7 +13,7 @@ import type { Paged } from '../../../shared/paging';
 import { ListPager } from '../../components/ListPager';
 import { errorMessage } from '../../api/request';
 import { notifyError, notifySuccess } from '../../notify';
-import { useChangeContact } from '../patient/api';
+import { useChangeContact } from './api';
 import { FamilyContactForm } from './FamilyContactForm';
 import { IconAction } from '../../components/IconAction';
 

@@ -3,7 +3,8 @@
 import { Badge, Modal, Tabs, Text } from '@mantine/core';
 import { useState } from 'react';
 import { useAuth } from '../../auth/context';
-import { useFamilyContacts, useProfile } from '../patient/api';
+import { useFamilyContacts } from '../family-contacts/api';
+import { useProfile } from './api';
 import { FamilyContactsTab } from '../family-contacts/FamilyContactsTab';
 import { ProfileForm } from './ProfileForm';
 import { plural } from '../../format';

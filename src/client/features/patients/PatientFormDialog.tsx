@@ -18,7 +18,7 @@ import {
 import { ApiError, errorMessage, errorStatus } from '../../api/request';
 import { GENDER_SELECT_OPTIONS } from '../../format';
 import { notifyError, notifySuccess } from '../../notify';
-import { useSavePatient, type PatientPayload } from '../hospital/api';
+import { useSavePatient, type PatientPayload } from './api';
 import { ActivationCodeView, type ActivationDetails } from './ActivationCode';
 import { useSchemaForm } from '../../components/useSchemaForm';
 import { FormActions } from '../../components/FormActions';

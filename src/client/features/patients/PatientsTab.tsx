@@ -5,7 +5,7 @@ import { IconEdit, IconFolderOpen, IconPlus, IconTrash } from '@tabler/icons-rea
 import { useState } from 'react';
 import { DEFAULT_PAGE_SIZE } from '../../../shared/constants';
 import { patientDisplayName, type Patient } from '../../../shared/patients';
-import { useDeletePatient, usePatients } from '../hospital/api';
+import { useDeletePatient, usePatients } from './api';
 import { DEPARTMENT_OPTIONS, formatDate } from '../../format';
 import { confirmDeletePatient } from './confirmDeletePatient';
 import { PatientDetailsDialog } from './PatientDetailsDialog';

@@ -10,7 +10,7 @@ import {
 import type { Patient } from '../../../shared/patients';
 import { errorMessage } from '../../api/request';
 import { notifyError, notifySuccess } from '../../notify';
-import { useSaveProfile } from '../patient/api';
+import { useSaveProfile } from './api';
 import { useSchemaForm } from '../../components/useSchemaForm';
 import { FormActions } from '../../components/FormActions';
 

@@ -19,7 +19,7 @@ async function deletePatient(patient: Patient, remove: DeleteCall) {
   }
 }
 
-/** `remove` is useDeletePatient's call (features/hospital/api.ts). */
+/** `remove` is useDeletePatient's call (features/patients/api.ts). */
 export function confirmDeletePatient(patient: Patient, remove: DeleteCall) {
   const name = patientDisplayName(patient);
   modals.openConfirmModal({

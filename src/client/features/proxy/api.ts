@@ -7,7 +7,8 @@ import type { Paged } from '../../../shared/paging';
 import type { AccessHolder, ProxyPatient } from '../../../shared/proxy';
 import type { MedicalRecord } from '../../../shared/records';
 import { apiJson } from '../../api/request';
-import { ACTIVITY_KEY, FAMILY_KEY } from '../patient/api';
+import { ACTIVITY_KEY } from '../audit/api';
+import { FAMILY_KEY } from '../family-contacts/api';
 
 export const PROXY_PATIENTS_KEY = ['/api/proxy/patients'] as const;
 export const HOLDERS_KEY = ['/api/proxy/holders'] as const;

@@ -6,7 +6,7 @@ import { Select, Stack, Text } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useState, type ReactNode } from 'react';
 import { patientDisplayName, type Patient } from '../../../shared/patients';
-import { usePatients } from '../hospital/api';
+import { usePatients } from '../patients/api';
 
 export const patientOptionLabel = (
   p: Pick<Patient, 'firstName' | 'lastName' | 'email' | 'user' | 'patientId'>,

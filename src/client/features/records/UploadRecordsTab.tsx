@@ -6,7 +6,7 @@ import { useState } from 'react';
 import type { MedicalRecord } from '../../../shared/records';
 import { errorMessage } from '../../api/request';
 import { notifyError, notifySuccess } from '../../notify';
-import { useDrafts } from '../hospital/api';
+import { useDrafts } from './api';
 import { useDiscardDraft, useFinalizeDraft } from './api';
 import { formatDateTime, recordTypeLabel } from '../../format';
 import { UploadRecordForm } from './UploadRecordForm';

@@ -2,8 +2,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Share, ShareInput, SharedRecord } from '../../../shared/shares';
 import { apiJson } from '../../api/request';
-import { AUDIT_KEY } from '../hospital/api';
-import { ACTIVITY_KEY } from '../patient/api';
+import { ACTIVITY_KEY, AUDIT_KEY } from '../audit/api';
 
 /** A record's links: ['/api/medical-records', id, 'shares']. */
 const recordSharesKey = (recordId: string) => ['/api/medical-records', recordId, 'shares'];

@@ -8,12 +8,9 @@ import { AppLayout } from '../../components/layout/AppLayout';
 import { RecordDetailDialog } from '../../features/records/RecordDetailDialog';
 import { ActivityTrail } from '../../features/audit/ActivityTrail';
 import { FhirExportButton } from '../../features/fhir/FhirExportButton';
-import {
-  useOwnRecords,
-  useProfile,
-  useRefreshActivity,
-  useRefreshOwnRecords,
-} from '../../features/patient/api';
+import { useRefreshActivity } from '../../features/audit/api';
+import { useProfile } from '../../features/patients/api';
+import { useOwnRecords, useRefreshOwnRecords } from '../../features/records/api';
 import { ConsentCard } from '../../features/consent/ConsentCard';
 import { newNotificationCount, verifiedCount } from './dashboard';
 import { EditProfileModal } from '../../features/patients/EditProfileModal';

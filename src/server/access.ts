@@ -108,9 +108,20 @@ export async function reachesRecord(db: Db, actor: Who, record: RecordRow, patie
 
 export function mayReachRecord(actor: Who, record: RecordRow, patient: PatientRow): boolean {
   if (!mayReachPatient(actor, patient)) return false;
-  if (actor.role === 'hospital') return record.hospitalId === actor.id;
-  return record.status === 'final';
+  const hospitalId = recordReaderHospital(actor);
+  return hospitalId !== null ? record.hospitalId === hospitalId : record.status === 'final';
 }
+
+/** Whose records a reader reaches, as reachableRecordsFilter takes it: a hospital's own id, or null. */
+export const recordReaderHospital = (actor: Who) => (actor.role === 'hospital' ? actor.id : null);
+
+/**
+ * mayReachRecord's rule on the record itself as SQL, for the record lists (the patient half is
+ * checked on the patient row): a hospital reaches its own records, drafts included; every other
+ * reader final records only. A placeholder serves the prepared list statements.
+ */
+export const reachableRecordsFilter = (hospitalId: string | Placeholder | null) =>
+  hospitalId !== null ? eq(medicalRecords.hospitalId, hospitalId) : eq(medicalRecords.status, 'final');
 
 /**
  * An appointment for reading (its calendar file): the hospital that booked it, for a patient it

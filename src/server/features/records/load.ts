@@ -4,13 +4,7 @@ import { alias, type PgSelect } from 'drizzle-orm/pg-core';
 import { patientDisplayName } from '../../../shared/patients.js';
 import type { Paged, PagingQuery } from '../../../shared/paging.js';
 import type { DocumentStatus, MedicalRecord, RecordListQuery } from '../../../shared/records.js';
-import type { PatientRow } from '../../access.js';
-
-/** What a record list reads of its patient: the name shown, and what access and the audit need. */
-export type ListedPatient = Pick<
-  PatientRow,
-  'id' | 'patientId' | 'firstName' | 'lastName' | 'email' | 'createdByHospitalId' | 'archivedAt' | 'userId'
->;
+import { reachableRecordsFilter, type PatientRow } from '../../access.js';
 import type { Db } from '../../db/connect.js';
 import { fetchPage, subqueryTotal } from '../../db/paging.js';
 import { preparedPerDb } from '../../db/prepared.js';
@@ -25,6 +19,12 @@ import {
 import { recanonicalWith } from '../ledger/commitments.js';
 import { recordLedgerContent, type AttachmentContentSource } from '../ledger/content.js';
 import { sha256Hex } from '../ledger/hashing.js';
+
+/** What a record list reads of its patient: the name shown, and what access and the audit need. */
+export type ListedPatient = Pick<
+  PatientRow,
+  'id' | 'patientId' | 'firstName' | 'lastName' | 'email' | 'createdByHospitalId' | 'archivedAt' | 'userId'
+>;
 
 type RecordRow = typeof medicalRecords.$inferSelect;
 type AttachmentRow = typeof attachments.$inferSelect;
@@ -206,7 +206,7 @@ export interface RecordListScope {
 export const scopeWhere = ({ patientId, hospitalId, view }: RecordListScope) =>
   and(
     eq(medicalRecords.patientId, patientId),
-    hospitalId !== null ? eq(medicalRecords.hospitalId, hospitalId) : eq(medicalRecords.status, 'final'),
+    reachableRecordsFilter(hospitalId),
     view === 'current' ? isNull(medicalRecords.supersededById) : undefined,
     view === 'current' ? isNull(medicalRecords.enteredInErrorAt) : undefined,
   );

@@ -14,6 +14,7 @@ import {
   mayReachPatient,
   type PatientRow,
   reachesRecord,
+  recordReaderHospital,
 } from '../../access.js';
 import type { Db } from '../../db/connect.js';
 import { attachments, medicalRecords, patients } from '../../db/schema.js';
@@ -30,7 +31,7 @@ import { loadRecord, loadRecords, loadScopedRecordPage, scopeWhere } from './loa
  */
 export const listScope = (actor: Actor, patientRowId: string, view: RecordListView) => ({
   patientId: patientRowId,
-  hospitalId: actor.role === 'hospital' ? actor.id : null,
+  hospitalId: recordReaderHospital(actor),
   view,
 });
 export const visibleTo = (actor: Actor, patientRowId: string, view: RecordListView) =>

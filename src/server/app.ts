@@ -174,7 +174,10 @@ export async function buildApp(
   }
   app.setNotFoundHandler((request, reply) => {
     const url = request.url.split('?')[0];
-    if (url.startsWith('/api/') || url === '/api' || request.method !== 'GET' || !serveClient) {
+    // A missing content-hashed file (an old chunk after a deploy) is a 404, never the app's page:
+    // a script tag gets no HTML, and /assets/ answers carry no page policies (plugins/security.ts).
+    const notThePage = url.startsWith('/api/') || url === '/api' || url.startsWith('/assets/');
+    if (notThePage || request.method !== 'GET' || !serveClient) {
       return reply.status(404).send({ message: 'Not found.' });
     }
     // Every other path belongs to the React app's router (which shows its own 404 page).

@@ -58,8 +58,25 @@ describe('the built client', () => {
       expect(res.statusCode, url).toBe(200);
       expect(res.headers['content-type']).toMatch(/^text\/html/);
       expect(res.headers['cache-control'], url).toBe('no-cache');
+      expect(res.headers['content-security-policy'], url).toContain("script-src 'self'");
+      expect(res.headers['x-frame-options'], url).toBe('SAMEORIGIN');
       expect(res.body).toContain('<div id="root">');
     }
+  });
+
+  it('sends a script with the headers that apply to it (nosniff, CORP), not the page policies', async () => {
+    const res = await get('/assets/app-3f2a9c1b.js', 'br');
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.headers['cross-origin-resource-policy']).toBe('same-origin');
+    expect(res.headers['content-security-policy']).toBeUndefined();
+    expect(res.headers['x-frame-options']).toBeUndefined();
+  });
+
+  it('answers 404 for a missing asset instead of the app page (which would lack its policies)', async () => {
+    const res = await get('/assets/app-00000000.js', 'br');
+    expect(res.statusCode).toBe(404);
+    expect(res.headers['content-type']).toMatch(/^application\/json/);
+    expect(res.json()).toEqual({ message: 'Not found.' });
   });
 });
 

@@ -92,6 +92,21 @@ describe.each(STORES)('the chunked format, attachments in the %s', (kind) => {
     }
   });
 
+  it('hashes files back in any order and at once, each with its own bytes (read buffers are reused)', async () => {
+    const store = makeStore();
+    const plains = [3 * CHUNK_SIZE + 17, 5, 0, CHUNK_SIZE + 1, 2 * CHUNK_SIZE].map((size, i) =>
+      Buffer.from(pattern(size).map((byte) => byte ^ i)),
+    );
+    const files = await Promise.all(plains.map((plain) => stored(store, plain)));
+    const expected = plains.map((plain) => ({ ok: true, sha256: sha(plain) }));
+    for (let round = 0; round < 2; round++) {
+      expect(await Promise.all(files.map((file) => store.hashStored(file)))).toEqual(expected);
+      const oneByOne = [];
+      for (const file of files) oneByOne.push(await store.hashStored(file));
+      expect(oneByOne).toEqual(expected);
+    }
+  });
+
   it('reads many small writes and a file past the whole-read limit through the streams', async () => {
     const store = makeStore();
     const plain = pattern(5 * 1024 * 1024 + 333);

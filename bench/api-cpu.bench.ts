@@ -7,7 +7,8 @@
 // the app sent, and apart those PostgreSQL ran inside them: foreign-key checks, triggers).
 // Prints, per request: app CPU, database CPU, their ratio (goal <= 1.0, stretch 0.5), p99 (goal
 // < 50 ms) and statements (goal <= 3), beside the load average; first, as the baseline, the app's
-// CPU for a request that reads nothing (GET /api/health/live), and per read what it adds to that. Figures are printed, never asserted.
+// CPU for a request that reads nothing (GET /api/health/live), and per read what it adds to that.
+// Figures are printed, never asserted.
 // BENCH_SECONDS (default 10) sets each run's length.
 import os from 'node:os';
 import {

@@ -36,7 +36,7 @@ import { fileStoreFor } from './files/database-store.js';
 import { createMailer } from './mail/mailer.js';
 import { loggableError } from './db/outage.js';
 import { registerErrorHandling } from './plugins/errors.js';
-import { registerSecurity } from './plugins/security.js';
+import { ASSETS_PATH, registerSecurity } from './plugins/security.js';
 import { registerSessions } from './plugins/session.js';
 
 export type { AppContext } from './context.js';
@@ -176,7 +176,7 @@ export async function buildApp(
     const url = request.url.split('?')[0];
     // A missing content-hashed file (an old chunk after a deploy) is a 404, never the app's page:
     // a script tag gets no HTML, and /assets/ answers carry no page policies (plugins/security.ts).
-    const notThePage = url.startsWith('/api/') || url === '/api' || url.startsWith('/assets/');
+    const notThePage = url.startsWith('/api/') || url === '/api' || url.startsWith(ASSETS_PATH);
     if (notThePage || request.method !== 'GET' || !serveClient) {
       return reply.status(404).send({ message: 'Not found.' });
     }

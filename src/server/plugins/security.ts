@@ -38,7 +38,8 @@ export function isSameOrigin(
  * over the 20-30 chunks a page loads, they were about a tenth of a page's JavaScript transfer over
  * HTTP/1.1 (bench:web). They keep what applies to a script: nosniff, CORP and HSTS.
  */
-const ASSETS_PATH = '/assets/';
+/** Where the build's content-hashed files are served (app.ts answers a missing one with 404). */
+export const ASSETS_PATH = '/assets/';
 const ASSET_HEADERS = new Set([
   'x-content-type-options',
   'cross-origin-resource-policy',

@@ -17,10 +17,10 @@ import {
   type LedgerKind,
 } from '../../../shared/ledger/entry.js';
 import type { Db } from '../../db/connect.js';
-import { ledgerContents, ledgerEntries } from '../../db/schema.js';
+import { ledgerContents, ledgerEntries, ledgerNodes } from '../../db/schema.js';
 import { storedContent } from './commitments.js';
 import { chainHashOf, leafOf, sha256, sha256Hex } from './hashing.js';
-import { addLeaf } from './tree.js';
+import { leafNodeRows } from './tree.js';
 
 /** Key of the advisory lock that serialises appends ("MLED"). */
 export const LEDGER_LOCK_KEY = 0x4d4c4544;
@@ -81,6 +81,18 @@ export async function appendLedgerEntry(
     return { seq: -1, hash, chainHash: hash, createdAt: options.now ?? new Date() };
   }
 
+  // What does not depend on the entry's place is prepared before the lock is taken: the lock is
+  // held to the commit, so every statement and computation under it delays every other writer.
+  const createdAt = options.now ?? new Date();
+  const recordId = input.recordId ?? null;
+  const patientId = input.patientId ?? null;
+  const userId = input.userId ?? null;
+  // The content as stored and committed to: canonical JSON read back, so Dates become strings.
+  const storedText = storedContent(input.content);
+  const content = JSON.parse(storedText) as Record<string, unknown>;
+  const salt = crypto.randomBytes(LEDGER_SALT_BYTES).toString('hex');
+  const commitments = options.format === 1 ? null : contentCommitments(salt, content, sha256);
+
   await tx.execute(sql`select pg_advisory_xact_lock(${LEDGER_LOCK_KEY}::bigint)`);
   const [last] = await tx
     .select({ seq: ledgerEntries.seq, chainHash: ledgerEntries.chainHash })
@@ -88,26 +100,36 @@ export async function appendLedgerEntry(
     .orderBy(desc(ledgerEntries.seq))
     .limit(1);
   const seq = last ? Number(last.seq) + 1 : 0;
-  const createdAt = options.now ?? new Date();
-  const recordId = input.recordId ?? null;
-  const patientId = input.patientId ?? null;
-  const userId = input.userId ?? null;
   const header = { seq, createdAt, kind: input.kind, recordId, patientId, userId };
-  // The content as stored and committed to: canonical JSON read back, so Dates become strings.
-  const content = JSON.parse(storedContent(input.content)) as Record<string, unknown>;
-  const salt = crypto.randomBytes(LEDGER_SALT_BYTES).toString('hex');
-  const canonical =
-    options.format === 1
-      ? entryCanonical({ ...header, content })
-      : committedEntryCanonical({ ...header, commitments: contentCommitments(salt, content, sha256) });
+  const canonical = commitments
+    ? committedEntryCanonical({ ...header, commitments })
+    : entryCanonical({ ...header, content });
   const hash = sha256Hex(canonical);
   const chainHash = chainHashOf(last?.chainHash ?? GENESIS_CHAIN_HASH, hash);
+  const nodes = await leafNodeRows(tx, seq, leafOf(Buffer.from(hash, 'hex')));
 
-  await tx
-    .insert(ledgerEntries)
-    .values({ seq, kind: input.kind, recordId, patientId, userId, canonical, hash, chainHash, createdAt });
-  if (options.format !== 1)
-    await tx.insert(ledgerContents).values({ seq, salt, content: storedContent(content), createdAt });
-  await addLeaf(tx, seq, leafOf(Buffer.from(hash, 'hex')));
+  // The entry, its content and its tree nodes in one statement (data-modifying WITH parts run
+  // exactly once whether or not the main statement reads them).
+  const entry = tx
+    .$with('ledger_entry')
+    .as(
+      tx
+        .insert(ledgerEntries)
+        .values({ seq, kind: input.kind, recordId, patientId, userId, canonical, hash, chainHash, createdAt })
+        .returning({ seq: ledgerEntries.seq }),
+    );
+  if (commitments) {
+    const stored = tx
+      .$with('ledger_content')
+      .as(
+        tx
+          .insert(ledgerContents)
+          .values({ seq, salt, content: storedText, createdAt })
+          .returning({ seq: ledgerContents.seq }),
+      );
+    await tx.with(entry, stored).insert(ledgerNodes).values(nodes);
+  } else {
+    await tx.with(entry).insert(ledgerNodes).values(nodes);
+  }
   return { seq, hash, chainHash, createdAt };
 }

@@ -61,10 +61,15 @@ export async function rangeHashes(db: Db, ranges: readonly LeafRange[]): Promise
 }
 
 /**
- * Stores leaf `index` and every subtree it completes. Call under the ledger lock, inside the
- * transaction that inserts the entry: the left siblings it needs are already stored.
+ * The node rows that appending leaf `index` stores: the leaf and every subtree it completes. Call
+ * under the ledger lock, in the transaction that inserts the entry (the left siblings it needs
+ * are already stored), and insert the rows with the entry (ledger/service.ts).
  */
-export async function addLeaf(db: Db, index: number, leaf: Uint8Array): Promise<void> {
+export async function leafNodeRows(
+  db: Db,
+  index: number,
+  leaf: Uint8Array,
+): Promise<{ level: number; idx: number; hash: string }[]> {
   // Leaf n completes one subtree per trailing 1 bit of n; their left halves are stored siblings.
   const lefts: NodeKey[] = [];
   for (let level = 0, i = index; i % 2 === 1; level++, i = Math.floor(i / 2)) {
@@ -80,7 +85,7 @@ export async function addLeaf(db: Db, index: number, leaf: Uint8Array): Promise<
     current = nodeOf(sibling, current);
     rows.push({ level: left.level + 1, idx: Math.floor(left.index / 2), hash: hexOf(current) });
   }
-  await db.insert(ledgerNodes).values(rows);
+  return rows;
 }
 
 /** Number of entries in the ledger (the tree size). */

@@ -131,8 +131,33 @@ export async function saveUpload(
     for (const f of files) await f.pending.commit();
     await db.transaction(async (tx) => {
       const count = `${all.length} file${all.length === 1 ? '' : 's'}`;
-      // The row is written once, with the entry's hash (stamp); what refers to it follows in the
-      // same stamp, short statements under the ledger lock. A draft is audited only.
+      if (target.draft) {
+        // Guarded by status and updatedAt: a concurrent upload or save of the same draft
+        // changed it (or its attachments) since it was read, so this one fails cleanly.
+        const updated = await tx
+          .update(medicalRecords)
+          .set(values)
+          .where(
+            and(
+              eq(medicalRecords.id, id),
+              eq(medicalRecords.status, 'draft'),
+              eq(medicalRecords.updatedAt, target.draft.updatedAt),
+            ),
+          )
+          .returning({ id: medicalRecords.id });
+        if (updated.length === 0) throw conflict('This draft was changed or uploaded meanwhile. Reload it.');
+      } else {
+        await tx.insert(medicalRecords).values({ id, ...values });
+      }
+      if (newFiles.length > 0) await tx.insert(attachments).values(newFiles);
+      if (target.supersedes) await markSuperseded(tx, target.supersedes, id, now);
+      await releaseInTransaction(
+        tx,
+        newFiles.map((f) => f.storageKey),
+      );
+      if (finalise) await notifyRecordAvailable(tx, { id, patientId: values.patientId }, now);
+      // Last, because the ledger lock is held from the append to the commit: only the hash's
+      // stamp and the audit row are written under it. A draft is audited only.
       await appendLedgered(
         tx,
         actor,
@@ -146,33 +171,11 @@ export async function saveUpload(
               }
             : null,
           stamp: async (hash) => {
-            const stamp = hash ? { blockchainHash: hash, isBlockchainVerified: true } : {};
-            if (target.draft) {
-              // Guarded by status and updatedAt: a concurrent upload or save of the same draft
-              // changed it (or its attachments) since it was read, so this one fails cleanly.
-              const updated = await tx
+            if (hash)
+              await tx
                 .update(medicalRecords)
-                .set({ ...values, ...stamp })
-                .where(
-                  and(
-                    eq(medicalRecords.id, id),
-                    eq(medicalRecords.status, 'draft'),
-                    eq(medicalRecords.updatedAt, target.draft.updatedAt),
-                  ),
-                )
-                .returning({ id: medicalRecords.id });
-              if (updated.length === 0)
-                throw conflict('This draft was changed or uploaded meanwhile. Reload it.');
-            } else {
-              await tx.insert(medicalRecords).values({ id, ...values, ...stamp });
-            }
-            if (newFiles.length > 0) await tx.insert(attachments).values(newFiles);
-            if (target.supersedes) await markSuperseded(tx, target.supersedes, id, now);
-            await releaseInTransaction(
-              tx,
-              newFiles.map((f) => f.storageKey),
-            );
-            if (finalise) await notifyRecordAvailable(tx, { id, patientId: values.patientId }, now);
+                .set({ blockchainHash: hash, isBlockchainVerified: true })
+                .where(eq(medicalRecords.id, id));
           },
           audit: {
             action: target.supersedes ? 'record_amend' : finalise ? 'record_upload' : 'record_draft',

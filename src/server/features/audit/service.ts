@@ -48,8 +48,9 @@ const insertAudit = preparedPerDb((db) =>
     .prepare('audit_insert'),
 );
 
-export async function writeAudit(db: Db, actor: AuditActor, entry: AuditEntry): Promise<void> {
-  await insertAudit(db).execute({
+/** The audit row of `entry` by `actor`, as inserted. */
+export function auditRow(actor: AuditActor, entry: AuditEntry) {
+  return {
     userId: actor.id,
     action: entry.action,
     entityId: entry.entityId ?? null,
@@ -59,5 +60,11 @@ export async function writeAudit(db: Db, actor: AuditActor, entry: AuditEntry): 
     blockchainHash: entry.blockchainHash ?? null,
     hospitalId: entry.hospitalId ?? null,
     patientId: entry.patientId ?? null,
-  });
+  } satisfies typeof auditLogs.$inferInsert;
+}
+
+export type AuditRow = ReturnType<typeof auditRow>;
+
+export async function writeAudit(db: Db, actor: AuditActor, entry: AuditEntry): Promise<void> {
+  await insertAudit(db).execute(auditRow(actor, entry));
 }

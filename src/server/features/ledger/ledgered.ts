@@ -1,10 +1,10 @@
 // A ledgered change in the caller's transaction (docs/architecture.md#the-life-of-a-request):
-// append the entry, stamp the changed row with the entry's hash, write the audit entry carrying
-// the same hash. Whatever the change writes without the hash goes before this call, because the
-// ledger lock is held from the append to the commit (ledger/service.ts).
+// append the entry with the audit entry carrying its hash, then stamp the changed row with it.
+// Whatever the change writes without the hash goes before this call, because the ledger lock is
+// held from the append to the commit (ledger/service.ts).
 import type { Actor } from '../../access.js';
 import type { Db } from '../../db/connect.js';
-import { writeAudit, type AuditEntry } from '../audit/service.js';
+import { auditRow, writeAudit, type AuditEntry } from '../audit/service.js';
 import { appendLedgerEntry, type LedgerAppendInput } from './service.js';
 
 export interface LedgeredChange<T> {
@@ -22,11 +22,17 @@ export async function appendLedgered<T = undefined>(
   change: LedgeredChange<T>,
   now: Date,
 ): Promise<{ hash: string | null; stamped: T | undefined }> {
+  // With an entry, the audit row goes into the entry's own statement (one statement fewer under
+  // the ledger lock); a change without one is audited alone.
   const entry = change.entry
-    ? await appendLedgerEntry(tx, { ...change.entry, userId: actor.id }, { now })
+    ? await appendLedgerEntry(
+        tx,
+        { ...change.entry, userId: actor.id },
+        { now, audit: auditRow(actor, change.audit) },
+      )
     : null;
   const hash = entry?.hash ?? null;
   const stamped = await change.stamp?.(hash);
-  await writeAudit(tx, actor, { ...change.audit, blockchainHash: hash });
+  if (!entry) await writeAudit(tx, actor, { ...change.audit, blockchainHash: null });
   return { hash, stamped };
 }

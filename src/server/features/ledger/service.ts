@@ -5,7 +5,7 @@
 // New entries are format 2: the ledger row holds salted commitments to the content, and the salt
 // and content go to ledger_contents (deletable: erasure), so the ledger itself holds no health data.
 import crypto from 'node:crypto';
-import { desc, sql } from 'drizzle-orm';
+import { desc, sql, type WithSubquery } from 'drizzle-orm';
 import { PgTransaction } from 'drizzle-orm/pg-core';
 import {
   committedEntryCanonical,
@@ -17,7 +17,8 @@ import {
   type LedgerKind,
 } from '../../../shared/ledger/entry.js';
 import type { Db } from '../../db/connect.js';
-import { ledgerContents, ledgerEntries, ledgerNodes } from '../../db/schema.js';
+import { auditLogs, ledgerContents, ledgerEntries, ledgerNodes } from '../../db/schema.js';
+import type { AuditRow } from '../audit/service.js';
 import { storedContent } from './commitments.js';
 import { chainHashOf, leafOf, sha256, sha256Hex } from './hashing.js';
 import { leafNodeRows } from './tree.js';
@@ -70,6 +71,8 @@ export async function appendLedgerEntry(
     now?: Date;
     /** 1 writes the old format (content inline); only for tests of old entries. Default 2. */
     format?: 1 | 2;
+    /** The audit row of the change, inserted with the entry and carrying its hash. */
+    audit?: AuditRow;
   } = {},
 ): Promise<LedgerAppendResult> {
   if (!isTransaction(tx)) {
@@ -78,6 +81,7 @@ export async function appendLedgerEntry(
   if (!LEDGER_KINDS.includes(input.kind)) throw new Error(`unknown ledger entry kind: ${String(input.kind)}`);
   if (SKIP_LEDGER) {
     const hash = sha256Hex(`${storedContent(input.content)}${crypto.randomBytes(16).toString('hex')}`);
+    if (options.audit) await tx.insert(auditLogs).values({ ...options.audit, blockchainHash: hash });
     return { seq: -1, hash, chainHash: hash, createdAt: options.now ?? new Date() };
   }
 
@@ -108,8 +112,8 @@ export async function appendLedgerEntry(
   const chainHash = chainHashOf(last?.chainHash ?? GENESIS_CHAIN_HASH, hash);
   const nodes = await leafNodeRows(tx, seq, leafOf(Buffer.from(hash, 'hex')));
 
-  // The entry, its content and its tree nodes in one statement (data-modifying WITH parts run
-  // exactly once whether or not the main statement reads them).
+  // The entry, its content, the change's audit row and the tree nodes in one statement
+  // (data-modifying WITH parts run exactly once whether or not the main statement reads them).
   const entry = tx
     .$with('ledger_entry')
     .as(
@@ -118,18 +122,29 @@ export async function appendLedgerEntry(
         .values({ seq, kind: input.kind, recordId, patientId, userId, canonical, hash, chainHash, createdAt })
         .returning({ seq: ledgerEntries.seq }),
     );
-  if (commitments) {
-    const stored = tx
-      .$with('ledger_content')
-      .as(
-        tx
-          .insert(ledgerContents)
-          .values({ seq, salt, content: storedText, createdAt })
-          .returning({ seq: ledgerContents.seq }),
-      );
-    await tx.with(entry, stored).insert(ledgerNodes).values(nodes);
-  } else {
-    await tx.with(entry).insert(ledgerNodes).values(nodes);
-  }
+  const parts: WithSubquery[] = [entry];
+  if (commitments)
+    parts.push(
+      tx
+        .$with('ledger_content')
+        .as(
+          tx
+            .insert(ledgerContents)
+            .values({ seq, salt, content: storedText, createdAt })
+            .returning({ seq: ledgerContents.seq }),
+        ),
+    );
+  if (options.audit)
+    parts.push(
+      tx
+        .$with('ledger_audit')
+        .as(
+          tx
+            .insert(auditLogs)
+            .values({ ...options.audit, blockchainHash: hash })
+            .returning({ id: auditLogs.id }),
+        ),
+    );
+  await tx.with(...parts).insert(ledgerNodes).values(nodes);
   return { seq, hash, chainHash, createdAt };
 }

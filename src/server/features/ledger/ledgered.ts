@@ -5,13 +5,18 @@
 import type { Actor } from '../../access.js';
 import type { Db } from '../../db/connect.js';
 import { auditRow, writeAudit, type AuditEntry } from '../audit/service.js';
-import { appendLedgerEntry, type LedgerAppendInput } from './service.js';
+import { appendLedgerEntry, type AlongsideWrite, type LedgerAppendInput } from './service.js';
 
 export interface LedgeredChange<T> {
   /** The ledger entry (its user is the actor), or null for a change that is audited only. */
   entry: Omit<LedgerAppendInput, 'userId'> | null;
   /** Writes the row(s) that carry the entry's hash (null when there is no entry); short statements. */
   stamp?: (hash: string | null) => Promise<T>;
+  /**
+   * Or: the one statement (with a RETURNING) that writes the entry's hash, made within the entry's
+   * own statement, one statement fewer under the ledger lock. Not called without an entry.
+   */
+  stampWith?: (hash: string) => AlongsideWrite;
   audit: Omit<AuditEntry, 'blockchainHash'>;
 }
 
@@ -24,11 +29,16 @@ export async function appendLedgered<T = undefined>(
 ): Promise<{ hash: string | null; stamped: T | undefined }> {
   // With an entry, the audit row goes into the entry's own statement (one statement fewer under
   // the ledger lock); a change without one is audited alone.
+  const stampWith = change.stampWith;
   const entry = change.entry
     ? await appendLedgerEntry(
         tx,
         { ...change.entry, userId: actor.id },
-        { now, audit: auditRow(actor, change.audit) },
+        {
+          now,
+          audit: auditRow(actor, change.audit),
+          alongside: stampWith && ((hash) => [stampWith(hash)]),
+        },
       )
     : null;
   const hash = entry?.hash ?? null;

@@ -5,7 +5,8 @@
 // New entries are format 2: the ledger row holds salted commitments to the content, and the salt
 // and content go to ledger_contents (deletable: erasure), so the ledger itself holds no health data.
 import crypto from 'node:crypto';
-import { desc, sql, type WithSubquery } from 'drizzle-orm';
+import { sql, type WithSubquery } from 'drizzle-orm';
+import type { TypedQueryBuilder } from 'drizzle-orm/query-builders/query-builder';
 import { PgTransaction } from 'drizzle-orm/pg-core';
 import {
   committedEntryCanonical,
@@ -21,7 +22,7 @@ import { auditLogs, ledgerContents, ledgerEntries, ledgerNodes } from '../../db/
 import type { AuditRow } from '../audit/service.js';
 import { storedContent } from './commitments.js';
 import { chainHashOf, leafOf, sha256, sha256Hex } from './hashing.js';
-import { leafNodeRows } from './tree.js';
+import { leafNodeRows, ledgerHead } from './tree.js';
 
 /** Key of the advisory lock that serialises appends ("MLED"). */
 export const LEDGER_LOCK_KEY = 0x4d4c4544;
@@ -34,6 +35,9 @@ export interface LedgerAppendInput {
   /** Plain JSON-like values (Dates allowed); attachments by their SHA-256, never their bytes. */
   content: Record<string, unknown>;
 }
+
+/** A data-modifying statement with a RETURNING clause, as a WITH part of the append's statement. */
+export type AlongsideWrite = TypedQueryBuilder<Record<string, unknown>>;
 
 export interface LedgerAppendResult {
   seq: number;
@@ -73,6 +77,8 @@ export async function appendLedgerEntry(
     format?: 1 | 2;
     /** The audit row of the change, inserted with the entry and carrying its hash. */
     audit?: AuditRow;
+    /** Writes that carry the entry's hash (each with a RETURNING), made in the entry's statement. */
+    alongside?: (hash: string) => AlongsideWrite[];
   } = {},
 ): Promise<LedgerAppendResult> {
   if (!isTransaction(tx)) {
@@ -82,6 +88,7 @@ export async function appendLedgerEntry(
   if (SKIP_LEDGER) {
     const hash = sha256Hex(`${storedContent(input.content)}${crypto.randomBytes(16).toString('hex')}`);
     if (options.audit) await tx.insert(auditLogs).values({ ...options.audit, blockchainHash: hash });
+    for (const write of options.alongside?.(hash) ?? []) await tx.execute(write.getSQL());
     return { seq: -1, hash, chainHash: hash, createdAt: options.now ?? new Date() };
   }
 
@@ -98,19 +105,15 @@ export async function appendLedgerEntry(
   const commitments = options.format === 1 ? null : contentCommitments(salt, content, sha256);
 
   await tx.execute(sql`select pg_advisory_xact_lock(${LEDGER_LOCK_KEY}::bigint)`);
-  const [last] = await tx
-    .select({ seq: ledgerEntries.seq, chainHash: ledgerEntries.chainHash })
-    .from(ledgerEntries)
-    .orderBy(desc(ledgerEntries.seq))
-    .limit(1);
-  const seq = last ? Number(last.seq) + 1 : 0;
+  const { last, siblings } = await ledgerHead(tx);
+  const seq = last ? last.seq + 1 : 0;
   const header = { seq, createdAt, kind: input.kind, recordId, patientId, userId };
   const canonical = commitments
     ? committedEntryCanonical({ ...header, commitments })
     : entryCanonical({ ...header, content });
   const hash = sha256Hex(canonical);
   const chainHash = chainHashOf(last?.chainHash ?? GENESIS_CHAIN_HASH, hash);
-  const nodes = await leafNodeRows(tx, seq, leafOf(Buffer.from(hash, 'hex')));
+  const nodes = leafNodeRows(seq, leafOf(Buffer.from(hash, 'hex')), siblings);
 
   // The entry, its content, the change's audit row and the tree nodes in one statement
   // (data-modifying WITH parts run exactly once whether or not the main statement reads them).
@@ -145,6 +148,8 @@ export async function appendLedgerEntry(
             .returning({ id: auditLogs.id }),
         ),
     );
+  for (const [i, write] of (options.alongside?.(hash) ?? []).entries())
+    parts.push(tx.$with(`ledger_alongside_${i}`).as(write));
   await tx.with(...parts).insert(ledgerNodes).values(nodes);
   return { seq, hash, chainHash, createdAt };
 }

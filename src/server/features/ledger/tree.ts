@@ -60,25 +60,68 @@ export async function rangeHashes(db: Db, ranges: readonly LeafRange[]): Promise
   );
 }
 
-/**
- * The node rows that appending leaf `index` stores: the leaf and every subtree it completes. Call
- * under the ledger lock, in the transaction that inserts the entry (the left siblings it needs
- * are already stored), and insert the rows with the entry (ledger/service.ts).
- */
-export async function leafNodeRows(
-  db: Db,
-  index: number,
-  leaf: Uint8Array,
-): Promise<{ level: number; idx: number; hash: string }[]> {
-  // Leaf n completes one subtree per trailing 1 bit of n; their left halves are stored siblings.
+/** Leaf `index`'s left siblings: one stored subtree per trailing 1 bit of `index`. */
+function leftSiblings(index: number): NodeKey[] {
   const lefts: NodeKey[] = [];
   for (let level = 0, i = index; i % 2 === 1; level++, i = Math.floor(i / 2)) {
     lefts.push({ level, index: i - 1 });
   }
-  const siblings = lefts.length > 0 ? await loadNodes(db, lefts) : new Map<string, Uint8Array>();
+  return lefts;
+}
+
+/** The last entry's seq (a string from node-postgres) and chain hash, and one stored sibling. */
+type HeadRow = {
+  seq: string | number;
+  chain_hash: string;
+  level: number | null;
+  hash: string | null;
+};
+
+/**
+ * The last entry (its seq and chain hash) and the stored subtrees the next leaf completes, in one
+ * statement: call under the ledger lock, which is held to the commit, so each statement counts.
+ * The subtrees are those of leftSiblings(last + 1): level l when bits 0..l of last + 1 are all set.
+ */
+export async function ledgerHead(
+  db: Db,
+): Promise<{ last: { seq: number; chainHash: string } | null; siblings: Map<string, Uint8Array> }> {
+  const result = await db.execute<HeadRow>(sql`
+    with last as (
+      select ${ledgerEntries.seq} as seq, ${ledgerEntries.chainHash} as chain_hash
+      from ${ledgerEntries} order by ${ledgerEntries.seq} desc limit 1
+    )
+    select last.seq, last.chain_hash, sibling.level, sibling.hash
+    from last left join lateral (
+      select n.level, n.hash
+      from generate_series(0, 61) as l(level)
+      join ${ledgerNodes} n on n.level = l.level and n.idx = ((last.seq + 1) >> l.level) - 1
+      where ((last.seq + 2) & ((2::bigint << l.level) - 1)) = 0
+    ) sibling on true`);
+  const rows = (result as { rows: HeadRow[] }).rows;
+  if (rows.length === 0) return { last: null, siblings: new Map() };
+  const siblings = new Map<string, Uint8Array>();
+  const seq = Number(rows[0].seq);
+  for (const row of rows)
+    if (row.level !== null && row.hash !== null)
+      siblings.set(
+        keyOf({ level: row.level, index: Math.floor((seq + 1) / 2 ** row.level) - 1 }),
+        bytesOf(row.hash),
+      );
+  return { last: { seq, chainHash: rows[0].chain_hash }, siblings };
+}
+
+/**
+ * The node rows that appending leaf `index` stores: the leaf and every subtree it completes, from
+ * its stored left siblings (ledgerHead). Insert them with the entry (ledger/service.ts).
+ */
+export function leafNodeRows(
+  index: number,
+  leaf: Uint8Array,
+  siblings: Map<string, Uint8Array>,
+): { level: number; idx: number; hash: string }[] {
   const rows = [{ level: 0, idx: index, hash: hexOf(leaf) }];
   let current = leaf;
-  for (const left of lefts) {
+  for (const left of leftSiblings(index)) {
     const sibling = siblings.get(keyOf(left));
     if (!sibling)
       throw new LedgerDamagedError(`The ledger's Merkle node ${left.level}/${left.index} is missing.`);

@@ -170,13 +170,12 @@ export async function saveUpload(
                 content: recordLedgerContent({ id, ...values }, all),
               }
             : null,
-          stamp: async (hash) => {
-            if (hash)
-              await tx
-                .update(medicalRecords)
-                .set({ blockchainHash: hash, isBlockchainVerified: true })
-                .where(eq(medicalRecords.id, id));
-          },
+          stampWith: (hash) =>
+            tx
+              .update(medicalRecords)
+              .set({ blockchainHash: hash, isBlockchainVerified: true })
+              .where(eq(medicalRecords.id, id))
+              .returning({ id: medicalRecords.id }),
           audit: {
             action: target.supersedes ? 'record_amend' : finalise ? 'record_upload' : 'record_draft',
             entityType: 'medical_record',

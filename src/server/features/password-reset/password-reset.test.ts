@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FORGOT_PASSWORD_ANSWER } from '../../../shared/providers.js';
-import { passwordResetTokens } from '../../db/schema.js';
+import { passwordResetTokens, users } from '../../db/schema.js';
 import { linkTo, outboxMessages } from '../../mail/read-message.js';
 import {
   auditRows,
@@ -122,6 +122,34 @@ describe('asking for a reset link', () => {
     const res = await requestReset('not-an-email');
     expect(res.statusCode).toBe(400);
     expect(res.json().message).toBe('Please enter a valid email address');
+  });
+});
+
+describe('a suspended account', () => {
+  const suspend = (userId: string) =>
+    t.ctx.db.update(users).set({ suspendedAt: clock }).where(eq(users.id, userId));
+
+  it('gets the same answer and no mail', async () => {
+    const { email, userId } = await signedInHospital(t.app);
+    await suspend(userId);
+    const res = await requestReset(email);
+    expect(res.statusCode).toBe(200);
+    expect(res.json().message).toBe(FORGOT_PASSWORD_ANSWER);
+    expect(mailsTo(email)).toHaveLength(0);
+    const tokens = await t.ctx.db.select().from(passwordResetTokens).where(eq(passwordResetTokens.userId, userId));
+    expect(tokens).toHaveLength(0);
+  });
+
+  it('cannot use a link sent before the suspension, and keeps its password', async () => {
+    const { email, userId } = await signedInHospital(t.app);
+    const token = await resetToken(email);
+    await suspend(userId);
+    const res = await confirm(token);
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toBe(RESET_INVALID);
+    await t.ctx.db.update(users).set({ suspendedAt: null }).where(eq(users.id, userId));
+    await login(t.app, email, STRONG_PASSWORD);
+    expect(await auditRows(t, { userId, action: 'password_reset' })).toHaveLength(0);
   });
 });
 

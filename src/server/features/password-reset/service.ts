@@ -2,7 +2,7 @@
 // token design as registration). The request never reveals whether an account exists; a reset ends
 // every session.
 import { addHours, subHours } from 'date-fns';
-import { and, count, eq, gt } from 'drizzle-orm';
+import { and, count, eq, gt, isNull } from 'drizzle-orm';
 import { PASSWORD_RESET_TOKEN_HOURS } from '../../../shared/constants.js';
 import { displayName } from '../../../shared/users.js';
 import type { Db } from '../../db/connect.js';
@@ -26,7 +26,8 @@ export const resetLink = (publicUrl: string, token: string) =>
   `${publicUrl}/reset-password?token=${encodeURIComponent(token)}`;
 
 /**
- * Issues a token and e-mails the link when the address has an account; silently nothing otherwise.
+ * Issues a token and e-mails the link when the address has an account that is not suspended;
+ * silently nothing otherwise.
  * The hourly count and the new token are decided under a lock on the user's row, so parallel
  * requests cannot all pass the count; the mail goes out after the commit.
  */
@@ -38,7 +39,8 @@ export async function requestPasswordReset(
 ): Promise<void> {
   const issued = await db.transaction(async (tx) => {
     const [user] = await tx.select().from(users).where(eq(users.email, email)).for('no key update');
-    if (!user) return null;
+    // A suspended account gets no link: it could not sign in with the new password anyway.
+    if (!user || user.suspendedAt) return null;
     const [recent] = await tx
       .select({ n: count() })
       .from(passwordResetTokens)
@@ -93,8 +95,10 @@ export async function resetPassword(
     const [user] = await tx
       .update(users)
       .set({ password: passwordHash })
-      .where(eq(users.id, row.userId))
+      .where(and(eq(users.id, row.userId), isNull(users.suspendedAt)))
       .returning({ id: users.id, email: users.email, role: users.role });
+    // Suspended since the link was sent: the link is void, and nothing of this is kept.
+    if (!user) throw badRequest(RESET_INVALID);
     await destroyUserSessions(tx, row.userId);
     // A locked-out owner who proved control of the mailbox may sign in again at once.
     await tx.delete(loginFailures).where(eq(loginFailures.key, `email:${user.email}`));

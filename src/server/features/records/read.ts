@@ -72,9 +72,13 @@ export async function listPatientRecords(
   query: RecordListQuery,
 ): Promise<Paged<MedicalRecord>> {
   if (!isUuid(id)) throw notFound('Patient not found.');
-  const first = await loadScopedRecordPage(db, listScope(actor, id, query.view), query);
-  if (first.patient && mayReachPatient(actor, first.patient)) {
-    return auditList(db, actor, first.patient, first.page);
+  // A patient naming their own user id (not a patients.id) skips the first try, which would find
+  // no patient by that id.
+  if (!(actor.role === 'patient' && id === actor.id)) {
+    const first = await loadScopedRecordPage(db, listScope(actor, id, query.view), query);
+    if (first.patient && mayReachPatient(actor, first.patient)) {
+      return auditList(db, actor, first.patient, first.page);
+    }
   }
   let patient: PatientRow;
   if (actor.role === 'patient') {

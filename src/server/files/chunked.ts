@@ -90,7 +90,9 @@ export function openChunk(keys: ChunkKeys, index: number, last: boolean, sealed:
   decipher.setAuthTag(sealed.subarray(sealed.length - TAG_SIZE));
   try {
     const body = decipher.update(sealed.subarray(0, sealed.length - TAG_SIZE));
-    return Buffer.concat([body, decipher.final()]);
+    // GCM's final() checks the tag and adds no bytes: the body is returned as it is, not copied.
+    const end = decipher.final();
+    return end.length === 0 ? body : Buffer.concat([body, end]);
   } catch {
     throw new IntegrityError(`Chunk ${index} failed its authentication check.`, index);
   }

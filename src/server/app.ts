@@ -8,7 +8,7 @@ import cookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config.js';
 import type { AppContext } from './context.js';
@@ -86,7 +86,9 @@ export async function buildApp(
     trustProxy: config.trustProxy,
     // One line per request is noise for someone trying the app; LOG_LEVEL=debug brings it back.
     // Every access to patient data is in the audit trail regardless.
-    disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace',
+    logController: new LogController({
+      disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace',
+    }),
     bodyLimit: 1024 * 1024,
     // Never echo internals; the error handler shapes every answer.
     return503OnClosing: true,

@@ -49,7 +49,7 @@ const insertAudit = preparedPerDb((db) =>
 );
 
 /** The audit row of `entry` by `actor`, as inserted. */
-export function auditRow(actor: AuditActor, entry: AuditEntry) {
+function auditRow(actor: AuditActor, entry: AuditEntry) {
   return {
     userId: actor.id,
     action: entry.action,
@@ -63,8 +63,14 @@ export function auditRow(actor: AuditActor, entry: AuditEntry) {
   } satisfies typeof auditLogs.$inferInsert;
 }
 
-export type AuditRow = ReturnType<typeof auditRow>;
-
 export async function writeAudit(db: Db, actor: AuditActor, entry: AuditEntry): Promise<void> {
   await insertAudit(db).execute(auditRow(actor, entry));
+}
+
+/**
+ * The same insert as a statement not yet run (with a RETURNING), for a ledgered change to make
+ * within its ledger entry's statement (ledger/ledgered.ts).
+ */
+export function auditInsert(db: Db, actor: AuditActor, entry: AuditEntry) {
+  return db.insert(auditLogs).values(auditRow(actor, entry)).returning({ id: auditLogs.id });
 }

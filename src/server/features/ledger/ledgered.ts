@@ -4,7 +4,7 @@
 // held from the append to the commit (ledger/service.ts).
 import type { Actor } from '../../access.js';
 import type { Db } from '../../db/connect.js';
-import { auditRow, writeAudit, type AuditEntry } from '../audit/service.js';
+import { auditInsert, writeAudit, type AuditEntry } from '../audit/service.js';
 import { appendLedgerEntry, type AlongsideWrite, type LedgerAppendInput } from './service.js';
 
 export interface LedgeredChange<T> {
@@ -27,8 +27,8 @@ export async function appendLedgered<T = undefined>(
   change: LedgeredChange<T>,
   now: Date,
 ): Promise<{ hash: string | null; stamped: T | undefined }> {
-  // With an entry, the audit row goes into the entry's own statement (one statement fewer under
-  // the ledger lock); a change without one is audited alone.
+  // With an entry, the audit row (and a one-statement stamp) go into the entry's own statement,
+  // fewer statements under the ledger lock; a change without one is audited alone.
   const stampWith = change.stampWith;
   const entry = change.entry
     ? await appendLedgerEntry(
@@ -36,8 +36,10 @@ export async function appendLedgered<T = undefined>(
         { ...change.entry, userId: actor.id },
         {
           now,
-          audit: auditRow(actor, change.audit),
-          alongside: stampWith && ((hash) => [stampWith(hash)]),
+          alongside: (hash) => [
+            auditInsert(tx, actor, { ...change.audit, blockchainHash: hash }),
+            ...(stampWith ? [stampWith(hash)] : []),
+          ],
         },
       )
     : null;

@@ -18,8 +18,7 @@ import {
   type LedgerKind,
 } from '../../../shared/ledger/entry.js';
 import type { Db } from '../../db/connect.js';
-import { auditLogs, ledgerContents, ledgerEntries, ledgerNodes } from '../../db/schema.js';
-import type { AuditRow } from '../audit/service.js';
+import { ledgerContents, ledgerEntries, ledgerNodes } from '../../db/schema.js';
 import { storedContent } from './commitments.js';
 import { chainHashOf, leafOf, sha256, sha256Hex } from './hashing.js';
 import { leafNodeRows, ledgerHead } from './tree.js';
@@ -75,8 +74,6 @@ export async function appendLedgerEntry(
     now?: Date;
     /** 1 writes the old format (content inline); only for tests of old entries. Default 2. */
     format?: 1 | 2;
-    /** The audit row of the change, inserted with the entry and carrying its hash. */
-    audit?: AuditRow;
     /** Writes that carry the entry's hash (each with a RETURNING), made in the entry's statement. */
     alongside?: (hash: string) => AlongsideWrite[];
   } = {},
@@ -87,7 +84,6 @@ export async function appendLedgerEntry(
   if (!LEDGER_KINDS.includes(input.kind)) throw new Error(`unknown ledger entry kind: ${String(input.kind)}`);
   if (SKIP_LEDGER) {
     const hash = sha256Hex(`${storedContent(input.content)}${crypto.randomBytes(16).toString('hex')}`);
-    if (options.audit) await tx.insert(auditLogs).values({ ...options.audit, blockchainHash: hash });
     for (const write of options.alongside?.(hash) ?? []) await tx.execute(write.getSQL());
     return { seq: -1, hash, chainHash: hash, createdAt: options.now ?? new Date() };
   }
@@ -115,8 +111,9 @@ export async function appendLedgerEntry(
   const chainHash = chainHashOf(last?.chainHash ?? GENESIS_CHAIN_HASH, hash);
   const nodes = leafNodeRows(seq, leafOf(Buffer.from(hash, 'hex')), siblings);
 
-  // The entry, its content, the change's audit row and the tree nodes in one statement
-  // (data-modifying WITH parts run exactly once whether or not the main statement reads them).
+  // The entry, its content, the writes alongside it (the change's audit row, its stamp) and the
+  // tree nodes in one statement (data-modifying WITH parts run exactly once whether or not the
+  // main statement reads them).
   const entry = tx
     .$with('ledger_entry')
     .as(
@@ -135,17 +132,6 @@ export async function appendLedgerEntry(
             .insert(ledgerContents)
             .values({ seq, salt, content: storedText, createdAt })
             .returning({ seq: ledgerContents.seq }),
-        ),
-    );
-  if (options.audit)
-    parts.push(
-      tx
-        .$with('ledger_audit')
-        .as(
-          tx
-            .insert(auditLogs)
-            .values({ ...options.audit, blockchainHash: hash })
-            .returning({ id: auditLogs.id }),
         ),
     );
   for (const [i, write] of (options.alongside?.(hash) ?? []).entries())

@@ -69,11 +69,12 @@ function leftSiblings(index: number): NodeKey[] {
   return lefts;
 }
 
-/** The last entry's seq (a string from node-postgres) and chain hash, and one stored sibling. */
+/** The last entry's seq and chain hash, and one stored sibling (node-postgres gives bigints as strings). */
 type HeadRow = {
   seq: string | number;
   chain_hash: string;
   level: number | null;
+  idx: string | number | null;
   hash: string | null;
 };
 
@@ -90,9 +91,9 @@ export async function ledgerHead(
       select ${ledgerEntries.seq} as seq, ${ledgerEntries.chainHash} as chain_hash
       from ${ledgerEntries} order by ${ledgerEntries.seq} desc limit 1
     )
-    select last.seq, last.chain_hash, sibling.level, sibling.hash
+    select last.seq, last.chain_hash, sibling.level, sibling.idx, sibling.hash
     from last left join lateral (
-      select n.level, n.hash
+      select n.level, n.idx, n.hash
       from generate_series(0, 61) as l(level)
       join ${ledgerNodes} n on n.level = l.level and n.idx = ((last.seq + 1) >> l.level) - 1
       where ((last.seq + 2) & ((2::bigint << l.level) - 1)) = 0
@@ -100,14 +101,10 @@ export async function ledgerHead(
   const rows = (result as { rows: HeadRow[] }).rows;
   if (rows.length === 0) return { last: null, siblings: new Map() };
   const siblings = new Map<string, Uint8Array>();
-  const seq = Number(rows[0].seq);
   for (const row of rows)
-    if (row.level !== null && row.hash !== null)
-      siblings.set(
-        keyOf({ level: row.level, index: Math.floor((seq + 1) / 2 ** row.level) - 1 }),
-        bytesOf(row.hash),
-      );
-  return { last: { seq, chainHash: rows[0].chain_hash }, siblings };
+    if (row.level !== null && row.idx !== null && row.hash !== null)
+      siblings.set(keyOf({ level: row.level, index: Number(row.idx) }), bytesOf(row.hash));
+  return { last: { seq: Number(rows[0].seq), chainHash: rows[0].chain_hash }, siblings };
 }
 
 /**

@@ -152,7 +152,7 @@ export default function VerifyPage() {
           )}
 
           <Divider />
-          <Suspense fallback={<Loader size="sm" aria-label="Loading the receipt check" />}>
+          <Suspense fallback={<Loader size="sm" role="status" aria-label="Loading the receipt check" />}>
             <ReceiptCheck />
           </Suspense>
         </Stack>

@@ -8,7 +8,7 @@ import { emptyRoot } from '../../../shared/ledger/merkle.js';
 import type { Db } from '../../db/connect.js';
 import { ledgerCheckpoints } from '../../db/schema.js';
 import { hexOf, sha256 } from './hashing.js';
-import { LEDGER_LOCK_KEY } from './service.js';
+import { LEDGER_LOCK_KEY } from './tree.js';
 import type { LedgerSigner } from './signing.js';
 import { ledgerSize, rootAt } from './tree.js';
 

@@ -5,7 +5,7 @@
 // New entries are format 2: the ledger row holds salted commitments to the content, and the salt
 // and content go to ledger_contents (deletable: erasure), so the ledger itself holds no health data.
 import crypto from 'node:crypto';
-import { sql, type WithSubquery } from 'drizzle-orm';
+import type { WithSubquery } from 'drizzle-orm';
 import type { TypedQueryBuilder } from 'drizzle-orm/query-builders/query-builder';
 import { PgTransaction } from 'drizzle-orm/pg-core';
 import {
@@ -21,10 +21,7 @@ import type { Db } from '../../db/connect.js';
 import { ledgerContents, ledgerEntries, ledgerNodes } from '../../db/schema.js';
 import { storedContent } from './commitments.js';
 import { chainHashOf, leafOf, sha256, sha256Hex } from './hashing.js';
-import { leafNodeRows, ledgerHead } from './tree.js';
-
-/** Key of the advisory lock that serialises appends ("MLED"). */
-export const LEDGER_LOCK_KEY = 0x4d4c4544;
+import { leafNodeRows, lockLedgerHead } from './tree.js';
 
 export interface LedgerAppendInput {
   kind: LedgerKind;
@@ -100,8 +97,7 @@ export async function appendLedgerEntry(
   const salt = crypto.randomBytes(LEDGER_SALT_BYTES).toString('hex');
   const commitments = options.format === 1 ? null : contentCommitments(salt, content, sha256);
 
-  await tx.execute(sql`select pg_advisory_xact_lock(${LEDGER_LOCK_KEY}::bigint)`);
-  const { last, siblings } = await ledgerHead(tx);
+  const { last, siblings } = await lockLedgerHead(tx);
   const seq = last ? last.seq + 1 : 0;
   const header = { seq, createdAt, kind: input.kind, recordId, patientId, userId };
   const canonical = commitments

@@ -78,26 +78,22 @@ type HeadRow = {
   hash: string | null;
 };
 
+/** Key of the advisory lock that serialises appends ("MLED"); checkpoints take it too. */
+export const LEDGER_LOCK_KEY = 0x4d4c4544;
+
 /**
- * The last entry (its seq and chain hash) and the stored subtrees the next leaf completes, in one
- * statement: call under the ledger lock, which is held to the commit, so each statement counts.
- * The subtrees are those of leftSiblings(last + 1): level l when bits 0..l of last + 1 are all set.
+ * Takes the ledger lock (held to the commit), then reads the last entry (its seq and chain hash)
+ * and the stored subtrees the next leaf completes, those of leftSiblings(last + 1): all in one
+ * statement, the function medledger_ledger_head (migration 0022), because under the lock every
+ * round trip delays every other writer. The function's own query sees what the previous holder
+ * committed; a plain statement here would not (its snapshot is taken before the lock is granted).
  */
-export async function ledgerHead(
+export async function lockLedgerHead(
   db: Db,
 ): Promise<{ last: { seq: number; chainHash: string } | null; siblings: Map<string, Uint8Array> }> {
-  const result = await db.execute<HeadRow>(sql`
-    with last as (
-      select ${ledgerEntries.seq} as seq, ${ledgerEntries.chainHash} as chain_hash
-      from ${ledgerEntries} order by ${ledgerEntries.seq} desc limit 1
-    )
-    select last.seq, last.chain_hash, sibling.level, sibling.idx, sibling.hash
-    from last left join lateral (
-      select n.level, n.idx, n.hash
-      from generate_series(0, 61) as l(level)
-      join ${ledgerNodes} n on n.level = l.level and n.idx = ((last.seq + 1) >> l.level) - 1
-      where ((last.seq + 2) & ((2::bigint << l.level) - 1)) = 0
-    ) sibling on true`);
+  const result = await db.execute<HeadRow>(
+    sql`select seq, chain_hash, level, idx, hash from medledger_ledger_head(${LEDGER_LOCK_KEY}::bigint)`,
+  );
   const rows = (result as { rows: HeadRow[] }).rows;
   if (rows.length === 0) return { last: null, siblings: new Map() };
   const siblings = new Map<string, Uint8Array>();
@@ -109,7 +105,7 @@ export async function ledgerHead(
 
 /**
  * The node rows that appending leaf `index` stores: the leaf and every subtree it completes, from
- * its stored left siblings (ledgerHead). Insert them with the entry (ledger/service.ts).
+ * its stored left siblings (lockLedgerHead). Insert them with the entry (ledger/service.ts).
  */
 export function leafNodeRows(
   index: number,

@@ -12,7 +12,7 @@ import { usePatientRecords, useRefreshPatientRecords } from '../records/api';
 import { departmentLabel, formatDate, genderLabel, recordTypeLabel } from '../../format';
 import { downloadRecord } from '../records/download';
 import { RecordDetailDialog } from '../records/RecordDetailDialog';
-import { RecordStatusBadges } from '../records/RecordVersions';
+import { RecordStatusBadges } from '../records/RecordStatusBadges';
 import { UploadRecordForm } from '../records/UploadRecordForm';
 import { errorMessage } from '../../api/request';
 import { notifyError } from '../../notify';

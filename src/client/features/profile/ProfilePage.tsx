@@ -9,7 +9,7 @@ import type { Role } from '../../../shared/constants';
 import { displayName, type PublicUser } from '../../../shared/users';
 import { useAuth } from '../../auth/context';
 import { AppLayout } from '../../components/layout/AppLayout';
-import { EditProfileModal } from '../patients/EditProfileModal';
+import { EditProfileModal } from '../patients/lazyDialogs';
 import { CalendarSubscription } from '../calendar/CalendarSubscription';
 import { EmailPreferences } from '../notifications/EmailPreferences';
 import { PasswordChangeForm } from '../account/PasswordChangeForm';

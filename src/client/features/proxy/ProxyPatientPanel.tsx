@@ -11,7 +11,7 @@ import { recordDownload } from '../../pages/patient-dashboard/dashboard';
 import { useDisplayZone } from '../../time';
 import { whenForViewer } from '../appointments/calendar';
 import { downloadAttachment } from '../records/download';
-import { RecordDetailDialog } from '../records/RecordDetailDialog';
+import { RecordDetailDialog } from '../records/lazyDialogs';
 import { useProxyAppointments, useProxyRecords } from './api';
 import { DownloadButton } from '../../components/SmallButton';
 import { Panel } from '../../components/Panel';

@@ -10,7 +10,7 @@ import { copyWithToast, notifyError, notifyInfo } from '../../notify';
 import { departmentLabel, formatDate } from '../../format';
 import { ProviderVerification } from '../../components/ProviderVerification';
 import { downloadAttachment } from './download';
-import { RecordStatusBadges } from './RecordVersions';
+import { RecordStatusBadges } from './RecordStatusBadges';
 import { recordDownload } from '../../pages/patient-dashboard/dashboard';
 import { DownloadButton, SmallButton } from '../../components/SmallButton';
 import { OpenRecordButton } from './OpenRecordButton';

@@ -15,7 +15,8 @@ import { RecordSharing } from '../shares/RecordSharing';
 import { VerificationBanner } from '../ledger/VerificationBanner';
 import { DraftNotice } from './DraftNotice';
 import { printRecord } from './printRecord';
-import { RecordStatusBadges, RecordVersions } from './RecordVersions';
+import { RecordStatusBadges } from './RecordStatusBadges';
+import { RecordVersions } from './RecordVersions';
 import { AttachmentList } from './AttachmentList';
 import { Field, RecordDetails } from './RecordDetails';
 

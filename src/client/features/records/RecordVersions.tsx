@@ -1,7 +1,7 @@
 // Amendments and retractions in the record view (docs/decisions.md#records): the record's status
 // (Amended, Superseded, Entered in error), its version history with who did what when, and for the
 // hospital that uploaded it the two ways to correct a record without erasing it.
-import { Alert, Badge, Button, Group, Modal, Paper, Stack, Text, Textarea, Title } from '@mantine/core';
+import { Alert, Button, Group, Modal, Paper, Stack, Text, Textarea, Title } from '@mantine/core';
 import { IconAlertTriangle, IconEdit, IconHistory } from '@tabler/icons-react';
 import { useState } from 'react';
 import { enteredInErrorSchema, type MedicalRecord } from '../../../shared/records';
@@ -13,20 +13,7 @@ import { notifyError, notifySuccess } from '../../notify';
 import { useMarkEnteredInError, useRecordHistory } from './api';
 import { UploadRecordForm } from './UploadRecordForm';
 import { FormActions } from '../../components/FormActions';
-
-export function RecordStatusBadges({
-  record,
-}: {
-  record: Pick<MedicalRecord, 'documentStatus' | 'supersedesId'>;
-}) {
-  return (
-    <>
-      {record.supersedesId && record.documentStatus === 'current' && <Badge color="blue">Amended</Badge>}
-      {record.documentStatus === 'superseded' && <Badge color="orange">Superseded</Badge>}
-      {record.documentStatus === 'entered-in-error' && <Badge color="red">Entered in error</Badge>}
-    </>
-  );
-}
+import { RecordStatusBadges } from './RecordStatusBadges';
 
 interface Props {
   record: MedicalRecord;

@@ -2,17 +2,37 @@
 // default), a slide-in menu on small screens, and the trial banner. The route guard lets only role
 // hospital in.
 import { Center, Loader, NavLink, Stack, Title, VisuallyHidden } from '@mantine/core';
+import { lazy, Suspense } from 'react';
 import { useSearchParams } from 'react-router';
 import { AppLayout } from '../../components/layout/AppLayout';
 import { useMobileNav } from '../../components/layout/MobileNav';
 import { useBillingStatus } from '../../features/billing/api';
 import { TrialBanner } from '../../features/billing/TrialBanner';
-import { AppointmentsTab } from '../../features/appointments/AppointmentsTab';
-import { AuditTrailTab } from '../../features/audit/AuditTrailTab';
 import { PatientsTab } from '../../features/patients/PatientsTab';
-import { UploadRecordsTab } from '../../features/records/UploadRecordsTab';
-import { SettingsTab } from '../../features/hospital/SettingsTab';
 import { TABS, tabFromParam, type TabId } from './tabs';
+
+// Patients, the tab a visit opens on, comes with the page; the others (the dropzone, the calendar,
+// the audit filters) load when first chosen.
+const UploadRecordsTab = lazy(async () => ({
+  default: (await import('../../features/records/UploadRecordsTab')).UploadRecordsTab,
+}));
+const AppointmentsTab = lazy(async () => ({
+  default: (await import('../../features/appointments/AppointmentsTab')).AppointmentsTab,
+}));
+const AuditTrailTab = lazy(async () => ({
+  default: (await import('../../features/audit/AuditTrailTab')).AuditTrailTab,
+}));
+const SettingsTab = lazy(async () => ({
+  default: (await import('../../features/hospital/SettingsTab')).SettingsTab,
+}));
+
+function TabLoading() {
+  return (
+    <Center py="xl">
+      <Loader role="status" aria-label="Loading the tab" />
+    </Center>
+  );
+}
 
 function Sidebar({ active, onSelect }: { active: TabId; onSelect: (tab: TabId) => void }) {
   const { close } = useMobileNav();
@@ -56,11 +76,14 @@ export default function HospitalDashboardPage() {
       ) : (
         <>
           <TrialBanner />
-          {active === 'patients' && <PatientsTab />}
-          {active === 'upload' && <UploadRecordsTab />}
-          {active === 'appointments' && <AppointmentsTab />}
-          {active === 'audit' && <AuditTrailTab />}
-          {active === 'settings' && <SettingsTab />}
+          {/* One boundary per tab: a tab chosen for the first time shows the spinner, not the last one. */}
+          <Suspense key={active} fallback={<TabLoading />}>
+            {active === 'patients' && <PatientsTab />}
+            {active === 'upload' && <UploadRecordsTab />}
+            {active === 'appointments' && <AppointmentsTab />}
+            {active === 'audit' && <AuditTrailTab />}
+            {active === 'settings' && <SettingsTab />}
+          </Suspense>
         </>
       )}
     </AppLayout>

@@ -210,7 +210,20 @@ describe('hospital dashboard', () => {
     await page.getByRole('option', { name: 'All', exact: true }).click();
     await page.getByLabel('Search patients').fill('Nora');
     await page.getByRole('button', { name: 'Filter' }).click();
-    await page.getByRole('button', { name: 'Edit Nora Neuro' }).click();
+    // A row's icon buttons show their tips on hover and on keyboard focus (rendered on first use).
+    const editButton = page.getByRole('button', { name: 'Edit Nora Neuro' });
+    const editTip = page.getByRole('tooltip', { name: 'Edit', exact: true });
+    expect(await page.getByRole('tooltip').count()).toBe(0);
+    await editButton.hover();
+    await editTip.waitFor();
+    await page.getByRole('heading', { name: 'Patient Management' }).hover();
+    await editTip.waitFor({ state: 'detached' });
+    await page.getByRole('button', { name: 'Open patient file of Nora Neuro' }).focus();
+    await page.keyboard.press('Tab');
+    await editTip.waitFor();
+    await page.keyboard.press('Escape');
+    await editTip.waitFor({ state: 'detached' });
+    await editButton.click();
     const edit = page.getByRole('dialog', { name: 'Edit Patient' });
     await edit.getByLabel('Last Name').fill('Neurology');
     await edit.getByRole('button', { name: 'Save Changes' }).click();

@@ -243,6 +243,35 @@ describe('hospital dashboard', () => {
     await context.close();
   });
 
+  it('says so when a tab or a dialog cannot be loaded, and the rest of the dashboard keeps working', async () => {
+    const { context, page } = await hospitalPage();
+    await page.route(/\/assets\/(AuditTrailTab|PatientDetailsDialog)-[^/]*\.js$/, (route) => route.abort());
+    await nav(page, 'Audit Trail').click();
+    const tabAlert = page.getByRole('alert').filter({ hasText: 'This part of MedLedger could not be loaded' });
+    await tabAlert.getByRole('button', { name: 'Reload' }).waitFor();
+
+    await nav(page, 'Patients').click();
+    await page.getByRole('heading', { name: 'Patient Management' }).waitFor();
+    await page.getByRole('button', { name: 'Add Patient' }).click();
+    const add = page.getByRole('dialog', { name: 'Add Patient' });
+    await add.getByLabel('First Name').fill('Lost');
+    await add.getByLabel('Last Name').fill('Chunk');
+    await add.getByLabel('Email').fill(`lost-chunk-${Date.now()}@example.com`);
+    await add.getByRole('button', { name: 'Add Patient' }).click();
+    await page
+      .getByRole('dialog', { name: 'Patient Added Successfully' })
+      .getByRole('button', { name: 'Done' })
+      .click();
+    await page.getByRole('button', { name: 'Open patient file of Lost Chunk' }).click();
+    const failed = page.getByRole('dialog', { name: 'This part of MedLedger could not be loaded' });
+    await failed.getByRole('alert').waitFor();
+    await failed.getByRole('button', { name: 'Close' }).click();
+    await failed.waitFor({ state: 'detached' });
+    await page.getByRole('button', { name: 'Edit Lost Chunk' }).click();
+    await page.getByRole('dialog', { name: 'Edit Patient' }).waitFor();
+    await context.close();
+  });
+
   it('shows its audit trail and sees it grow with every read', async () => {
     const { context, page } = await hospitalPage();
     const patient = await (

@@ -20,6 +20,22 @@ describe('signed-out visitors', () => {
     await context.close();
   });
 
+  it('get an answer with a Reload button when the code of a page cannot be loaded, not a blank page', async () => {
+    const context = await journey.browser.newContext();
+    const page = await context.newPage();
+    // The verification page's own chunk fails (a dropped connection, or an old chunk after a deploy).
+    const verifyChunk = /\/assets\/VerifyPage-[^/]*\.js$/;
+    await page.route(verifyChunk, (route) => route.abort());
+    await page.goto(`${journey.app.url}/verify`);
+    const alert = page.getByRole('alert').filter({ hasText: 'This part of MedLedger could not be loaded' });
+    await alert.waitFor();
+    expect(await alert.textContent()).toContain('Check your connection and reload the page');
+    await page.unroute(verifyChunk);
+    await alert.getByRole('button', { name: 'Reload' }).click();
+    await page.getByRole('heading', { name: 'Verify a Record' }).waitFor();
+    await context.close();
+  });
+
   it('are sent from the dashboards and the profile page to /, and from the admin page to its login', async () => {
     const context = await journey.browser.newContext();
     const page = await context.newPage();

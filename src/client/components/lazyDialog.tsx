@@ -1,7 +1,8 @@
 // Dialogs whose code loads the first time they open: a page does not download the forms,
 // dropzones and record viewers behind its buttons until someone uses them (issue 14, item 1).
-import { Loader, Overlay } from '@mantine/core';
+import { Button, Group, Loader, Modal, Overlay, Text } from '@mantine/core';
 import { lazy, Suspense, useState, type ComponentType } from 'react';
+import { failureMessage, LoadFailureBoundary, reloadPage } from './LoadFailureBoundary';
 
 /** True from the first time `open` is true on, so the dialog stays mounted for its closing transition. */
 function useOpenedOnce(open: boolean): boolean {
@@ -19,11 +20,29 @@ function DialogLoading() {
   );
 }
 
+/** In place of a dialog whose code could not be loaded: what happened, Reload and Close. */
+function DialogFailure({ error, opened, onClose }: { error: unknown; opened: boolean; onClose: () => void }) {
+  const { title, text } = failureMessage(error);
+  return (
+    <Modal opened={opened} onClose={onClose} title={title}>
+      <Text size="sm" role="alert">
+        {text}
+      </Text>
+      <Group mt="md" justify="flex-end">
+        <Button variant="default" onClick={onClose}>
+          Close
+        </Button>
+        <Button onClick={reloadPage}>Reload</Button>
+      </Group>
+    </Modal>
+  );
+}
+
 /**
  * A dialog component with the props of the one `load` gives, which renders nothing (and loads
- * nothing) until `isOpen(props)` is first true.
+ * nothing) until `isOpen(props)` is first true. If its code cannot be loaded, a dialog says so.
  */
-export function lazyDialog<P extends object>(
+export function lazyDialog<P extends { onClose: () => void }>(
   load: () => Promise<ComponentType<P>>,
   isOpen: (props: P) => boolean,
 ): ComponentType<P> {
@@ -32,9 +51,13 @@ export function lazyDialog<P extends object>(
     const opened = useOpenedOnce(isOpen(props));
     if (!opened) return null;
     return (
-      <Suspense fallback={<DialogLoading />}>
-        <Dialog {...props} />
-      </Suspense>
+      <LoadFailureBoundary
+        fallback={(error) => <DialogFailure error={error} opened={isOpen(props)} onClose={props.onClose} />}
+      >
+        <Suspense fallback={<DialogLoading />}>
+          <Dialog {...props} />
+        </Suspense>
+      </LoadFailureBoundary>
     );
   };
 }

@@ -5,6 +5,7 @@ import { Center, Loader, NavLink, Stack, Title, VisuallyHidden } from '@mantine/
 import { lazy, Suspense } from 'react';
 import { useSearchParams } from 'react-router';
 import { AppLayout } from '../../components/layout/AppLayout';
+import { LoadFailureBoundary } from '../../components/LoadFailureBoundary';
 import { useMobileNav } from '../../components/layout/MobileNav';
 import { useBillingStatus } from '../../features/billing/api';
 import { TrialBanner } from '../../features/billing/TrialBanner';
@@ -77,13 +78,15 @@ export default function HospitalDashboardPage() {
         <>
           <TrialBanner />
           {/* One boundary per tab: a tab chosen for the first time shows the spinner, not the last one. */}
-          <Suspense key={active} fallback={<TabLoading />}>
-            {active === 'patients' && <PatientsTab />}
-            {active === 'upload' && <UploadRecordsTab />}
-            {active === 'appointments' && <AppointmentsTab />}
-            {active === 'audit' && <AuditTrailTab />}
-            {active === 'settings' && <SettingsTab />}
-          </Suspense>
+          <LoadFailureBoundary key={active}>
+            <Suspense fallback={<TabLoading />}>
+              {active === 'patients' && <PatientsTab />}
+              {active === 'upload' && <UploadRecordsTab />}
+              {active === 'appointments' && <AppointmentsTab />}
+              {active === 'audit' && <AuditTrailTab />}
+              {active === 'settings' && <SettingsTab />}
+            </Suspense>
+          </LoadFailureBoundary>
         </>
       )}
     </AppLayout>

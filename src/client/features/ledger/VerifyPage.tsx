@@ -10,6 +10,7 @@ import { lazy, Suspense, useRef, useState, type FormEvent } from 'react';
 import { MAX_UPLOAD_BYTES } from '../../../shared/constants';
 import { errorMessage } from '../../api/request';
 import { PublicLayout } from '../../components/layout/PublicLayout';
+import { LoadFailureBoundary } from '../../components/LoadFailureBoundary';
 import { HASH_MESSAGE } from '../../../shared/ledger/sha256';
 import { lookUp, type LookupResult } from './lookup';
 import { fileSha256, normaliseHash } from './proof';
@@ -152,9 +153,12 @@ export default function VerifyPage() {
           )}
 
           <Divider />
-          <Suspense fallback={<Loader size="sm" role="status" aria-label="Loading the receipt check" />}>
-            <ReceiptCheck />
-          </Suspense>
+          {/* If its chunk cannot be loaded, the section says so; the hash and file checks stay. */}
+          <LoadFailureBoundary>
+            <Suspense fallback={<Loader size="sm" role="status" aria-label="Loading the receipt check" />}>
+              <ReceiptCheck />
+            </Suspense>
+          </LoadFailureBoundary>
         </Stack>
       </Paper>
     </PublicLayout>

@@ -27,10 +27,11 @@ const SettingsTab = lazy(async () => ({
   default: (await import('../../features/hospital/SettingsTab')).SettingsTab,
 }));
 
-function TabLoading() {
+/** The spinner in the tab's place, while the billing status or a tab's code loads. */
+function TabAreaLoading({ label }: { label: string }) {
   return (
     <Center py="xl">
-      <Loader role="status" aria-label="Loading the tab" />
+      <Loader role="status" aria-label={label} />
     </Center>
   );
 }
@@ -71,15 +72,13 @@ export default function HospitalDashboardPage() {
       {/* The trial banner and the tab appear together: a banner arriving later would push the
           whole tab down (a layout shift of most of the screen). The status is one small read. */}
       {billing.isPending ? (
-        <Center py="xl">
-          <Loader role="status" aria-label="Loading the dashboard" />
-        </Center>
+        <TabAreaLoading label="Loading the dashboard" />
       ) : (
         <>
           <TrialBanner />
           {/* One boundary per tab: a tab chosen for the first time shows the spinner, not the last one. */}
           <LoadFailureBoundary key={active}>
-            <Suspense fallback={<TabLoading />}>
+            <Suspense fallback={<TabAreaLoading label="Loading the tab" />}>
               {active === 'patients' && <PatientsTab />}
               {active === 'upload' && <UploadRecordsTab />}
               {active === 'appointments' && <AppointmentsTab />}

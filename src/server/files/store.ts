@@ -98,6 +98,9 @@ async function readInto(file: string, buffer: Buffer): Promise<Buffer> {
   }
 }
 
+/** What reading a stored file back gives: its plaintext's SHA-256, or why it cannot be read intact. */
+export type HashStoredResult = { ok: true; sha256: string } | { ok: false; reason: 'missing' | 'altered' };
+
 /** The attachment store the record and ledger code use, whichever keeps the bytes. */
 export interface FileStore {
   readonly kind: 'directory' | 'database';
@@ -131,9 +134,7 @@ export interface FileStore {
    * SHA-256 of the stored plaintext, or the reason it cannot be read back intact
    * ('missing' when the file is gone, 'altered' when decryption fails its integrity check).
    */
-  hashStored(
-    meta: StoredFileRef,
-  ): Promise<{ ok: true; sha256: string } | { ok: false; reason: 'missing' | 'altered' }>;
+  hashStored(meta: StoredFileRef): Promise<HashStoredResult>;
   /**
    * The start-up sweep: removes what uploads that never committed left behind, never what an
    * attachment row or a live reservation (files/pending.ts) claims. The number of files removed.
@@ -322,9 +323,7 @@ export abstract class SealedStore implements FileStore {
     return stored.pipe(decrypt);
   }
 
-  async hashStored(
-    meta: StoredFileRef,
-  ): Promise<{ ok: true; sha256: string } | { ok: false; reason: 'missing' | 'altered' }> {
+  async hashStored(meta: StoredFileRef): Promise<HashStoredResult> {
     if (!(await this.exists(meta.storageKey))) return { ok: false, reason: 'missing' };
     const hash = crypto.createHash('sha256');
     try {
@@ -485,17 +484,51 @@ export class DirectoryStore extends SealedStore {
   }
 
   /** Small files (most records): one read and one decrypt pass; streams cost more per file. */
-  override async hashStored(
-    meta: StoredFileRef,
-  ): Promise<{ ok: true; sha256: string } | { ok: false; reason: 'missing' | 'altered' }> {
+  override async hashStored(meta: StoredFileRef): Promise<HashStoredResult> {
     const file = this.pathFor(meta.storageKey);
     const stat = await fsp.stat(file).catch(() => null);
     if (!stat) return { ok: false, reason: 'missing' };
     if (stat.size > WHOLE_READ_LIMIT) return super.hashStored(meta);
-    const hash = crypto.createHash('sha256');
     const buffer = readBuffers.pop() ?? Buffer.allocUnsafe(WHOLE_READ_LIMIT);
     try {
-      const bytes = await readInto(file, buffer);
+      return this.hashWhole(meta, await readInto(file, buffer));
+    } finally {
+      if (readBuffers.length < READ_BUFFERS_KEPT) readBuffers.push(buffer);
+    }
+  }
+
+  /**
+   * hashStored for a thread that does nothing else (the audit's hash workers, hash-worker.ts):
+   * a small file is read with blocking calls, so the bytes land in this core's cache and are
+   * decrypted there, without the five hand-offs to Node's thread pool (stat, open, two reads,
+   * close) that the asynchronous reads cost per file. Measured with 120 files of 512 KB on one
+   * thread: 0.26 of a SHA-256 pass asynchronously, 0.46-0.49 so. Never call it on the server's
+   * event loop. Larger files stream as in hashStored.
+   */
+  async hashStoredBlocking(meta: StoredFileRef): Promise<HashStoredResult> {
+    let fd: number;
+    try {
+      fd = fs.openSync(this.pathFor(meta.storageKey), 'r');
+    } catch {
+      return { ok: false, reason: 'missing' };
+    }
+    const buffer = readBuffers.pop() ?? Buffer.allocUnsafe(WHOLE_READ_LIMIT);
+    try {
+      let filled = 0;
+      for (let read = -1; read !== 0 && filled < buffer.length; filled += read)
+        read = fs.readSync(fd, buffer, filled, buffer.length - filled, filled);
+      if (filled === buffer.length) return await super.hashStored(meta);
+      return this.hashWhole(meta, buffer.subarray(0, filled));
+    } finally {
+      fs.closeSync(fd);
+      if (readBuffers.length < READ_BUFFERS_KEPT) readBuffers.push(buffer);
+    }
+  }
+
+  /** The SHA-256 of a whole stored file's plaintext, from its sealed bytes. */
+  private hashWhole(meta: StoredFileRef, bytes: Buffer): HashStoredResult {
+    const hash = crypto.createHash('sha256');
+    try {
       if (meta.format === 'stream1') {
         openWhole(this.key, meta.storageKey, bytes, (plain) => hash.update(plain));
       } else {
@@ -506,8 +539,6 @@ export class DirectoryStore extends SealedStore {
       return { ok: true, sha256: hash.digest('hex') };
     } catch {
       return { ok: false, reason: 'altered' };
-    } finally {
-      if (readBuffers.length < READ_BUFFERS_KEPT) readBuffers.push(buffer);
     }
   }
 

@@ -14,7 +14,7 @@ import { emptyRoot } from '../../../shared/ledger/merkle.js';
 import { bytesOf, chainHashOf, hexOf, leafOf, nodeOf, sha256, sha256Hex } from './hashing.js';
 import type { AttachmentHasher } from './hash-pool.js';
 import { rootAt } from './tree.js';
-import { openEntry, openingsOf, type Opening } from './commitments.js';
+import { openEntry, openingsOf, type OpenedEntry, type Opening } from './commitments.js';
 import { compareRecord, type AttachmentRow, type LedgerEntryRow } from './verify.js';
 
 export interface AuditProgress {
@@ -96,10 +96,17 @@ export async function auditLedger(
     if (batch.length === 0) break;
     const first = expectedSeq;
     const computed = new Map<string, string>();
+    // The records' reads (and, on a pool, their hashing) start before the entries are checked
+    // here, so that the workers hash while this thread rebuilds the chain and tree.
+    const recordProblems =
+      options.records !== false
+        ? await beginRecordChecks(db, options.hasher ?? files, batch, report)
+        : undefined;
     const openings = await openingsOf(
       db,
       batch.map((e) => Number(e.seq)),
     );
+    const openedBySeq = new Map<number, OpenedEntry>();
     for (const entry of batch) {
       const seq = Number(entry.seq);
       if (seq !== expectedSeq) {
@@ -111,6 +118,7 @@ export async function auditLedger(
       if (sha256Hex(canonical) !== entry.hash)
         problem(`Entry ${seq}: its hash does not match its canonical text.`);
       const opened = openEntry(entry, openings.get(seq));
+      openedBySeq.set(seq, opened);
       if (opened.state === 'unreadable') problem(`Entry ${seq}: its stored text is not a ledger entry.`);
       else if (opened.state === 'altered')
         problem(`Entry ${seq}: its stored content was changed (it no longer matches the entry's commitments).`);
@@ -135,8 +143,7 @@ export async function auditLedger(
     }
     lastSeq = Number(batch[batch.length - 1].seq);
     await compareNodes(db, first, expectedSeq, computed, problem);
-    if (options.records !== false)
-      await auditRecords(db, options.hasher ?? files, batch, openings, report, problem);
+    if (recordProblems) for (const found of await recordProblems(openings, openedBySeq)) found.forEach(problem);
     options.onProgress?.({ entries: report.entries, total, records: report.records });
   }
 
@@ -205,45 +212,63 @@ async function checkTreeExtent(db: Db, size: number, rootHash: string, problem: 
   }
 }
 
-async function auditRecords(
+/**
+ * Begins checking the records of a batch's uploads (fields against the entry, attachment bytes
+ * against their SHA-256): reads the rows and, on a pool, queues every attachment for hashing at
+ * once. The function it returns finishes the checks and gives each upload's problems, in ledger
+ * order.
+ */
+async function beginRecordChecks(
   db: Db,
   files: AttachmentHasher & { threads?: number },
   batch: LedgerEntryRow[],
-  openings: Map<number, Opening>,
   report: AuditReport,
-  problem: (text: string) => void,
-) {
+): Promise<(openings: Map<number, Opening>, opened: Map<number, OpenedEntry>) => Promise<string[][]>> {
   const uploads = batch.filter((e) => e.kind === 'record_upload' && e.recordId);
-  if (uploads.length === 0) return;
+  if (uploads.length === 0) return async () => [];
   const ids = uploads.map((e) => e.recordId!);
-  const records = await db.select().from(medicalRecords).where(inArray(medicalRecords.id, ids));
   const rows = await db
     .select()
     .from(attachments)
     .where(inArray(attachments.recordId, ids))
     .orderBy(asc(attachments.recordId), asc(attachments.position));
+  // A pool queues jobs and hands each worker a few at a time, so everything can be asked of it now;
+  // a store read on this thread holds a read buffer per file, so a few records go at a time.
+  let hasher: AttachmentHasher = files;
+  if (files.threads) {
+    const hashes = new Map<string, ReturnType<AttachmentHasher['hashStored']>>();
+    for (const row of rows) {
+      const hashed = files.hashStored(row);
+      hashed.catch(() => {}); // awaited in compareRecord; a failed worker is reported there
+      hashes.set(row.storageKey, hashed);
+    }
+    hasher = { hashStored: (ref) => hashes.get(ref.storageKey) ?? files.hashStored(ref) };
+  }
+  const records = await db.select().from(medicalRecords).where(inArray(medicalRecords.id, ids));
   const byRecord = new Map<string, AttachmentRow[]>();
   for (const row of rows) byRecord.set(row.recordId, [...(byRecord.get(row.recordId) ?? []), row]);
   const recordById = new Map(records.map((r) => [r.id, r]));
-  // Read several records' attachments at once, so that disk reads overlap with hashing (and every
-  // thread of a pool has work); report in ledger order.
-  const concurrency = Math.max(RECORD_CONCURRENCY, 2 * (files.threads ?? 1));
-  const results = await mapConcurrent(uploads, concurrency, async (entry) => {
-    const record = recordById.get(entry.recordId!);
-    if (!record) return [`Entry ${entry.seq}: record ${entry.recordId} no longer exists.`];
-    const own = byRecord.get(record.id) ?? [];
-    const opening = openings.get(Number(entry.seq)) ?? null;
-    const { content, attachments: stored, erased } = await compareRecord(files, record, own, entry, opening);
-    // An erased entry can no longer vouch for its record's fields (counted above, not a problem);
-    // the attachment bytes are still checked against their recorded SHA-256.
-    if (erased) content.ok = true;
-    report.attachmentBytes += own.reduce((sum, a) => sum + Number(a.size), 0);
-    report.records++;
-    return [stored, content]
-      .filter((c) => !c.ok)
-      .map((c) => `Record ${record.id} (entry ${entry.seq}): ${c.detail}`);
-  });
-  for (const found of results) found.forEach(problem);
+  const concurrency = files.threads ? uploads.length : RECORD_CONCURRENCY;
+  return (openings, opened) =>
+    mapConcurrent(uploads, concurrency, async (entry) => {
+      const record = recordById.get(entry.recordId!);
+      if (!record) return [`Entry ${entry.seq}: record ${entry.recordId} no longer exists.`];
+      const own = byRecord.get(record.id) ?? [];
+      const seq = Number(entry.seq);
+      const {
+        content,
+        attachments: stored,
+        erased,
+      } = await compareRecord(hasher, record, own, entry, openings.get(seq) ?? null, opened.get(seq));
+      // An erased entry can no longer vouch for its record's fields (counted above, not a problem);
+      // the attachment bytes are still checked against their recorded SHA-256.
+      if (erased) content.ok = true;
+      report.attachmentBytes += own.reduce((sum, a) => sum + Number(a.size), 0);
+      report.records++;
+      return [stored, content]
+        .filter((c) => !c.ok)
+        .map((c) => `Record ${record.id} (entry ${entry.seq}): ${c.detail}`);
+    });
 }
 
 const RECORD_CONCURRENCY = 4;

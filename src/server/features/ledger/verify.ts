@@ -9,7 +9,14 @@ import type { RecordRow } from '../../access.js';
 import type { Db } from '../../db/connect.js';
 import { attachments, ledgerEntries } from '../../db/schema.js';
 import type { FileStore } from '../../files/store.js';
-import { openEntry, openingOf, recanonicalWith, type LedgerEntryRow, type Opening } from './commitments.js';
+import {
+  openEntry,
+  openingOf,
+  recanonicalWith,
+  type LedgerEntryRow,
+  type OpenedEntry,
+  type Opening,
+} from './commitments.js';
 import { RECORD_LEDGER_FIELDS, recordLedgerContent } from './content.js';
 import { bytesOf, chainHashOf, hexOf, leafOf, sha256, sha256Hex } from './hashing.js';
 import { inclusionProof, LedgerDamagedError, ledgerSize } from './tree.js';
@@ -117,6 +124,8 @@ export async function compareRecord(
   rows: readonly AttachmentRow[],
   entry: LedgerEntryRow,
   opening: Opening | null,
+  /** The entry read with its opening, when the caller has read it already (the audit). */
+  opened: OpenedEntry = openEntry(entry, opening),
 ): Promise<{ content: VerificationCheck; attachments: VerificationCheck; erased: boolean }> {
   const problems: string[] = [];
   const fromBytes: AttachmentRow[] = [];
@@ -136,7 +145,6 @@ export async function compareRecord(
     }
   }
   const content = recordLedgerContent(record, fromBytes);
-  const opened = openEntry(entry, opening);
   const recomputed = recanonicalWith(entry, content, opening);
   const contentOk =
     opened.state === 'open' && recomputed !== null && sha256Hex(recomputed) === entry.hash;

@@ -275,10 +275,20 @@ describe('signing up and signing in', () => {
     await other.close();
   });
 
-  it('opens the forgot-password dialog from the login screen', async () => {
+  it('opens the forgot-password dialog from the login screen; if its code cannot be loaded, says so and keeps the form', async () => {
     const context = await journey.browser.newContext();
     const page = await context.newPage();
+    const dialogChunk = /\/assets\/ForgotPasswordDialog-[^/]*\.js$/;
+    await page.route(dialogChunk, (route) => route.abort());
     await page.goto(`${journey.app.url}/patient-login`);
+    await page.getByRole('button', { name: 'Forgot password?' }).click();
+    const alert = page.getByRole('alert').filter({ hasText: 'This part of MedLedger could not be loaded' });
+    await alert.waitFor();
+    // The sign-in form is still there and usable.
+    await page.getByLabel('Email').fill('still@here.test');
+    expect(await page.getByRole('dialog').count()).toBe(0);
+    await page.unroute(dialogChunk);
+    await alert.getByRole('button', { name: 'Reload' }).click();
     await page.getByRole('button', { name: 'Forgot password?' }).click();
     await page.getByRole('dialog').waitFor();
     await context.close();

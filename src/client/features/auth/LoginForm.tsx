@@ -10,6 +10,7 @@ import type { PublicUser } from '../../../shared/users';
 import { errorMessage, errorStatus } from '../../api/request';
 import { useAuth } from '../../auth/context';
 import { AccountCard, BackButton } from '../../components/layout/AccountCard';
+import { LoadFailureBoundary } from '../../components/LoadFailureBoundary';
 import { PublicLayout } from '../../components/layout/PublicLayout';
 import { notifyError } from '../../notify';
 import {
@@ -181,9 +182,12 @@ export function LoginForm({ portal, title, subtitle, emailLabel, icon, footer }:
         </Group>
       </AccountCard>
       {forgotOpen && (
-        <Suspense fallback={null}>
-          <ForgotPasswordDialog opened onClose={() => setForgotOpen(false)} />
-        </Suspense>
+        // A dialog whose code cannot be fetched says so under the card; the sign-in form stays.
+        <LoadFailureBoundary>
+          <Suspense fallback={null}>
+            <ForgotPasswordDialog opened onClose={() => setForgotOpen(false)} />
+          </Suspense>
+        </LoadFailureBoundary>
       )}
     </PublicLayout>
   );

@@ -501,9 +501,9 @@ export class DirectoryStore extends SealedStore {
    * hashStored for a thread that does nothing else (the audit's hash workers, hash-worker.ts):
    * a small file is read with blocking calls, so the bytes land in this core's cache and are
    * decrypted there, without the five hand-offs to Node's thread pool (stat, open, two reads,
-   * close) that the asynchronous reads cost per file. Measured with 120 files of 512 KB on one
-   * thread: 0.26 of a SHA-256 pass asynchronously, 0.46-0.49 so. Never call it on the server's
-   * event loop. Larger files stream as in hashStored.
+   * close) that the asynchronous reads cost per file. Measured with bench/ledger.bench.ts (two
+   * workers, 120 files of 512 KB): 79-113 ms asynchronously, 49-72 ms so. Never call it on the
+   * server's event loop. Larger files stream as in hashStored.
    */
   async hashStoredBlocking(meta: StoredFileRef): Promise<HashStoredResult> {
     let fd: number;
@@ -515,9 +515,12 @@ export class DirectoryStore extends SealedStore {
     const buffer = readBuffers.pop() ?? Buffer.allocUnsafe(WHOLE_READ_LIMIT);
     try {
       let filled = 0;
-      for (let read = -1; read !== 0 && filled < buffer.length; filled += read)
-        read = fs.readSync(fd, buffer, filled, buffer.length - filled, filled);
-      if (filled === buffer.length) return await super.hashStored(meta);
+      for (;;) {
+        const read = fs.readSync(fd, buffer, filled, buffer.length - filled, filled);
+        filled += read;
+        if (read === 0 || filled === buffer.length) break;
+      }
+      if (filled === buffer.length) return await super.hashStored(meta); // past the whole-read limit
       return this.hashWhole(meta, buffer.subarray(0, filled));
     } finally {
       fs.closeSync(fd);

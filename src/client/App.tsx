@@ -1,5 +1,4 @@
 // The route table of docs/spec.md#screens-and-routes, with each screen's guard and redirect rules.
-import { Suspense } from 'react';
 import { Route, Routes, useLocation } from 'react-router';
 import { useAuth } from './auth/context';
 import { DocumentTitle } from './components/DocumentTitle';
@@ -44,73 +43,71 @@ export function App() {
     // A page's chunk loads on its first visit; the spinner covers the wait, and a chunk that cannot
     // be loaded gets an answer, not a blank page. One boundary per path, so the previous page never
     // stays on screen (and clickable) while the next one loads, and another path starts afresh.
-    <LoadFailureBoundary key={pathname}>
-      <Suspense fallback={<LoadingScreen />}>
-        <DocumentTitle />
-        <Routes>
-          <Route path="/" element={<HomeRoute />} />
-          <Route path="/hospital-login" element={<HospitalLoginPage />} />
-          <Route path="/patient-login" element={<PatientLoginPage />} />
-          <Route path="/medledger-login" element={<AdminLoginPage />} />
-          <Route path="/family-login" element={<FamilyLoginPage />} />
-          <Route path="/signup" element={<SignupPage />} />
-          <Route path="/provider-apply" element={<ProviderApplyPage />} />
-          <Route path="/provider-register" element={<ProviderRegisterPage />} />
-          <Route path="/reset-password" element={<ResetPasswordPage />} />
-          <Route path="/verify" element={<VerifyPage />} />
-          <Route path="/shared/:token" element={<SharedRecordPage />} />
-          <Route
-            path="/hospital-dashboard"
-            element={
-              <RequireRole roles={['hospital']}>
-                <HospitalDashboardPage />
-              </RequireRole>
-            }
-          />
-          <Route
-            path="/patient-dashboard"
-            element={
-              <RequireRole roles={['patient']}>
-                <PatientDashboardPage />
-              </RequireRole>
-            }
-          />
-          <Route
-            path="/family-dashboard"
-            element={
-              <RequireRole roles={['family']} signedOutTo="/family-login">
-                <FamilyDashboardPage />
-              </RequireRole>
-            }
-          />
-          <Route
-            path="/profile/edit"
-            element={
-              // The spec sends signed-out visitors to /login, which does not exist; / is the login page.
-              <RequireRole>
-                <ProfilePage />
-              </RequireRole>
-            }
-          />
-          <Route
-            path="/medledger/applications"
-            element={
-              <RequireRole roles={['medledger_admin']} signedOutTo="/medledger-login">
-                <ApplicationsPage />
-              </RequireRole>
-            }
-          />
-          <Route
-            path="/medledger/users"
-            element={
-              <RequireRole roles={['medledger_admin']} signedOutTo="/medledger-login">
-                <UsersPage />
-              </RequireRole>
-            }
-          />
-          <Route path="*" element={<NotFoundPage />} />
-        </Routes>
-      </Suspense>
+    <LoadFailureBoundary key={pathname} loading={<LoadingScreen />}>
+      <DocumentTitle />
+      <Routes>
+        <Route path="/" element={<HomeRoute />} />
+        <Route path="/hospital-login" element={<HospitalLoginPage />} />
+        <Route path="/patient-login" element={<PatientLoginPage />} />
+        <Route path="/medledger-login" element={<AdminLoginPage />} />
+        <Route path="/family-login" element={<FamilyLoginPage />} />
+        <Route path="/signup" element={<SignupPage />} />
+        <Route path="/provider-apply" element={<ProviderApplyPage />} />
+        <Route path="/provider-register" element={<ProviderRegisterPage />} />
+        <Route path="/reset-password" element={<ResetPasswordPage />} />
+        <Route path="/verify" element={<VerifyPage />} />
+        <Route path="/shared/:token" element={<SharedRecordPage />} />
+        <Route
+          path="/hospital-dashboard"
+          element={
+            <RequireRole roles={['hospital']}>
+              <HospitalDashboardPage />
+            </RequireRole>
+          }
+        />
+        <Route
+          path="/patient-dashboard"
+          element={
+            <RequireRole roles={['patient']}>
+              <PatientDashboardPage />
+            </RequireRole>
+          }
+        />
+        <Route
+          path="/family-dashboard"
+          element={
+            <RequireRole roles={['family']} signedOutTo="/family-login">
+              <FamilyDashboardPage />
+            </RequireRole>
+          }
+        />
+        <Route
+          path="/profile/edit"
+          element={
+            // The spec sends signed-out visitors to /login, which does not exist; / is the login page.
+            <RequireRole>
+              <ProfilePage />
+            </RequireRole>
+          }
+        />
+        <Route
+          path="/medledger/applications"
+          element={
+            <RequireRole roles={['medledger_admin']} signedOutTo="/medledger-login">
+              <ApplicationsPage />
+            </RequireRole>
+          }
+        />
+        <Route
+          path="/medledger/users"
+          element={
+            <RequireRole roles={['medledger_admin']} signedOutTo="/medledger-login">
+              <UsersPage />
+            </RequireRole>
+          }
+        />
+        <Route path="*" element={<NotFoundPage />} />
+      </Routes>
     </LoadFailureBoundary>
   );
 }

@@ -1,9 +1,10 @@
-// Around each part of the app whose code loads on demand (a page, a dashboard tab, a dialog): if
-// its chunk cannot be fetched (the connection dropped, or a new version was installed and the old
-// chunk is gone) or it fails while rendering, the part says so and offers a reload, instead of
-// React removing the whole app and leaving a blank page.
+// Around each part of the app whose code loads on demand (a page, a dashboard tab, a dialog): it
+// shows `loading` while the part's chunk loads (its Suspense boundary), and if the chunk cannot be
+// fetched (the connection dropped, or a new version was installed and the old chunk is gone) or
+// the part fails while rendering, the part says so and offers a reload, instead of React removing
+// the whole app and leaving a blank page.
 import { Alert, Button, Group, Text } from '@mantine/core';
-import { Component, type ReactNode } from 'react';
+import { Component, Suspense, type ReactNode } from 'react';
 
 /** A dynamic import that failed: Chromium, Firefox, Safari, and Vite's preload of a chunk's CSS. */
 const LOAD_FAILURE =
@@ -23,6 +24,8 @@ export const reloadPage = () => window.location.reload();
 
 interface Props {
   children: ReactNode;
+  /** Shown while the part's code loads. */
+  loading: ReactNode;
   /** What to show instead (a dialog shows it in a dialog); by default an alert in place. */
   fallback?: (error: unknown) => ReactNode;
 }
@@ -36,7 +39,7 @@ export class LoadFailureBoundary extends Component<Props, { error: unknown }> {
 
   render() {
     const { error } = this.state;
-    if (!error) return this.props.children;
+    if (!error) return <Suspense fallback={this.props.loading}>{this.props.children}</Suspense>;
     if (this.props.fallback) return this.props.fallback(error);
     const { title, text } = failureMessage(error);
     return (

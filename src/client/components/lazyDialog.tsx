@@ -1,7 +1,7 @@
 // Dialogs whose code loads the first time they open: a page does not download the forms,
 // dropzones and record viewers behind its buttons until someone uses them (issue 14, item 1).
 import { Button, Group, Loader, Modal, Overlay, Text } from '@mantine/core';
-import { lazy, Suspense, useState, type ComponentType } from 'react';
+import { lazy, useState, type ComponentType } from 'react';
 import { failureMessage, LoadFailureBoundary, reloadPage } from './LoadFailureBoundary';
 
 /** True from the first time `open` is true on, so the dialog stays mounted for its closing transition. */
@@ -52,11 +52,10 @@ export function lazyDialog<P extends { onClose: () => void }>(
     if (!opened) return null;
     return (
       <LoadFailureBoundary
+        loading={<DialogLoading />}
         fallback={(error) => <DialogFailure error={error} opened={isOpen(props)} onClose={props.onClose} />}
       >
-        <Suspense fallback={<DialogLoading />}>
-          <Dialog {...props} />
-        </Suspense>
+        <Dialog {...props} />
       </LoadFailureBoundary>
     );
   };

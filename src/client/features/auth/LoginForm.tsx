@@ -4,7 +4,7 @@
 // anything is signed in or recorded (so lastLoginAt, which drives "New Notifications", stays), and
 // the form shows "Access Denied"; success goes to the portal's page; a failure gets "Login Failed".
 import { Anchor, Button, Checkbox, Group, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
-import { lazy, Suspense, useState, type FormEvent, type ReactNode } from 'react';
+import { lazy, useState, type FormEvent, type ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router';
 import type { PublicUser } from '../../../shared/users';
 import { errorMessage, errorStatus } from '../../api/request';
@@ -183,10 +183,8 @@ export function LoginForm({ portal, title, subtitle, emailLabel, icon, footer }:
       </AccountCard>
       {forgotOpen && (
         // A dialog whose code cannot be fetched says so under the card; the sign-in form stays.
-        <LoadFailureBoundary>
-          <Suspense fallback={null}>
-            <ForgotPasswordDialog opened onClose={() => setForgotOpen(false)} />
-          </Suspense>
+        <LoadFailureBoundary loading={null}>
+          <ForgotPasswordDialog opened onClose={() => setForgotOpen(false)} />
         </LoadFailureBoundary>
       )}
     </PublicLayout>

@@ -6,7 +6,7 @@ import '@mantine/dropzone/styles.css';
 import { Button, Divider, Group, Loader, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import { Dropzone } from '@mantine/dropzone';
 import { IconFileSearch, IconShieldCheck } from '@tabler/icons-react';
-import { lazy, Suspense, useRef, useState, type FormEvent } from 'react';
+import { lazy, useRef, useState, type FormEvent } from 'react';
 import { MAX_UPLOAD_BYTES } from '../../../shared/constants';
 import { errorMessage } from '../../api/request';
 import { PublicLayout } from '../../components/layout/PublicLayout';
@@ -154,10 +154,10 @@ export default function VerifyPage() {
 
           <Divider />
           {/* If its chunk cannot be loaded, the section says so; the hash and file checks stay. */}
-          <LoadFailureBoundary>
-            <Suspense fallback={<Loader size="sm" role="status" aria-label="Loading the receipt check" />}>
-              <ReceiptCheck />
-            </Suspense>
+          <LoadFailureBoundary
+            loading={<Loader size="sm" role="status" aria-label="Loading the receipt check" />}
+          >
+            <ReceiptCheck />
           </LoadFailureBoundary>
         </Stack>
       </Paper>

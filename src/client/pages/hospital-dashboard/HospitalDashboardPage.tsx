@@ -2,7 +2,7 @@
 // default), a slide-in menu on small screens, and the trial banner. The route guard lets only role
 // hospital in.
 import { Center, Loader, NavLink, Stack, Title, VisuallyHidden } from '@mantine/core';
-import { lazy, Suspense } from 'react';
+import { lazy } from 'react';
 import { useSearchParams } from 'react-router';
 import { AppLayout } from '../../components/layout/AppLayout';
 import { LoadFailureBoundary } from '../../components/LoadFailureBoundary';
@@ -77,14 +77,12 @@ export default function HospitalDashboardPage() {
         <>
           <TrialBanner />
           {/* One boundary per tab: a tab chosen for the first time shows the spinner, not the last one. */}
-          <LoadFailureBoundary key={active}>
-            <Suspense fallback={<TabAreaLoading label="Loading the tab" />}>
-              {active === 'patients' && <PatientsTab />}
-              {active === 'upload' && <UploadRecordsTab />}
-              {active === 'appointments' && <AppointmentsTab />}
-              {active === 'audit' && <AuditTrailTab />}
-              {active === 'settings' && <SettingsTab />}
-            </Suspense>
+          <LoadFailureBoundary key={active} loading={<TabAreaLoading label="Loading the tab" />}>
+            {active === 'patients' && <PatientsTab />}
+            {active === 'upload' && <UploadRecordsTab />}
+            {active === 'appointments' && <AppointmentsTab />}
+            {active === 'audit' && <AuditTrailTab />}
+            {active === 'settings' && <SettingsTab />}
           </LoadFailureBoundary>
         </>
       )}

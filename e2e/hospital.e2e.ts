@@ -177,7 +177,20 @@ describe('hospital dashboard', () => {
     });
     expect(res.status()).toBe(201);
 
+    // While the page is on its way, the list says it is loading and its footer says nothing (not
+    // "No patients"); then the count arrives.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const patientList = /\/api\/patients(\?|$)/;
+    await page.route(patientList, async (route) => {
+      await held;
+      await route.continue();
+    });
     await page.reload();
+    await page.getByText('Loading patients...').waitFor();
+    expect(await page.getByText('No patients', { exact: true }).count()).toBe(0);
+    release();
+    await page.unroute(patientList);
     await page.getByText('Showing 1–50 of 52 patients').waitFor();
     expect(await page.getByRole('button', { name: 'Previous' }).isDisabled()).toBe(true);
     await page.getByRole('button', { name: 'Next' }).click();

@@ -32,9 +32,13 @@ export function ListPager({ page: shown, list, one, other, onPage, p, hideEmpty 
   const range = pageRange(page, pageSize, list?.items.length ?? 0, total);
   const pages = pageCount(total, pageSize);
   return (
-    <Group justify="space-between" p={p} mt={p ? undefined : 'md'}>
+    // Empty and without padding until the page is in (the status under the table says it is
+    // loading, or why it failed), not "No patients" meanwhile: the count then arrives into this
+    // live region, which is announced, and a footer of no size is not a layout shift when the rows
+    // push it down.
+    <Group justify="space-between" p={list ? p : 0} mt={list && !p ? 'md' : undefined}>
       <Text size="sm" c="dimmed" aria-live="polite">
-        {showingRange(range, one, other)}
+        {list ? showingRange(range, one, other) : null}
       </Text>
       {pages > 1 && (
         <Pagination

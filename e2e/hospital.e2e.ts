@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page, Route } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { samplePdf, samplePng } from '../src/server/features/records/testing';
 import { startJourney } from './journey';
@@ -44,7 +44,7 @@ async function transactionsTotal(page: Page): Promise<number> {
   const footer = page.getByText(/^Showing \d+–\d+ of \d+ transactions?$/);
   await footer.waitFor();
   const text = (await footer.textContent()) ?? '';
-  return Number(/of (\d+) transactions/.exec(text)?.[1]);
+  return Number(/of (\d+) transactions?$/.exec(text)?.[1]);
 }
 
 describe('hospital dashboard', () => {
@@ -190,8 +190,8 @@ describe('hospital dashboard', () => {
     await page.getByText('Loading patients...').waitFor();
     expect(await page.getByText('No patients', { exact: true }).count()).toBe(0);
     release();
-    await page.unroute(patientList);
     await page.getByText('Showing 1–50 of 52 patients').waitFor();
+    await page.unroute(patientList); // only once the held request went on: unroute would answer it
     expect(await page.getByRole('button', { name: 'Previous' }).isDisabled()).toBe(true);
     await page.getByRole('button', { name: 'Next' }).click();
     await page.getByText('Showing 51–52 of 52 patients').waitFor();
@@ -260,7 +260,9 @@ describe('hospital dashboard', () => {
     const { context, page } = await hospitalPage();
     await page.route(/\/assets\/(AuditTrailTab|PatientDetailsDialog)-[^/]*\.js$/, (route) => route.abort());
     await nav(page, 'Audit Trail').click();
-    const tabAlert = page.getByRole('alert').filter({ hasText: 'This part of MedLedger could not be loaded' });
+    const tabAlert = page
+      .getByRole('alert')
+      .filter({ hasText: 'This part of MedLedger could not be loaded' });
     await tabAlert.getByRole('button', { name: 'Reload' }).waitFor();
 
     await nav(page, 'Patients').click();
@@ -282,6 +284,39 @@ describe('hospital dashboard', () => {
     await failed.waitFor({ state: 'detached' });
     await page.getByRole('button', { name: 'Edit Lost Chunk' }).click();
     await page.getByRole('dialog', { name: 'Edit Patient' }).waitFor();
+    await context.close();
+  });
+
+  it('says so when its audit trail or drafts cannot be loaded (not "none yet"), and Try again loads them', async () => {
+    const { context, page } = await hospitalPage();
+    const unavailable = (route: Route) =>
+      route.fulfill({
+        status: 503,
+        contentType: 'application/json',
+        body: '{"message":"Service unavailable"}',
+      });
+    const trail = /\/api\/audit-logs(\?|$)/;
+    const drafts = /\/api\/medical-records\/drafts(\?|$)/;
+    await page.route(trail, unavailable);
+    await page.route(drafts, unavailable);
+
+    await nav(page, 'Audit Trail').click();
+    const trailFailed = page.getByRole('alert').filter({ hasText: 'The audit trail could not be loaded' });
+    await trailFailed.waitFor();
+    expect(await page.getByText('No audit logs available yet').count()).toBe(0);
+    await page.unroute(trail);
+    await trailFailed.getByRole('button', { name: 'Try again' }).click();
+    expect(await transactionsTotal(page)).toBeGreaterThanOrEqual(1); // the sign-in
+    expect(await trailFailed.count()).toBe(0);
+
+    await nav(page, 'Upload Records').click();
+    const draftsFailed = page.getByRole('alert').filter({ hasText: 'Your drafts could not be loaded' });
+    await draftsFailed.waitFor();
+    expect(await page.getByText('No drafts.', { exact: false }).count()).toBe(0);
+    await page.unroute(drafts);
+    await draftsFailed.getByRole('button', { name: 'Try again' }).click();
+    await page.getByText('No drafts. Use "Save as Draft"', { exact: false }).waitFor();
+    expect(await draftsFailed.count()).toBe(0);
     await context.close();
   });
 

@@ -1,13 +1,15 @@
 // Browser journeys of the patient dashboard: a hospital adds a patient and uploads a record (API);
 // the patient signs up with the MRN, sees the record, opens it verified, downloads the same bytes,
 // edits the profile, adds a family contact, changes consent and finds the change in the activity
-// trail. And: a hospital is kept out of /patient-dashboard.
+// trail. A list that cannot be loaded says so (never "no records") and loads on Try again. And: a
+// hospital is kept out of /patient-dashboard.
 import type { Page } from 'playwright-core';
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { samplePdf } from '../src/server/features/records/testing';
 import { PHONE_MESSAGE } from '../src/shared/patient-profile';
-import { PASSWORD, signedInHospital, toast, uniqueEmail } from './auth-helpers';
+import { addPatient, PASSWORD, signedInHospital, signedInPatient, toast, uniqueEmail } from './auth-helpers';
+import { patientIdOf, uploadRecord } from './record-helpers';
 import { startJourney } from './journey';
 
 const journey = startJourney();
@@ -195,6 +197,64 @@ describe('patient dashboard', () => {
     await expect
       .poll(() => consentCard.getByRole('switch', { name: 'Family Access' }).isChecked())
       .toBe(false);
+    await context.close();
+  });
+});
+
+describe('patient dashboard without its data', () => {
+  it('says what could not be loaded instead of "no records", and Try again loads it', async () => {
+    const hospital = await journey.browser.newContext();
+    await signedInHospital(hospital, journey.app.url);
+    const email = uniqueEmail('patient-unloaded');
+    const mrn = await addPatient(hospital, journey.app.url, {
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+      email,
+    });
+    const patientId = await patientIdOf(hospital, journey.app.url, mrn);
+    await uploadRecord(hospital, journey.app.url, {
+      patientId,
+      recordType: 'lab-results',
+      title: 'Blood panel',
+    });
+    await hospital.close();
+
+    const context = await journey.browser.newContext();
+    await signedInPatient(context, journey.app.url, mrn, email);
+    const page = await context.newPage();
+    // The records, the activity trail, the appointments and the profile answer a server error.
+    const failing =
+      /\/api\/(medical-records|audit-logs\/patient|appointments\/patient|patients\/profile)(\/|\?|$)/;
+    await page.route(failing, (route) =>
+      route.fulfill({
+        status: 503,
+        contentType: 'application/json',
+        body: '{"message":"Service unavailable"}',
+      }),
+    );
+    await page.goto(`${journey.app.url}/patient-dashboard`);
+    await page.getByRole('heading', { name: 'Welcome back, Ada!' }).waitFor();
+    const parts = ['Your medical records', 'Your activity trail', 'Your appointments', 'Your profile'];
+    const failed = (what: string) =>
+      page.getByRole('alert').filter({ hasText: `${what} could not be loaded` });
+    for (const what of parts) await failed(what).waitFor();
+    expect(await page.getByText('No medical records available yet', { exact: false }).count()).toBe(0);
+    expect(await page.getByText('No Activity Yet').count()).toBe(0);
+    expect(await page.getByText('No upcoming appointments', { exact: false }).count()).toBe(0);
+    // Nor do the figures say 0: they are not known.
+    for (const stat of ['Medical Records', 'Upcoming Appointments', 'New Notifications', 'Verified Records'])
+      expect(await statValue(page, stat)).toBe('—not known');
+
+    await page.unroute(failing);
+    for (const what of parts) await failed(what).getByRole('button', { name: 'Try again' }).click();
+    await page.getByRole('region', { name: 'Recent Medical Records' }).getByText('Blood panel').waitFor();
+    await page.getByText('No upcoming appointments. Book an appointment').waitFor();
+    await page.getByRole('region', { name: 'Profile Summary' }).getByText(mrn, { exact: true }).waitFor();
+    expect(await statValue(page, 'Medical Records')).toBe('1');
+    expect(await statValue(page, 'Upcoming Appointments')).toBe('0');
+    await expect
+      .poll(() => page.getByRole('alert').filter({ hasText: 'could not be loaded' }).count())
+      .toBe(0);
     await context.close();
   });
 });

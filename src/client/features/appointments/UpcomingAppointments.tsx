@@ -19,13 +19,14 @@ import { AddToCalendarButton } from '../calendar/AddToCalendarButton';
 import { useOwnAppointments } from './api';
 import { whenForViewer } from './calendar';
 import { SmallButton } from '../../components/SmallButton';
+import { LoadFailed } from '../../components/LoadFailed';
 
 /**
  * The patient's appointments from the start of today, the largest page the server gives; `more`
  * counts those beyond it, so a cut list says so. Failed fetches are only logged
  * (docs/spec.md#messages): the list stays empty.
  */
-export function useUpcomingAppointments(): { items: Appointment[]; more: number } {
+export function useUpcomingAppointments(): { items: Appointment[]; more: number; retryLoad?: () => void } {
   const [from] = useState(() => startOfDay(new Date()).toISOString());
   const query = useOwnAppointments(from);
   if (query.error) console.error('Failed to load appointments', query.error);
@@ -33,6 +34,7 @@ export function useUpcomingAppointments(): { items: Appointment[]; more: number 
   return {
     items: upcomingAppointments(page?.items ?? [], new Date()),
     more: page ? page.total - page.items.length : 0,
+    retryLoad: query.isError ? () => void query.refetch() : undefined,
   };
 }
 
@@ -42,9 +44,12 @@ const contactProvider = (title: string) =>
 export function UpcomingAppointments({
   appointments,
   more = 0,
+  retryLoad,
 }: {
   appointments: Appointment[];
   more?: number;
+  /** Set when the appointments could not be loaded: asks for them again. */
+  retryLoad?: () => void;
 }) {
   const zone = useDisplayZone();
   // When the list was drawn: "in 2 days" is read against it.
@@ -64,7 +69,9 @@ export function UpcomingAppointments({
           </SmallButton>
         </Group>
       </Group>
-      {appointments.length === 0 ? (
+      {retryLoad ? (
+        <LoadFailed what="Your appointments" onRetry={retryLoad} />
+      ) : appointments.length === 0 ? (
         <Text c="dimmed">
           No upcoming appointments. Book an appointment with your healthcare provider to get started.
         </Text>

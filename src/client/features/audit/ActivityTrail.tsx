@@ -12,6 +12,7 @@ import { formatDateTime, localDayBounds, plural, truncateHash } from '../../form
 import { useActivity } from './api';
 import { ACTIVITY_ACTION_LABELS, activityDescription } from '../../pages/patient-dashboard/dashboard';
 import { ListPager } from '../../components/ListPager';
+import { LoadFailed } from '../../components/LoadFailed';
 import { IconAction } from '../../components/IconAction';
 import { DayFilter } from './DayFilter';
 import { EntryHeading } from './AuditEntryRow';
@@ -62,7 +63,7 @@ export function ActivityTrail() {
   const [page, setPage] = useState(1);
   const [showRoutine, setShowRoutine] = useState(false);
   const bounds = day ? localDayBounds(day) : null;
-  const { data, isLoading } = useActivity({
+  const { data, isLoading, isError, refetch } = useActivity({
     action,
     from: bounds?.from,
     to: bounds?.to,
@@ -112,7 +113,8 @@ export function ActivityTrail() {
         </Text>
       )}
       {isLoading && <Text c="dimmed">Loading activity...</Text>}
-      {!isLoading && items.length === 0 && (
+      {isError && <LoadFailed what="Your activity trail" onRetry={() => void refetch()} />}
+      {!isLoading && !isError && items.length === 0 && (
         <Stack gap={2} py="md" align="center">
           <Text fw={500}>No Activity Yet</Text>
           <Text size="sm" c="dimmed">

@@ -9,6 +9,7 @@ import { useAuditLogs, useAuditUsers } from './api';
 import { localDayBounds } from '../../format';
 import { AuditEntryRow } from './AuditEntryRow';
 import { ListPager } from '../../components/ListPager';
+import { LoadFailed } from '../../components/LoadFailed';
 import { DayFilter } from './DayFilter';
 import { FilterBar, FilterSelect } from '../../components/FilterBar';
 
@@ -29,7 +30,7 @@ export function AuditTrailTab() {
   const [page, setPage] = useState(1);
   const users = useAuditUsers();
   const bounds = applied.day ? localDayBounds(applied.day) : null;
-  const { data, isLoading, refetch } = useAuditLogs({
+  const { data, isLoading, isError, refetch } = useAuditLogs({
     action: applied.action,
     userId: applied.userId,
     from: bounds?.from,
@@ -78,7 +79,8 @@ export function AuditTrailTab() {
           Transaction History
         </Title>
         {isLoading && <Text c="dimmed">Loading audit logs...</Text>}
-        {!isLoading && items.length === 0 && (
+        {isError && <LoadFailed what="The audit trail" onRetry={() => void refetch()} />}
+        {!isLoading && !isError && items.length === 0 && (
           <Text c="dimmed">
             No audit logs available yet
             {applied.day || applied.action !== 'all' || applied.userId !== 'all' ? ' for these filters' : ''}.

@@ -11,6 +11,7 @@ import {
 } from '../../../shared/family-contacts';
 import type { Paged } from '../../../shared/paging';
 import { ListPager } from '../../components/ListPager';
+import { LoadFailed } from '../../components/LoadFailed';
 import { errorMessage } from '../../api/request';
 import { notifyError, notifySuccess } from '../../notify';
 import { useChangeContact } from './api';
@@ -74,9 +75,11 @@ interface Props {
   paging?: Omit<Paged<FamilyContact>, 'items'>;
   onPage?: (page: number) => void;
   isLoading: boolean;
+  /** Set when the contacts could not be loaded: asks for them again. */
+  retryLoad?: () => void;
 }
 
-export function FamilyContactsTab({ patientRowId, contacts, paging, onPage, isLoading }: Props) {
+export function FamilyContactsTab({ patientRowId, contacts, paging, onPage, isLoading, retryLoad }: Props) {
   // null: no form; 'new': the Add Contact form; a contact: its edit form.
   const [editing, setEditing] = useState<FamilyContact | 'new' | null>(null);
   const change = useChangeContact(patientRowId ?? '');
@@ -116,7 +119,8 @@ export function FamilyContactsTab({ patientRowId, contacts, paging, onPage, isLo
   return (
     <Stack>
       {isLoading && <Text c="dimmed">Loading family contacts...</Text>}
-      {!isLoading && (contacts ?? []).length === 0 && editing === null && (
+      {retryLoad && <LoadFailed what="Your family contacts" onRetry={retryLoad} />}
+      {!isLoading && !retryLoad && (contacts ?? []).length === 0 && editing === null && (
         <Text c="dimmed" ta="center" py="md">
           No family contacts yet
         </Text>

@@ -7,6 +7,7 @@ import { useFamilyContacts } from '../family-contacts/api';
 import { useProfile } from './api';
 import { FamilyContactsTab } from '../family-contacts/FamilyContactsTab';
 import { ProfileForm } from './ProfileForm';
+import { LoadFailed } from '../../components/LoadFailed';
 import { plural } from '../../format';
 
 export function EditProfileModal({ opened, onClose }: { opened: boolean; onClose: () => void }) {
@@ -37,6 +38,8 @@ export function EditProfileModal({ opened, onClose }: { opened: boolean; onClose
         <Tabs.Panel value="profile">
           {profile.isLoading ? (
             <Text c="dimmed">Loading profile...</Text>
+          ) : profile.isError ? (
+            <LoadFailed what="Your profile" onRetry={() => void profile.refetch()} />
           ) : (
             <ProfileForm profile={profile.data ?? null} userId={user?.id ?? ''} onDone={onClose} />
           )}
@@ -48,6 +51,12 @@ export function EditProfileModal({ opened, onClose }: { opened: boolean; onClose
             paging={contacts.data}
             onPage={setPage}
             isLoading={contacts.isLoading}
+            // The contacts are asked for by the profile's id: without the profile, none can come.
+            retryLoad={
+              profile.isError || contacts.isError
+                ? () => void (profile.isError ? profile.refetch() : contacts.refetch())
+                : undefined
+            }
           />
         </Tabs.Panel>
       </Tabs>

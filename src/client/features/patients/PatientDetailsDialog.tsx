@@ -18,6 +18,7 @@ import { errorMessage } from '../../api/request';
 import { notifyError } from '../../notify';
 import { ActivationCodeModal, type ActivationDetails } from './ActivationCode';
 import { DownloadButton, SmallButton } from '../../components/SmallButton';
+import { LoadFailed } from '../../components/LoadFailed';
 
 function Section({ title, rows }: { title: string; rows: [string, string | null | undefined][] }) {
   return (
@@ -148,6 +149,7 @@ function PatientDetails({ patient }: { patient: Patient }) {
         }}
       />
       {records.isLoading && <Text c="dimmed">Loading records...</Text>}
+      {records.isError && <LoadFailed what="The records" onRetry={() => void records.refetch()} />}
       {records.data?.total === 0 && <Text c="dimmed">No medical records yet.</Text>}
       <Stack component="section" gap="xs" aria-label="Medical records">
         {records.data?.items.map((r) => (

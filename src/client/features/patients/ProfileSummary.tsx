@@ -4,8 +4,15 @@ import { IconEdit } from '@tabler/icons-react';
 import type { Patient } from '../../../shared/patients';
 import { formatDate } from '../../format';
 import { profileSummary } from '../../pages/patient-dashboard/dashboard';
+import { LoadFailed } from '../../components/LoadFailed';
 
-export function ProfileSummary(props: { profile: Patient | null; isLoading: boolean; onEdit: () => void }) {
+export function ProfileSummary(props: {
+  profile: Patient | null;
+  isLoading: boolean;
+  /** Set when the profile could not be loaded: asks for it again. */
+  retryLoad?: () => void;
+  onEdit: () => void;
+}) {
   return (
     <Paper withBorder p="md" radius="md" component="section" aria-labelledby="profile-summary-title">
       <Title order={2} size="h4" id="profile-summary-title" mb="sm">
@@ -13,6 +20,8 @@ export function ProfileSummary(props: { profile: Patient | null; isLoading: bool
       </Title>
       {props.isLoading ? (
         <Text c="dimmed">Loading profile...</Text>
+      ) : props.retryLoad ? (
+        <LoadFailed what="Your profile" onRetry={props.retryLoad} />
       ) : (
         <Stack gap={6} component="dl" m={0}>
           {profileSummary(props.profile, (v) => formatDate(v)).map((row) => (

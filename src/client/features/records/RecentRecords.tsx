@@ -14,6 +14,7 @@ import { RecordStatusBadges } from './RecordStatusBadges';
 import { recordDownload } from '../../pages/patient-dashboard/dashboard';
 import { DownloadButton, SmallButton } from '../../components/SmallButton';
 import { OpenRecordButton } from './OpenRecordButton';
+import { LoadFailed } from '../../components/LoadFailed';
 
 async function download(record: MedicalRecord) {
   const file = recordDownload(record);
@@ -40,6 +41,8 @@ interface Props {
   paging: Omit<Paged<MedicalRecord>, 'items'> | undefined;
   onPage: (page: number) => void;
   isLoading: boolean;
+  /** Set when the records could not be loaded: asks for them again. */
+  retryLoad?: () => void;
   onOpen: (recordId: string) => void;
   showAllVersions: boolean;
   onShowAllVersionsChange: (all: boolean) => void;
@@ -50,6 +53,7 @@ export function RecentRecords({
   paging,
   onPage,
   isLoading,
+  retryLoad,
   onOpen,
   showAllVersions,
   onShowAllVersionsChange,
@@ -76,7 +80,8 @@ export function RecentRecords({
         onChange={(e) => onShowAllVersionsChange(e.currentTarget.checked)}
       />
       {isLoading && <Text c="dimmed">Loading medical records...</Text>}
-      {!isLoading && records.length === 0 && (
+      {retryLoad && <LoadFailed what="Your medical records" onRetry={retryLoad} />}
+      {!isLoading && !retryLoad && records.length === 0 && (
         <Text c="dimmed">
           No medical records available yet. Your records will appear here once uploaded by your healthcare
           provider.

@@ -19,6 +19,7 @@ import { RecordStatusBadges } from './RecordStatusBadges';
 import { RecordVersions } from './RecordVersions';
 import { AttachmentList } from './AttachmentList';
 import { Field, RecordDetails } from './RecordDetails';
+import { LoadFailed } from '../../components/LoadFailed';
 
 interface Props {
   recordId: string | null;
@@ -34,11 +35,12 @@ export function RecordDetailDialog({ recordId, onClose, readOnly = false }: Prop
   // Another version opened from the history (or after an amendment) replaces the one asked for.
   const [other, setOther] = useState<{ from: string | null; id: string } | null>(null);
   const shownId = other && other.from === recordId ? other.id : recordId;
-  const { data: record, isLoading } = useRecord(shownId);
+  const { data: record, isLoading, isError, refetch } = useRecord(shownId);
   return (
     <Modal opened={!!recordId} onClose={onClose} size="xl" title={record?.title ?? 'Medical Record'}>
       {isLoading && <Loader role="status" aria-label="Loading record" />}
-      {!isLoading && !record && <Text c="dimmed">No record selected.</Text>}
+      {isError && <LoadFailed what="This record" onRetry={() => void refetch()} />}
+      {!isLoading && !isError && !record && <Text c="dimmed">No record selected.</Text>}
       {record && (
         <RecordDetail
           key={record.id}

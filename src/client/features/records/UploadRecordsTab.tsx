@@ -10,6 +10,7 @@ import { useDrafts } from './api';
 import { useDiscardDraft, useFinalizeDraft } from './api';
 import { formatDateTime, recordTypeLabel } from '../../format';
 import { UploadRecordForm } from './UploadRecordForm';
+import { LoadFailed } from '../../components/LoadFailed';
 
 export function UploadRecordsTab() {
   const drafts = useDrafts();
@@ -82,6 +83,7 @@ export function UploadRecordsTab() {
           Saved Drafts
         </Title>
         {drafts.isLoading && <Text c="dimmed">Loading drafts...</Text>}
+        {drafts.isError && <LoadFailed what="Your drafts" onRetry={() => void drafts.refetch()} />}
         {drafts.data?.length === 0 && (
           <Text c="dimmed">No drafts. Use "Save as Draft" to keep a record you have not finished.</Text>
         )}

@@ -6,6 +6,7 @@ import { errorMessage } from '../../api/request';
 import { formatDateTime } from '../../format';
 import { notifyError, notifySuccess } from '../../notify';
 import { useOpenShares, useRecordShares, useRevokeShare } from './api';
+import { LoadFailed } from '../../components/LoadFailed';
 
 function status(share: Share): { label: string; color: string } {
   if (share.revokedAt) return { label: 'Revoked', color: 'gray' };
@@ -65,11 +66,15 @@ function Links({
   shares,
   empty,
   showRecord,
+  retryLoad,
 }: {
   shares: Share[] | undefined;
   empty: string;
   showRecord: boolean;
+  /** Set when the links could not be loaded: asks for them again. */
+  retryLoad?: () => void;
 }) {
+  if (retryLoad) return <LoadFailed what="The specialist links" onRetry={retryLoad} />;
   if (!shares) return <Loader size="xs" role="status" aria-label="Loading links" />;
   if (shares.length === 0)
     return (
@@ -88,19 +93,31 @@ function Links({
 
 /** The record dialog's list: every link of the record, revoked and expired ones included. */
 export function RecordShareList({ recordId }: { recordId: string }) {
-  const { data } = useRecordShares(recordId);
-  return <Links shares={data?.items} empty="No specialist links for this record yet." showRecord={false} />;
+  const { data, isError, refetch } = useRecordShares(recordId);
+  return (
+    <Links
+      shares={data?.items}
+      empty="No specialist links for this record yet."
+      showRecord={false}
+      retryLoad={isError ? () => void refetch() : undefined}
+    />
+  );
 }
 
 /** The Manage Consent dialog's list: the patient's links that open now, over all records. */
 export function OpenShareList() {
-  const { data } = useOpenShares();
+  const { data, isError, refetch } = useOpenShares();
   return (
     <Stack gap={6}>
       <Text size="sm" fw={500}>
         Specialist links holding access now
       </Text>
-      <Links shares={data?.items} empty="No specialist link opens any of your records." showRecord />
+      <Links
+        shares={data?.items}
+        empty="No specialist link opens any of your records."
+        showRecord
+        retryLoad={isError ? () => void refetch() : undefined}
+      />
     </Stack>
   );
 }

@@ -7,6 +7,7 @@ import { useAuth } from '../../auth/context';
 import { AppLayout } from '../../components/layout/AppLayout';
 import { useProxyPatients } from '../../features/proxy/api';
 import { ProxyPatientPanel } from '../../features/proxy/ProxyPatientPanel';
+import { LoadFailed } from '../../components/LoadFailed';
 
 export default function FamilyDashboardPage() {
   const { user } = useAuth();
@@ -24,6 +25,9 @@ export default function FamilyDashboardPage() {
           <Text c="dimmed">The records and appointments your family members share with you.</Text>
         </div>
         {patients.isLoading && <Text c="dimmed">Loading...</Text>}
+        {patients.isError && (
+          <LoadFailed what="The family members who share with you" onRetry={() => void patients.refetch()} />
+        )}
         {patients.data && list.length === 0 && (
           <Text>
             Nobody shares their records with you at the moment. A patient can invite you from their family

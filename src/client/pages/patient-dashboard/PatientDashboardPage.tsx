@@ -47,10 +47,10 @@ export default function PatientDashboardPage() {
           <Text c="dimmed">Your medical records, secured and verified on the blockchain.</Text>
         </div>
         <StatCards
-          records={currentTotal}
-          upcoming={upcoming.items.length + upcoming.more}
-          notifications={newNotificationCount(current, user?.lastLoginAt ?? null)}
-          verified={verifiedCount(current)}
+          records={records.data ? currentTotal : null}
+          upcoming={upcoming.retryLoad ? null : upcoming.items.length + upcoming.more}
+          notifications={records.data ? newNotificationCount(current, user?.lastLoginAt ?? null) : null}
+          verified={records.data ? verifiedCount(current) : null}
         />
         <Grid>
           <Grid.Col span={{ base: 12, lg: 8 }}>
@@ -60,6 +60,7 @@ export default function PatientDashboardPage() {
                 paging={records.data}
                 onPage={setPage}
                 isLoading={records.isLoading}
+                retryLoad={records.isError ? () => void records.refetch() : undefined}
                 onOpen={setOpenRecordId}
                 showAllVersions={allVersions}
                 onShowAllVersionsChange={(all) => {
@@ -67,7 +68,11 @@ export default function PatientDashboardPage() {
                   setPage(1);
                 }}
               />
-              <UpcomingAppointments appointments={upcoming.items} more={upcoming.more} />
+              <UpcomingAppointments
+                appointments={upcoming.items}
+                more={upcoming.more}
+                retryLoad={upcoming.retryLoad}
+              />
               <ActivityTrail />
             </Stack>
           </Grid.Col>
@@ -76,6 +81,7 @@ export default function PatientDashboardPage() {
               <ProfileSummary
                 profile={profile.data ?? null}
                 isLoading={profile.isLoading}
+                retryLoad={profile.isError ? () => void profile.refetch() : undefined}
                 onEdit={() => setEditing(true)}
               />
               {profile.data && (

@@ -1,19 +1,20 @@
 // The four stat cards of the patient dashboard (docs/spec.md#patient-dashboard).
-import { Paper, SimpleGrid, Text, ThemeIcon, Group } from '@mantine/core';
+import { Paper, SimpleGrid, Text, ThemeIcon, Group, VisuallyHidden } from '@mantine/core';
 import { IconBell, IconCalendar, IconFileText, IconShieldCheck, type Icon } from '@tabler/icons-react';
 
 interface Stat {
   label: string;
-  value: number | string;
+  /** null while the figure is not known (its list is loading or could not be loaded), never 0. */
+  value: number | null;
   icon: Icon;
   color: string;
 }
 
 export function StatCards(props: {
-  records: number;
-  upcoming: number;
-  notifications: number;
-  verified: number;
+  records: number | null;
+  upcoming: number | null;
+  notifications: number | null;
+  verified: number | null;
 }) {
   const stats: Stat[] = [
     { label: 'Medical Records', value: props.records, icon: IconFileText, color: 'blue' },
@@ -31,7 +32,12 @@ export function StatCards(props: {
                 {s.label}
               </Text>
               <Text fz={28} fw={700} data-testid={`stat-${s.label}`}>
-                {s.value}
+                {s.value ?? (
+                  <>
+                    <span aria-hidden>—</span>
+                    <VisuallyHidden>not known</VisuallyHidden>
+                  </>
+                )}
               </Text>
             </div>
             <ThemeIcon variant="light" color={s.color} size="xl" radius="md" aria-hidden>

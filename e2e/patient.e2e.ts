@@ -252,6 +252,26 @@ describe('patient dashboard without its data', () => {
     await page.getByRole('region', { name: 'Profile Summary' }).getByText(mrn, { exact: true }).waitFor();
     expect(await statValue(page, 'Medical Records')).toBe('1');
     expect(await statValue(page, 'Upcoming Appointments')).toBe('0');
+
+    // A record the server refuses: its own reason, not "check your connection".
+    const oneRecord = /\/api\/medical-records\/record\//;
+    await page.route(oneRecord, (route) =>
+      route.fulfill({
+        status: 404,
+        contentType: 'application/json',
+        body: '{"message":"Record not found."}',
+      }),
+    );
+    await page.getByRole('button', { name: 'Open Blood panel' }).click();
+    const recordFailed = page
+      .getByRole('dialog')
+      .getByRole('alert')
+      .filter({ hasText: 'This record could not be loaded' });
+    await recordFailed.getByText('Record not found.').waitFor();
+    await page.unroute(oneRecord);
+    await recordFailed.getByRole('button', { name: 'Try again' }).click();
+    await page.getByRole('dialog', { name: 'Blood panel' }).getByText('Blockchain Verified').waitFor();
+    await page.keyboard.press('Escape');
     await expect
       .poll(() => page.getByRole('alert').filter({ hasText: 'could not be loaded' }).count())
       .toBe(0);

@@ -23,8 +23,8 @@ import { LoadFailed } from '../../components/LoadFailed';
 
 /**
  * The patient's appointments from the start of today, the largest page the server gives; `more`
- * counts those beyond it, so a cut list says so. Failed fetches are only logged
- * (docs/spec.md#messages): the list stays empty.
+ * counts those beyond it, so a cut list says so. A failed fetch is logged (docs/spec.md#messages)
+ * and, beyond the spec (docs/decisions.md, "Filters and paging"), said in place of the list.
  */
 export function useUpcomingAppointments(): { items: Appointment[]; more: number; retryLoad?: () => void } {
   const [from] = useState(() => startOfDay(new Date()).toISOString());

@@ -35,11 +35,11 @@ export function RecordDetailDialog({ recordId, onClose, readOnly = false }: Prop
   // Another version opened from the history (or after an amendment) replaces the one asked for.
   const [other, setOther] = useState<{ from: string | null; id: string } | null>(null);
   const shownId = other && other.from === recordId ? other.id : recordId;
-  const { data: record, isLoading, isError, refetch } = useRecord(shownId);
+  const { data: record, isLoading, isError, error, refetch } = useRecord(shownId);
   return (
     <Modal opened={!!recordId} onClose={onClose} size="xl" title={record?.title ?? 'Medical Record'}>
       {isLoading && <Loader role="status" aria-label="Loading record" />}
-      {isError && <LoadFailed what="This record" onRetry={() => void refetch()} />}
+      {isError && <LoadFailed what="This record" error={error} onRetry={() => void refetch()} />}
       {!isLoading && !isError && !record && <Text c="dimmed">No record selected.</Text>}
       {record && (
         <RecordDetail

@@ -287,7 +287,7 @@ describe('hospital dashboard', () => {
     await context.close();
   });
 
-  it('says so when its audit trail or drafts cannot be loaded (not "none yet"), and Try again loads them', async () => {
+  it('says so when its patients, audit trail or drafts cannot be loaded (not "none yet"), and Try again loads them', async () => {
     const { context, page } = await hospitalPage();
     const unavailable = (route: Route) =>
       route.fulfill({
@@ -297,6 +297,16 @@ describe('hospital dashboard', () => {
       });
     const trail = /\/api\/audit-logs(\?|$)/;
     const drafts = /\/api\/medical-records\/drafts(\?|$)/;
+    const patients = /\/api\/patients(\?|$)/;
+    await page.route(patients, unavailable);
+    await page.reload();
+    const patientsFailed = page.getByRole('alert').filter({ hasText: 'The patients could not be loaded' });
+    await patientsFailed.waitFor();
+    expect(await page.getByText('No patients found', { exact: false }).count()).toBe(0);
+    await page.unroute(patients);
+    await patientsFailed.getByRole('button', { name: 'Try again' }).click();
+    await page.getByText('No patients found. Add patients to get started.').waitFor();
+
     await page.route(trail, unavailable);
     await page.route(drafts, unavailable);
 

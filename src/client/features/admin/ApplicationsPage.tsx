@@ -1,6 +1,6 @@
 // /medledger/applications (docs/spec.md#other-pages): pending applications as cards with Approve / Reject,
 // reviewed ones in a table, and the empty state. The route guard lets only medledger_admin in.
-import { Alert, Center, Loader, Paper, Stack, Text, Title } from '@mantine/core';
+import { Center, Loader, Paper, Stack, Text, Title } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { IconInbox } from '@tabler/icons-react';
 import { useId, useState, type ReactNode } from 'react';
@@ -15,6 +15,7 @@ import { ApplicationCard } from './ApplicationCard';
 import { HospitalAccountsTable } from './HospitalAccountsTable';
 import { ReviewedTable } from './ReviewedTable';
 import { useApplications, useHospitalAccounts, useMarkActive, useResendLink, useReview } from './api';
+import { LoadFailed } from '../../components/LoadFailed';
 
 /** A part of the page under its heading; `empty` (when not false) says why it has nothing to show. */
 function ApplicationsSection({
@@ -39,7 +40,7 @@ function ApplicationsSection({
 
 export default function ApplicationsPage() {
   const [page, setPage] = useState(1);
-  const { data, isLoading, isError } = useApplications(page);
+  const { data, isLoading, isError, error, refetch } = useApplications(page);
   const accounts = useHospitalAccounts();
   const review = useReview();
   const resend = useResendLink();
@@ -136,9 +137,7 @@ export default function ApplicationsPage() {
             <Loader role="status" aria-label="Loading applications" />
           </Center>
         ) : isError ? (
-          <Alert color="red" title="Error" role="alert">
-            The applications could not be loaded. Please reload the page.
-          </Alert>
+          <LoadFailed what="The applications" error={error} onRetry={() => void refetch()} />
         ) : !data || data.total === 0 ? (
           <Paper withBorder p="xl" radius="md">
             <Stack align="center" gap="xs">
@@ -185,9 +184,11 @@ export default function ApplicationsPage() {
               <Loader role="status" aria-label="Loading hospital accounts" />
             </Center>
           ) : accounts.isError || !accounts.data ? (
-            <Alert color="red" title="Error" role="alert">
-              The hospital accounts could not be loaded. Please reload the page.
-            </Alert>
+            <LoadFailed
+              what="The hospital accounts"
+              error={accounts.error}
+              onRetry={() => void accounts.refetch()}
+            />
           ) : (
             <HospitalAccountsTable
               hospitals={accounts.data.hospitals}

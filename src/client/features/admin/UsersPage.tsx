@@ -102,7 +102,7 @@ export default function UsersPage() {
   const [role, setRole] = useState('all');
   const [status, setStatus] = useState('all');
   const [page, setPage] = useState(1);
-  const { data, isLoading, isError } = useAdminUsers({
+  const { data, isLoading, isError, refetch } = useAdminUsers({
     search,
     role,
     status,
@@ -144,8 +144,6 @@ export default function UsersPage() {
       onConfirm: () => run(u, kind),
     });
   }
-
-  const emptyText = isError ? 'Users could not be loaded. Please try again.' : 'No users match your search.';
 
   return (
     <AppLayout>
@@ -245,7 +243,13 @@ export default function UsersPage() {
               );
             })}
           </ListTable>
-          <TableStatus loading={isLoading} rows={items.length} what="users" empty={emptyText} />
+          <TableStatus
+            loading={isLoading}
+            rows={items.length}
+            what="users"
+            empty="No users match your search."
+            retryLoad={isError ? () => void refetch() : undefined}
+          />
           <ListPager page={page} list={data} one="user" other="users" onPage={setPage} p="md" />
         </Paper>
       </Stack>

@@ -32,7 +32,12 @@ export function PatientsTab() {
   const [page, setPage] = useState(1);
   const [formFor, setFormFor] = useState<Patient | 'new' | null>(null);
   const [details, setDetails] = useState<Patient | null>(null);
-  const { data, isLoading, isError } = usePatients({ search, department, page, pageSize: DEFAULT_PAGE_SIZE });
+  const { data, isLoading, isError, refetch } = usePatients({
+    search,
+    department,
+    page,
+    pageSize: DEFAULT_PAGE_SIZE,
+  });
   const deletePatient = useDeletePatient();
 
   const applyFilters = () => {
@@ -60,11 +65,9 @@ export function PatientsTab() {
     ];
   };
   const filtered = search !== '' || department !== 'all';
-  const emptyText = isError
-    ? 'Patients could not be loaded. Please try again.'
-    : filtered
-      ? 'No patients match your search.'
-      : 'No patients found. Add patients to get started.';
+  const emptyText = filtered
+    ? 'No patients match your search.'
+    : 'No patients found. Add patients to get started.';
 
   return (
     <Stack>
@@ -134,7 +137,13 @@ export function PatientsTab() {
             </Table.Tr>
           ))}
         </ListTable>
-        <TableStatus loading={isLoading} rows={items.length} what="patients" empty={emptyText} />
+        <TableStatus
+          loading={isLoading}
+          rows={items.length}
+          what="patients"
+          empty={emptyText}
+          retryLoad={isError ? () => void refetch() : undefined}
+        />
         <ListPager p="md" list={data} page={page} one="patient" other="patients" onPage={setPage} />
       </Paper>
 

@@ -13,6 +13,14 @@ function reason(error: unknown): string {
   return refused ? errorMessage(error, CONNECTION) : CONNECTION;
 }
 
+/** Try again for a query (TanStack Query's result) whose request failed; undefined while it has not. */
+export function retryIfFailed(query: {
+  isError: boolean;
+  refetch: () => Promise<unknown>;
+}): (() => void) | undefined {
+  return query.isError ? () => void query.refetch() : undefined;
+}
+
 export function LoadFailed({ what, onRetry, error }: { what: string; onRetry: () => void; error?: unknown }) {
   return (
     <Alert color="red" title={`${what} could not be loaded`} role="alert">

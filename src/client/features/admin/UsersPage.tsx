@@ -20,6 +20,7 @@ import { TwoFactorFirst } from './TwoFactorFirst';
 import { useAccountAction, useAdminUsers } from './api';
 import { ListTable, type Column } from '../../components/ListTable';
 import { FilterBar, FilterSelect, SearchField } from '../../components/FilterBar';
+import { retryIfFailed } from '../../components/LoadFailed';
 
 const ROLE_OPTIONS = USER_ROLE_FILTERS.map((r) => ({
   value: r,
@@ -102,13 +103,14 @@ export default function UsersPage() {
   const [role, setRole] = useState('all');
   const [status, setStatus] = useState('all');
   const [page, setPage] = useState(1);
-  const { data, isLoading, isError, refetch } = useAdminUsers({
+  const users = useAdminUsers({
     search,
     role,
     status,
     page,
     pageSize: DEFAULT_PAGE_SIZE,
   });
+  const { data, isLoading } = users;
   const action = useAccountAction();
 
   const items = data?.items ?? [];
@@ -248,7 +250,7 @@ export default function UsersPage() {
             rows={items.length}
             what="users"
             empty="No users match your search."
-            retryLoad={isError ? () => void refetch() : undefined}
+            retryLoad={retryIfFailed(users)}
           />
           <ListPager page={page} list={data} one="user" other="users" onPage={setPage} p="md" />
         </Paper>

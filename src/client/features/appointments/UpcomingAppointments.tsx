@@ -19,7 +19,7 @@ import { AddToCalendarButton } from '../calendar/AddToCalendarButton';
 import { useOwnAppointments } from './api';
 import { whenForViewer } from './calendar';
 import { SmallButton } from '../../components/SmallButton';
-import { LoadFailed } from '../../components/LoadFailed';
+import { LoadFailed, retryIfFailed } from '../../components/LoadFailed';
 
 /**
  * The patient's appointments from the start of today, the largest page the server gives; `more`
@@ -34,7 +34,7 @@ export function useUpcomingAppointments(): { items: Appointment[]; more: number;
   return {
     items: upcomingAppointments(page?.items ?? [], new Date()),
     more: page ? page.total - page.items.length : 0,
-    retryLoad: query.isError ? () => void query.refetch() : undefined,
+    retryLoad: retryIfFailed(query),
   };
 }
 

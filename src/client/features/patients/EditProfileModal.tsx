@@ -7,7 +7,7 @@ import { useFamilyContacts } from '../family-contacts/api';
 import { useProfile } from './api';
 import { FamilyContactsTab } from '../family-contacts/FamilyContactsTab';
 import { ProfileForm } from './ProfileForm';
-import { LoadFailed } from '../../components/LoadFailed';
+import { LoadFailed, retryIfFailed } from '../../components/LoadFailed';
 import { plural } from '../../format';
 
 export function EditProfileModal({ opened, onClose }: { opened: boolean; onClose: () => void }) {
@@ -52,11 +52,7 @@ export function EditProfileModal({ opened, onClose }: { opened: boolean; onClose
             onPage={setPage}
             isLoading={contacts.isLoading}
             // The contacts are asked for by the profile's id: without the profile, none can come.
-            retryLoad={
-              profile.isError || contacts.isError
-                ? () => void (profile.isError ? profile.refetch() : contacts.refetch())
-                : undefined
-            }
+            retryLoad={retryIfFailed(profile) ?? retryIfFailed(contacts)}
           />
         </Tabs.Panel>
       </Tabs>

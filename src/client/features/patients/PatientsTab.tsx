@@ -14,6 +14,7 @@ import { TableStatus } from '../../components/TableStatus';
 import { IconAction } from '../../components/IconAction';
 import { ListTable, type Column } from '../../components/ListTable';
 import { FilterBar, FilterSelect, SearchField } from '../../components/FilterBar';
+import { retryIfFailed } from '../../components/LoadFailed';
 
 // On a phone only the name (with the MRN under it) and the actions: no sideways scrolling.
 const PATIENT_COLUMNS: Column[] = [
@@ -32,12 +33,13 @@ export function PatientsTab() {
   const [page, setPage] = useState(1);
   const [formFor, setFormFor] = useState<Patient | 'new' | null>(null);
   const [details, setDetails] = useState<Patient | null>(null);
-  const { data, isLoading, isError, refetch } = usePatients({
+  const patients = usePatients({
     search,
     department,
     page,
     pageSize: DEFAULT_PAGE_SIZE,
   });
+  const { data, isLoading } = patients;
   const deletePatient = useDeletePatient();
 
   const applyFilters = () => {
@@ -142,7 +144,7 @@ export function PatientsTab() {
           rows={items.length}
           what="patients"
           empty={emptyText}
-          retryLoad={isError ? () => void refetch() : undefined}
+          retryLoad={retryIfFailed(patients)}
         />
         <ListPager p="md" list={data} page={page} one="patient" other="patients" onPage={setPage} />
       </Paper>

@@ -6,7 +6,7 @@ import { errorMessage } from '../../api/request';
 import { formatDateTime } from '../../format';
 import { notifyError, notifySuccess } from '../../notify';
 import { useOpenShares, useRecordShares, useRevokeShare } from './api';
-import { LoadFailed } from '../../components/LoadFailed';
+import { LoadFailed, retryIfFailed } from '../../components/LoadFailed';
 
 function status(share: Share): { label: string; color: string } {
   if (share.revokedAt) return { label: 'Revoked', color: 'gray' };
@@ -93,30 +93,30 @@ function Links({
 
 /** The record dialog's list: every link of the record, revoked and expired ones included. */
 export function RecordShareList({ recordId }: { recordId: string }) {
-  const { data, isError, refetch } = useRecordShares(recordId);
+  const shares = useRecordShares(recordId);
   return (
     <Links
-      shares={data?.items}
+      shares={shares.data?.items}
       empty="No specialist links for this record yet."
       showRecord={false}
-      retryLoad={isError ? () => void refetch() : undefined}
+      retryLoad={retryIfFailed(shares)}
     />
   );
 }
 
 /** The Manage Consent dialog's list: the patient's links that open now, over all records. */
 export function OpenShareList() {
-  const { data, isError, refetch } = useOpenShares();
+  const shares = useOpenShares();
   return (
     <Stack gap={6}>
       <Text size="sm" fw={500}>
         Specialist links holding access now
       </Text>
       <Links
-        shares={data?.items}
+        shares={shares.data?.items}
         empty="No specialist link opens any of your records."
         showRecord
-        retryLoad={isError ? () => void refetch() : undefined}
+        retryLoad={retryIfFailed(shares)}
       />
     </Stack>
   );

@@ -17,6 +17,7 @@ import { EditProfileModal } from '../../features/patients/lazyDialogs';
 import { ProfileSummary } from '../../features/patients/ProfileSummary';
 import { RecentRecords } from '../../features/records/RecentRecords';
 import { StatCards } from './StatCards';
+import { retryIfFailed } from '../../components/LoadFailed';
 import {
   UpcomingAppointments,
   useUpcomingAppointments,
@@ -60,7 +61,7 @@ export default function PatientDashboardPage() {
                 paging={records.data}
                 onPage={setPage}
                 isLoading={records.isLoading}
-                retryLoad={records.isError ? () => void records.refetch() : undefined}
+                retryLoad={retryIfFailed(records)}
                 onOpen={setOpenRecordId}
                 showAllVersions={allVersions}
                 onShowAllVersionsChange={(all) => {
@@ -81,7 +82,7 @@ export default function PatientDashboardPage() {
               <ProfileSummary
                 profile={profile.data ?? null}
                 isLoading={profile.isLoading}
-                retryLoad={profile.isError ? () => void profile.refetch() : undefined}
+                retryLoad={retryIfFailed(profile)}
                 onEdit={() => setEditing(true)}
               />
               {profile.data && (

@@ -107,6 +107,27 @@ describe('family proxy access', () => {
     await relative.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached' });
 
+    // Appointments that cannot be loaded say so (not "No upcoming appointments"), and load on Try again.
+    const proxyAppointments = /\/api\/proxy\/patients\/[^/]+\/appointments/;
+    await relative.route(proxyAppointments, (route) =>
+      route.fulfill({
+        status: 503,
+        contentType: 'application/json',
+        body: '{"message":"Service unavailable"}',
+      }),
+    );
+    await relative.reload();
+    const appointments = relative.getByRole('region', { name: 'Appointments of Maria Lopez' });
+    const appointmentsFailed = appointments
+      .getByRole('alert')
+      .filter({ hasText: 'Appointments could not be loaded' });
+    await appointmentsFailed.getByText('Check your connection and try again.').waitFor();
+    expect(await appointments.getByText('No upcoming appointments.').count()).toBe(0);
+    await relative.unroute(proxyAppointments);
+    await appointmentsFailed.getByRole('button', { name: 'Try again' }).click();
+    await appointments.getByText('No upcoming appointments.').waitFor();
+    expect(await appointmentsFailed.count()).toBe(0);
+
     // The patient sees who holds access in Manage Consent, and revokes it.
     await page.reload();
     await consentCard.getByRole('button', { name: 'Manage Consent' }).click();

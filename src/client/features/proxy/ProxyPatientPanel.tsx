@@ -6,6 +6,7 @@ import { useState } from 'react';
 import { APPOINTMENT_TYPE_LABELS } from '../../../shared/appointments';
 import type { ProxyPatient } from '../../../shared/proxy';
 import { ListPager } from '../../components/ListPager';
+import { LoadFailed, retryIfFailed } from '../../components/LoadFailed';
 import { departmentLabel, formatDate } from '../../format';
 import { recordDownload } from '../../pages/patient-dashboard/dashboard';
 import { useDisplayZone } from '../../time';
@@ -54,8 +55,11 @@ function ProxyAppointments({ patient }: { patient: ProxyPatient }) {
   const appointments = useProxyAppointments(patient.id);
   const zone = useDisplayZone();
   const items = appointments.data?.items ?? [];
+  const retryLoad = retryIfFailed(appointments);
   return (
     <Panel title="Upcoming Appointments" label={`Appointments of ${patient.name}`} order={3} p="md" mb="sm">
+      {appointments.isLoading && <Text c="dimmed">Loading appointments...</Text>}
+      {retryLoad && <LoadFailed what="Appointments" onRetry={retryLoad} error={appointments.error} />}
       {appointments.data && items.length === 0 && <Text c="dimmed">No upcoming appointments.</Text>}
       <Stack gap="xs">
         {items.map((a) => {

@@ -93,10 +93,32 @@ export async function launchBrowser(): Promise<Browser> {
     headless: true,
     args: CHROMIUM_ARGS,
   });
-  return watchPolicyViolations(withPageOrigin(browser));
+  return watchPageErrors(watchPolicyViolations(withPageOrigin(browser)));
 }
 
 const violations = new WeakMap<Browser, string[]>();
+const pageErrors = new WeakMap<Browser, string[]>();
+
+/** Uncaught exceptions and unhandled rejections of any page of this browser, with the page's URL. */
+export const uncaughtPageErrors = (browser: Browser): readonly string[] => pageErrors.get(browser) ?? [];
+
+/**
+ * An exception nobody catches in the page is a bug even when the screen looks right (a handler that
+ * throws, a promise nobody awaits): every journey collects them for its browser, to check at the end.
+ */
+function watchPageErrors(browser: Browser): Browser {
+  const found: string[] = [];
+  pageErrors.set(browser, found);
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (...args) => {
+    const context = await newContext(...args);
+    context.on('weberror', (webError) =>
+      found.push(`${webError.page()?.url() ?? '?'}: ${String(webError.error().stack ?? webError.error())}`),
+    );
+    return context;
+  };
+  return browser;
+}
 
 /** What Chromium reported as refused by the Content-Security-Policy on any page of this browser. */
 export const policyViolations = (browser: Browser): readonly string[] => violations.get(browser) ?? [];

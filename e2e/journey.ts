@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { linkTo, outboxMessages } from '../src/server/mail/read-message';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
-import { launchBrowser, policyViolations, startApp, type RunningApp } from './harness';
+import { launchBrowser, policyViolations, startApp, uncaughtPageErrors, type RunningApp } from './harness';
 
 export interface Journey {
   /** The running app; available inside tests and hooks (set in beforeAll). */
@@ -24,9 +24,11 @@ export function startJourney(env: Record<string, string> = {}): Journey {
   });
   afterAll(async () => {
     const refused = browser ? [...policyViolations(browser)] : [];
+    const uncaught = browser ? [...uncaughtPageErrors(browser)] : [];
     await browser?.close();
     await app?.stop();
     expect(refused, 'Content-Security-Policy violations on the pages of this journey').toEqual([]);
+    expect(uncaught, 'uncaught errors in the pages of this journey').toEqual([]);
   });
   const journey: Journey = {
     get app() {

@@ -74,6 +74,8 @@ describe('signed-out visitors', () => {
   it('lose a stale stored user the server no longer knows', async () => {
     const context = await journey.browser.newContext();
     await context.addInitScript(() => {
+      // Init scripts also run in the new page's about:blank, which has no storage.
+      if (location.protocol === 'about:') return;
       if (!sessionStorage.getItem('seeded')) {
         sessionStorage.setItem('seeded', '1');
         localStorage.setItem(

@@ -14,8 +14,20 @@ export interface Journey {
   newPage(options?: BrowserContextOptions): Promise<Page>;
 }
 
+/**
+ * The server's log lines of level error or fatal (pino: 50, 60): an unhandled error (a 500) or a
+ * response that broke its schema. A journey drives real use, so none is expected.
+ */
+export function serverErrorLines(output: string): string[] {
+  return output.split('\n').filter((line) => /^\{.*"level":(5|6)0[,}]/.test(line));
+}
+
 /** Registers the file's beforeAll/afterAll that start and stop the app and the browser. */
-export function startJourney(env: Record<string, string> = {}): Journey {
+export function startJourney(
+  env: Record<string, string> = {},
+  /** Server errors this journey causes on purpose (say, an attachment altered on disk). */
+  { expectedServerErrors = [] }: { expectedServerErrors?: RegExp[] } = {},
+): Journey {
   let app: RunningApp | undefined;
   let browser: Browser | undefined;
   beforeAll(async () => {
@@ -25,10 +37,14 @@ export function startJourney(env: Record<string, string> = {}): Journey {
   afterAll(async () => {
     const refused = browser ? [...policyViolations(browser)] : [];
     const uncaught = browser ? [...uncaughtPageErrors(browser)] : [];
+    const serverErrors = (app ? serverErrorLines(app.output()) : []).filter(
+      (line) => !expectedServerErrors.some((expected) => expected.test(line)),
+    );
     await browser?.close();
     await app?.stop();
     expect(refused, 'Content-Security-Policy violations on the pages of this journey').toEqual([]);
     expect(uncaught, 'uncaught errors in the pages of this journey').toEqual([]);
+    expect(serverErrors, 'errors the server logged during this journey').toEqual([]);
   });
   const journey: Journey = {
     get app() {

@@ -26,6 +26,7 @@ import {
   chunkCount,
   chunkOffset,
   HEADER_SIZE,
+  IntegrityError,
   Opener,
   openWhole,
   sealedSize,
@@ -33,6 +34,13 @@ import {
 } from './chunked.js';
 
 export { IntegrityError } from './chunked.js';
+
+/** Whether a read error means the stored bytes are not what was written (not a client abort). */
+export function isIntegrityFailure(err: unknown): boolean {
+  if (err instanceof IntegrityError) return true;
+  // A "gcm" file: the decipher's final tag check.
+  return err instanceof Error && /unable to authenticate data/i.test(err.message);
+}
 
 export const FILE_FORMATS = ['gcm', 'stream1'] as const;
 export type FileFormat = (typeof FILE_FORMATS)[number];

@@ -4,10 +4,13 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { isDatabaseOutage, loggableError } from '../db/outage.js';
 import { HttpError } from '../errors.js';
+import { isIntegrityFailure } from '../files/store.js';
 
 /** Seconds a client is told to wait while the database is away. */
 export const OUTAGE_RETRY_AFTER_SECONDS = 5;
 const SERVER_FAULT = 'Something went wrong on our side. Please try again.';
+const INTEGRITY_FAILURE =
+  'This file failed its integrity check: it may have been altered since it was uploaded, so it is not sent.';
 
 interface ZodLikeIssue {
   message?: string;
@@ -44,13 +47,17 @@ export function registerErrorHandling(app: FastifyInstance) {
     }
     if (isDatabaseOutage(err)) {
       request.log.warn({ err: loggableError(err) }, 'database unavailable');
-      return reply
-        .status(503)
-        .header('Retry-After', String(OUTAGE_RETRY_AFTER_SECONDS))
-        .send({
-          message: 'MedLedger is briefly unavailable (its database cannot be reached). Please try again in a moment.',
-          requestId: request.id,
-        });
+      return reply.status(503).header('Retry-After', String(OUTAGE_RETRY_AFTER_SECONDS)).send({
+        message:
+          'MedLedger is briefly unavailable (its database cannot be reached). Please try again in a moment.',
+        requestId: request.id,
+      });
+    }
+    if (isIntegrityFailure(err)) {
+      // A stored attachment whose first chunk is not what was written, before anything was sent
+      // (later, the connection is broken off): logged and audited where its stream broke
+      // (features/records/download.ts), so neither again here nor as an "unhandled error".
+      return reply.status(500).send({ message: INTEGRITY_FAILURE, requestId: request.id });
     }
     if (isResponseSerializationError(err)) {
       request.log.error({ err: loggableError(err) }, 'response did not match its schema');

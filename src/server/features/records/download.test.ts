@@ -105,8 +105,8 @@ const integrityAudits = (attachmentId: string) =>
 
 /**
  * The answer is not the file: either broken off after at most the chunks before `chunk` (all of
- * them intact), or (when the first chunk is the bad one and nothing was sent yet) a 500 with a
- * message. Either way no byte of the bad chunk arrives, and the failure is audited.
+ * them intact), or (when the first chunk is the bad one and nothing was sent yet) a 500 in JSON
+ * that says so. Either way no byte of the bad chunk arrives, and the failure is audited.
  */
 async function expectBrokenOff(file: Upload, res: Answer, chunk: number, auditsBefore: number) {
   if (res.status === 200) {
@@ -117,7 +117,11 @@ async function expectBrokenOff(file: Upload, res: Answer, chunk: number, auditsB
   } else {
     expect(chunk).toBe(0);
     expect(res.status).toBe(500);
-    expect(JSON.parse(res.body.toString()).message).toBeTruthy();
+    expect(res.complete).toBe(true);
+    expect(res.headers['content-type']).toMatch(/^application\/json/);
+    expect(JSON.parse(res.body.toString()).message).toBe(
+      'This file failed its integrity check: it may have been altered since it was uploaded, so it is not sent.',
+    );
     expect(res.headers['content-disposition']).toBeUndefined();
   }
   await vi.waitFor(async () =>

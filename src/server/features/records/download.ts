@@ -5,7 +5,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
 import type { Db } from '../../db/connect.js';
 import { notFound } from '../../errors.js';
-import { IntegrityError } from '../../files/store.js';
+import { IntegrityError, isIntegrityFailure } from '../../files/store.js';
 import { writeAudit } from '../audit/service.js';
 import type { Actor } from '../../access.js';
 import type { DownloadTarget } from './read.js';
@@ -22,6 +22,15 @@ export function contentDisposition(fileName: string): string {
   );
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;
 }
+
+/** What sendAttachment says about the file, taken back if its answer becomes an error. */
+const FILE_HEADERS = [
+  'content-type',
+  'content-disposition',
+  'content-length',
+  'content-range',
+  'accept-ranges',
+];
 
 /**
  * Sends an attachment the reader may have (found and audited by findDownload): whole, or the one
@@ -52,9 +61,12 @@ export async function sendAttachment(
   if (!stream) throw notFound('File not available.');
   stream.on('error', (err) => {
     if (!reply.raw.headersSent) {
-      // Nothing sent yet: the error handler answers, and its message must not be saved as the file.
-      reply.removeHeader('content-disposition');
-      reply.raw.removeHeader('content-disposition');
+      // Nothing sent yet: the error handler answers in JSON, whose message must not be saved as
+      // the file nor be taken for its type, length or range.
+      for (const name of FILE_HEADERS) {
+        reply.removeHeader(name);
+        reply.raw.removeHeader(name);
+      }
     }
     if (!isIntegrityFailure(err)) {
       request.log.error({ err, attachment: file.id }, 'attachment could not be read');
@@ -126,11 +138,4 @@ export async function auditIntegrityFailure(
     hospitalId: target.hospitalId,
     patientId: target.patientId,
   });
-}
-
-/** Whether a stream error means the stored bytes are not what was written (not a client abort). */
-export function isIntegrityFailure(err: unknown): boolean {
-  if (err instanceof IntegrityError) return true;
-  // A "gcm" file: the decipher's final tag check.
-  return err instanceof Error && /unable to authenticate data/i.test(err.message);
 }

@@ -4,7 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext } from 'playwright-core';
 import { freePort } from '../scripts/free-port.js';
 
 export interface RunningApp {
@@ -96,6 +96,17 @@ export async function launchBrowser(): Promise<Browser> {
   return watchPageErrors(watchPolicyViolations(withPageOrigin(browser)));
 }
 
+/** Runs `setup` on every new context of `browser` before the caller gets it. */
+function onEveryContext(browser: Browser, setup: (context: BrowserContext) => void | Promise<void>): Browser {
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (...args) => {
+    const context = await newContext(...args);
+    await setup(context);
+    return context;
+  };
+  return browser;
+}
+
 const violations = new WeakMap<Browser, string[]>();
 const pageErrors = new WeakMap<Browser, string[]>();
 
@@ -109,15 +120,11 @@ export const uncaughtPageErrors = (browser: Browser): readonly string[] => pageE
 function watchPageErrors(browser: Browser): Browser {
   const found: string[] = [];
   pageErrors.set(browser, found);
-  const newContext = browser.newContext.bind(browser);
-  browser.newContext = async (...args) => {
-    const context = await newContext(...args);
+  return onEveryContext(browser, (context) => {
     context.on('weberror', (webError) =>
       found.push(`${webError.page()?.url() ?? '?'}: ${String(webError.error().stack ?? webError.error())}`),
     );
-    return context;
-  };
-  return browser;
+  });
 }
 
 /** What Chromium reported as refused by the Content-Security-Policy on any page of this browser. */
@@ -132,9 +139,7 @@ export const policyViolations = (browser: Browser): readonly string[] => violati
 function watchPolicyViolations(browser: Browser): Browser {
   const found: string[] = [];
   violations.set(browser, found);
-  const newContext = browser.newContext.bind(browser);
-  browser.newContext = async (...args) => {
-    const context = await newContext(...args);
+  return onEveryContext(browser, async (context) => {
     await context.addInitScript(() =>
       document.addEventListener('securitypolicyviolation', (event) =>
         console.error(`Content Security Policy violation: ${event.violatedDirective} ${event.blockedURI}`),
@@ -144,9 +149,7 @@ function watchPolicyViolations(browser: Browser): Browser {
       if (message.type() === 'error' && message.text().startsWith('Content Security Policy violation'))
         found.push(`${message.page()?.url() ?? '?'}: ${message.text()}`);
     });
-    return context;
-  };
-  return browser;
+  });
 }
 
 type RequestOptions = { headers?: Record<string, string> } & Record<string, unknown>;
@@ -158,9 +161,7 @@ const WRITES = ['post', 'put', 'patch', 'delete', 'fetch'] as const;
  * `context.request` stand for the app's own page, so those calls carry the Origin of their URL.
  */
 function withPageOrigin(browser: Browser): Browser {
-  const newContext = browser.newContext.bind(browser);
-  browser.newContext = async (...args) => {
-    const context = await newContext(...args);
+  return onEveryContext(browser, (context) => {
     const request = context.request as unknown as Record<
       string,
       (url: string, options?: RequestOptions) => unknown
@@ -170,7 +171,5 @@ function withPageOrigin(browser: Browser): Browser {
       request[method] = (url, options = {}) =>
         send(url, { ...options, headers: { origin: new URL(url).origin, ...options.headers } });
     }
-    return context;
-  };
-  return browser;
+  });
 }

@@ -18,7 +18,7 @@ export interface Journey {
  * The server's log lines of level error or fatal (pino: 50, 60): an unhandled error (a 500) or a
  * response that broke its schema. A journey drives real use, so none is expected.
  */
-export function serverErrorLines(output: string): string[] {
+function serverErrorLines(output: string): string[] {
   return output.split('\n').filter((line) => /^\{.*"level":(5|6)0[,}]/.test(line));
 }
 

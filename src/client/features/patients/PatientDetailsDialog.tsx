@@ -19,6 +19,7 @@ import { notifyError } from '../../notify';
 import { ActivationCodeModal, type ActivationDetails } from './ActivationCode';
 import { DownloadButton, SmallButton } from '../../components/SmallButton';
 import { LoadFailed } from '../../components/LoadFailed';
+import { ListRow } from '../../components/ListRow';
 
 function Section({ title, rows }: { title: string; rows: [string, string | null | undefined][] }) {
   return (
@@ -29,7 +30,7 @@ function Section({ title, rows }: { title: string; rows: [string, string | null 
       <Stack gap={4}>
         {rows.map(([label, value]) => (
           <Group key={label} gap="xs" wrap="nowrap" align="start">
-            <Text size="sm" c="dimmed" w={140}>
+            <Text size="sm" c="dimmed" w={140} flex="none">
               {label}
             </Text>
             <Text size="sm" style={{ wordBreak: 'break-word' }}>
@@ -154,32 +155,33 @@ function PatientDetails({ patient }: { patient: Patient }) {
       <Stack component="section" gap="xs" aria-label="Medical records">
         {records.data?.items.map((r) => (
           <Paper key={r.id} withBorder p="sm">
-            <Group justify="space-between" wrap="wrap">
-              <div>
+            <ListRow
+              actions={
                 <Group gap="xs">
-                  <Text fw={500}>{r.title}</Text>
-                  {r.status === 'draft' ? (
-                    <Badge color="gray">Draft</Badge>
-                  ) : r.isBlockchainVerified ? (
-                    <Badge color="teal">Blockchain Verified</Badge>
-                  ) : (
-                    <Badge color="red">Not verified</Badge>
-                  )}
-                  <RecordStatusBadges record={r} />
+                  <SmallButton icon={IconEye} aria-label={`View ${r.title}`} onClick={() => setViewing(r.id)}>
+                    View
+                  </SmallButton>
+                  <DownloadButton name={r.title} variant="default" onClick={() => void downloadRecord(r)} />
                 </Group>
-                <Text size="xs" c="dimmed">
-                  {recordTypeLabel(r.recordType)} · {departmentLabel(r.department)} ·{' '}
-                  {formatDate(r.createdAt)} · {r.attachments.length} file
-                  {r.attachments.length === 1 ? '' : 's'}
-                </Text>
-              </div>
+              }
+            >
               <Group gap="xs">
-                <SmallButton icon={IconEye} onClick={() => setViewing(r.id)}>
-                  View
-                </SmallButton>
-                <DownloadButton name={r.title} variant="default" onClick={() => void downloadRecord(r)} />
+                <Text fw={500}>{r.title}</Text>
+                {r.status === 'draft' ? (
+                  <Badge color="gray">Draft</Badge>
+                ) : r.isBlockchainVerified ? (
+                  <Badge color="teal">Blockchain Verified</Badge>
+                ) : (
+                  <Badge color="red">Not verified</Badge>
+                )}
+                <RecordStatusBadges record={r} />
               </Group>
-            </Group>
+              <Text size="xs" c="dimmed">
+                {recordTypeLabel(r.recordType)} · {departmentLabel(r.department)} · {formatDate(r.createdAt)}{' '}
+                · {r.attachments.length} file
+                {r.attachments.length === 1 ? '' : 's'}
+              </Text>
+            </ListRow>
           </Paper>
         ))}
       </Stack>

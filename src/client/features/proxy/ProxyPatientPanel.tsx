@@ -1,7 +1,7 @@
 // One patient on the Family dashboard (docs/decisions.md#family-proxy-access): their current records
 // shared with family (open, download; the record view shows the ledger verification) and their
 // upcoming appointments. Read-only: the family member changes nothing.
-import { Group, Paper, Stack, Text } from '@mantine/core';
+import { Paper, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import { APPOINTMENT_TYPE_LABELS } from '../../../shared/appointments';
 import type { ProxyPatient } from '../../../shared/proxy';
@@ -17,6 +17,7 @@ import { useProxyAppointments, useProxyRecords } from './api';
 import { DownloadButton } from '../../components/SmallButton';
 import { Panel } from '../../components/Panel';
 import { OpenRecordButton } from '../records/OpenRecordButton';
+import { ListRow } from '../../components/ListRow';
 
 function ProxyRecords({ patient, onOpen }: { patient: ProxyPatient; onOpen: (id: string) => void }) {
   const [page, setPage] = useState(1);
@@ -34,14 +35,17 @@ function ProxyRecords({ patient, onOpen }: { patient: ProxyPatient; onOpen: (id:
           const file = recordDownload(r);
           return (
             <Paper key={r.id} withBorder p="sm" component="li" style={{ listStyle: 'none' }}>
-              <Group justify="space-between" wrap="nowrap">
+              <ListRow
+                actions={
+                  file && <DownloadButton name={r.title} onClick={() => void downloadAttachment(file)} />
+                }
+              >
                 <OpenRecordButton title={r.title} onOpen={() => onOpen(r.id)}>
                   <Text size="xs" c="dimmed">
                     {formatDate(r.createdAt)} · {r.doctorName ?? '—'} · {departmentLabel(r.department)}
                   </Text>
                 </OpenRecordButton>
-                {file && <DownloadButton name={r.title} onClick={() => void downloadAttachment(file)} />}
-              </Group>
+              </ListRow>
             </Paper>
           );
         })}

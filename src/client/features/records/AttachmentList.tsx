@@ -6,6 +6,7 @@ import { formatSize } from '../../format';
 import { PreviewButton } from './AttachmentPreview';
 import { downloadAttachment } from './download';
 import { DownloadButton } from '../../components/SmallButton';
+import { ListRow } from '../../components/ListRow';
 
 type Listed = Pick<Attachment, 'id' | 'url' | 'fileName' | 'mimeType' | 'size'>;
 
@@ -22,20 +23,24 @@ export function AttachmentList({ attachments }: { attachments: Listed[] }) {
       ) : (
         <Stack gap="xs">
           {attachments.map((a) => (
-            <Group key={a.id} justify="space-between" wrap="nowrap">
-              <div style={{ minWidth: 0 }}>
-                <Text size="sm" truncate>
-                  {a.fileName}
-                </Text>
-                <Text size="xs" c="dimmed">
-                  {formatSize(a.size)}
-                </Text>
-              </div>
-              <Group gap="xs" wrap="nowrap">
-                <PreviewButton attachment={a} />
-                <DownloadButton name={a.fileName} onClick={() => void downloadAttachment(a)} />
-              </Group>
-            </Group>
+            <ListRow
+              key={a.id}
+              textWidth="10rem"
+              actions={
+                <Group gap="xs" wrap="nowrap">
+                  <PreviewButton attachment={a} />
+                  <DownloadButton name={a.fileName} onClick={() => void downloadAttachment(a)} />
+                </Group>
+              }
+            >
+              {/* A file name has no spaces to break at: it breaks anywhere, over two lines at most. */}
+              <Text size="sm" lineClamp={2} style={{ overflowWrap: 'anywhere' }}>
+                {a.fileName}
+              </Text>
+              <Text size="xs" c="dimmed">
+                {formatSize(a.size)}
+              </Text>
+            </ListRow>
           ))}
         </Stack>
       )}

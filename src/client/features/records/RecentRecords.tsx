@@ -14,6 +14,8 @@ import { RecordStatusBadges } from './RecordStatusBadges';
 import { recordDownload } from '../../pages/patient-dashboard/dashboard';
 import { DownloadButton, SmallButton } from '../../components/SmallButton';
 import { OpenRecordButton } from './OpenRecordButton';
+import { ListRow } from '../../components/ListRow';
+import { readableText } from '../../theme';
 import { LoadFailed } from '../../components/LoadFailed';
 
 async function download(record: MedicalRecord) {
@@ -90,7 +92,40 @@ export function RecentRecords({
       <Stack gap="xs">
         {records.map((record) => (
           <Paper key={record.id} withBorder p="sm" radius="sm">
-            <Group justify="space-between" wrap="nowrap" align="start">
+            <ListRow
+              align="start"
+              actions={
+                <Stack gap={6} align="end">
+                  <Group gap={6}>
+                    <RecordStatusBadges record={record} />
+                    {record.isBlockchainVerified && (
+                      <Badge color="teal" variant="light">
+                        Blockchain Verified
+                      </Badge>
+                    )}
+                    <Text size="xs" c={readableText('green')}>
+                      Accessible
+                    </Text>
+                  </Group>
+                  <Group gap={6}>
+                    <DownloadButton
+                      name={record.title}
+                      size="compact-sm"
+                      onClick={() => void download(record)}
+                    />
+                    <SmallButton
+                      icon={IconShare}
+                      size="compact-sm"
+                      variant="default"
+                      aria-label={`Share ${record.title}`}
+                      onClick={() => void share(record)}
+                    >
+                      Share
+                    </SmallButton>
+                  </Group>
+                </Stack>
+              }
+            >
               <OpenRecordButton title={record.title} onOpen={() => onOpen(record.id)} large>
                 <Text size="sm" c="dimmed">
                   {[record.doctorName, departmentLabel(record.department)]
@@ -103,36 +138,7 @@ export function RecentRecords({
                 </Text>
                 <ProviderVerification verified={record.providerVerified} />
               </OpenRecordButton>
-              <Stack gap={6} align="end">
-                <Group gap={6}>
-                  <RecordStatusBadges record={record} />
-                  {record.isBlockchainVerified && (
-                    <Badge color="teal" variant="light">
-                      Blockchain Verified
-                    </Badge>
-                  )}
-                  <Text size="xs" c="green.8">
-                    Accessible
-                  </Text>
-                </Group>
-                <Group gap={6}>
-                  <DownloadButton
-                    name={record.title}
-                    size="compact-sm"
-                    onClick={() => void download(record)}
-                  />
-                  <SmallButton
-                    icon={IconShare}
-                    size="compact-sm"
-                    variant="default"
-                    aria-label={`Share ${record.title}`}
-                    onClick={() => void share(record)}
-                  >
-                    Share
-                  </SmallButton>
-                </Group>
-              </Stack>
-            </Group>
+            </ListRow>
           </Paper>
         ))}
       </Stack>

@@ -13,6 +13,7 @@ import { notifyError, notifySuccess } from '../../notify';
 import { useMarkEnteredInError, useRecordHistory } from './api';
 import { UploadRecordForm } from './UploadRecordForm';
 import { FormActions } from '../../components/FormActions';
+import { ListRow } from '../../components/ListRow';
 import { RecordStatusBadges } from './RecordStatusBadges';
 
 interface Props {
@@ -60,27 +61,29 @@ export function RecordVersions({ record, onOpen }: Props) {
           </Title>
           <Stack gap={6}>
             {(data?.versions ?? []).map((v, i) => (
-              <Group key={v.id} justify="space-between" wrap="nowrap">
-                <div style={{ minWidth: 0 }}>
-                  <Text size="sm">
-                    Version {i + 1}: {v.title}
-                    {v.id === record.id ? ' (shown)' : ''}
-                  </Text>
-                  <Text size="xs" c="dimmed">
-                    {i === 0 ? 'Uploaded' : 'Amended'} {formatDateTime(v.createdAt)}
-                    {v.providerName ? ` by ${v.providerName}` : ''}
-                    {v.enteredInError ? ` · entered in error ${formatDateTime(v.enteredInError.at)}` : ''}
-                  </Text>
-                </div>
-                <Group gap={4} wrap="nowrap">
-                  <RecordStatusBadges record={{ documentStatus: v.documentStatus, supersedesId: null }} />
-                  {v.id !== record.id && (
-                    <Button size="xs" variant="subtle" onClick={() => onOpen(v.id)}>
-                      Open
-                    </Button>
-                  )}
-                </Group>
-              </Group>
+              <ListRow
+                key={v.id}
+                actions={
+                  <Group gap={4} wrap="nowrap">
+                    <RecordStatusBadges record={{ documentStatus: v.documentStatus, supersedesId: null }} />
+                    {v.id !== record.id && (
+                      <Button size="xs" variant="subtle" onClick={() => onOpen(v.id)}>
+                        Open
+                      </Button>
+                    )}
+                  </Group>
+                }
+              >
+                <Text size="sm">
+                  Version {i + 1}: {v.title}
+                  {v.id === record.id ? ' (shown)' : ''}
+                </Text>
+                <Text size="xs" c="dimmed">
+                  {i === 0 ? 'Uploaded' : 'Amended'} {formatDateTime(v.createdAt)}
+                  {v.providerName ? ` by ${v.providerName}` : ''}
+                  {v.enteredInError ? ` · entered in error ${formatDateTime(v.enteredInError.at)}` : ''}
+                </Text>
+              </ListRow>
             ))}
           </Stack>
         </Paper>

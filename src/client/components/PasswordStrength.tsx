@@ -3,6 +3,7 @@
 import { Box, Group, List, Text, ThemeIcon, VisuallyHidden } from '@mantine/core';
 import { IconCheck, IconX } from '@tabler/icons-react';
 import { passwordChecks, passwordScore, strengthColor, type PasswordChecks } from '../../shared/password';
+import { readableText } from '../theme';
 
 const LABELS: Record<keyof PasswordChecks, string> = {
   length: '8+ characters',
@@ -55,7 +56,7 @@ export function PasswordStrength({
               </ThemeIcon>
             }
           >
-            <Text size="sm" c={checks[key] ? 'teal.8' : 'dimmed'} component="span">
+            <Text size="sm" c={checks[key] ? readableText('teal') : 'dimmed'} component="span">
               {LABELS[key]}
               <VisuallyHidden>{checks[key] ? ' (met)' : ' (not met)'}</VisuallyHidden>
             </Text>

@@ -4,6 +4,7 @@
 import { Group, Text } from '@mantine/core';
 import { IconAlertTriangle, IconShieldCheck } from '@tabler/icons-react';
 import { PROVIDER_NOT_VERIFIED_LABEL, PROVIDER_VERIFIED_LABEL } from '../../shared/constants';
+import { readableText } from '../theme';
 
 export function ProviderVerification({ verified, size = 'xs' }: { verified: boolean; size?: 'xs' | 'sm' }) {
   const Icon = verified ? IconShieldCheck : IconAlertTriangle;
@@ -14,7 +15,7 @@ export function ProviderVerification({ verified, size = 'xs' }: { verified: bool
         color={`var(--mantine-color-${verified ? 'blue' : 'orange'}-7)`}
         aria-hidden
       />
-      <Text size={size} c={verified ? 'blue.8' : 'orange.9'} fw={500}>
+      <Text size={size} c={readableText(verified ? 'blue' : 'orange')} fw={500}>
         {verified ? PROVIDER_VERIFIED_LABEL : PROVIDER_NOT_VERIFIED_LABEL}
       </Text>
     </Group>

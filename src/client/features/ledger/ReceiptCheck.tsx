@@ -6,6 +6,7 @@ import { IconCheck, IconReceipt, IconX } from '@tabler/icons-react';
 import { useState } from 'react';
 import { verifyReceipt, type ReceiptVerification } from '../../../shared/ledger/receipt';
 import { fileSha256 } from './proof';
+import { readableText } from '../../theme';
 
 const MAX_RECEIPT_BYTES = 1024 * 1024;
 
@@ -128,7 +129,7 @@ function ReceiptResult({ result }: { result: ReceiptVerification }) {
         ))}
       </List>
       {result.warnings.map((w) => (
-        <Text key={w} size="xs" c="orange.8" style={{ wordBreak: 'break-all' }}>
+        <Text key={w} size="xs" c={readableText('orange')} style={{ wordBreak: 'break-all' }}>
           {w}
         </Text>
       ))}

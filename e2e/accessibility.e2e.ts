@@ -1,15 +1,18 @@
-// Every main screen, as a visitor, a hospital, a patient and an administrator, on a desktop and on
-// a 390 px phone: axe-core finds no serious or critical WCAG 2.1 A/AA violation, nothing makes the
-// page scroll sideways on the phone, and a screenshot of each is saved under
-// test-results/screenshots/ for a reviewer to look through after every change.
+// Every main screen, as a visitor, a hospital, a patient, a relative and an administrator, on a
+// desktop and on a 390 px phone, with lists holding long names: axe-core finds no serious or
+// critical WCAG 2.1 A/AA violation, nothing makes the page scroll sideways, no button, tab or label
+// is cut off, and a screenshot of each is saved under test-results/screenshots/ for a reviewer to
+// look through after every change.
 import fs from 'node:fs';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import type { BrowserContext, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { addPatient, signedInHospital, signedInPatient, uniqueEmail } from './auth-helpers';
+import { samplePdf } from '../src/server/features/records/testing';
+import { addPatient, PASSWORD, signedInHospital, signedInPatient, uniqueEmail } from './auth-helpers';
 import { ADMIN_EMAIL, ADMIN_PASSWORD } from './harness';
-import { startJourney } from './journey';
+import { mailedLink, startJourney } from './journey';
+import { patientIdOf, uploadRecord } from './record-helpers';
 
 const journey = startJourney();
 
@@ -49,37 +52,137 @@ const sidewaysScrolling = (page: Page) =>
     return found;
   });
 
+/**
+ * Controls and labels that are cut off: their box by an ancestor that hides overflow (or by the
+ * window), or their own text inside them (a button's label that hides overflow). Text ended with an
+ * ellipsis on purpose is not counted, nor Mantine parts that hide overflow by design (text kept for
+ * screen readers only; a switch's track, whose thumb's shadow overflows it by 3 px).
+ */
+const cutOffControls = (page: Page) =>
+  page.evaluate(() => {
+    const found = new Set<string>();
+    const name = (element: Element) =>
+      `<${element.tagName.toLowerCase()} ${(element.getAttribute('aria-label') ?? element.textContent ?? '').trim().slice(0, 60)}>`;
+    const hidesOverflow = (style: CSSStyleDeclaration) =>
+      style.overflowX === 'hidden' || style.overflowX === 'clip';
+    const controls = document.body.querySelectorAll<HTMLElement>(
+      'button, a, input, select, textarea, label, h1, h2, h3, h4, [role=tab], [role=switch], .mantine-Badge-root',
+    );
+    for (const control of Array.from(controls)) {
+      const box = control.getBoundingClientRect();
+      // Not shown, or wholly outside the window (a closed drawer's links).
+      if (box.width === 0 || box.height === 0 || getComputedStyle(control).visibility === 'hidden') continue;
+      if (box.right <= 0 || box.left >= window.innerWidth) continue;
+      let [left, right] = [0, window.innerWidth];
+      for (let parent = control.parentElement; parent; parent = parent.parentElement) {
+        const style = getComputedStyle(parent);
+        // Inside a box that scrolls, the reader can reach it (sidewaysScrolling reports that box).
+        if (style.overflowX === 'auto' || style.overflowX === 'scroll') [left, right] = [-Infinity, Infinity];
+        if (style.overflowX === 'auto' || style.overflowX === 'scroll') break;
+        if (hidesOverflow(style)) {
+          const parentBox = parent.getBoundingClientRect();
+          [left, right] = [Math.max(left, parentBox.left), Math.min(right, parentBox.right)];
+        }
+      }
+      if (box.left < left - 1 || box.right > right + 1)
+        found.add(`${name(control)} is cut off by its container`);
+      for (const part of [control, ...Array.from(control.querySelectorAll<HTMLElement>('*'))]) {
+        const style = getComputedStyle(part);
+        if (/VisuallyHidden|Switch-track/.test(part.className.toString())) continue;
+        if (style.textOverflow === 'ellipsis' || !hidesOverflow(style)) continue;
+        if (part.scrollWidth > part.clientWidth + 1) {
+          found.add(`${name(control)}: ${part.scrollWidth - part.clientWidth} px of its text are cut off`);
+          break;
+        }
+      }
+    }
+    return [...found];
+  });
+
 const screenshotName = (role: string, pagePath: string, viewport: string) =>
   `${role}${pagePath.replace(/[^a-z0-9]+/gi, '-').replace(/-$/, '')}-${viewport}.png`;
 
+interface Screen {
+  path: string;
+  /** Text the screen shows once loaded. */
+  ready: string;
+  /** Opens a dialog on it, say; the screenshot is named after `name`. */
+  then?: (page: Page) => Promise<void>;
+  name?: string;
+}
+
 /**
- * Opens each path (waiting for `ready` text) at both widths; collects what axe finds and any
- * sideways overflow, and saves a screenshot.
+ * Opens each screen (waiting for `ready` text) at both widths; collects what axe finds, any
+ * sideways overflow and cut-off control, and saves a screenshot.
  */
-async function check(
-  role: string,
-  context: BrowserContext,
-  paths: { path: string; ready: string }[],
-): Promise<string[]> {
+async function check(role: string, context: BrowserContext, screens: Screen[]): Promise<string[]> {
   fs.mkdirSync(SCREENSHOTS, { recursive: true });
   const found: string[] = [];
   for (const viewport of VIEWPORTS) {
     const page = await context.newPage();
     await page.setViewportSize({ width: viewport.width, height: viewport.height });
-    for (const { path: pagePath, ready } of paths) {
+    for (const { path: pagePath, ready, then, name = pagePath } of screens) {
       await page.goto(`${journey.app.url}${pagePath}`);
       await page.getByText(ready, { exact: false }).first().waitFor();
-      for (const line of await seriousViolations(page)) found.push(`${viewport.name} ${pagePath}: ${line}`);
-      for (const what of await sidewaysScrolling(page))
-        found.push(`${viewport.name} ${pagePath}: scrolls sideways: ${what}`);
+      await then?.(page);
+      const where = `${viewport.name} ${name}`;
+      for (const line of await seriousViolations(page)) found.push(`${where}: ${line}`);
+      for (const what of await sidewaysScrolling(page)) found.push(`${where}: scrolls sideways: ${what}`);
+      for (const what of await cutOffControls(page)) found.push(`${where}: ${what}`);
       await page.screenshot({
-        path: path.join(SCREENSHOTS, screenshotName(role, pagePath, viewport.name)),
+        path: path.join(SCREENSHOTS, screenshotName(role, name, viewport.name)),
         fullPage: true,
       });
     }
     await page.close();
   }
   return found;
+}
+
+// Names as long as real ones get, so that a list row that cannot fit them on a phone shows.
+const LONG_NAME = { firstName: 'Maximiliana', lastName: 'Lovelace-Featherstonehaugh' };
+const PATIENT_NAME = `${LONG_NAME.firstName} ${LONG_NAME.lastName}`;
+const LONG_TITLE = 'Comprehensive metabolic panel with lipid profile follow-up';
+const LONG_FILE_NAME = 'comprehensive-metabolic-panel-2026-11-20-signed.pdf';
+
+/**
+ * A new hospital (signed in, its context) with a patient of a long name, two records shared with
+ * family (one of a long title and file name) and an appointment in three days; the patient's MRN.
+ */
+async function hospitalWithRecords() {
+  const url = journey.app.url;
+  const hospital = await journey.browser.newContext();
+  await signedInHospital(hospital, url);
+  const mrn = await addPatient(hospital, url, LONG_NAME);
+  const patientId = await patientIdOf(hospital, url, mrn);
+  const doctorName = 'Dr. Bartholomew Grey-Richardson';
+  for (const [title, fileName] of [
+    ['Blood panel', 'blood-panel.pdf'],
+    [LONG_TITLE, LONG_FILE_NAME],
+  ]) {
+    await uploadRecord(hospital, url, {
+      patientId,
+      recordType: 'lab-results',
+      title,
+      doctorName,
+      department: 'cardiology',
+      shareWithFamily: 'true',
+      files: { name: fileName, mimeType: 'application/pdf', buffer: samplePdf(title) },
+    });
+  }
+  const appointmentDate = new Date(Date.now() + 3 * 86_400_000);
+  appointmentDate.setUTCHours(10, 0, 0, 0);
+  const booked = await hospital.request.post(`${url}/api/appointments`, {
+    data: {
+      patientId,
+      appointmentType: 'consultation',
+      doctorName,
+      department: 'cardiology',
+      appointmentDate,
+    },
+  });
+  expect(booked.status()).toBe(201);
+  return { hospital, mrn };
 }
 
 describe('accessibility (axe-core)', () => {
@@ -101,10 +204,12 @@ describe('accessibility (axe-core)', () => {
     await context.close();
   });
 
-  it('finds nothing serious on every tab of the hospital dashboard', async () => {
-    const context = await journey.browser.newContext();
-    await signedInHospital(context, journey.app.url);
-    await addPatient(context, journey.app.url, { firstName: 'Ada', lastName: 'Lovelace' });
+  it('finds nothing serious on every tab of the hospital dashboard and its dialogs', async () => {
+    const { hospital: context } = await hospitalWithRecords();
+    const patientFile = async (page: Page) => {
+      await page.getByRole('button', { name: `Open patient file of ${PATIENT_NAME}` }).click();
+      await page.getByRole('dialog', { name: PATIENT_NAME }).getByText(LONG_TITLE).waitFor();
+    };
     const found = await check('hospital', context, [
       { path: '/hospital-dashboard', ready: 'Lovelace' },
       { path: '/hospital-dashboard?tab=upload', ready: 'Upload' },
@@ -112,24 +217,74 @@ describe('accessibility (axe-core)', () => {
       { path: '/hospital-dashboard?tab=audit', ready: 'Audit' },
       { path: '/hospital-dashboard?tab=settings', ready: 'Settings' },
       { path: '/profile/edit', ready: 'Profile' },
+      {
+        path: '/hospital-dashboard?tab=patients',
+        ready: 'Lovelace',
+        name: '/patient-file',
+        then: patientFile,
+      },
+      {
+        path: '/hospital-dashboard?tab=patients',
+        ready: 'Lovelace',
+        name: '/record',
+        then: async (page) => {
+          await patientFile(page);
+          await page
+            .getByRole('dialog', { name: PATIENT_NAME })
+            .getByRole('button', { name: `View ${LONG_TITLE}` })
+            .click();
+          await page.getByRole('dialog', { name: LONG_TITLE }).getByText(LONG_FILE_NAME).waitFor();
+        },
+      },
     ]);
     expect(found).toEqual([]);
     await context.close();
   });
 
-  it('finds nothing serious on the patient dashboard and profile', async () => {
-    const hospital = await journey.browser.newContext();
-    await signedInHospital(hospital, journey.app.url);
-    const email = uniqueEmail('a11y-patient');
-    const mrn = await addPatient(hospital, journey.app.url, { firstName: 'Ada', lastName: 'Lovelace', email });
+  it('finds nothing serious on the patient dashboard, a record, the profile and the family dashboard', async () => {
+    const url = journey.app.url;
+    const { hospital, mrn } = await hospitalWithRecords();
     const context = await journey.browser.newContext();
-    await signedInPatient(context, journey.app.url, mrn, email);
+    const email = uniqueEmail('a11y-patient');
+    await signedInPatient(context, url, mrn, email);
+    // Family sharing on, and a relative with access, who registers through the mailed invitation.
+    const me = (await (await context.request.get(`${url}/api/auth/me`)).json()) as { user: { id: string } };
+    await context.request.put(`${url}/api/consent/${me.user.id}`, {
+      data: { shareWithSpecialists: true, shareWithFamily: true },
+    });
+    const relativeEmail = uniqueEmail('a11y-relative');
+    const contact = await context.request.post(`${url}/api/family-contacts`, {
+      data: { ...LONG_NAME, relationship: 'child', email: relativeEmail, canAccessRecords: true },
+    });
+    expect(contact.status()).toBe(201);
     const found = await check('patient', context, [
-      { path: '/patient-dashboard', ready: 'Ada' },
+      { path: '/patient-dashboard', ready: LONG_TITLE },
+      {
+        path: '/patient-dashboard',
+        ready: LONG_TITLE,
+        name: '/record',
+        then: async (page) => {
+          await page.getByRole('button', { name: `Open ${LONG_TITLE}` }).click();
+          await page.getByRole('dialog', { name: LONG_TITLE }).getByText(LONG_FILE_NAME).waitFor();
+        },
+      },
       { path: '/profile/edit', ready: 'Profile' },
     ]);
+
+    const relative = await journey.browser.newContext();
+    const invite = new URL(await mailedLink(journey.app, relativeEmail, '/signup')).searchParams.get(
+      'invite',
+    );
+    const registered = await relative.request.post(`${url}/api/auth/register`, {
+      data: { ...LONG_NAME, email: relativeEmail, password: PASSWORD, role: 'family', inviteToken: invite },
+    });
+    expect(registered.status()).toBe(201);
+    await relative.request.post(`${url}/api/auth/login`, {
+      data: { email: relativeEmail, password: PASSWORD },
+    });
+    found.push(...(await check('family', relative, [{ path: '/family-dashboard', ready: LONG_TITLE }])));
     expect(found).toEqual([]);
-    await Promise.all([context.close(), hospital.close()]);
+    await Promise.all([context.close(), hospital.close(), relative.close()]);
   });
 
   it('finds nothing serious on the administrator pages', async () => {

@@ -280,7 +280,7 @@ describe('hospital dashboard', () => {
     await page.getByRole('button', { name: 'Open patient file of Lost Chunk' }).click();
     const failed = page.getByRole('dialog', { name: 'This part of MedLedger could not be loaded' });
     await failed.getByRole('alert').waitFor();
-    await failed.getByRole('button', { name: 'Close' }).click();
+    await failed.getByRole('button', { name: 'Close', exact: true }).click();
     await failed.waitFor({ state: 'detached' });
     await page.getByRole('button', { name: 'Edit Lost Chunk' }).click();
     await page.getByRole('dialog', { name: 'Edit Patient' }).waitFor();

@@ -111,6 +111,15 @@ interface Screen {
   name?: string;
 }
 
+/** A `then` that clicks the button of this name and waits for the dialog it opens. */
+const dialogFrom =
+  (button: string, dialog: string = button) =>
+  async (page: Page) => {
+    await page.getByRole('button', { name: button, exact: true }).first().click();
+    await page.getByRole('dialog', { name: dialog }).waitFor();
+    await page.waitForLoadState('networkidle');
+  };
+
 /**
  * Opens each screen (waiting for `ready` text) at both widths; collects what axe finds, any
  * sideways overflow and cut-off control, and saves a screenshot.
@@ -185,6 +194,33 @@ async function hospitalWithRecords() {
   return { hospital, mrn };
 }
 
+/**
+ * The patient of `hospitalWithRecords`, signed in (its context), with family sharing on and a
+ * relative of a long name who may access the records (invited by e-mail, not yet registered).
+ */
+async function patientWithRelative() {
+  const url = journey.app.url;
+  const { hospital, mrn } = await hospitalWithRecords();
+  const patient = await journey.browser.newContext();
+  await signedInPatient(patient, url, mrn, uniqueEmail('a11y-patient'));
+  const me = (await (await patient.request.get(`${url}/api/auth/me`)).json()) as { user: { id: string } };
+  await patient.request.put(`${url}/api/consent/${me.user.id}`, {
+    data: { shareWithSpecialists: true, shareWithFamily: true },
+  });
+  const relativeEmail = uniqueEmail('a11y-relative');
+  const contact = await patient.request.post(`${url}/api/family-contacts`, {
+    data: { ...LONG_NAME, relationship: 'child', email: relativeEmail, canAccessRecords: true },
+  });
+  expect(contact.status()).toBe(201);
+  return { hospital, patient, relativeEmail };
+}
+
+/** On the patient dashboard: opens the record of the long title. */
+async function openRecord(page: Page) {
+  await page.getByRole('button', { name: `Open ${LONG_TITLE}` }).click();
+  await page.getByRole('dialog', { name: LONG_TITLE }).getByText(LONG_FILE_NAME).waitFor();
+}
+
 describe('accessibility (axe-core)', () => {
   it('finds nothing serious on the public pages', async () => {
     const context = await journey.browser.newContext();
@@ -199,17 +235,19 @@ describe('accessibility (axe-core)', () => {
       { path: '/provider-apply', ready: 'Join MedLedger as a Healthcare Provider' },
       { path: '/verify', ready: 'Drop a file here' },
       { path: '/no-such-page', ready: '404' },
+      {
+        path: '/hospital-login',
+        ready: 'Remember me',
+        name: '/forgot-password',
+        then: dialogFrom('Forgot password?', 'Reset your password'),
+      },
     ]);
     expect(found).toEqual([]);
     await context.close();
   });
 
-  it('finds nothing serious on every tab of the hospital dashboard and its dialogs', async () => {
+  it('finds nothing serious on every tab of the hospital dashboard', async () => {
     const { hospital: context } = await hospitalWithRecords();
-    const patientFile = async (page: Page) => {
-      await page.getByRole('button', { name: `Open patient file of ${PATIENT_NAME}` }).click();
-      await page.getByRole('dialog', { name: PATIENT_NAME }).getByText(LONG_TITLE).waitFor();
-    };
     const found = await check('hospital', context, [
       { path: '/hospital-dashboard', ready: 'Lovelace' },
       { path: '/hospital-dashboard?tab=upload', ready: 'Upload' },
@@ -217,15 +255,22 @@ describe('accessibility (axe-core)', () => {
       { path: '/hospital-dashboard?tab=audit', ready: 'Audit' },
       { path: '/hospital-dashboard?tab=settings', ready: 'Settings' },
       { path: '/profile/edit', ready: 'Profile' },
+    ]);
+    expect(found).toEqual([]);
+    await context.close();
+  });
+
+  it("finds nothing serious in the hospital's dialogs: a patient's file, a record, new patient and appointment", async () => {
+    const { hospital: context } = await hospitalWithRecords();
+    const patientFile = async (page: Page) => {
+      await page.getByRole('button', { name: `Open patient file of ${PATIENT_NAME}` }).click();
+      await page.getByRole('dialog', { name: PATIENT_NAME }).getByText(LONG_TITLE).waitFor();
+    };
+    const patients = { path: '/hospital-dashboard?tab=patients', ready: 'Lovelace' };
+    const found = await check('hospital', context, [
+      { ...patients, name: '/patient-file', then: patientFile },
       {
-        path: '/hospital-dashboard?tab=patients',
-        ready: 'Lovelace',
-        name: '/patient-file',
-        then: patientFile,
-      },
-      {
-        path: '/hospital-dashboard?tab=patients',
-        ready: 'Lovelace',
+        ...patients,
         name: '/record',
         then: async (page) => {
           await patientFile(page);
@@ -236,47 +281,67 @@ describe('accessibility (axe-core)', () => {
           await page.getByRole('dialog', { name: LONG_TITLE }).getByText(LONG_FILE_NAME).waitFor();
         },
       },
+      { ...patients, name: '/add-patient', then: dialogFrom('Add Patient') },
+      {
+        path: '/hospital-dashboard?tab=appointments',
+        ready: 'Appointments',
+        name: '/new-appointment',
+        then: dialogFrom('New Appointment', 'Schedule New Appointment'),
+      },
     ]);
     expect(found).toEqual([]);
     await context.close();
   });
 
-  it('finds nothing serious on the patient dashboard, a record, the profile and the family dashboard', async () => {
-    const url = journey.app.url;
-    const { hospital, mrn } = await hospitalWithRecords();
-    const context = await journey.browser.newContext();
-    const email = uniqueEmail('a11y-patient');
-    await signedInPatient(context, url, mrn, email);
-    // Family sharing on, and a relative with access, who registers through the mailed invitation.
-    const me = (await (await context.request.get(`${url}/api/auth/me`)).json()) as { user: { id: string } };
-    await context.request.put(`${url}/api/consent/${me.user.id}`, {
-      data: { shareWithSpecialists: true, shareWithFamily: true },
-    });
-    const relativeEmail = uniqueEmail('a11y-relative');
-    const contact = await context.request.post(`${url}/api/family-contacts`, {
-      data: { ...LONG_NAME, relationship: 'child', email: relativeEmail, canAccessRecords: true },
-    });
-    expect(contact.status()).toBe(201);
+  it('finds nothing serious on the patient dashboard, a record and the profile page', async () => {
+    const { hospital, patient: context } = await patientWithRelative();
     const found = await check('patient', context, [
       { path: '/patient-dashboard', ready: LONG_TITLE },
-      {
-        path: '/patient-dashboard',
-        ready: LONG_TITLE,
-        name: '/record',
-        then: async (page) => {
-          await page.getByRole('button', { name: `Open ${LONG_TITLE}` }).click();
-          await page.getByRole('dialog', { name: LONG_TITLE }).getByText(LONG_FILE_NAME).waitFor();
-        },
-      },
+      { path: '/patient-dashboard', ready: LONG_TITLE, name: '/record', then: openRecord },
       { path: '/profile/edit', ready: 'Profile' },
     ]);
+    expect(found).toEqual([]);
+    await Promise.all([context.close(), hospital.close()]);
+  });
 
+  it("finds nothing serious in the patient's dialogs and on the family dashboard", async () => {
+    const url = journey.app.url;
+    const { hospital, patient: context, relativeEmail } = await patientWithRelative();
+    const dashboard = { path: '/patient-dashboard', ready: LONG_TITLE };
+    const found = await check('patient', context, [
+      { ...dashboard, name: '/edit-profile', then: dialogFrom('Edit Profile') },
+      {
+        ...dashboard,
+        name: '/family-contacts',
+        then: async (page) => {
+          await dialogFrom('Edit Profile')(page);
+          const dialog = page.getByRole('dialog', { name: 'Edit Profile' });
+          await dialog.getByRole('tab', { name: /Family Contacts/ }).click();
+          await dialog.getByText(LONG_NAME.lastName).first().waitFor();
+        },
+      },
+      { ...dashboard, name: '/consent', then: dialogFrom('Manage Consent') },
+      {
+        ...dashboard,
+        name: '/share',
+        then: async (page) => {
+          await openRecord(page);
+          await dialogFrom('Share with a Specialist')(page);
+        },
+      },
+    ]);
+
+    // The relative registers through the mailed invitation and signs in.
     const relative = await journey.browser.newContext();
-    const invite = new URL(await mailedLink(journey.app, relativeEmail, '/signup')).searchParams.get(
-      'invite',
-    );
+    const link = new URL(await mailedLink(journey.app, relativeEmail, '/signup'));
     const registered = await relative.request.post(`${url}/api/auth/register`, {
-      data: { ...LONG_NAME, email: relativeEmail, password: PASSWORD, role: 'family', inviteToken: invite },
+      data: {
+        ...LONG_NAME,
+        email: relativeEmail,
+        password: PASSWORD,
+        role: 'family',
+        inviteToken: link.searchParams.get('invite'),
+      },
     });
     expect(registered.status()).toBe(201);
     await relative.request.post(`${url}/api/auth/login`, {

@@ -1,5 +1,5 @@
 // Every main screen, as a visitor, a hospital, a patient, a relative and an administrator, on a
-// desktop and on a 390 px phone, with lists holding long names: axe-core finds no serious or
+// desktop and on a 320 px phone, with lists holding long names: axe-core finds no serious or
 // critical WCAG 2.1 A/AA violation, nothing makes the page scroll sideways, no button, tab or label
 // is cut off, and a screenshot of each is saved under test-results/screenshots/ for a reviewer to
 // look through after every change.
@@ -18,9 +18,12 @@ const journey = startJourney();
 
 const SCREENSHOTS = path.resolve('test-results/screenshots');
 
+// The phone is 320 px wide, the width WCAG 2.1's Reflow (1.4.10) asks content to fit without
+// scrolling sideways (a small phone, or a 1280 px window at 400 % zoom). Mantine's smallest
+// breakpoint is 576 px, so a 390 px phone gets the same layout with more room.
 const VIEWPORTS = [
   { name: 'desktop', width: 1280, height: 800 },
-  { name: 'phone', width: 390, height: 844 },
+  { name: 'phone', width: 320, height: 700 },
 ];
 
 /** Serious and critical violations on the page as it is now, one line each. */
@@ -55,8 +58,8 @@ const sidewaysScrolling = (page: Page) =>
 /**
  * Controls and labels that are cut off: their box by an ancestor that hides overflow (or by the
  * window), or their own text inside them (a button's label that hides overflow). Text ended with an
- * ellipsis on purpose is not counted, nor Mantine parts that hide overflow by design (text kept for
- * screen readers only; a switch's track, whose thumb's shadow overflows it by 3 px).
+ * ellipsis on purpose is not counted, nor a field's value, nor Mantine parts that hide overflow by
+ * design (text kept for screen readers only; a switch's track, whose thumb's shadow overflows it).
  */
 const cutOffControls = (page: Page) =>
   page.evaluate(() => {
@@ -86,6 +89,8 @@ const cutOffControls = (page: Page) =>
       }
       if (box.left < left - 1 || box.right > right + 1)
         found.add(`${name(control)} is cut off by its container`);
+      // A field's value scrolls inside it by design (a long address, a feed URL to copy).
+      if (control.matches('input, select, textarea')) continue;
       for (const part of [control, ...Array.from(control.querySelectorAll<HTMLElement>('*'))]) {
         const style = getComputedStyle(part);
         if (/VisuallyHidden|Switch-track/.test(part.className.toString())) continue;

@@ -20,11 +20,12 @@ describe('hospital accounts on the administrator page', () => {
     await page.waitForURL(`${journey.app.url}/medledger/applications`);
     await page.getByRole('heading', { name: 'Hospital Accounts (1)' }).waitFor();
     const row = page.getByRole('row').filter({ hasText: hospital.email });
-    await row.getByText(/Trial until/).waitFor();
+    // The badge is in the row twice: in its column, and under the name (shown on a phone).
+    await row.getByText(/Trial until/).filter({ visible: true }).waitFor();
 
     await row.getByRole('button', { name: 'Mark the subscription of Lakeside Clinic active' }).click();
     await toast(page, 'Subscription Active').waitFor();
-    await row.getByText('Active', { exact: true }).waitFor();
+    await row.getByText('Active', { exact: true }).filter({ visible: true }).waitFor();
     const after = await hospitalContext.request.get(`${journey.app.url}/api/billing/status`);
     expect(await after.json()).toMatchObject({ status: 'active', writeAllowed: true });
   });

@@ -44,7 +44,7 @@ export function AppHeader() {
           />
         )}
         <UnstyledButton component={Link} to="/" aria-label="MedLedger home">
-          <Logo size="sm" />
+          <Logo size="sm" nameWhenWide />
         </UnstyledButton>
         {user && (
           <Badge variant="light" visibleFrom="xs">

@@ -1,6 +1,6 @@
 // Every hospital account with its trial or subscription state, so the administrator can mark a
 // subscription active for hospitals that signed up directly as well as those that applied.
-import { Badge, Button, Table, Text } from '@mantine/core';
+import { Badge, Box, Button, Table, Text } from '@mantine/core';
 import type { HospitalSubscription } from '../../../shared/providers';
 import { formatDate } from './format';
 import { ListTable, type Column } from '../../components/ListTable';
@@ -12,11 +12,14 @@ interface HospitalAccountsTableProps {
   onMarkActive: (h: HospitalSubscription) => void;
 }
 
+// "Trial until Dec 3, 2026" wraps in a narrow cell rather than lose its date to an ellipsis.
+const WRAPPING = { root: { height: 'auto' }, label: { whiteSpace: 'normal' } } as const;
+
 function SubscriptionBadge({ h }: { h: HospitalSubscription }) {
   if (h.status === 'active') return <Badge color="teal">Active</Badge>;
   if (h.status === 'trialing' && h.writeAllowed) {
     return (
-      <Badge color="blue" variant="light">
+      <Badge color="blue" variant="light" styles={WRAPPING}>
         Trial until {formatDate(h.trialEndsAt)}
       </Badge>
     );
@@ -25,11 +28,11 @@ function SubscriptionBadge({ h }: { h: HospitalSubscription }) {
   return <Badge color="gray">{h.status}</Badge>;
 }
 
-// On a phone the e-mail goes under the name and the join date is left out.
+// On a phone the e-mail and the subscription go under the name and the join date is left out.
 const HOSPITAL_COLUMNS: Column[] = [
   'Hospital',
   { label: 'Email', visibleFrom: 'sm' },
-  'Subscription',
+  { label: 'Subscription', visibleFrom: 'sm' },
   { label: 'Joined', visibleFrom: 'sm' },
   'Action',
 ];
@@ -50,9 +53,12 @@ export function HospitalAccountsTable({
             <Text size="xs" c="dimmed" hiddenFrom="sm" style={{ overflowWrap: 'anywhere' }}>
               {h.email}
             </Text>
+            <Box hiddenFrom="sm" mt={4}>
+              <SubscriptionBadge h={h} />
+            </Box>
           </Table.Td>
           <Table.Td visibleFrom="sm">{h.email}</Table.Td>
-          <Table.Td>
+          <Table.Td visibleFrom="sm">
             <SubscriptionBadge h={h} />
           </Table.Td>
           <Table.Td visibleFrom="sm">{formatDate(h.createdAt)}</Table.Td>

@@ -107,7 +107,9 @@ export function PatientsTab() {
           {items.map((p) => (
             <Table.Tr key={p.id}>
               <Table.Td>
-                <Text fw={500}>{patientDisplayName(p)}</Text>
+                <Text fw={500} style={{ overflowWrap: 'anywhere' }}>
+                  {patientDisplayName(p)}
+                </Text>
                 {(p.email ?? p.user?.email) && (
                   <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
                     {p.email ?? p.user?.email}

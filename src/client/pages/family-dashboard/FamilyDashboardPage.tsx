@@ -35,7 +35,13 @@ export default function FamilyDashboardPage() {
           </Text>
         )}
         {active && (
-          <Tabs value={active.id} onChange={setChosen} keepMounted={false}>
+          // A tab is named after its patient: a long name wraps rather than widen the page.
+          <Tabs
+            value={active.id}
+            onChange={setChosen}
+            keepMounted={false}
+            styles={{ tab: { whiteSpace: 'normal', lineHeight: 1.3 } }}
+          >
             <Tabs.List>
               {list.map((p) => (
                 <Tabs.Tab key={p.id} value={p.id}>

@@ -76,17 +76,19 @@ const cutOffControls = (page: Page) =>
       // Not shown, or wholly outside the window (a closed drawer's links).
       if (box.width === 0 || box.height === 0 || getComputedStyle(control).visibility === 'hidden') continue;
       if (box.right <= 0 || box.left >= window.innerWidth) continue;
-      let [left, right] = [0, window.innerWidth];
-      for (let parent = control.parentElement; parent; parent = parent.parentElement) {
+      // The boxes that clip it: ancestors that hide overflow, up to the first that scrolls (which the
+      // reader can scroll to it; sidewaysScrolling reports that box), else up to the window.
+      let [left, right] = [-Infinity, Infinity];
+      let inScrollingBox = false;
+      for (let parent = control.parentElement; parent && !inScrollingBox; parent = parent.parentElement) {
         const style = getComputedStyle(parent);
-        // Inside a box that scrolls, the reader can reach it (sidewaysScrolling reports that box).
-        if (style.overflowX === 'auto' || style.overflowX === 'scroll') [left, right] = [-Infinity, Infinity];
-        if (style.overflowX === 'auto' || style.overflowX === 'scroll') break;
+        inScrollingBox = style.overflowX === 'auto' || style.overflowX === 'scroll';
         if (hidesOverflow(style)) {
           const parentBox = parent.getBoundingClientRect();
           [left, right] = [Math.max(left, parentBox.left), Math.min(right, parentBox.right)];
         }
       }
+      if (!inScrollingBox) [left, right] = [Math.max(left, 0), Math.min(right, window.innerWidth)];
       if (box.left < left - 1 || box.right > right + 1)
         found.add(`${name(control)} is cut off by its container`);
       // A field's value scrolls inside it by design (a long address, a feed URL to copy).

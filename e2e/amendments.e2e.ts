@@ -46,7 +46,7 @@ describe('amendments and retractions', () => {
     await current.getByText('Amended', { exact: true }).waitFor();
     const history = current.getByText(/^Version \d: /);
     await expect.poll(() => history.count()).toBe(2);
-    await current.getByRole('button', { name: 'Open', exact: true }).click();
+    await current.getByRole('button', { name: 'Open version 1' }).click();
     const old = page.getByRole('dialog', { name: 'Potassium panel', exact: true });
     await old.getByText('A corrected version exists').waitFor();
     // The header's badge (the history lists the same status once it has loaded).

@@ -67,7 +67,12 @@ export function RecordVersions({ record, onOpen }: Props) {
                   <Group gap={4} wrap="nowrap">
                     <RecordStatusBadges record={{ documentStatus: v.documentStatus, supersedesId: null }} />
                     {v.id !== record.id && (
-                      <Button size="xs" variant="subtle" onClick={() => onOpen(v.id)}>
+                      <Button
+                        size="xs"
+                        variant="subtle"
+                        aria-label={`Open version ${i + 1}`}
+                        onClick={() => onOpen(v.id)}
+                      >
                         Open
                       </Button>
                     )}

@@ -3,6 +3,7 @@
 // on the family page and reads (views, downloads) a shared record; after the patient revokes the
 // access in Manage Consent, the relative is refused.
 import fs from 'node:fs';
+import type { Route } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { samplePdf } from '../src/server/features/records/testing';
 import { logIn, PASSWORD, signedInPatient, toast, uniqueEmail } from './auth-helpers';
@@ -107,16 +108,28 @@ describe('family proxy access', () => {
     await relative.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached' });
 
-    // Appointments that cannot be loaded say so (not "No upcoming appointments"), and load on Try again.
+    // Records and appointments that cannot be loaded say so (not "No upcoming appointments", nor that
+    // the access may have ended), and load on Try again.
     const proxyAppointments = /\/api\/proxy\/patients\/[^/]+\/appointments/;
-    await relative.route(proxyAppointments, (route) =>
+    const proxyRecords = /\/api\/proxy\/patients\/[^/]+\/records/;
+    const unavailable = (route: Route) =>
       route.fulfill({
         status: 503,
         contentType: 'application/json',
         body: '{"message":"Service unavailable"}',
-      }),
-    );
+      });
+    await relative.route(proxyAppointments, unavailable);
+    await relative.route(proxyRecords, unavailable);
     await relative.reload();
+    const recordsFailed = records
+      .getByRole('alert')
+      .filter({ hasText: 'Medical records could not be loaded' });
+    await recordsFailed.getByText('Check your connection and try again.').waitFor();
+    expect(await records.getByText('the access may have ended', { exact: false }).count()).toBe(0);
+    await relative.unroute(proxyRecords);
+    await recordsFailed.getByRole('button', { name: 'Try again' }).click();
+    await records.getByRole('button', { name: 'Open Blood panel' }).waitFor();
+    expect(await recordsFailed.count()).toBe(0);
     const appointments = relative.getByRole('region', { name: 'Appointments of Maria Lopez' });
     const appointmentsFailed = appointments
       .getByRole('alert')

@@ -18,15 +18,24 @@ import { DownloadButton } from '../../components/SmallButton';
 import { Panel } from '../../components/Panel';
 import { OpenRecordButton } from '../records/OpenRecordButton';
 import { ListRow } from '../../components/ListRow';
+import { errorStatus } from '../../api/request';
+import { readableText } from '../../theme';
 
 function ProxyRecords({ patient, onOpen }: { patient: ProxyPatient; onOpen: (id: string) => void }) {
   const [page, setPage] = useState(1);
   const records = useProxyRecords(patient.id, page);
   const items = records.data?.items ?? [];
+  // A grant that ended answers 404 (the patient is not theirs to see any more): Try again would not
+  // help there. Any other failure (the server or the connection) gets Try again.
+  const accessEnded = records.isError && errorStatus(records.error) === 404;
+  const retryLoad = accessEnded ? undefined : retryIfFailed(records);
   return (
     <Panel title="Medical Records" label={`Records of ${patient.name}`} order={3} p="md" mb="sm">
       {records.isLoading && <Text c="dimmed">Loading medical records...</Text>}
-      {records.isError && <Text c="red">These records cannot be shown: the access may have ended.</Text>}
+      {accessEnded && (
+        <Text c={readableText('red')}>These records cannot be shown: the access may have ended.</Text>
+      )}
+      {retryLoad && <LoadFailed what="Medical records" onRetry={retryLoad} error={records.error} />}
       {records.data && items.length === 0 && (
         <Text c="dimmed">{patient.name} has not shared any records with family yet.</Text>
       )}

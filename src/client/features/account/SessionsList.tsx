@@ -7,6 +7,7 @@ import { formatDateTime } from '../../format';
 import { notifyError, notifySuccess } from '../../notify';
 import { useEndSession, useSessions } from './api';
 import { Panel } from '../../components/Panel';
+import { LoadFailed } from '../../components/LoadFailed';
 
 const when = (iso: string) => formatDateTime(iso);
 
@@ -29,7 +30,7 @@ export function SessionsList() {
       {sessions.isLoading ? (
         <Text c="dimmed">Loading...</Text>
       ) : sessions.error ? (
-        <Text c="red">Could not load your sessions.</Text>
+        <LoadFailed what="Your sessions" error={sessions.error} onRetry={() => void sessions.refetch()} />
       ) : (
         <Box
           component="ul"

@@ -32,6 +32,7 @@ import { SubmitForm } from '../../components/SubmitForm';
 import { useSchemaForm } from '../../components/useSchemaForm';
 import { notifyError, notifySuccess } from '../../notify';
 import { useTwoFactorDisable, useTwoFactorEnable, useTwoFactorSetup, useTwoFactorStatus } from './api';
+import { LoadFailed } from '../../components/LoadFailed';
 
 export function TwoFactorSection() {
   const status = useTwoFactorStatus();
@@ -61,7 +62,11 @@ export function TwoFactorSection() {
       ) : status.isLoading ? (
         <Text c="dimmed">Loading...</Text>
       ) : status.error ? (
-        <Text c="red">Could not load your two-factor settings.</Text>
+        <LoadFailed
+          what="Your two-factor settings"
+          error={status.error}
+          onRetry={() => void status.refetch()}
+        />
       ) : status.data?.enabled ? (
         <DisableForm recoveryCodesLeft={status.data.recoveryCodesLeft} />
       ) : (

@@ -4,6 +4,7 @@ import { Stack, Switch, Text } from '@mantine/core';
 import { notifyError } from '../../notify';
 import { useNotificationPreferences, useSaveNotificationPreferences } from './api';
 import { Panel } from '../../components/Panel';
+import { LoadFailed } from '../../components/LoadFailed';
 
 const SWITCHES = [
   {
@@ -27,7 +28,11 @@ export function EmailPreferences() {
       {prefs.isLoading ? (
         <Text c="dimmed">Loading...</Text>
       ) : prefs.error ? (
-        <Text c="red">Could not load your notification settings.</Text>
+        <LoadFailed
+          what="Your notification settings"
+          error={prefs.error}
+          onRetry={() => void prefs.refetch()}
+        />
       ) : (
         <Stack gap="sm">
           {SWITCHES.map(({ field, label, description }) => (

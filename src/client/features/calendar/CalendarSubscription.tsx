@@ -1,10 +1,12 @@
 // Profile page: the private calendar subscription. The secret URL is shown once, right after it is
 // made; afterwards the page only knows that a subscription exists and can renew or revoke it.
-import { Alert, Button, CopyButton, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Button, CopyButton, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
+import { modals } from '@mantine/modals';
 import { useState } from 'react';
 import { formatDate } from '../../format';
 import { notifyError, notifySuccess } from '../../notify';
 import { useCalendarFeed, useRenewFeed, useRevokeFeed } from './api';
+import { LoadFailed } from '../../components/LoadFailed';
 
 export function CalendarSubscription() {
   const feed = useCalendarFeed();
@@ -13,12 +15,12 @@ export function CalendarSubscription() {
   const [url, setUrl] = useState<string | null>(null);
   const active = feed.data?.active ?? false;
 
-  const onRenew = () =>
+  const subscribe = () =>
     renew.mutate(undefined, {
       onSuccess: (created) => setUrl(created.url),
       onError: (e) => notifyError('Calendar subscription', e.message),
     });
-  const onRevoke = () =>
+  const revokeFeed = () =>
     revoke.mutate(undefined, {
       onSuccess: () => {
         setUrl(null);
@@ -26,6 +28,25 @@ export function CalendarSubscription() {
       },
       onError: (e) => notifyError('Calendar subscription', e.message),
     });
+  // Both end the URL a calendar app may follow: asked first, so one stray click does not empty it.
+  const confirmEnd = (title: string, consequence: string, confirm: string, onConfirm: () => void) =>
+    modals.openConfirmModal({
+      title,
+      children: (
+        <Text size="sm">
+          The calendar apps that follow your current URL will stop receiving your appointments. {consequence}
+        </Text>
+      ),
+      labels: { confirm, cancel: 'Keep current URL' },
+      confirmProps: { color: 'red' },
+      onConfirm,
+    });
+  const onRenew = () =>
+    active
+      ? confirmEnd('Renew calendar URL', 'You will need to add the new URL to them.', 'Renew URL', subscribe)
+      : subscribe();
+  const onRevoke = () =>
+    confirmEnd('Revoke calendar URL', 'You can subscribe again later.', 'Revoke URL', revokeFeed);
 
   return (
     <Paper withBorder p="lg" radius="md" id="calendar" component="section" aria-labelledby="calendar-title">
@@ -39,7 +60,11 @@ export function CalendarSubscription() {
       {feed.isLoading ? (
         <Text c="dimmed">Loading...</Text>
       ) : feed.error ? (
-        <Alert color="red">Could not load your calendar subscription.</Alert>
+        <LoadFailed
+          what="Your calendar subscription"
+          error={feed.error}
+          onRetry={() => void feed.refetch()}
+        />
       ) : (
         <Stack>
           {url && (

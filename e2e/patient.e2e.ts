@@ -142,6 +142,18 @@ describe('patient dashboard', () => {
     await card.getByText('Spouse').waitFor();
     await card.getByText('Emergency').waitFor();
     await card.getByText('jane@example.com').waitFor();
+
+    // Deleting asks first, in the card; the focus lands on Keep, which changes nothing.
+    await card.getByRole('button', { name: 'Delete Jane Doe' }).click();
+    const confirmDelete = card.getByRole('group', { name: 'Delete Jane Doe?' });
+    await confirmDelete.getByText('Delete Jane Doe from your family contacts?').waitFor();
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('Keep contact');
+    await page.keyboard.press('Enter');
+    await confirmDelete.waitFor({ state: 'detached' });
+    await card.getByRole('button', { name: 'Delete Jane Doe' }).click();
+    await confirmDelete.getByRole('button', { name: 'Delete contact' }).click();
+    await toast(page, 'Contact deleted').waitFor();
+    await modal.getByText('No family contacts yet').waitFor();
     await page.keyboard.press('Escape');
     await modal.waitFor({ state: 'detached' });
 

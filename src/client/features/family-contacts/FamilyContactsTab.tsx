@@ -28,6 +28,9 @@ function ContactCard(props: {
 }) {
   const c = props.contact;
   const name = `${c.firstName} ${c.lastName}`;
+  // Delete asks first, in the card (the tab is already in a dialog): a contact with record access
+  // takes the relative's access with it, and that access comes back only by a new invitation.
+  const [confirming, setConfirming] = useState(false);
   return (
     <Paper withBorder p="sm" radius="sm" component="li" style={{ listStyle: 'none' }} aria-label={name}>
       <Group justify="space-between" wrap="nowrap" align="start">
@@ -59,11 +62,27 @@ function ContactCard(props: {
             icon={IconTrash}
             label={`Delete ${name}`}
             color="red"
-            onClick={props.onDelete}
-            disabled={props.busy}
+            onClick={() => setConfirming(true)}
+            disabled={props.busy || confirming}
           />
         </Group>
       </Group>
+      {confirming && (
+        <Stack gap="xs" mt="sm" role="group" aria-label={`Delete ${name}?`}>
+          <Text size="sm">
+            Delete {name} from your family contacts?
+            {c.canAccessRecords && ' They will no longer be able to see your shared records.'}
+          </Text>
+          <Group gap="xs">
+            <Button size="xs" color="red" onClick={props.onDelete} loading={props.busy}>
+              Delete contact
+            </Button>
+            <Button size="xs" variant="default" onClick={() => setConfirming(false)} data-autofocus autoFocus>
+              Keep contact
+            </Button>
+          </Group>
+        </Stack>
+      )}
     </Paper>
   );
 }

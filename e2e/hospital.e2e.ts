@@ -88,8 +88,23 @@ describe('hospital dashboard', () => {
     expect(await page.getByRole('button', { name: 'Remove knee-scan.png' }).count()).toBe(0);
     await fileInput.setInputFiles([pngPath]);
     await page.getByRole('button', { name: 'Remove knee-scan.png' }).waitFor();
+    // While the upload is on its way, closing the tab asks first; staying lets it finish.
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/api/medical-records', async (route) => {
+      await held;
+      await route.continue();
+    });
     await page.getByRole('button', { name: 'Upload Record', exact: true }).click();
+    await page.getByRole('progressbar', { name: 'Upload progress' }).waitFor({ state: 'attached' });
+    const asked = page.waitForEvent('dialog');
+    await page.close({ runBeforeUnload: true });
+    const leave = await asked;
+    expect(leave.type()).toBe('beforeunload');
+    await leave.dismiss();
+    release();
     await toast(page, 'Record Uploaded Successfully').waitFor();
+    await page.unroute('**/api/medical-records');
 
     // The patient's file lists the record; its dialog shows it verified, with both attachments.
     await nav(page, 'Patients').click();

@@ -14,7 +14,7 @@ import {
   TextInput,
   Textarea,
 } from '@mantine/core';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { z } from 'zod';
 import { MISSING_INFORMATION, recordFormSchema, type MedicalRecord } from '../../../shared/records';
 import { errorMessage, errorStatus } from '../../api/request';
@@ -116,6 +116,13 @@ export function UploadRecordForm({ fixedPatient: given, draft: saved, amending, 
   const values = form.getValues();
 
   const busy = progress !== null;
+  // Closing or reloading the tab mid-upload would drop the files on the way: the browser asks first.
+  useEffect(() => {
+    if (!busy) return;
+    const ask = (event: BeforeUnloadEvent) => event.preventDefault();
+    window.addEventListener('beforeunload', ask);
+    return () => window.removeEventListener('beforeunload', ask);
+  }, [busy]);
   return (
     <SubmitForm
       aria-label={amending ? 'Amend medical record' : 'Upload medical record'}

@@ -325,6 +325,9 @@ describe('accessibility (axe-core)', () => {
           const dialog = page.getByRole('dialog', { name: 'Edit Profile' });
           await dialog.getByRole('tab', { name: /Family Contacts/ }).click();
           await dialog.getByText(LONG_NAME.lastName).first().waitFor();
+          // With the delete confirmation open in the card.
+          await dialog.getByRole('button', { name: /^Delete / }).first().click();
+          await dialog.getByRole('button', { name: 'Keep contact' }).waitFor();
         },
       },
       { ...dashboard, name: '/consent', then: dialogFrom('Manage Consent') },

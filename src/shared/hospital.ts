@@ -62,7 +62,11 @@ export const auditQuerySchema = pagingQuerySchema.extend({
   /** One user's entries (their id), or "all". */
   userId: text()
     .trim()
-    .regex(/^(all|[0-9a-f-]{36})$/i, 'userId must be a user id or all')
+    // The UUID's own shape: 36 dashes would pass a looser pattern and fail in the database.
+    .regex(
+      /^(all|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i,
+      'userId must be a user id or all',
+    )
     .optional(),
   /** The start (inclusive) and end (exclusive) of the period, e.g. the local day's bounds. */
   from: instant('from'),

@@ -68,11 +68,22 @@ describe("a hospital's audit trail", () => {
   });
 
   it('refuses malformed filters with 400', async () => {
-    for (const q of ['action=DROP%20TABLE', 'userId=abc', 'from=yesterday', 'pageSize=0']) {
+    const notUuids = ['-'.repeat(36), 'a'.repeat(36), `${t.patient.userId.replaceAll('-', '')}----`];
+    const queries = [
+      'action=DROP%20TABLE',
+      'userId=abc',
+      ...notUuids.map((id) => `userId=${id}`),
+      'from=yesterday',
+      'pageSize=0',
+    ];
+    for (const q of queries) {
       const res = await get(`/api/audit-logs?${q}`, t.hospital.cookie);
       expect(res.statusCode, q).toBe(400);
       expect(res.json().message).toBeTruthy();
     }
+    // The patient's own trail takes the same filter.
+    const own = await get(`/api/audit-logs/patient?userId=${notUuids[0]}`, t.patient.cookie);
+    expect(own.statusCode).toBe(400);
   });
 
   it("lists the trail's users for the user filter", async () => {

@@ -6,7 +6,7 @@
 import { addHours } from 'date-fns';
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import { FAMILY_INVITE_HOURS } from '../../../shared/constants.js';
-import { type Actor, familySharingOn, findOwnPatient } from '../../access.js';
+import { type Actor, familySharingOn, findOwnPatient, isUuid } from '../../access.js';
 import type { Db } from '../../db/connect.js';
 import { familyContacts, familyGrants, familyInvitations, patients, users } from '../../db/schema.js';
 import { HttpError, badRequest, conflict, forbidden, notFound } from '../../errors.js';
@@ -44,8 +44,9 @@ type PatientRow = typeof patients.$inferSelect;
 const patientName = (p: PatientRow) => [p.firstName, p.lastName].filter(Boolean).join(' ') || 'A patient';
 const contactName = (c: ContactRow) => `${c.firstName} ${c.lastName}`;
 
-/** The contact with its patient and whether the patient's family sharing is on. */
+/** The contact with its patient and whether the patient's family sharing is on; none for a non-UUID. */
 async function loadContact(db: Db, contactId: string) {
+  if (!isUuid(contactId)) return undefined;
   const [row] = await db
     .select({
       contact: familyContacts,

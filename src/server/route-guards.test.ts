@@ -206,6 +206,15 @@ describe('every API route', () => {
         }
       }
       expect(failures).toEqual([]);
+      // Every probe above ran as the role: no route ended its session on the way.
+      if (role !== 'signed-out') {
+        const me = await t.app.inject({
+          method: 'GET',
+          url: '/api/auth/me',
+          headers: { cookie: cookies[role] },
+        });
+        expect(me.json<{ user: unknown }>().user).not.toBeNull();
+      }
     }, 90_000); // every route with every bad id and body: slow on a loaded machine
   }
 

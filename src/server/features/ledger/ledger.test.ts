@@ -3,6 +3,8 @@ import fs from 'node:fs';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { fromHex } from '../../../shared/ledger/sha256.js';
+import { MAX_UPLOAD_BYTES } from '../../../shared/constants.js';
+import { TOO_LARGE_MESSAGE } from '../../../shared/records.js';
 import { leafHash, verifyConsistency, verifyInclusion } from '../../../shared/ledger/merkle.js';
 import { ledgerEntries, medicalRecords, patients, users } from '../../db/schema.js';
 import { login, signedInHospital, STRONG_PASSWORD, uniqueEmail, useCast } from '../../test/helpers.js';
@@ -188,6 +190,33 @@ describe('POST /api/ledger/verify-file and GET /api/ledger/files/{sha256}', () =
     });
     expect(json.statusCode).toBe(415);
     expect(json.json().message).toMatch(/multipart/);
+  });
+
+  it('refuses a body cut short or without a boundary (400), and a file over the limit (413)', async () => {
+    const whole = multipartFile('file', 'a.pdf', samplePdf());
+    const cutShort = await t.app.inject({
+      method: 'POST',
+      url: '/api/ledger/verify-file',
+      headers: whole.headers,
+      payload: whole.payload.subarray(0, whole.payload.length - 40),
+    });
+    expect(cutShort.statusCode).toBe(400);
+    expect(cutShort.json().message).toMatch(/malformed or interrupted/);
+    const noBoundary = await t.app.inject({
+      method: 'POST',
+      url: '/api/ledger/verify-file',
+      headers: { 'content-type': 'multipart/form-data' },
+      payload: 'x',
+    });
+    expect(noBoundary.statusCode).toBe(400);
+    // One byte over: hashing what arrived would answer for a file nobody sent.
+    const tooBig = await t.app.inject({
+      method: 'POST',
+      url: '/api/ledger/verify-file',
+      ...multipartFile('file', 'big.bin', Buffer.alloc(MAX_UPLOAD_BYTES + 1)),
+    });
+    expect(tooBig.statusCode).toBe(413);
+    expect(tooBig.json().message).toBe(TOO_LARGE_MESSAGE);
   });
 });
 

@@ -18,7 +18,9 @@ import {
 } from '../../../shared/ledger/api.js';
 import { findRecordForUser } from '../../access.js';
 import type { AppContext } from '../../context.js';
-import { badRequest, HttpError, notFound, tooLarge, unsupportedType } from '../../errors.js';
+import { badRequest, notFound, tooLarge, unsupportedType } from '../../errors.js';
+import { describeMultipartError } from '../records/upload.js';
+import { TOO_LARGE_MESSAGE } from '../../../shared/records.js';
 import { currentUser, requireRole } from '../../plugins/session.js';
 import {
   consistency,
@@ -87,7 +89,8 @@ export async function ledgerRoutes(app: FastifyInstance, ctx: AppContext) {
         produces: [TEXT],
       },
     },
-    async (_request, reply) => reply.type(TEXT).header('cache-control', 'public, max-age=300').send(`${signer.verifierKey}\n`),
+    async (_request, reply) =>
+      reply.type(TEXT).header('cache-control', 'public, max-age=300').send(`${signer.verifierKey}\n`),
   );
 
   r.get(
@@ -96,7 +99,8 @@ export async function ledgerRoutes(app: FastifyInstance, ctx: AppContext) {
       config: publicReads,
       schema: {
         tags,
-        summary: 'The latest signed checkpoint (c2sp.org/tlog-checkpoint): origin, tree size, root hash, signature',
+        summary:
+          'The latest signed checkpoint (c2sp.org/tlog-checkpoint): origin, tree size, root hash, signature',
         description:
           'Signed at most every LEDGER_CHECKPOINT_SECONDS; in between, the latest stored checkpoint is served.',
         produces: [TEXT],
@@ -263,13 +267,11 @@ async function hashUpload(request: import('fastify').FastifyRequest): Promise<st
     if (!part || part.fieldname !== 'file') throw badRequest('Choose a file to verify (field "file").');
     const hash = crypto.createHash('sha256');
     for await (const chunk of part.file) hash.update(chunk as Buffer);
+    // Past the size limit the stream just ends early: its hash would be of a file nobody sent.
+    if (part.file.truncated) throw tooLarge(TOO_LARGE_MESSAGE);
     return hash.digest('hex');
   } catch (err) {
-    if (err instanceof HttpError) throw err;
-    const code = (err as { code?: string }).code;
-    if (code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge('File is too large. The limit is 25 MB.');
-    if (code?.startsWith('FST_'))
-      throw badRequest('The upload could not be read. Send one file in the field "file".');
-    throw err;
+    // A body cut short, a missing boundary: busboy's errors carry no code, and are the sender's.
+    throw describeMultipartError(err);
   }
 }

@@ -348,6 +348,47 @@ describe('Stripe checkout and webhook', () => {
     expect(rows).toHaveLength(0);
   });
 
+  it('refuses signed events whose fields it acts on cannot be stored (400), and changes nothing', async () => {
+    const h = await signedInHospital(t.app);
+    const subscription = (change: Record<string, unknown>) =>
+      event('customer.subscription.updated', {
+        id: 'sub_edge',
+        object: 'subscription',
+        status: 'active',
+        customer: 'cus_edge',
+        metadata: { hospitalUserId: h.userId },
+        items: { data: [{ current_period_end: 1_900_000_000, price: { id: 'price_1', product: 'prod_1' } }] },
+        ...change,
+      });
+    const unreadable = [
+      subscription({ items: { data: [{ current_period_end: 1e13 }] } }),
+      subscription({ items: { data: [{ current_period_end: 253_402_300_800 }] } }), // the year 10000
+      subscription({ items: { data: [{ current_period_end: 'abc' }] } }),
+      subscription({ id: 'sub_\u0000' }),
+      subscription({ customer: { id: 'cus_\u0000' } }),
+      { ...event('customer.subscription.deleted', {}), data: { object: null } },
+      { id: 'evt_no_data', object: 'event', type: 'checkout.session.completed' },
+      event('checkout.session.completed', {
+        mode: 'subscription',
+        client_reference_id: h.userId,
+        customer: 'c\u0000',
+      }),
+      null,
+    ];
+    for (const body of unreadable) {
+      const res = await webhook(body);
+      expect(res.statusCode, JSON.stringify(body)).toBe(400);
+      expect(res.json().message).toMatch(/could not be read/);
+    }
+    const [sub] = await t.ctx.db.select().from(subscriptions).where(eq(subscriptions.userId, h.userId));
+    expect(sub.stripeSubscriptionId).toBeNull();
+    expect(await auditRows(t, { hospitalId: h.userId, action: 'subscription_change' })).toHaveLength(0);
+    // The same event with values that fit is applied.
+    expect((await webhook(subscription({}))).statusCode).toBe(200);
+    const [applied] = await t.ctx.db.select().from(subscriptions).where(eq(subscriptions.userId, h.userId));
+    expect(applied).toMatchObject({ status: 'active', stripeSubscriptionId: 'sub_edge' });
+  });
+
   it('answers 503 when no webhook secret is configured', async () => {
     const plain = await createTestApp();
     try {

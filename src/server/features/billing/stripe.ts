@@ -2,6 +2,8 @@
 // activates it. Used only when STRIPE_SECRET_KEY (and STRIPE_PRICE_ID) are set.
 import { eq } from 'drizzle-orm';
 import Stripe from 'stripe';
+import { z } from 'zod';
+import { EARLIEST_YEAR, LATEST_YEAR } from '../../../shared/dates.js';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/connect.js';
 import { subscriptions, users } from '../../db/schema.js';
@@ -77,6 +79,49 @@ export function verifyWebhook(config: Config, rawBody: Buffer, signature: string
 const idOf = (value: string | { id: string } | null | undefined) =>
   typeof value === 'string' ? value : (value?.id ?? null);
 
+/**
+ * The fields of the events we act on, checked before any is stored: the signature proves who sent
+ * an event, not that its values fit our columns (a NUL in an id, a period end in the year 10000),
+ * and a 500 would only make Stripe send it again. Other fields pass through unread.
+ */
+const stripeId = z.string().regex(/^[A-Za-z0-9_]{1,255}$/);
+const reference = z.union([stripeId, z.looseObject({ id: stripeId })]).nullish();
+const epochSeconds = z
+  .number()
+  .int()
+  .min(Date.UTC(EARLIEST_YEAR, 0, 1) / 1000)
+  .max(Date.UTC(LATEST_YEAR + 1, 0, 1) / 1000 - 1);
+const checkoutSessionSchema = z.looseObject({
+  mode: z.string().nullish(),
+  payment_status: z.string().nullish(),
+  client_reference_id: z.string().nullish(),
+  customer: reference,
+  subscription: reference,
+});
+const subscriptionSchema = z.looseObject({
+  id: stripeId,
+  status: z.string(),
+  customer: reference,
+  metadata: z.record(z.string(), z.string()).nullish(),
+  items: z
+    .looseObject({
+      data: z.array(
+        z.looseObject({
+          current_period_end: epochSeconds.nullish(),
+          price: z.looseObject({ id: stripeId, product: reference }).nullish(),
+        }),
+      ),
+    })
+    .nullish(),
+});
+const NOT_READABLE = 'The event could not be read: a field we act on is missing or out of range.';
+
+function eventObject<T>(event: Stripe.Event, schema: z.ZodType<T>): T {
+  const parsed = schema.safeParse((event.data as { object?: unknown } | undefined)?.object);
+  if (!parsed.success) throw badRequest(NOT_READABLE);
+  return parsed.data;
+}
+
 /** The id when it names a hospital account, else null. */
 async function hospitalId(db: Db, userId: string | null | undefined): Promise<string | null> {
   if (!userId || !isUuid(userId)) return null;
@@ -85,7 +130,10 @@ async function hospitalId(db: Db, userId: string | null | undefined): Promise<st
 }
 
 /** The hospital a Stripe subscription belongs to: its metadata, else the stored subscription id. */
-async function hospitalForSubscription(db: Db, sub: Stripe.Subscription): Promise<string | null> {
+async function hospitalForSubscription(
+  db: Db,
+  sub: z.infer<typeof subscriptionSchema>,
+): Promise<string | null> {
   const fromMetadata = await hospitalId(db, sub.metadata?.hospitalUserId);
   if (fromMetadata) return fromMetadata;
   const [row] = await db
@@ -97,8 +145,10 @@ async function hospitalForSubscription(db: Db, sub: Stripe.Subscription): Promis
 
 /** Applies the events we act on; others are acknowledged and ignored. Replays are harmless. */
 export async function handleStripeEvent(db: Db, event: Stripe.Event, now: Date): Promise<void> {
+  if (typeof event !== 'object' || event === null || typeof event.type !== 'string')
+    throw badRequest(NOT_READABLE);
   if (event.type === 'checkout.session.completed') {
-    const session = event.data.object;
+    const session = eventObject(event, checkoutSessionSchema);
     if (session.mode !== 'subscription' || session.payment_status === 'unpaid') return;
     const hospitalUserId = await hospitalId(db, session.client_reference_id);
     if (!hospitalUserId) return;
@@ -121,7 +171,7 @@ export async function handleStripeEvent(db: Db, event: Stripe.Event, now: Date):
     event.type === 'customer.subscription.updated' ||
     event.type === 'customer.subscription.deleted'
   ) {
-    const sub = event.data.object;
+    const sub = eventObject(event, subscriptionSchema);
     const hospitalUserId = await hospitalForSubscription(db, sub);
     if (!hospitalUserId) return;
     const item = sub.items?.data?.[0];

@@ -119,7 +119,10 @@ describe('listing family contacts', () => {
   });
 
   it('lets the patient and the hospital that created them read, and nobody else', async () => {
-    expect((await send('GET', url(), undefined, t.patient.cookie)).json()).toMatchObject({ total: 2, page: 1 });
+    expect((await send('GET', url(), undefined, t.patient.cookie)).json()).toMatchObject({
+      total: 2,
+      page: 1,
+    });
     expect((await send('GET', url(), undefined, t.patient.cookie)).json().items).toHaveLength(2);
     expect((await send('GET', url(), undefined, t.hospital.cookie)).json().items).toHaveLength(2);
     const second = await send('GET', `${url()}?pageSize=1&page=2`, undefined, t.patient.cookie);
@@ -160,7 +163,8 @@ describe('changing and removing a family contact', () => {
     expect(changed.statusCode).toBe(404);
     expect(changed.json().message).toBe('Family contact not found.');
     expect(
-      (await send('DELETE', `/api/family-contacts/${othersContactId}`, undefined, t.patient.cookie)).statusCode,
+      (await send('DELETE', `/api/family-contacts/${othersContactId}`, undefined, t.patient.cookie))
+        .statusCode,
     ).toBe(404);
     const [row] = await t.ctx.db.select().from(familyContacts).where(eq(familyContacts.id, othersContactId));
     expect(row.firstName).toBe('Other');
@@ -222,6 +226,20 @@ describe('parallel requests of one patient', () => {
       ),
     );
 
+  it('removes a contact deleted 8 times at once once: one 200, seven 404s, one audit entry', async () => {
+    const { row, session } = await freshPatient('Deleter');
+    const [added] = await addMany(session.cookie, 1, false);
+    const { id } = added.json<{ id: string }>();
+    const results = await Promise.all(
+      Array.from({ length: 8 }, () =>
+        send('DELETE', `/api/family-contacts/${id}`, undefined, session.cookie),
+      ),
+    );
+    expect(results.map((r) => r.statusCode).sort()).toEqual([200, 404, 404, 404, 404, 404, 404, 404]);
+    const removals = (await auditsOf(row.id)).filter((a) => a.details?.startsWith('Removed family contact'));
+    expect(removals).toHaveLength(1);
+  });
+
   it('leaves exactly one primary contact after 20 parallel additions marked primary', async () => {
     const { row, session } = await freshPatient('Primus');
     const results = await addMany(session.cookie, 20, true);
@@ -267,15 +285,13 @@ describe('parallel requests of one patient', () => {
   it('has the database itself refuse a second primary contact of a patient', async () => {
     const { row, session } = await freshPatient('Indexed');
     await addMany(session.cookie, 1, true);
-    const secondPrimary = t.ctx.db
-      .insert(familyContacts)
-      .values({
-        patientId: row.id,
-        firstName: 'Side',
-        lastName: 'Door',
-        relationship: 'other',
-        isPrimary: true,
-      });
+    const secondPrimary = t.ctx.db.insert(familyContacts).values({
+      patientId: row.id,
+      firstName: 'Side',
+      lastName: 'Door',
+      relationship: 'other',
+      isPrimary: true,
+    });
     const err = await secondPrimary.then(
       () => null,
       (e: unknown) => e,

@@ -179,9 +179,12 @@ export async function updateContact(
 export async function deleteContact(db: Db, actor: Actor, contactId: string): Promise<void> {
   const { patient, row } = await findOwnContact(db, actor, contactId);
   await db.transaction(async (tx) => {
-    await tx
+    // Of two deletes at once, only the one that removed the row is audited; the other is a 404.
+    const deleted = await tx
       .delete(familyContacts)
-      .where(and(eq(familyContacts.id, row.id), eq(familyContacts.patientId, patient.id)));
+      .where(and(eq(familyContacts.id, row.id), eq(familyContacts.patientId, patient.id)))
+      .returning({ id: familyContacts.id });
+    if (deleted.length === 0) throw notFound('Family contact not found.');
     await audit(tx, actor, patient, row.id, `Removed family contact ${label(row)}`);
   });
 }

@@ -77,7 +77,12 @@ describe('adding a patient', () => {
 });
 
 describe('possible duplicates when adding a patient', () => {
-  const ada = { firstName: 'Ada', lastName: 'Lovelace', dateOfBirth: '1985-12-10', email: 'ada@example.test' };
+  const ada = {
+    firstName: 'Ada',
+    lastName: 'Lovelace',
+    dateOfBirth: '1985-12-10',
+    email: 'ada@example.test',
+  };
 
   it('answers 409 with the matching patients for the same name and birth date, or the same e-mail', async () => {
     const h = await signedInHospital(t.app);
@@ -102,7 +107,11 @@ describe('possible duplicates when adding a patient', () => {
     expect(sameEmail.json().duplicates.map((d: { id: string }) => d.id)).toEqual([first.id]);
 
     // Same name, another birth date: a different person, no warning.
-    const other = await inject('POST', '/api/patients', h.cookie, { ...ada, email: null, dateOfBirth: '1990-01-01' });
+    const other = await inject('POST', '/api/patients', h.cookie, {
+      ...ada,
+      email: null,
+      dateOfBirth: '1990-01-01',
+    });
     expect(other.statusCode).toBe(201);
 
     const count = async () =>
@@ -212,7 +221,11 @@ describe('listing patients', () => {
   it("finds a patient by their own account's name and e-mail, never across two fields or another hospital's", async () => {
     const h = await signedInHospital(t.app);
     const other = await signedInHospital(t.app, 'Other Hospital');
-    const ada = await addPatient(t.app, h.cookie, { firstName: 'Ada', lastName: 'Lovelace', email: 'ada@x.test' });
+    const ada = await addPatient(t.app, h.cookie, {
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+      email: 'ada@x.test',
+    });
     await addPatient(t.app, other.cookie, { firstName: 'Ada', lastName: 'Lovelace' });
     const account = await signedInPatient(t.app, ada, 'ada@x.test');
     await t.ctx.db
@@ -228,7 +241,7 @@ describe('listing patients', () => {
     expect(await search('lovelaceada')).toEqual([]);
   });
 
-  it("totals the unfiltered list from a count the database keeps through adds, archives and direct changes", async () => {
+  it('totals the unfiltered list from a count the database keeps through adds, archives and direct changes', async () => {
     const h = await signedInHospital(t.app);
     const other = await signedInHospital(t.app, 'Other Hospital');
     const [, b, c] = [
@@ -356,6 +369,17 @@ describe('editing and deleting a patient', () => {
     expect(records).toHaveLength(1);
     const [entry] = await auditRows(t, { patientId: p.id, action: 'patient_archive' });
     expect(entry.hospitalId).toBe(h.userId);
+  });
+
+  // On PostgreSQL (test:pg) the deletes run on several connections at once.
+  it('archives once when the same patient is deleted 8 times at once: one 200, seven 404s, one audit entry', async () => {
+    const h = await signedInHospital(t.app);
+    const p = await addPatient(t.app, h.cookie);
+    const results = await Promise.all(
+      Array.from({ length: 8 }, () => inject('DELETE', `/api/patients/${p.id}`, h.cookie)),
+    );
+    expect(results.map((r) => r.statusCode).sort()).toEqual([200, 404, 404, 404, 404, 404, 404, 404]);
+    expect(await auditRows(t, { patientId: p.id, action: 'patient_archive' })).toHaveLength(1);
   });
 });
 

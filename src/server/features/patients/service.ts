@@ -26,7 +26,7 @@ import type { Db } from '../../db/connect.js';
 import { fetchPage, subqueryTotal } from '../../db/paging.js';
 import { preparedPerDb } from '../../db/prepared.js';
 import { appointments, hospitalPatientCounts, medicalRecords, patients, users } from '../../db/schema.js';
-import { conflict } from '../../errors.js';
+import { conflict, notFound } from '../../errors.js';
 import { writeAudit } from '../audit/service.js';
 import { issueActivationCode, type ActivationSettings, type IssuedActivationCode } from './activation.js';
 import { patientSearchFilter } from './search.js';
@@ -352,10 +352,14 @@ export async function reissueActivationCode(
 export async function archivePatient(db: Db, actor: Actor, patientRowId: string, now: Date): Promise<void> {
   const existing = await findPatientForUser(db, actor, patientRowId);
   await db.transaction(async (tx) => {
-    await tx
+    // The filter re-checks "not archived" under the row lock: of two removals at once, one archives
+    // (and is audited) and the other finds nothing, as it would one after the other.
+    const archived = await tx
       .update(patients)
       .set({ archivedAt: now, updatedAt: now })
-      .where(and(eq(patients.id, existing.id), hospitalPatientsFilter(actor.id)));
+      .where(and(eq(patients.id, existing.id), hospitalPatientsFilter(actor.id)))
+      .returning({ id: patients.id });
+    if (archived.length === 0) throw notFound('Patient not found.');
     await writeAudit(tx, actor, {
       action: 'patient_archive',
       entityType: 'patient',

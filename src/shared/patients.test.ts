@@ -37,5 +37,7 @@ describe('patientInputSchema', () => {
     expect(patientInputSchema.parse({ dateOfBirth: '2001-03-04T10:00:00Z' }).dateOfBirth).toBe('2001-03-04');
     expect(patientInputSchema.safeParse({ dateOfBirth: '2001-02-29' }).success).toBe(false);
     expect(patientInputSchema.safeParse({ dateOfBirth: '04/03/2001' }).success).toBe(false);
+    expect(patientInputSchema.safeParse({ dateOfBirth: '2001-03-04T25:00' }).success).toBe(false);
+    expect(patientInputSchema.safeParse({ dateOfBirth: '2001-03-04Tnoon' }).success).toBe(false);
   });
 });

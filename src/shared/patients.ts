@@ -16,6 +16,11 @@ export const dateOfBirthSchema = z.preprocess(
   text()
     .trim()
     .regex(/^\d{4}-\d{2}-\d{2}(T.*)?$/, 'Date of birth must be a date (YYYY-MM-DD)')
+    // A date-time must be a real one too (not 25:00) before its time is dropped.
+    .refine(
+      (v) => v.length === 10 || !Number.isNaN(Date.parse(v)),
+      'Date of birth must be a date (YYYY-MM-DD)',
+    )
     .transform((v) => v.slice(0, 10))
     .refine((v) => {
       const d = new Date(`${v}T00:00:00Z`);

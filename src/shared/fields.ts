@@ -46,4 +46,6 @@ export const only = <K extends string>(...keys: K[]) => each(keys, () => true as
 export const timeZoneSchema = z
   .string({ error: TIME_ZONE_MESSAGE })
   .trim()
-  .refine(isTimeZone, TIME_ZONE_MESSAGE);
+  .refine(isTimeZone, TIME_ZONE_MESSAGE)
+  // Stored in the runtime's own spelling ('europe/berlin' -> 'Europe/Berlin'), as the pickers list it.
+  .transform((zone) => new Intl.DateTimeFormat('en-US', { timeZone: zone }).resolvedOptions().timeZone);

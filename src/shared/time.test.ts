@@ -20,6 +20,8 @@ describe('time zones', () => {
     expect(isTimeZone('Mars/Olympus_Mons')).toBe(false);
     expect(isTimeZone('')).toBe(false);
     expect(timeZoneSchema.safeParse('Nowhere').success).toBe(false);
+    expect(timeZoneSchema.parse(' europe/berlin ')).toBe('Europe/Berlin');
+    expect(timeZoneSchema.parse('utc')).toBe('UTC');
     expect(timeZones()).toContain('UTC');
     expect(timeZones()).toContain('America/Los_Angeles');
   });

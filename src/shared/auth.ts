@@ -1,6 +1,6 @@
 // Request schemas of the auth calls (docs/spec.md#validation and #calls), used by the routes and the forms.
 import { z } from 'zod';
-import { nullableStrings, strings, timeZoneSchema } from './fields.js';
+import { mailAddress, nullableStrings, strings, timeZoneSchema } from './fields.js';
 import { text } from './text.js';
 import { LOGIN_PORTALS, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, ROLES } from './constants.js';
 
@@ -31,8 +31,7 @@ const trimmed = (max = 200) => text().trim().max(max, `Must be at most ${max} ch
 export const emailSchema = requiredString(MESSAGES.emailRequired)
   .trim()
   .toLowerCase()
-  .max(254, MESSAGES.email)
-  .pipe(z.email({ error: MESSAGES.email }));
+  .pipe(mailAddress(MESSAGES.email));
 
 export const newPasswordSchema = requiredString(MESSAGES.passwordRequired)
   .min(MIN_PASSWORD_LENGTH, MESSAGES.passwordLength)

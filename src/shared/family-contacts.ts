@@ -2,7 +2,7 @@
 // name and relationship required; relationship one of the options in docs/spec.md#constants; e-mail
 // valid when given. Used by the Family Contacts tab's form and by POST/PUT /api/family-contacts.
 import { z } from 'zod';
-import { blankToNull, booleans, nullableStrings, strings } from './fields.js';
+import { blankToNull, booleans, mailAddress, nullableStrings, strings } from './fields.js';
 import { text } from './text.js';
 import { RELATIONSHIPS } from './constants.js';
 import { phoneSchema } from './patient-profile.js';
@@ -44,8 +44,7 @@ export const familyContactInputSchema = z.object({
     text({ error: FAMILY_MESSAGES.email })
       .trim()
       .toLowerCase()
-      .max(254, FAMILY_MESSAGES.email)
-      .pipe(z.email({ error: FAMILY_MESSAGES.email }))
+      .pipe(mailAddress(FAMILY_MESSAGES.email))
       .nullish(),
   ),
   address: z.preprocess(

@@ -49,3 +49,24 @@ export const timeZoneSchema = z
   .refine(isTimeZone, TIME_ZONE_MESSAGE)
   // Stored in the runtime's own spelling ('europe/berlin' -> 'Europe/Berlin'), as the pickers list it.
   .transform((zone) => new Intl.DateTimeFormat('en-US', { timeZone: zone }).resolvedOptions().timeZone);
+
+/**
+ * An e-mail address a mail server takes (after trim and lower-casing): at most 254 characters,
+ * Zod's address check, and RFC 5321's limits Zod leaves out: a local part of at most 64 and
+ * domain labels of at most 63 characters (an invitation to a longer one could never be delivered).
+ */
+export const mailAddress = (error: string) =>
+  z
+    .string()
+    .max(254, error)
+    .pipe(z.email({ error }))
+    .refine((address) => {
+      const at = address.lastIndexOf('@');
+      return (
+        at <= 64 &&
+        address
+          .slice(at + 1)
+          .split('.')
+          .every((label) => label.length <= 63)
+      );
+    }, error);

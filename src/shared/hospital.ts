@@ -1,7 +1,7 @@
 // Hospital settings and the audit trail (docs/spec.md#hospital-dashboard "Audit Trail tab" and
 // "Settings tab").
 import { z } from 'zod';
-import { nullableStrings, strings, timeZoneSchema } from './fields.js';
+import { mailAddress, nullableStrings, strings, timeZoneSchema } from './fields.js';
 import { instantInRange, yearRangeMessage } from './dates.js';
 import { text } from './text.js';
 import { MIN_NAME_LENGTH, type AUDIT_ACTIONS } from './constants.js';
@@ -107,8 +107,7 @@ export const hospitalSettingsSchema = z.object({
   adminEmail: text({ error: 'Please enter a valid email address' })
     .trim()
     .toLowerCase()
-    .max(254, 'Please enter a valid email address')
-    .pipe(z.email({ error: 'Please enter a valid email address' })),
+    .pipe(mailAddress('Please enter a valid email address')),
   /** Left out by older clients: the zone stays as it is. */
   timeZone: timeZoneSchema.optional(),
 });

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { text } from './text.js';
 import { DEPARTMENTS } from './constants.js';
 import { pagedSchema, pagingQuerySchema } from './paging.js';
-import { blankToNull, nullableStrings, only, optionalText, strings } from './fields.js';
+import { blankToNull, mailAddress, nullableStrings, only, optionalText, strings } from './fields.js';
 
 // The paging schema and helpers moved to paging.ts; re-exported for the lists that import them here.
 export { MAX_PAGE_SIZE, pagedSchema, pageRange, pagingQuerySchema, type Paged } from './paging.js';
@@ -33,12 +33,7 @@ export const dateOfBirthSchema = z.preprocess(
 
 const optionalEmail = z.preprocess(
   blankToNull,
-  text()
-    .trim()
-    .toLowerCase()
-    .max(254, 'Please enter a valid email address')
-    .pipe(z.email({ error: 'Please enter a valid email address' }))
-    .nullish(),
+  text().trim().toLowerCase().pipe(mailAddress('Please enter a valid email address')).nullish(),
 );
 
 /** Add Patient: every field optional (docs/spec.md#validation); absent and empty both mean null. */

@@ -1,7 +1,7 @@
 // Provider onboarding, password reset and billing: request schemas with the spec's messages
 // (docs/spec.md#validation), shared by the forms and the routes so that both sides say the same thing.
 import { z } from 'zod';
-import { nullableStrings, strings, timeZoneSchema } from './fields.js';
+import { mailAddress, nullableStrings, strings, timeZoneSchema } from './fields.js';
 import { text } from './text.js';
 import { MESSAGES, emailSchema, newPasswordSchema } from './auth.js';
 import { MIN_NAME_LENGTH } from './constants.js';
@@ -62,8 +62,7 @@ export const providerApplicationSchema = z.object({
   contactEmail: text({ error: PROVIDER_MESSAGES.contactEmail })
     .trim()
     .toLowerCase()
-    .max(254, PROVIDER_MESSAGES.contactEmail)
-    .pipe(z.email({ error: PROVIDER_MESSAGES.contactEmail })),
+    .pipe(mailAddress(PROVIDER_MESSAGES.contactEmail)),
   contactPhone: optionalText(50),
   npiNumber: optionalText(50),
   licenseNumber: optionalText(100),

@@ -28,10 +28,21 @@ const requiredString = (message: string) =>
 
 const trimmed = (max = 200) => text().trim().max(max, `Must be at most ${max} characters`);
 
+/** A new address (sign-up, an invitation, a share): one mail servers take. */
 export const emailSchema = requiredString(MESSAGES.emailRequired)
   .trim()
   .toLowerCase()
   .pipe(mailAddress(MESSAGES.email));
+
+/**
+ * The address of an existing account (sign-in, forgot password): the check it was made under
+ * before mailAddress's RFC 5321 limits, so an account made then can still sign in.
+ */
+export const accountEmailSchema = requiredString(MESSAGES.emailRequired)
+  .trim()
+  .toLowerCase()
+  .max(254, MESSAGES.email)
+  .pipe(z.email({ error: MESSAGES.email }));
 
 export const newPasswordSchema = requiredString(MESSAGES.passwordRequired)
   .min(MIN_PASSWORD_LENGTH, MESSAGES.passwordLength)
@@ -73,7 +84,7 @@ export const registerSchema = z
 export type RegisterInput = z.infer<typeof registerSchema>;
 
 export const loginSchema = z.object({
-  email: emailSchema,
+  email: accountEmailSchema,
   password: requiredString(MESSAGES.passwordRequired)
     .min(1, MESSAGES.passwordRequired)
     .max(MAX_PASSWORD_LENGTH),

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { emailSchema } from './auth';
+import { emailSchema, loginSchema } from './auth';
+import { forgotPasswordSchema } from './providers';
 import { familyContactInputSchema } from './family-contacts';
 import { mailAddress } from './fields';
 import { patientInputSchema } from './patients';
@@ -38,5 +39,8 @@ describe('mailAddress', () => {
       }).success,
     ).toBe(false);
     expect(emailSchema.parse(' Ada@Example.TEST ')).toBe('ada@example.test');
+    // An account made before these limits still signs in and can reset its password.
+    expect(loginSchema.safeParse({ email: long, password: 'x' }).success).toBe(true);
+    expect(forgotPasswordSchema.safeParse({ email: long }).success).toBe(true);
   });
 });

@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { mailAddress, nullableStrings, strings, timeZoneSchema } from './fields.js';
 import { text } from './text.js';
-import { MESSAGES, emailSchema, newPasswordSchema } from './auth.js';
+import { MESSAGES, accountEmailSchema, newPasswordSchema } from './auth.js';
 import { MIN_NAME_LENGTH } from './constants.js';
 
 export const PROVIDER_MESSAGES = {
@@ -109,7 +109,7 @@ export const providerRegisterSchema = z.object({
 });
 export type ProviderRegisterInput = z.infer<typeof providerRegisterSchema>;
 
-export const forgotPasswordSchema = z.object({ email: emailSchema });
+export const forgotPasswordSchema = z.object({ email: accountEmailSchema });
 export const resetPasswordSchema = z.object({
   token: text({ error: 'This reset link is invalid. Please request a new one.' })
     .trim()

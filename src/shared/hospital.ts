@@ -45,10 +45,12 @@ export const AUDIT_ACTION_LABELS: Record<(typeof AUDIT_ACTIONS)[number], string>
 /** "record_upload" -> "record upload" (spec: underscores replaced by spaces). */
 export const actionName = (action: string) => action.replace(/_/g, ' ');
 
+// ISO 8601 strictly, as the appointment ranges take it: Date.parse read '0' as 2000-01-01 and
+// '2026-02-30' as 2 March, a period nobody asked for.
 const instant = (name: string) =>
   text()
     .trim()
-    .refine((v) => !Number.isNaN(Date.parse(v)), `${name} must be a date and time (ISO 8601)`)
+    .pipe(z.iso.datetime({ offset: true, error: `${name} must be a date and time (ISO 8601)` }))
     .refine((v) => instantInRange(v) !== null, yearRangeMessage(name))
     .transform((v) => new Date(v))
     .optional();

@@ -74,6 +74,9 @@ describe("a hospital's audit trail", () => {
       'userId=abc',
       ...notUuids.map((id) => `userId=${id}`),
       'from=yesterday',
+      'from=0',
+      'from=2026-02-30T00:00:00Z',
+      'to=1.5',
       'pageSize=0',
     ];
     for (const q of queries) {

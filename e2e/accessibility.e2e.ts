@@ -12,7 +12,7 @@ import { samplePdf } from '../src/server/features/records/testing';
 import { addPatient, PASSWORD, signedInHospital, signedInPatient, uniqueEmail } from './auth-helpers';
 import { ADMIN_EMAIL, ADMIN_PASSWORD } from './harness';
 import { mailedLink, startJourney } from './journey';
-import { patientIdOf, uploadRecord } from './record-helpers';
+import { bookAppointment, patientIdOf, uploadRecord } from './record-helpers';
 
 const journey = startJourney();
 
@@ -186,18 +186,7 @@ async function hospitalWithRecords() {
       files: { name: fileName, mimeType: 'application/pdf', buffer: samplePdf(title) },
     });
   }
-  const appointmentDate = new Date(Date.now() + 3 * 86_400_000);
-  appointmentDate.setUTCHours(10, 0, 0, 0);
-  const booked = await hospital.request.post(`${url}/api/appointments`, {
-    data: {
-      patientId,
-      appointmentType: 'consultation',
-      doctorName,
-      department: 'cardiology',
-      appointmentDate,
-    },
-  });
-  expect(booked.status()).toBe(201);
+  await bookAppointment(hospital, url, { patientId, doctorName, department: 'cardiology' });
   return { hospital, mrn };
 }
 
@@ -326,7 +315,10 @@ describe('accessibility (axe-core)', () => {
           await dialog.getByRole('tab', { name: /Family Contacts/ }).click();
           await dialog.getByText(LONG_NAME.lastName).first().waitFor();
           // With the delete confirmation open in the card.
-          await dialog.getByRole('button', { name: /^Delete / }).first().click();
+          await dialog
+            .getByRole('button', { name: /^Delete / })
+            .first()
+            .click();
           await dialog.getByRole('button', { name: 'Keep contact' }).waitFor();
         },
       },

@@ -6,7 +6,7 @@ import type { Locator } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { signedInPatient, toast, uniqueEmail } from './auth-helpers';
 import { startJourney } from './journey';
-import { hospitalWithPatient } from './record-helpers';
+import { bookAppointment, hospitalWithPatient } from './record-helpers';
 
 const journey = startJourney();
 
@@ -21,18 +21,11 @@ async function patientWithAppointment() {
     firstName: 'Ada',
     lastName: 'Lovelace',
   });
-  const appointmentDate = new Date(Date.now() + 3 * 86_400_000);
-  appointmentDate.setUTCHours(10, 0, 0, 0);
-  const booked = await hospital.request.post(`${url}/api/appointments`, {
-    data: {
-      patientId,
-      appointmentType: 'consultation',
-      doctorName: 'Dr. Grace Hopper',
-      department: 'cardiology',
-      appointmentDate,
-    },
+  const appointmentDate = await bookAppointment(hospital, url, {
+    patientId,
+    doctorName: 'Dr. Grace Hopper',
+    department: 'cardiology',
   });
-  expect(booked.status()).toBe(201);
   await hospital.close();
   const context = await journey.browser.newContext({ viewport: { width: 1280, height: 900 } });
   await signedInPatient(context, url, mrn, uniqueEmail('profile-patient'));

@@ -1,5 +1,5 @@
-// Journey helpers for records: files on disk to upload, a hospital with a patient, an upload through
-// the API, and the way from the hospital dashboard to a record's dialog.
+// Journey helpers for records: files on disk to upload, a hospital with a patient, an upload and a
+// booking through the API, and the way from the hospital dashboard to a record's dialog.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -29,6 +29,24 @@ export async function uploadRecord(
   const upload = await context.request.post(`${url}/api/medical-records`, { multipart });
   if (upload.status() !== 201) throw new Error(`upload answered ${upload.status()}: ${await upload.text()}`);
   return (await upload.json()) as UploadedRecord;
+}
+
+/**
+ * Books a consultation through the API as the signed-in hospital, 3 days from now at 10:00 UTC
+ * (201 or it throws); its start.
+ */
+export async function bookAppointment(
+  context: BrowserContext,
+  url: string,
+  appointment: { patientId: string; doctorName: string; department: string },
+): Promise<Date> {
+  const appointmentDate = new Date(Date.now() + 3 * 86_400_000);
+  appointmentDate.setUTCHours(10, 0, 0, 0);
+  const booked = await context.request.post(`${url}/api/appointments`, {
+    data: { ...appointment, appointmentType: 'consultation', appointmentDate },
+  });
+  if (booked.status() !== 201) throw new Error(`booking answered ${booked.status()}: ${await booked.text()}`);
+  return appointmentDate;
 }
 
 /**

@@ -4,6 +4,7 @@ import type { FastifyRequest } from 'fastify';
 import { and, eq, gt, isNull, sql, type AnyColumn, type Placeholder, type SQL } from 'drizzle-orm';
 import { CONSENT_TYPES } from '../shared/consent.js';
 import type { Role } from '../shared/constants.js';
+import { isUuid } from '../shared/fields.js';
 import type { Db } from './db/connect.js';
 import {
   appointments,
@@ -36,9 +37,8 @@ export type RecordRow = typeof medicalRecords.$inferSelect;
 export type AppointmentRow = typeof appointments.$inferSelect;
 export type ShareLinkRow = typeof shareLinks.$inferSelect;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Ids reach SQL only when well-formed; anything else is simply "not found". */
-export const isUuid = (value: string) => UUID.test(value);
+export { isUuid };
 
 /**
  * A hospital reaches the patients it created (not archived ones); a patient reaches only the

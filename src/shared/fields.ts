@@ -70,3 +70,7 @@ export const mailAddress = (error: string) =>
           .every((label) => label.length <= 63)
       );
     }, error);
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** A UUID's own shape: ids reach SQL only when well-formed (anything else is "not found" or a 400). */
+export const isUuid = (value: string) => UUID.test(value);

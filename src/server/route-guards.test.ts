@@ -97,14 +97,20 @@ afterAll(async () => t?.close());
 
 const fill = (url: string, value: string) => url.replace(/:[A-Za-z]+/g, encodeURIComponent(value));
 
-/**
- * A new client address for each probe: the per-address rate limits (10 invitations an hour, for
- * one) would otherwise answer 429 before the handler ever sees the later roles' bad input.
- */
 /** Without Stripe keys, checkout and the webhook honestly answer 503; nothing else may fail with 5xx. */
 const paymentUnconfigured = (url: string, status: number) =>
   status === 503 && (url === '/api/billing/webhook' || url === '/api/billing/checkout');
 
+/**
+ * The routes the bad-input probes walk: logout reads no input, and would sign the role out for
+ * every route after it.
+ */
+const routesTakingInput = () => routes.filter((r) => r.url !== '/api/auth/logout');
+
+/**
+ * A new client address for each probe: the per-address rate limits (10 invitations an hour, for
+ * one) would otherwise answer 429 before the handler ever sees the later roles' bad input.
+ */
 let addresses = 0;
 const nextAddress = () => {
   const n = ++addresses;
@@ -171,8 +177,7 @@ describe('every API route', () => {
   for (const role of ['signed-out', 'hospital', 'patient', 'admin', 'family'] as const) {
     it(`never answers 500 to malformed input (${role})`, async () => {
       const failures: string[] = [];
-      // Logout reads no input, and would sign the role out for every route after it.
-      for (const route of routes.filter((r) => r.url !== '/api/auth/logout')) {
+      for (const route of routesTakingInput()) {
         for (const id of badIds) {
           for (const body of route.method === 'GET' ? [undefined] : badBodies) {
             const res = await t.app.inject({
@@ -259,8 +264,7 @@ describe('every API route', () => {
   for (const role of ['signed-out', 'hospital', 'patient', 'admin', 'family'] as const) {
     it(`refuses NUL in ids, queries and bodies without a 5xx (${role})`, async () => {
       const failures: string[] = [];
-      // Logout reads no input (and would end the session the other routes need).
-      for (const route of routes.filter((r) => r.url !== '/api/auth/logout')) {
+      for (const route of routesTakingInput()) {
         const res = await t.app.inject({
           method: route.method as 'GET',
           remoteAddress: nextAddress(),

@@ -20,11 +20,16 @@ export interface StoreLocation {
   databaseUrl?: string;
 }
 
+/** What a worker is started with: where the store is, and the pool's shared claim counter. */
+export interface WorkerSetup extends StoreLocation {
+  claimed: Int32Array;
+}
+
 /**
  * The worker's entry. Under tsx (the server and the CLI run from TypeScript) a worker does not
  * inherit the loader, so it registers tsx's ESM hooks first, then imports the worker module.
  */
-function workerFor(location: StoreLocation): Worker {
+function workerFor(location: WorkerSetup): Worker {
   const typescript = import.meta.url.endsWith('.ts');
   const entry = new URL(`./hash-worker.${typescript ? 'ts' : 'js'}`, import.meta.url);
   if (!typescript) return new Worker(entry, { workerData: location });
@@ -40,28 +45,23 @@ function workerFor(location: StoreLocation): Worker {
 }
 
 /**
- * Jobs a worker holds at once: the next ones already wait in its message queue, so it does not
- * idle while the main thread, busy with the audit's own checks, hands it more (and with
- * attachments in the database, one job's reads overlap another's hashing). Measured with
- * bench/ledger.bench.ts ("the pool's threads alone", 2 workers, 60 MB): one job at a time 72 ms,
- * three 54 ms, six 50 ms.
+ * How the workers share the jobs. Every job is posted to every worker, and the first worker free to
+ * take it claims it by raising one shared counter (`claimed`, the number of jobs taken so far): a
+ * worker takes the next job itself and never waits for the main thread, which during an audit is
+ * busy with the entries' own checks (and, with PGlite, the database). Measured with
+ * bench/ledger.bench.ts (2 workers, 120 files of 512 KB, 60 MB): when the main thread handed out
+ * three jobs per worker at a time, the workers idled while it was busy and the audit took 96-119 ms
+ * (ratio to raw SHA-256 0.33-0.40); claimed this way, 86-89 ms (0.42-0.44).
  */
-const JOBS_PER_WORKER = 3;
-
 export class HashPool implements AttachmentHasher {
-  /** A worker once per job it can take now. */
-  private readonly idle: Worker[] = [];
-  private readonly queue: Array<{
-    ref: StoredFileRef;
-    resolve: (r: HashStoredResult) => void;
-    reject: (e: Error) => void;
-  }> = [];
   private readonly waiting = new Map<
     number,
-    { worker: Worker; resolve: (r: HashStoredResult) => void; reject: (e: Error) => void }
+    { resolve: (r: HashStoredResult) => void; reject: (e: Error) => void }
   >();
   private nextId = 0;
   private readonly workers: Worker[];
+  /** Jobs claimed so far; job n is the n-th posted (ids count from 0). */
+  private readonly claimed = new Int32Array(new SharedArrayBuffer(4));
 
   /** `threads` defaults to the cores Node may use. */
   constructor(
@@ -69,52 +69,35 @@ export class HashPool implements AttachmentHasher {
     readonly threads = os.availableParallelism(),
   ) {
     this.workers = Array.from({ length: Math.max(1, threads) }, () => {
-      const worker = workerFor(location);
+      const worker = workerFor({ ...location, claimed: this.claimed });
       worker.on('message', (message: { id: number; result?: HashStoredResult; error?: string }) => {
         const job = this.waiting.get(message.id);
         if (!job) return;
         this.waiting.delete(message.id);
         if (message.error !== undefined) job.reject(new Error(message.error));
         else job.resolve(message.result!);
-        this.release(worker);
       });
+      // A job a failed worker had claimed would never be answered: every waiting job fails, and
+      // the audit reports the pool's failure instead of waiting for ever.
       worker.on('error', (err) => {
-        for (const [id, job] of this.waiting) {
-          if (job.worker !== worker) continue;
-          this.waiting.delete(id);
-          job.reject(err);
-        }
+        for (const job of this.waiting.values()) job.reject(err);
+        this.waiting.clear();
       });
       worker.unref();
-      for (let slot = 0; slot < JOBS_PER_WORKER; slot++) this.idle.push(worker);
       return worker;
     });
   }
 
   hashStored(ref: StoredFileRef): Promise<HashStoredResult> {
     return new Promise((resolve, reject) => {
-      this.queue.push({
-        ref: { storageKey: ref.storageKey, iv: ref.iv, authTag: ref.authTag, format: ref.format },
-        resolve,
-        reject,
-      });
-      this.dispatch();
-    });
-  }
-
-  private release(worker: Worker) {
-    this.idle.push(worker);
-    this.dispatch();
-  }
-
-  private dispatch() {
-    while (this.idle.length > 0 && this.queue.length > 0) {
-      const worker = this.idle.pop()!;
-      const job = this.queue.shift()!;
       const id = this.nextId++;
-      this.waiting.set(id, { worker, resolve: job.resolve, reject: job.reject });
-      worker.postMessage({ id, ref: job.ref });
-    }
+      this.waiting.set(id, { resolve, reject });
+      const job = {
+        id,
+        ref: { storageKey: ref.storageKey, iv: ref.iv, authTag: ref.authTag, format: ref.format },
+      };
+      for (const worker of this.workers) worker.postMessage(job);
+    });
   }
 
   async close(): Promise<void> {

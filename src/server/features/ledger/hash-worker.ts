@@ -2,23 +2,58 @@
 // (the folder, or the database with a connection of its own) and key, answering { id, ref } with
 // hashStored(ref) — each attachment read, decrypted and hashed in full, exactly as on the main thread.
 // A folder is read with blocking calls (DirectoryStore.hashStoredBlocking): this thread does nothing
-// else, and the jobs the pool queues here wait in its message queue.
+// else.
 import { parentPort, workerData } from 'node:worker_threads';
 import { connect } from '../../db/connect.js';
 import { DatabaseStore } from '../../files/database-store.js';
 import { DirectoryStore, type FileStore, type StoredFileRef } from '../../files/store.js';
-import type { StoreLocation } from './hash-pool.js';
+import type { WorkerSetup } from './hash-pool.js';
 
-const { dataDir, keyHex, databaseUrl } = workerData as StoreLocation;
+const { dataDir, keyHex, databaseUrl, claimed } = workerData as WorkerSetup;
 const files: FileStore = databaseUrl
   ? new DatabaseStore((await connect({ databaseUrl, migrate: false })).db, dataDir, keyHex)
   : new DirectoryStore(dataDir, keyHex);
 const hashStored = (ref: StoredFileRef) =>
   files instanceof DirectoryStore ? files.hashStoredBlocking(ref) : files.hashStored(ref);
 
+// Every worker receives every job, in the order posted; a job is this worker's once it has
+// claimed its number from the shared counter (hash-pool.ts). Jobs below the last number claimed
+// are another worker's or done, and are dropped.
+const received = new Map<number, StoredFileRef>();
+let receivedUpTo = 0;
+let mine: number | null = null;
+let busy = false;
+
+function next() {
+  while (!busy) {
+    if (mine === null) {
+      if (Atomics.load(claimed, 0) >= receivedUpTo) return; // nothing unclaimed here yet
+      mine = Atomics.add(claimed, 0, 1);
+    }
+    for (const id of received.keys()) {
+      if (id >= mine) break;
+      received.delete(id);
+    }
+    const ref = received.get(mine);
+    if (!ref) return; // claimed before its message arrived here: taken when it does
+    received.delete(mine);
+    const id = mine;
+    busy = true;
+    hashStored(ref)
+      .then(
+        (result) => parentPort!.postMessage({ id, result }),
+        (err: unknown) => parentPort!.postMessage({ id, error: String(err) }),
+      )
+      .finally(() => {
+        busy = false;
+        mine = null;
+        next();
+      });
+  }
+}
+
 parentPort!.on('message', (message: { id: number; ref: StoredFileRef }) => {
-  hashStored(message.ref).then(
-    (result) => parentPort!.postMessage({ id: message.id, result }),
-    (err: unknown) => parentPort!.postMessage({ id: message.id, error: String(err) }),
-  );
+  received.set(message.id, message.ref);
+  receivedUpTo = message.id + 1;
+  next();
 });

@@ -40,10 +40,23 @@ function precompress(): Plugin {
 }
 
 // The client is built to dist/client and served by the Fastify server; in dev, /api is proxied.
-export default defineConfig({
+export default defineConfig(({ command }) => ({
   plugins: [react(), precompress()],
   root: 'src/client',
   publicDir: false,
   build: { outDir, emptyOutDir: true },
   server: { proxy: { '/api': 'http://localhost:3000' } },
-});
+  // React Router 7's package exports resolve to its development build in every mode (its issue
+  // #14102), with its development warnings on; the build takes its production build instead.
+  resolve:
+    command === 'build'
+      ? {
+          alias: [
+            {
+              find: /^react-router$/,
+              replacement: path.resolve('node_modules/react-router/dist/production/index.mjs'),
+            },
+          ],
+        }
+      : undefined,
+}));

@@ -1,12 +1,14 @@
 // Browser journeys of the client shell: route guards and redirects, the 404 page, the session
 // check at start, the shared header and footer, the profile page, keyboard access.
+import fs from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startJourney } from './journey';
 import { addPatient, signedInHospital, signedInPatient, toast, uniqueEmail } from './auth-helpers';
 
 const journey = startJourney();
 
-const path = (url: string) => new URL(url).pathname;
+const pathOf = (url: string) => new URL(url).pathname;
 
 describe('signed-out visitors', () => {
   it('see the 404 page on an unknown path, and its Back button leads to /', async () => {
@@ -16,7 +18,7 @@ describe('signed-out visitors', () => {
     await page.getByText('Did you forget to add the page to the router?').waitFor();
     await page.getByRole('link', { name: 'Back' }).click();
     await page.getByText('Healthcare Provider Login').waitFor();
-    expect(path(page.url())).toBe('/');
+    expect(pathOf(page.url())).toBe('/');
     await context.close();
   });
 
@@ -47,7 +49,7 @@ describe('signed-out visitors', () => {
     for (const guarded of ['/hospital-dashboard', '/patient-dashboard', '/profile/edit']) {
       await page.goto(`${journey.app.url}${guarded}`);
       await page.getByText('Patient Login').first().waitFor();
-      expect(path(page.url())).toBe('/');
+      expect(pathOf(page.url())).toBe('/');
     }
     await page.goto(`${journey.app.url}/medledger/applications`);
     await page.waitForURL(`${journey.app.url}/medledger-login`);
@@ -67,7 +69,7 @@ describe('signed-out visitors', () => {
     await page.getByText('Loading...').waitFor();
     release();
     await page.getByText('Healthcare Provider Login').waitFor();
-    expect(path(page.url())).toBe('/');
+    expect(pathOf(page.url())).toBe('/');
     await context.close();
   });
 
@@ -95,7 +97,7 @@ describe('signed-out visitors', () => {
     const page = await context.newPage();
     await page.goto(`${journey.app.url}/patient-dashboard`);
     await page.getByText('Healthcare Provider Login').waitFor();
-    expect(path(page.url())).toBe('/');
+    expect(pathOf(page.url())).toBe('/');
     expect(await page.evaluate(() => localStorage.getItem('medledger.user'))).toBeNull();
     await context.close();
   });
@@ -140,7 +142,7 @@ describe('signed-in users', () => {
 
     await page.goto(`${journey.app.url}/patient-dashboard`);
     await page.getByText('Healthcare Portal').waitFor();
-    expect(path(page.url())).toBe('/');
+    expect(pathOf(page.url())).toBe('/');
 
     // Name and avatar open the profile: read-only details for hospital users.
     await page.getByRole('link', { name: 'Profile of Grace Hopper' }).click();
@@ -193,14 +195,14 @@ describe('signed-in users', () => {
     const page = await context.newPage();
     await page.goto(`${journey.app.url}/hospital-dashboard`);
     await page.getByRole('heading', { name: 'Welcome back, Ada!' }).waitFor();
-    expect(path(page.url())).toBe('/');
+    expect(pathOf(page.url())).toBe('/');
     await page.getByText('Patient Portal').waitFor();
     // No menu toggle for patients, on any screen size.
     expect(await page.getByRole('button', { name: /navigation menu/ }).count()).toBe(0);
 
     await page.goto(`${journey.app.url}/medledger/applications`);
     await page.getByRole('heading', { name: 'Welcome back, Ada!' }).waitFor();
-    expect(path(page.url())).toBe('/');
+    expect(pathOf(page.url())).toBe('/');
 
     await page.goto(`${journey.app.url}/profile/edit`);
     await page.getByRole('button', { name: 'Edit Profile' }).waitFor();
@@ -227,5 +229,19 @@ describe('signed-in users', () => {
       'Notifications (F8)',
     );
     await context.close();
+  });
+});
+
+describe('the built client', () => {
+  it("carries React Router's production build, without its development warnings", () => {
+    // vite.config.ts points the build at it: the package's exports give the development build in
+    // every mode. One of its development warnings stands for all of them.
+    const assets = path.resolve('dist/client/assets');
+    const scripts = fs.readdirSync(assets).filter((name) => name.endsWith('.js'));
+    expect(scripts.length).toBeGreaterThan(0);
+    const withWarnings = scripts.filter((name) =>
+      fs.readFileSync(path.join(assets, name), 'utf8').includes('You rendered descendant <Routes>'),
+    );
+    expect(withWarnings).toEqual([]);
   });
 });

@@ -162,6 +162,24 @@ describe('signed-in users', () => {
     await context.close();
   });
 
+  it('the session check starts with the page, and the app takes its answer without asking again', async () => {
+    // index.html preloads GET /api/auth/me with the session cookie: a second request (the app's
+    // own fetch) would mean the preload was not used; an answer without the cookie would show
+    // the login options instead of the dashboard.
+    const context = await journey.browser.newContext();
+    await signedInHospital(context, journey.app.url, 'Preload Hospital');
+    const page = await context.newPage();
+    const sessionChecks: string[] = [];
+    page.on('request', (request) => {
+      if (new URL(request.url()).pathname === '/api/auth/me') sessionChecks.push(request.resourceType());
+    });
+    await page.goto(`${journey.app.url}/`);
+    await page.getByText('Healthcare Portal').waitFor();
+    await page.getByTestId('header-hospital-name').filter({ hasText: 'Preload Hospital' }).waitFor();
+    expect(sessionChecks).toEqual(['other']); // the link's request; the app's fetch would be 'fetch'
+    await context.close();
+  });
+
   it('a hospital on a phone opens the sidebar from the header menu toggle', async () => {
     const context = await journey.browser.newContext({ viewport: { width: 390, height: 800 } });
     await signedInHospital(context, journey.app.url);

@@ -46,4 +46,20 @@ describe('HashPool', () => {
       await pool.close();
     }
   });
+
+  it('fails every job, then and later, once a worker has failed, instead of leaving one unanswered', async () => {
+    const dataDir = tempDir();
+    const store = new DirectoryStore(dataDir, KEY);
+    const file = await store.write(Readable.from([Buffer.from('a scan')]), 1024);
+    await file.commit();
+    // The worker refuses this key as it starts, so the job waiting for it cannot be answered; the
+    // next job, posted after the failure, has no worker left at all.
+    const pool = new HashPool({ dataDir, keyHex: 'not-a-key' }, 1);
+    try {
+      await expect(pool.hashStored(file)).rejects.toThrow('FILE_ENCRYPTION_KEY must be 64 hex characters');
+      await expect(pool.hashStored(file)).rejects.toThrow('FILE_ENCRYPTION_KEY must be 64 hex characters');
+    } finally {
+      await pool.close();
+    }
+  });
 });

@@ -62,6 +62,8 @@ export class HashPool implements AttachmentHasher {
   private readonly workers: Worker[];
   /** Jobs claimed so far; job n is the n-th posted (ids count from 0). */
   private readonly claimed = new Int32Array(new SharedArrayBuffer(4));
+  /** The first error of a worker: the pool no longer answers. */
+  private failure: Error | null = null;
 
   /** `threads` defaults to the cores Node may use. */
   constructor(
@@ -77,9 +79,11 @@ export class HashPool implements AttachmentHasher {
         if (message.error !== undefined) job.reject(new Error(message.error));
         else job.resolve(message.result!);
       });
-      // A job a failed worker had claimed would never be answered: every waiting job fails, and
-      // the audit reports the pool's failure instead of waiting for ever.
+      // A job a failed worker had claimed (or will claim: a free worker may hold the number of the
+      // next job before it is posted) would never be answered: every waiting job fails, and so
+      // does every later one, and the audit reports the failure instead of waiting for ever.
       worker.on('error', (err) => {
+        this.failure ??= err;
         for (const job of this.waiting.values()) job.reject(err);
         this.waiting.clear();
       });
@@ -89,6 +93,7 @@ export class HashPool implements AttachmentHasher {
   }
 
   hashStored(ref: StoredFileRef): Promise<HashStoredResult> {
+    if (this.failure) return Promise.reject(this.failure);
     return new Promise((resolve, reject) => {
       const id = this.nextId++;
       this.waiting.set(id, { resolve, reject });

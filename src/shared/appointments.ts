@@ -3,9 +3,8 @@
 // conflict rule used by both the slot grid and the server. Slot times are wall-clock times in the
 // hospital's time zone (docs/decisions.md#time); the API carries ISO instants.
 import { z } from 'zod';
-import { nullableStrings, optionalLabelledText, picked, strings } from './fields.js';
+import { isoInstant, nullableStrings, optionalLabelledText, picked, strings } from './fields.js';
 import { pagingQuerySchema } from './paging.js';
-import { instantInRange, yearRangeMessage } from './dates.js';
 import { text } from './text.js';
 import {
   APPOINTMENT_LENGTH_MINUTES,
@@ -51,8 +50,7 @@ export const appointmentInputSchema = z.object({
   appointmentDate: text({ error: APPOINTMENT_MESSAGES.required })
     .trim()
     .min(1, APPOINTMENT_MESSAGES.required)
-    .pipe(z.iso.datetime({ offset: true, error: APPOINTMENT_MESSAGES.date }))
-    .refine((v) => instantInRange(v) !== null, yearRangeMessage('Appointment date')),
+    .pipe(isoInstant('Appointment date', APPOINTMENT_MESSAGES.date)),
   location: optionalLabelledText('Location', 300),
   notes: optionalLabelledText('Notes', 2000),
   /** Sent by the spec's client; ignored (the hospital is the signed-in one, status starts scheduled). */
@@ -95,14 +93,8 @@ export const appointmentSchema = z.object({
 export type Appointment = z.infer<typeof appointmentSchema>;
 
 export const appointmentRangeQuerySchema = pagingQuerySchema.extend({
-  from: z.iso
-    .datetime({ offset: true, error: 'from must be an ISO date and time' })
-    .refine((v) => instantInRange(v) !== null, yearRangeMessage('from'))
-    .optional(),
-  to: z.iso
-    .datetime({ offset: true, error: 'to must be an ISO date and time' })
-    .refine((v) => instantInRange(v) !== null, yearRangeMessage('to'))
-    .optional(),
+  from: isoInstant('from', 'from must be an ISO date and time').optional(),
+  to: isoInstant('to', 'to must be an ISO date and time').optional(),
 });
 export type AppointmentRangeQuery = z.infer<typeof appointmentRangeQuerySchema>;
 

@@ -3,6 +3,7 @@
 // keeps every schema a list of names instead of a column of `name: z.string()` lines. Each call
 // builds fresh Zod schemas, so composing them changes neither validation nor the OpenAPI document.
 import { z } from 'zod';
+import { instantInRange, yearRangeMessage } from './dates.js';
 import { text } from './text.js';
 import { isTimeZone, TIME_ZONE_MESSAGE } from './time.js';
 
@@ -74,3 +75,10 @@ export const mailAddress = (error: string) =>
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** A UUID's own shape: ids reach SQL only when well-formed (anything else is "not found" or a 400). */
 export const isUuid = (value: string) => UUID.test(value);
+
+/**
+ * An ISO 8601 date and time with its offset (`error` for any other text), in the years people can
+ * mean (dates.ts): the appointment's date, and the periods of the calendar and the audit trail.
+ */
+export const isoInstant = (name: string, error: string) =>
+  z.iso.datetime({ offset: true, error }).refine((v) => instantInRange(v) !== null, yearRangeMessage(name));

@@ -1,8 +1,7 @@
 // Hospital settings and the audit trail (docs/spec.md#hospital-dashboard "Audit Trail tab" and
 // "Settings tab").
 import { z } from 'zod';
-import { isUuid, mailAddress, nullableStrings, strings, timeZoneSchema } from './fields.js';
-import { instantInRange, yearRangeMessage } from './dates.js';
+import { isoInstant, isUuid, mailAddress, nullableStrings, strings, timeZoneSchema } from './fields.js';
 import { text } from './text.js';
 import { MIN_NAME_LENGTH, type AUDIT_ACTIONS } from './constants.js';
 import { pagedSchema, pagingQuerySchema } from './patients.js';
@@ -50,8 +49,7 @@ export const actionName = (action: string) => action.replace(/_/g, ' ');
 const instant = (name: string) =>
   text()
     .trim()
-    .pipe(z.iso.datetime({ offset: true, error: `${name} must be a date and time (ISO 8601)` }))
-    .refine((v) => instantInRange(v) !== null, yearRangeMessage(name))
+    .pipe(isoInstant(name, `${name} must be a date and time (ISO 8601)`))
     .transform((v) => new Date(v))
     .optional();
 

@@ -26,7 +26,9 @@ export async function startApp(env: Record<string, string> = {}): Promise<Runnin
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'medledger-e2e-'));
   const url = `http://localhost:${port}`;
-  const child: ChildProcess = spawn(path.resolve('node_modules/.bin/tsx'), ['src/server/main.ts'], {
+  // The server itself, as `npm start` runs it: tsx's CLI would put a process of its own in between,
+  // which a SIGKILL on timeout would leave the server running behind.
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
     env: {
       ...process.env,
       PORT: String(port),

@@ -1,9 +1,8 @@
-// A real server process (`src/server/main.ts` through tsx) for tests that need more than one
+// A real server process (`npm start`, without its build) for tests that need more than one
 // process on one database and one storage folder: started on a free port, stopped with SIGTERM
 // (or killed), its output kept for the failure message; and the calls such tests make through it.
 import { spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
-import path from 'node:path';
 import pg from 'pg';
 import { freePort } from '../../../scripts/free-port.js';
 import { findPgBinDir, startPgCluster, type PgCluster } from '../../../scripts/pg-cluster.js';
@@ -25,7 +24,9 @@ export async function startServerProcess(
   args: string[] = [],
 ): Promise<ServerProcess & { pid: number }> {
   const port = await freePort();
-  const child: ChildProcess = spawn(path.resolve('node_modules/.bin/tsx'), ['src/server/main.ts', ...args], {
+  // `npm start` itself, as an operator runs it, without its build (`prestart`; the tests need no
+  // client): so a stop here is what a supervisor's SIGTERM to `npm start` does.
+  const child: ChildProcess = spawn('npm', ['start', '--ignore-scripts', '--silent', '--', ...args], {
     env: {
       ...process.env,
       PORT: String(port),
@@ -35,8 +36,8 @@ export async function startServerProcess(
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
-    // Its own process group: tsx runs the server as a child of its own, and SIGKILL is not passed
-    // on, so a kill goes to the whole group (wrapper, server and any WORKERS) or the server lives on.
+    // Its own process group: npm runs the server as a child of its own, and SIGKILL is not passed
+    // on, so a kill goes to the whole group (npm, server and any WORKERS) or the server lives on.
     detached: true,
   });
   const killGroup = () => {
@@ -75,7 +76,7 @@ export async function startServerProcess(
       if (child.exitCode !== null || child.signalCode !== null) return;
       const exited = new Promise((resolve) => child.once('exit', resolve));
       if (signal === 'SIGKILL') killGroup();
-      else child.kill('SIGTERM'); // tsx passes it on to the server, which shuts down gracefully
+      else child.kill('SIGTERM'); // npm passes it on to the server, which shuts down gracefully
       const force = setTimeout(killGroup, 20_000);
       await exited;
       clearTimeout(force);
@@ -142,7 +143,9 @@ export function callProcess(
 }
 
 /** A hospital signed up and in through `base`, with one patient. */
-export async function hospitalWithPatient(base: string): Promise<{ email: string; cookie: string; patientId: string }> {
+export async function hospitalWithPatient(
+  base: string,
+): Promise<{ email: string; cookie: string; patientId: string }> {
   const email = `process.${crypto.randomUUID()}@example.test`;
   const registered = await callProcess(base, 'POST', '/api/auth/register', undefined, {
     email,
@@ -152,15 +155,24 @@ export async function hospitalWithPatient(base: string): Promise<{ email: string
     role: 'hospital',
     hospitalName: 'Shared Storage Hospital',
   });
-  if (registered.status !== 201) throw new Error(`sign-up answered ${registered.status}: ${await registered.text()}`);
-  const signedIn = await callProcess(base, 'POST', '/api/auth/login', undefined, { email, password: STRONG_PASSWORD });
-  if (signedIn.status !== 200) throw new Error(`sign-in answered ${signedIn.status}: ${await signedIn.text()}`);
+  if (registered.status !== 201)
+    throw new Error(`sign-up answered ${registered.status}: ${await registered.text()}`);
+  const signedIn = await callProcess(base, 'POST', '/api/auth/login', undefined, {
+    email,
+    password: STRONG_PASSWORD,
+  });
+  if (signedIn.status !== 200)
+    throw new Error(`sign-in answered ${signedIn.status}: ${await signedIn.text()}`);
   const cookie = signedIn.headers
     .getSetCookie()
     .map((c) => c.split(';')[0])
     .join('; ');
-  const added = await callProcess(base, 'POST', '/api/patients', cookie, { firstName: 'Pat', lastName: 'Doe' });
-  if (added.status !== 201) throw new Error(`adding a patient answered ${added.status}: ${await added.text()}`);
+  const added = await callProcess(base, 'POST', '/api/patients', cookie, {
+    firstName: 'Pat',
+    lastName: 'Doe',
+  });
+  if (added.status !== 201)
+    throw new Error(`adding a patient answered ${added.status}: ${await added.text()}`);
   return { email, cookie, patientId: ((await added.json()) as { id: string }).id };
 }
 
@@ -169,7 +181,12 @@ export const randomPdf = (extra = 32 * 1024) =>
   Buffer.concat([samplePdf(crypto.randomUUID()), crypto.randomBytes(extra)]);
 
 /** Uploads `bytes` as a record's one file through `base`; the download address of the file. */
-export async function uploadThrough(base: string, cookie: string, patientId: string, bytes: Buffer): Promise<string> {
+export async function uploadThrough(
+  base: string,
+  cookie: string,
+  patientId: string,
+  bytes: Buffer,
+): Promise<string> {
   const { payload, headers } = multipartBody([
     { name: 'patientId', value: patientId },
     { name: 'recordType', value: 'lab-results' },

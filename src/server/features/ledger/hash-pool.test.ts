@@ -33,11 +33,12 @@ describe('HashPool', () => {
 
     const pool = new HashPool({ dataDir, keyHex: KEY }, 3);
     try {
-      // Twice over, the second time while the first is still in flight: the ids keep counting.
-      const [first, second] = await Promise.all([
-        Promise.all(refs.map((ref) => pool.hashStored(ref))),
-        Promise.all(refs.map((ref) => pool.hashStored(ref))),
-      ]);
+      // Twice over: the jobs asked for in one go reach the workers as one message, and the second
+      // burst is posted while the first is still in flight, so the ids keep counting across them.
+      const firstBurst = Promise.all(refs.map((ref) => pool.hashStored(ref)));
+      await new Promise((resolve) => setImmediate(resolve));
+      const secondBurst = Promise.all(refs.map((ref) => pool.hashStored(ref)));
+      const [first, second] = await Promise.all([firstBurst, secondBurst]);
       expect(first).toEqual(expected);
       expect(second).toEqual(expected);
       // And one job alone, after the burst (every worker idle, the counter caught up).

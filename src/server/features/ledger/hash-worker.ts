@@ -7,7 +7,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { connect } from '../../db/connect.js';
 import { DatabaseStore } from '../../files/database-store.js';
 import { DirectoryStore, type FileStore, type StoredFileRef } from '../../files/store.js';
-import type { WorkerSetup } from './hash-pool.js';
+import type { HashJob, WorkerSetup } from './hash-pool.js';
 
 const { dataDir, keyHex, databaseUrl, claimed } = workerData as WorkerSetup;
 const files: FileStore = databaseUrl
@@ -16,7 +16,7 @@ const files: FileStore = databaseUrl
 const hashStored = (ref: StoredFileRef) =>
   files instanceof DirectoryStore ? files.hashStoredBlocking(ref) : files.hashStored(ref);
 
-// Every worker receives every job, in the order posted; a job is this worker's once it has
+// Every worker receives every job, in the order posted (in arrays of jobs asked for together); a job is this worker's once it has
 // claimed its number from the shared counter (hash-pool.ts). Jobs below the last number claimed
 // are another worker's or done, and are dropped.
 const received = new Map<number, StoredFileRef>();
@@ -52,8 +52,8 @@ function next() {
   }
 }
 
-parentPort!.on('message', (message: { id: number; ref: StoredFileRef }) => {
-  received.set(message.id, message.ref);
-  receivedUpTo = message.id + 1;
+parentPort!.on('message', (jobs: HashJob[]) => {
+  for (const job of jobs) received.set(job.id, job.ref);
+  if (jobs.length > 0) receivedUpTo = jobs[jobs.length - 1].id + 1;
   next();
 });

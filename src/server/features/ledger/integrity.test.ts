@@ -114,6 +114,56 @@ describe('npm run ledger -- verify (the integrity check)', () => {
     }
   });
 
+  it('reads a ledger in batches with the next batch hashing ahead: every record checked, problems in ledger order', async () => {
+    // 12 entries in batches of 5: records in all three batches, each batch's attachments queued
+    // on the pool before the previous batch's record checks end.
+    const { t, records } = await ledgerWithRecords(6);
+    fs.writeFileSync(onDisk(t.ctx.files).pathFor(records[0].storageKeys[0]), Buffer.from('changed'));
+    fs.rmSync(onDisk(t.ctx.files).pathFor(records[3].storageKeys[0]));
+    await t.ctx.db
+      .update(medicalRecords)
+      .set({ title: 'Changed' })
+      .where(eq(medicalRecords.id, records[5].recordId));
+    // A record made final without an entry: found by the check that runs after the last batch.
+    const [first] = await t.ctx.db
+      .select()
+      .from(medicalRecords)
+      .where(eq(medicalRecords.id, records[0].recordId));
+    const [unledgered] = await t.ctx.db
+      .insert(medicalRecords)
+      .values({
+        patientId: first.patientId,
+        hospitalId: first.hospitalId,
+        title: 'No entry',
+        recordType: 'lab',
+        status: 'final',
+      })
+      .returning();
+    const { dataDir, fileEncryptionKey } = t.ctx.config;
+    const pool = new HashPool({ dataDir, keyHex: fileEncryptionKey }, 2);
+    try {
+      const pooled = await auditLedger(t.ctx.db, t.ctx.files, { hasher: pool, batchSize: 5 });
+      const oneThread = await auditLedger(t.ctx.db, t.ctx.files, { batchSize: 5 });
+      const whole = await auditLedger(t.ctx.db, t.ctx.files, { hasher: pool });
+      for (const report of [pooled, oneThread, whole]) {
+        expect(report).toMatchObject({ entries: 12, treeSize: 12, records: 6, problemCount: 4 });
+        expect(report.problems).toEqual([
+          `Record ${records[0].recordId} (entry ${records[0].seq}): Attachment "scan.pdf" was altered on disk.`,
+          `Record ${records[3].recordId} (entry ${records[3].seq}): Attachment "scan.pdf" is missing from storage.`,
+          expect.stringMatching(
+            new RegExp(
+              `^Record ${records[5].recordId} \\(entry ${records[5].seq}\\): The record's title differs`,
+            ),
+          ),
+          `Record ${unledgered.id} has no ledger entry.`,
+        ]);
+        expect(report.rootHash).toBe(whole.rootHash);
+      }
+    } finally {
+      await pool.close();
+    }
+  });
+
   it('fails on a deleted ledger row, in the middle or at the end', async () => {
     const { t, records } = await ledgerWithRecords(3);
     await tamperWithLedger(t.ctx.db, (tx) =>

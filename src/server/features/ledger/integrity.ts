@@ -5,7 +5,7 @@
 // match its commitments; one that was erased is counted as "content erased", not as a problem: its
 // hash, chain link and leaf are checked like any other. Memory stays constant: entries are read in batches and the
 // tree is rebuilt with a stack of at most log2(n) pending subtrees.
-import { and, asc, eq, gt, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/connect.js';
 import { attachments, ledgerEntries, ledgerNodes, medicalRecords } from '../../db/schema.js';
 import type { FileStore } from '../../files/store.js';
@@ -80,28 +80,31 @@ export async function auditLedger(
     report.problemCount++;
     if (report.problems.length < maxListed) report.problems.push(text);
   };
-  const [{ total }] = await db.select({ total: sql<number>`count(*)::int` }).from(ledgerEntries);
+  let total: number | undefined; // read only for progress reports
 
   let expectedSeq = 0;
   let previousChain = GENESIS_CHAIN_HASH;
   const stack: Pending[] = [];
   let lastSeq = -1;
-  for (;;) {
+  // Each batch is a window of seq numbers fixed before anything of it is read, so that its uploads'
+  // attachments are queued for hashing first (a pool hashes while this thread reads and checks the
+  // entries) and the next batch's are queued before this one's record checks are awaited, and the
+  // workers never wait for this thread between batches. Entries are appended under the ledger lock
+  // held until commit (service.ts), so a window read twice holds the same entries.
+  const checkRecords = options.records !== false;
+  const hasher = options.hasher ?? files;
+  let end = await windowEnd(db, lastSeq, batchSize);
+  let recordChecks =
+    end !== null && checkRecords ? await beginRecordChecks(db, hasher, lastSeq, end, report) : undefined;
+  let finalChecks: Promise<string[]> | undefined;
+  while (end !== null) {
     const batch = await db
       .select()
       .from(ledgerEntries)
-      .where(gt(ledgerEntries.seq, lastSeq))
-      .orderBy(asc(ledgerEntries.seq))
-      .limit(batchSize);
-    if (batch.length === 0) break;
+      .where(and(gt(ledgerEntries.seq, lastSeq), lte(ledgerEntries.seq, end)))
+      .orderBy(asc(ledgerEntries.seq));
     const first = expectedSeq;
     const computed = new Map<string, string>();
-    // The records' reads (and, on a pool, their hashing) start before the entries are checked
-    // here, so that the workers hash while this thread rebuilds the chain and tree.
-    const recordProblems =
-      options.records !== false
-        ? await beginRecordChecks(db, options.hasher ?? files, batch, report)
-        : undefined;
     const openings = await openingsOf(
       db,
       batch.map((e) => Number(e.seq)),
@@ -121,7 +124,9 @@ export async function auditLedger(
       openedBySeq.set(seq, opened);
       if (opened.state === 'unreadable') problem(`Entry ${seq}: its stored text is not a ledger entry.`);
       else if (opened.state === 'altered')
-        problem(`Entry ${seq}: its stored content was changed (it no longer matches the entry's commitments).`);
+        problem(
+          `Entry ${seq}: its stored content was changed (it no longer matches the entry's commitments).`,
+        );
       else if (opened.state === 'erased') {
         report.erasedCount++;
         if (report.erased.length < maxListed) report.erased.push(seq);
@@ -141,13 +146,59 @@ export async function auditLedger(
       expectedSeq = seq + 1;
       report.entries++;
     }
-    lastSeq = Number(batch[batch.length - 1].seq);
+    lastSeq = end;
     await compareNodes(db, first, expectedSeq, computed, problem);
-    if (recordProblems) for (const found of await recordProblems(openings, openedBySeq)) found.forEach(problem);
-    options.onProgress?.({ entries: report.entries, total, records: report.records });
+    end = await windowEnd(db, lastSeq, batchSize);
+    const nextChecks =
+      end !== null && checkRecords ? await beginRecordChecks(db, hasher, lastSeq, end, report) : undefined;
+    // After the last batch, the checks of the whole tree and table run while its records finish.
+    if (end === null) {
+      finalChecks = checkWhole(db, expectedSeq, stack, checkRecords, report);
+      finalChecks.catch(() => {}); // awaited after the records; a failure is thrown there
+    }
+    if (recordChecks)
+      for (const found of await recordChecks(batch, openings, openedBySeq)) found.forEach(problem);
+    recordChecks = nextChecks;
+    if (options.onProgress) {
+      total ??= await countEntries(db);
+      options.onProgress({ entries: report.entries, total, records: report.records });
+    }
   }
+  (await (finalChecks ?? checkWhole(db, expectedSeq, stack, checkRecords, report))).forEach(problem);
+  return report;
+}
 
-  report.treeSize = expectedSeq;
+/** The last seq of the next batch (up to `batchSize` entries after `after`), or null when none. */
+async function windowEnd(db: Db, after: number, batchSize: number): Promise<number | null> {
+  const window = db
+    .select({ seq: ledgerEntries.seq })
+    .from(ledgerEntries)
+    .where(gt(ledgerEntries.seq, after))
+    .orderBy(asc(ledgerEntries.seq))
+    .limit(batchSize)
+    .as('window');
+  const [{ last }] = await db.select({ last: sql<string | null>`max(${window.seq})` }).from(window);
+  return last === null ? null : Number(last);
+}
+
+async function countEntries(db: Db): Promise<number> {
+  const [{ total }] = await db.select({ total: sql<number>`count(*)::int` }).from(ledgerEntries);
+  return total;
+}
+
+/**
+ * Once every entry is read: the tree's size and root (into the report), the tree against the
+ * stored head and extent, and (with records) the final records without an entry. Gives the
+ * problems found, to be reported after the last batch's.
+ */
+async function checkWhole(
+  db: Db,
+  size: number,
+  stack: Pending[],
+  checkRecords: boolean,
+  report: AuditReport,
+): Promise<string[]> {
+  report.treeSize = size;
   let root = emptyRoot(sha256);
   if (stack.length > 0) {
     let acc = stack[stack.length - 1].hash;
@@ -155,9 +206,10 @@ export async function auditLedger(
     root = acc;
   }
   report.rootHash = hexOf(root);
-  await checkTreeExtent(db, report.treeSize, report.rootHash, problem);
-  if (options.records !== false) await checkUnledgeredRecords(db, problem);
-  return report;
+  const found: string[] = [];
+  await checkTreeExtent(db, report.treeSize, report.rootHash, (text) => found.push(text));
+  if (checkRecords) await checkUnledgeredRecords(db, (text) => found.push(text));
+  return found;
 }
 
 /** Every stored node completed by leaves [from, to) must equal the rebuilt one. */
@@ -213,24 +265,34 @@ async function checkTreeExtent(db: Db, size: number, rootHash: string, problem: 
 }
 
 /**
- * Begins checking the records of a batch's uploads (fields against the entry, attachment bytes
- * against their SHA-256): reads the rows and, on a pool, queues every attachment for hashing at
- * once. The function it returns finishes the checks and gives each upload's problems, in ledger
- * order.
+ * Begins checking the records of the uploads among entries (after, end] (fields against the
+ * entry, attachment bytes against their SHA-256): reads the rows and, on a pool, queues every
+ * attachment for hashing at once. The function it returns, given the entries of that window,
+ * finishes the checks and gives each upload's problems, in ledger order.
  */
 async function beginRecordChecks(
   db: Db,
   files: AttachmentHasher & { threads?: number },
-  batch: LedgerEntryRow[],
+  after: number,
+  end: number,
   report: AuditReport,
-): Promise<(openings: Map<number, Opening>, opened: Map<number, OpenedEntry>) => Promise<string[][]>> {
-  const uploads = batch.filter((e) => e.kind === 'record_upload' && e.recordId);
-  if (uploads.length === 0) return async () => [];
-  const ids = uploads.map((e) => e.recordId!);
+): Promise<
+  (
+    batch: LedgerEntryRow[],
+    openings: Map<number, Opening>,
+    opened: Map<number, OpenedEntry>,
+  ) => Promise<string[][]>
+> {
+  const uploaded = db
+    .select({ id: ledgerEntries.recordId })
+    .from(ledgerEntries)
+    .where(
+      and(eq(ledgerEntries.kind, 'record_upload'), gt(ledgerEntries.seq, after), lte(ledgerEntries.seq, end)),
+    );
   const rows = await db
     .select()
     .from(attachments)
-    .where(inArray(attachments.recordId, ids))
+    .where(inArray(attachments.recordId, uploaded))
     .orderBy(asc(attachments.recordId), asc(attachments.position));
   // A pool queues jobs and hands each worker a few at a time, so everything can be asked of it now;
   // a store read on this thread holds a read buffer per file, so a few records go at a time.
@@ -244,13 +306,13 @@ async function beginRecordChecks(
     }
     hasher = { hashStored: (ref) => hashes.get(ref.storageKey) ?? files.hashStored(ref) };
   }
-  const records = await db.select().from(medicalRecords).where(inArray(medicalRecords.id, ids));
+  const records = await db.select().from(medicalRecords).where(inArray(medicalRecords.id, uploaded));
   const byRecord = new Map<string, AttachmentRow[]>();
   for (const row of rows) byRecord.set(row.recordId, [...(byRecord.get(row.recordId) ?? []), row]);
   const recordById = new Map(records.map((r) => [r.id, r]));
-  const concurrency = files.threads ? uploads.length : RECORD_CONCURRENCY;
-  return (openings, opened) =>
-    mapConcurrent(uploads, concurrency, async (entry) => {
+  return (batch, openings, opened) => {
+    const uploads = batch.filter((e) => e.kind === 'record_upload' && e.recordId);
+    return mapConcurrent(uploads, files.threads ? uploads.length : RECORD_CONCURRENCY, async (entry) => {
       const record = recordById.get(entry.recordId!);
       if (!record) return [`Entry ${entry.seq}: record ${entry.recordId} no longer exists.`];
       const own = byRecord.get(record.id) ?? [];
@@ -269,6 +331,7 @@ async function beginRecordChecks(
         .filter((c) => !c.ok)
         .map((c) => `Record ${record.id} (entry ${entry.seq}): ${c.detail}`);
     });
+  };
 }
 
 const RECORD_CONCURRENCY = 4;

@@ -7,6 +7,24 @@ import { fromHex, sha256, toHex, utf8 } from './sha256.js';
 
 const reference = (bytes: Uint8Array) => crypto.createHash('sha256').update(bytes).digest('hex');
 
+describe('utf8', () => {
+  it('gives the bytes TextEncoder gives, for ASCII, any Unicode (lone surrogates too) and long texts', () => {
+    const reference = new TextEncoder();
+    for (const text of ['', 'abc', 'é', '\u007f\u0080', 'a'.repeat(256) + 'é', 'x'.repeat(300), '\ud800']) {
+      expect(utf8(text)).toEqual(reference.encode(text));
+    }
+    fc.assert(
+      fc.property(
+        fc.oneof(fc.string({ maxLength: 300 }), fc.string({ unit: 'binary', maxLength: 300 })),
+        (text) => {
+          expect(utf8(text)).toEqual(reference.encode(text));
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+});
+
 describe('sha256', () => {
   it('gives the FIPS 180-4 example digests', () => {
     expect(toHex(sha256(utf8('abc')))).toBe(

@@ -7,9 +7,9 @@ import { leafHash, nodeHash, type Hasher } from '../../../shared/ledger/merkle.j
 
 /**
  * SHA-256 with Node's native implementation (the shared one is pure JS, for the browser). The
- * digest is asked for as a latin1 ('binary') string and turned into bytes here: on Node 20, `crypto.hash`
- * with the output 'buffer' took 1.4 µs a call against 0.5 µs this way, and the audit makes about
- * 25 calls per record entry (its commitments, checked twice).
+ * digest is asked for as a latin1 ('binary') string and turned into bytes here: on Node 20,
+ * `crypto.hash` with the output 'buffer' took 1.4 µs a call against 0.5 µs this way, and the audit
+ * makes about 25 calls per record entry (its commitments, checked twice).
  */
 export const sha256: Hasher = (data) => Buffer.from(crypto.hash('sha256', data, 'binary'), 'binary');
 export { sha256Hex } from '../../digest.js';

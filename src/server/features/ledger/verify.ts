@@ -17,7 +17,7 @@ import {
   type OpenedEntry,
   type Opening,
 } from './commitments.js';
-import { RECORD_LEDGER_FIELDS, recordLedgerContent } from './content.js';
+import { RECORD_LEDGER_FIELDS, recordLedgerContent, type RecordContentSource } from './content.js';
 import { bytesOf, chainHashOf, hexOf, leafOf, sha256, sha256Hex } from './hashing.js';
 import { inclusionProof, LedgerDamagedError, ledgerSize } from './tree.js';
 
@@ -117,10 +117,13 @@ export async function checkRecordContent(
   return compareRecord(files, record, rows, entry, await openingOf(db, Number(entry.seq)));
 }
 
+/** What compareRecord reads of a record: the fields its entry covers and its entry hash. */
+export type ComparedRecord = RecordContentSource & Pick<RecordRow, 'blockchainHash'>;
+
 /** Reads back every attachment and recomputes the entry's hash from the row and the bytes. */
 export async function compareRecord(
   files: Pick<FileStore, 'hashStored'>,
-  record: RecordRow,
+  record: ComparedRecord,
   rows: readonly AttachmentRow[],
   entry: LedgerEntryRow,
   opening: Opening | null,
@@ -146,8 +149,7 @@ export async function compareRecord(
   }
   const content = recordLedgerContent(record, fromBytes);
   const recomputed = recanonicalWith(entry, content, opening);
-  const contentOk =
-    opened.state === 'open' && recomputed !== null && sha256Hex(recomputed) === entry.hash;
+  const contentOk = opened.state === 'open' && recomputed !== null && sha256Hex(recomputed) === entry.hash;
   const hashOk = record.blockchainHash === entry.hash;
   return {
     erased: opened.state === 'erased',

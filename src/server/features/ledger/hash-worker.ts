@@ -16,9 +16,9 @@ const files: FileStore = databaseUrl
 const hashStored = (ref: StoredFileRef) =>
   files instanceof DirectoryStore ? files.hashStoredBlocking(ref) : files.hashStored(ref);
 
-// Every worker receives every job, in the order posted (in arrays of jobs asked for together); a job is this worker's once it has
-// claimed its number from the shared counter (hash-pool.ts). Jobs below the last number claimed
-// are another worker's or done, and are dropped.
+// Every worker receives every job, in the order posted (in arrays of the jobs asked for together);
+// a job is this worker's once it has claimed its number from the shared counter (hash-pool.ts).
+// Jobs below the last number claimed are another worker's or done, and are dropped.
 const received = new Map<number, StoredFileRef>();
 let receivedUpTo = 0;
 let mine: number | null = null;

@@ -28,7 +28,7 @@ const APPENDS = 1000;
 const RECORDS = 120;
 const ATTACHMENT_BYTES = 512 * 1024;
 const PROOF_SAMPLES = 300;
-/** Rounds of part 2; each figure is its best round (on a shared 2-core VM, 5 rounds still let a busy neighbour decide). */
+/** Rounds of part 2, each figure its best round: on a shared 2-core VM, 5 let a busy neighbour decide. */
 const VERIFY_ROUNDS = 15;
 const MAX_ENTRIES = Number(process.env.BENCH_MAX_ENTRIES || 1_000_000);
 const PARTS = process.env.BENCH_PARTS ?? '123';

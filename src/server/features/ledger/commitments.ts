@@ -1,7 +1,7 @@
 // Salted commitments (v2 entries, src/shared/ledger/entry.ts): reading an entry's content back
 // from its opening in ledger_contents, checking the opening against the entry's commitments, and
 // erasure. A v1 entry carries its content inline and has no opening.
-import { eq, inArray } from 'drizzle-orm';
+import { and, eq, gt, inArray, lte, type SQL } from 'drizzle-orm';
 import { canonicalJson } from '../../../shared/ledger/canonical.js';
 import {
   committedEntryCanonical,
@@ -103,10 +103,23 @@ export function recanonicalWith(
 /** Openings of these entries, by seq. */
 export async function openingsOf(db: Db, seqs: readonly number[]): Promise<Map<number, Opening>> {
   if (seqs.length === 0) return new Map();
+  return readOpenings(db, inArray(ledgerContents.seq, [...seqs]));
+}
+
+/**
+ * The openings of the entries after `after` up to and including `end`: one range instead of a
+ * parameter per entry, for the audit's batches of up to 2,000 (120 entries: 1.0 instead of 1.4 ms
+ * on PGlite).
+ */
+export function openingsBetween(db: Db, after: number, end: number): Promise<Map<number, Opening>> {
+  return readOpenings(db, and(gt(ledgerContents.seq, after), lte(ledgerContents.seq, end))!);
+}
+
+async function readOpenings(db: Db, where: SQL): Promise<Map<number, Opening>> {
   const rows = await db
     .select({ seq: ledgerContents.seq, salt: ledgerContents.salt, content: ledgerContents.content })
     .from(ledgerContents)
-    .where(inArray(ledgerContents.seq, [...seqs]));
+    .where(where);
   return new Map(rows.map((r) => [Number(r.seq), { salt: r.salt, content: r.content }]));
 }
 

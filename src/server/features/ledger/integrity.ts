@@ -14,7 +14,7 @@ import { emptyRoot } from '../../../shared/ledger/merkle.js';
 import { bytesOf, chainHashOf, hexOf, leafOf, nodeOf, sha256, sha256Hex } from './hashing.js';
 import type { AttachmentHasher } from './hash-pool.js';
 import { rootAt } from './tree.js';
-import { openEntry, openingsOf, type OpenedEntry, type Opening } from './commitments.js';
+import { openEntry, openingsBetween, type OpenedEntry, type Opening } from './commitments.js';
 import { compareRecord, type AttachmentRow, type ComparedRecord, type LedgerEntryRow } from './verify.js';
 
 export interface AuditProgress {
@@ -105,10 +105,7 @@ export async function auditLedger(
       .orderBy(asc(ledgerEntries.seq));
     const first = expectedSeq;
     const computed = new Map<string, string>();
-    const openings = await openingsOf(
-      db,
-      batch.map((e) => Number(e.seq)),
-    );
+    const openings = await openingsBetween(db, lastSeq, end);
     const openedBySeq = new Map<number, OpenedEntry>();
     for (const entry of batch) {
       const seq = Number(entry.seq);

@@ -6,6 +6,13 @@
 export type CanonicalValue =
   null | boolean | number | string | Date | CanonicalValue[] | { [key: string]: CanonicalValue | undefined };
 
+/** Whether canonical JSON writes a value as an object: not an array, and a plain object's prototype. */
+export function isPlainRecord(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const proto = Object.getPrototypeOf(value) as unknown;
+  return proto === Object.prototype || proto === null;
+}
+
 export function canonicalJson(value: unknown): string {
   return encode(value, '$');
 }
@@ -32,14 +39,11 @@ function encode(value: unknown, path: string): string {
   if (Array.isArray(value)) {
     return `[${value.map((item, i) => encode(item === undefined ? null : item, `${path}[${i}]`)).join(',')}]`;
   }
-  const proto = Object.getPrototypeOf(value) as unknown;
-  if (proto !== Object.prototype && proto !== null)
-    throw new TypeError(`${path}: only plain objects can be encoded`);
-  const record = value as Record<string, unknown>;
+  if (!isPlainRecord(value)) throw new TypeError(`${path}: only plain objects can be encoded`);
   const parts: string[] = [];
-  for (const key of Object.keys(record).sort()) {
-    if (record[key] === undefined) continue;
-    parts.push(`${JSON.stringify(key)}:${encode(record[key], `${path}.${key}`)}`);
+  for (const key of Object.keys(value).sort()) {
+    if (value[key] === undefined) continue;
+    parts.push(`${JSON.stringify(key)}:${encode(value[key], `${path}.${key}`)}`);
   }
   return `{${parts.join(',')}}`;
 }

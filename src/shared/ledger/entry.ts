@@ -10,7 +10,7 @@
 //   32-byte salt per entry. The salt and the content are kept apart from the ledger (the server's
 //   ledger_contents table, a receipt's `opening`); without them a commitment reveals nothing, and
 //   deleting them (erasure) leaves the entry, its hash, the chain and the tree as they were.
-import { canonicalJson } from './canonical.js';
+import { canonicalJson, isPlainRecord } from './canonical.js';
 import type { Hasher } from './merkle.js';
 import { fromHex, sha256, toHex, utf8 } from './sha256.js';
 
@@ -98,9 +98,7 @@ export function opensCommitments(
   content: Record<string, unknown>,
   hash: Hasher = sha256,
 ): boolean {
-  if (typeof commitments !== 'object' || commitments === null || Array.isArray(commitments)) return false;
-  const proto = Object.getPrototypeOf(commitments) as unknown;
-  if (proto !== Object.prototype && proto !== null) return false;
+  if (!isPlainRecord(commitments)) return false;
   if (!/^[0-9a-f]{64}$/.test(saltHex)) return false;
   let expected: Record<string, string>;
   try {
@@ -110,11 +108,10 @@ export function opensCommitments(
   }
   // Field by field, what comparing the two canonical texts would say (a field left undefined is
   // not in a canonical text), without writing them: the audit opens every entry.
-  const given = commitments as Record<string, unknown>;
-  const names = Object.keys(given).filter((name) => given[name] !== undefined);
+  const names = Object.keys(commitments).filter((name) => commitments[name] !== undefined);
   return (
     names.length === Object.keys(expected).length &&
-    names.every((name) => Object.hasOwn(expected, name) && given[name] === expected[name])
+    names.every((name) => Object.hasOwn(expected, name) && commitments[name] === expected[name])
   );
 }
 

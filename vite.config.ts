@@ -44,7 +44,19 @@ export default defineConfig(({ command }) => ({
   plugins: [react(), precompress()],
   root: 'src/client',
   publicDir: false,
-  build: { outDir, emptyOutDir: true },
+  build: {
+    outDir,
+    emptyOutDir: true,
+    rolldownOptions: {
+      output: {
+        // What the entry imports statically loads with it anyway: one file instead of eleven.
+        // Measured with bench:web (Lighthouse counts each request's round trip on HTTP/1.1): the
+        // landing page's JavaScript went from 125 to 113 KB (one file compresses better), the
+        // sign-up page's from 162 to 150 KB.
+        codeSplitting: { groups: [{ name: 'index', tags: ['$initial'] }] },
+      },
+    },
+  },
   server: { proxy: { '/api': 'http://localhost:3000' } },
   // React Router 7's package exports resolve to its development build in every mode (its issue
   // #14102), with its development warnings on; the build takes its production build instead.

@@ -3,6 +3,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
+import { ROUTE_MODULES } from './src/client/pages/routeModules.js';
 
 const outDir = path.resolve('dist/client');
 
@@ -39,9 +40,62 @@ function precompress(): Plugin {
   };
 }
 
+/**
+ * Writes, for each path of ROUTE_MODULES (src/client/pages/routeModules.ts), a copy of index.html
+ * that also names the chunks of that path's page as <link rel="modulepreload"> (and its
+ * stylesheets): the chunks Vite's preload helper would otherwise add when the page is first
+ * rendered, after the entry has loaded and run.
+ */
+function routePages(): Plugin {
+  return {
+    name: 'medledger-route-pages',
+    apply: 'build',
+    writeBundle(_options, bundle) {
+      const chunks = Object.values(bundle).filter((item) => item.type === 'chunk');
+      const byFile = new Map(chunks.map((chunk) => [chunk.fileName, chunk]));
+      const byModule = new Map(
+        chunks
+          .filter((chunk) => chunk.facadeModuleId)
+          .map((chunk) => [path.relative(path.resolve('src/client'), chunk.facadeModuleId!), chunk]),
+      );
+      // A chunk and everything it imports statically: what has to load before it runs.
+      const closure = (files: string[]) => {
+        const seen = new Set<string>();
+        const visit = (file: string) => {
+          if (seen.has(file)) return;
+          seen.add(file);
+          for (const imported of byFile.get(file)!.imports) visit(imported);
+        };
+        files.forEach(visit);
+        return [...seen];
+      };
+      const inIndex = new Set(closure(chunks.filter((chunk) => chunk.isEntry).map((c) => c.fileName)));
+      const index = fs.readFileSync(path.join(outDir, 'index.html'), 'utf8');
+      for (const [route, module] of Object.entries(ROUTE_MODULES)) {
+        const page = byModule.get(module);
+        if (!page?.isDynamicEntry) throw new Error(`${route}: ${module} is not a lazily loaded chunk`);
+        const files = closure([page.fileName]).filter((file) => !inIndex.has(file));
+        const css = new Set(
+          files.flatMap((file) => [...(byFile.get(file)!.viteMetadata?.importedCss ?? [])]),
+        );
+        const links = [
+          ...files.map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`),
+          ...[...css]
+            .filter((file) => !index.includes(`/${file}"`))
+            .map((file) => `<link rel="stylesheet" crossorigin href="/${file}">`),
+        ];
+        // /signup → routes/signup.html: the server (app.ts, routePagesIn) reads them back this way.
+        const target = path.join(outDir, 'routes', `${route}.html`);
+        fs.mkdirSync(path.dirname(target), { recursive: true });
+        fs.writeFileSync(target, index.replace('</head>', `  ${links.join('\n    ')}\n  </head>`));
+      }
+    },
+  };
+}
+
 // The client is built to dist/client and served by the Fastify server; in dev, /api is proxied.
 export default defineConfig(({ command }) => ({
-  plugins: [react(), precompress()],
+  plugins: [react(), routePages(), precompress()],
   root: 'src/client',
   publicDir: false,
   build: {

@@ -180,6 +180,33 @@ describe('signed-in users', () => {
     await context.close();
   });
 
+  it("a public page's code is named in the page the server sends, and each script is fetched once", async () => {
+    // The build writes a copy of index.html per public path that names the page's chunks
+    // (vite.config.ts, routePages); a chunk missing from it would be fetched only after the entry
+    // has run, one round trip later.
+    const context = await journey.browser.newContext();
+    const page = await context.newPage();
+    for (const [url, heading] of [
+      ['/signup', 'Create Account'],
+      ['/hospital-login', 'Hospital Login'],
+    ]) {
+      const scripts: string[] = [];
+      const onRequest = (request: { url(): string; resourceType(): string }) => {
+        if (request.resourceType() === 'script') scripts.push(pathOf(request.url()));
+      };
+      page.on('request', onRequest);
+      const response = await page.goto(`${journey.app.url}${url}`);
+      await page.getByRole('heading', { name: heading }).waitFor();
+      await page.waitForLoadState('networkidle');
+      page.off('request', onRequest);
+      const html = await response!.text();
+      expect(scripts.length, url).toBeGreaterThan(5);
+      expect(new Set(scripts).size, url).toBe(scripts.length);
+      for (const script of scripts) expect(html, `${url} ${script}`).toContain(`"${script}"`);
+    }
+    await context.close();
+  });
+
   it('a hospital on a phone opens the sidebar from the header menu toggle', async () => {
     const context = await journey.browser.newContext({ viewport: { width: 390, height: 800 } });
     await signedInHospital(context, journey.app.url);

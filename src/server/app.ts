@@ -58,6 +58,24 @@ export function clientCacheControl(filePath: string): string {
   return filePath.split(path.sep).includes('assets') ? 'public, max-age=31536000, immutable' : 'no-cache';
 }
 
+/**
+ * The copies of index.html the build wrote for the app's paths (vite.config.ts, routePages), each
+ * naming its page's chunks for preloading: /signup → routes/signup.html. Read once, at start.
+ */
+function routePagesIn(clientDir: string): Map<string, string> {
+  const dir = path.join(clientDir, 'routes');
+  if (!fs.existsSync(dir)) return new Map();
+  const files = fs.readdirSync(dir, { recursive: true, encoding: 'utf8' });
+  return new Map(
+    files
+      .filter((file) => file.endsWith('.html'))
+      .map((file) => [
+        `/${file.slice(0, -'.html'.length).split(path.sep).join('/')}`,
+        path.join('routes', file),
+      ]),
+  );
+}
+
 export async function buildApp(
   config: Config,
   database: Database,
@@ -164,6 +182,7 @@ export async function buildApp(
 
   const clientDir = options.clientDir ?? defaultClientDir;
   const serveClient = config.serveClient && fs.existsSync(path.join(clientDir, 'index.html'));
+  const routePages = serveClient ? routePagesIn(clientDir) : new Map<string, string>();
   if (serveClient) {
     await app.register(fastifyStatic, {
       root: clientDir,
@@ -183,7 +202,10 @@ export async function buildApp(
       return reply.status(404).send({ message: 'Not found.' });
     }
     // Every other path belongs to the React app's router (which shows its own 404 page).
-    return reply.type('text/html').header('Cache-Control', 'no-cache').sendFile('index.html');
+    return reply
+      .type('text/html')
+      .header('Cache-Control', 'no-cache')
+      .sendFile(routePages.get(url) ?? 'index.html');
   });
 
   return { app, ctx };

@@ -18,6 +18,16 @@ beforeAll(async () => {
     path.join(clientDir, 'index.html'),
     '<!doctype html><title>MedLedger</title><div id="root"></div>',
   );
+  // The build's copies of index.html for some paths (vite.config.ts, routePages).
+  fs.mkdirSync(path.join(clientDir, 'routes', 'profile'), { recursive: true });
+  for (const [file, page] of [
+    ['verify.html', 'verify'],
+    ['profile/edit.html', 'profile'],
+  ]) {
+    const html = `<!doctype html><title>MedLedger</title><link rel="modulepreload" href="/assets/${page}.js"><div id="root"></div>`;
+    fs.writeFileSync(path.join(clientDir, 'routes', file), html);
+    fs.writeFileSync(path.join(clientDir, 'routes', `${file}.br`), zlib.brotliCompressSync(html));
+  }
   const asset = path.join(clientDir, 'assets', 'app-3f2a9c1b.js');
   fs.writeFileSync(asset, script);
   fs.writeFileSync(`${asset}.br`, zlib.brotliCompressSync(script));
@@ -53,7 +63,7 @@ describe('the built client', () => {
   });
 
   it('serves index.html for the app routes and asks the browser to check it each time', async () => {
-    for (const url of ['/', '/hospital-dashboard', '/verify?hash=abc']) {
+    for (const url of ['/', '/hospital-dashboard', '/shared/abc?x=1']) {
       const res = await get(url, 'br');
       expect(res.statusCode, url).toBe(200);
       expect(res.headers['content-type']).toMatch(/^text\/html/);
@@ -61,6 +71,28 @@ describe('the built client', () => {
       expect(res.headers['content-security-policy'], url).toContain("script-src 'self'");
       expect(res.headers['x-frame-options'], url).toBe('SAMEORIGIN');
       expect(res.body).toContain('<div id="root">');
+    }
+  });
+
+  it("sends a path the build wrote a copy of index.html for that copy, with the page's headers", async () => {
+    for (const [url, page] of [
+      ['/verify', 'verify'],
+      ['/verify?hash=abc', 'verify'],
+      ['/profile/edit', 'profile'],
+    ]) {
+      const res = await get(url, 'gzip, br');
+      expect(res.statusCode, url).toBe(200);
+      expect(res.headers['content-type'], url).toMatch(/^text\/html/);
+      expect(res.headers['content-encoding'], url).toBe('br');
+      expect(res.headers['cache-control'], url).toBe('no-cache');
+      expect(res.headers['content-security-policy'], url).toContain("script-src 'self'");
+      expect(zlib.brotliDecompressSync(res.rawPayload).toString(), url).toContain(`/assets/${page}.js`);
+    }
+    // Other paths get index.html.
+    for (const url of ['/', '/verify/', '/profile', '/routes/verify', '/no/such']) {
+      const res = await get(url);
+      expect(res.statusCode, url).toBe(200);
+      expect(res.body, url).not.toContain('modulepreload');
     }
   });
 

@@ -1,0 +1,23 @@
+// The page module (lazyPages.tsx) each path of the app shows first, by their path under
+// src/client. The build (vite.config.ts, routePages) writes a copy of index.html per path that names
+// their chunks as <link rel="modulepreload">, and the server sends that copy for the path: the
+// browser fetches the page's code alongside the entry instead of after it has run, and Vite's
+// preload helper finds the links in place instead of adding them one by one. Paths with a
+// parameter (/shared/:token), the signed-in workspaces and unknown paths get the plain index.html:
+// preloading a dashboard's fifty chunks delayed its first paint (the spinner shown while the
+// session is checked) enough to cost it 11-14 Lighthouse points (bench:web, two runs each).
+// routeModules.test.ts checks this table against App.tsx and lazyPages.tsx.
+
+const LOGIN_PAGES = 'features/auth/LoginPages.tsx';
+
+export const ROUTE_MODULES: Readonly<Record<string, string>> = {
+  '/hospital-login': LOGIN_PAGES,
+  '/patient-login': LOGIN_PAGES,
+  '/medledger-login': LOGIN_PAGES,
+  '/family-login': LOGIN_PAGES,
+  '/signup': 'features/auth/SignupPage.tsx',
+  '/provider-apply': 'features/providers/ProviderApplyPage.tsx',
+  '/provider-register': 'features/providers/ProviderRegisterPage.tsx',
+  '/reset-password': 'features/password-reset/ResetPasswordPage.tsx',
+  '/verify': 'features/ledger/VerifyPage.tsx',
+};

@@ -3,6 +3,7 @@
 // at most 100). Nothing is capped silently: `total` always counts the whole list.
 import { z } from 'zod';
 import { DEFAULT_PAGE_SIZE } from './constants.js';
+import { decimalOnly } from './query-numbers.js';
 
 export const MAX_PAGE_SIZE = 100;
 
@@ -20,7 +21,10 @@ const pageSizeNumber = z.coerce
   .default(DEFAULT_PAGE_SIZE);
 
 /** `?page=&pageSize=` of every paged list; bad values are a 400 naming the parameter. */
-export const pagingQuerySchema = z.object({ page: pageNumber, pageSize: pageSizeNumber });
+export const pagingQuerySchema = z.object({
+  page: decimalOnly(pageNumber),
+  pageSize: decimalOnly(pageSizeNumber),
+});
 export type PagingQuery = z.infer<typeof pagingQuerySchema>;
 
 /** The paged list shape of every paged list (our decision; the spec says "list of ..."). */

@@ -1,5 +1,6 @@
 // Shapes of the ledger API (docs/decisions.md#the-ledger). Hashes are lowercase hex.
 import { z } from 'zod';
+import { decimalOnly } from '../query-numbers.js';
 import { HASH_MESSAGE } from './sha256.js';
 
 export { HASH_MESSAGE };
@@ -11,11 +12,13 @@ export const hashParamSchema = z
   .regex(/^[0-9a-fA-F]{64}$/, HASH_MESSAGE)
   .transform((s) => s.toLowerCase());
 
-const count = z.coerce
-  .number({ message: 'must be a whole number' })
-  .int('must be a whole number')
-  .min(0)
-  .max(Number.MAX_SAFE_INTEGER);
+const count = decimalOnly(
+  z.coerce
+    .number({ message: 'must be a whole number' })
+    .int('must be a whole number')
+    .min(0)
+    .max(Number.MAX_SAFE_INTEGER),
+);
 
 export const treeSizeQuerySchema = z.object({ treeSize: count.optional() });
 export const consistencyQuerySchema = z.object({ from: count, to: count });

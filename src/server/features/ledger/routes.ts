@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { text } from '../../../shared/text.js';
+import { decimalOnly } from '../../../shared/query-numbers.js';
 import {
   consistencyQuerySchema,
   consistencySchema,
@@ -41,18 +42,22 @@ const MAX_FILE_BYTES = 25 * 1024 * 1024;
 const publicReads = { rateLimit: { max: 300, timeWindow: '1 minute' } };
 
 const checkpointsQuerySchema = z.object({
-  after: z.coerce
-    .number({ message: 'after must be a whole number' })
-    .int('after must be a whole number')
-    .min(-1, 'after must be -1 or more')
-    .max(Number.MAX_SAFE_INTEGER)
-    .default(-1),
-  limit: z.coerce
-    .number({ message: 'limit must be a whole number' })
-    .int('limit must be a whole number')
-    .min(1, 'limit must be at least 1')
-    .max(CHECKPOINT_PAGE, `limit must be at most ${CHECKPOINT_PAGE}`)
-    .default(CHECKPOINT_PAGE),
+  after: decimalOnly(
+    z.coerce
+      .number({ message: 'after must be a whole number' })
+      .int('after must be a whole number')
+      .min(-1, 'after must be -1 or more')
+      .max(Number.MAX_SAFE_INTEGER)
+      .default(-1),
+  ),
+  limit: decimalOnly(
+    z.coerce
+      .number({ message: 'limit must be a whole number' })
+      .int('limit must be a whole number')
+      .min(1, 'limit must be at least 1')
+      .max(CHECKPOINT_PAGE, `limit must be at most ${CHECKPOINT_PAGE}`)
+      .default(CHECKPOINT_PAGE),
+  ),
 });
 
 const checkpointListSchema = z.object({

@@ -96,6 +96,8 @@ describe.each([
       ['page=0', 'page must be at least 1'],
       ['page=1.5', 'page must be a whole number'],
       ['page=-2', 'page must be at least 1'],
+      ['page=0x10', 'page must be a number'],
+      ['page=1e1', 'page must be a number'],
     ]) {
       const res = await get(at(query), cookie());
       expect(res.statusCode, query).toBe(400);

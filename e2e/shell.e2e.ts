@@ -180,6 +180,24 @@ describe('signed-in users', () => {
     await context.close();
   });
 
+  it('see "Loading..." while the scripts are still on their way, not a blank page', async () => {
+    const context = await journey.browser.newContext();
+    const page = await context.newPage();
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route(/\/assets\/[^/]*\.js$/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto(`${journey.app.url}/signup`, { waitUntil: 'commit' });
+    const placeholder = page.getByRole('status').filter({ hasText: 'Loading...' });
+    await placeholder.waitFor({ timeout: 10_000 });
+    release();
+    await page.getByRole('heading', { name: 'Create Account' }).waitFor();
+    expect(await placeholder.count()).toBe(0);
+    await context.close();
+  });
+
   it("a public page's code is named in the page the server sends, and each script is fetched once", async () => {
     // The build writes a copy of index.html per public path that names the page's chunks
     // (vite.config.ts, routePages); a chunk missing from it would be fetched only after the entry

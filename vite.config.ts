@@ -12,16 +12,21 @@ const outDir = path.resolve('dist/client');
  * they are (no compression work per request). Brotli at its best quality: it runs once per build.
  */
 function precompress(): Plugin {
+  let outputDir = outDir;
   return {
     name: 'medledger-precompress',
     apply: 'build',
+    // The folder actually written to (`vite build --outDir` may name another).
+    writeBundle(options) {
+      outputDir = options.dir ?? outDir;
+    },
     closeBundle() {
       const walk = (dir: string): string[] =>
         fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
           const full = path.join(dir, entry.name);
           return entry.isDirectory() ? walk(full) : [full];
         });
-      for (const file of walk(outDir)) {
+      for (const file of walk(outputDir)) {
         if (!/\.(js|css|html|svg|json|txt)$/.test(file)) continue;
         const body = fs.readFileSync(file);
         if (body.length < 1024) continue;
@@ -50,7 +55,8 @@ function routePages(): Plugin {
   return {
     name: 'medledger-route-pages',
     apply: 'build',
-    writeBundle(_options, bundle) {
+    writeBundle(options, bundle) {
+      const outputDir = options.dir ?? outDir;
       const chunks = Object.values(bundle).filter((item) => item.type === 'chunk');
       const byFile = new Map(chunks.map((chunk) => [chunk.fileName, chunk]));
       const byModule = new Map(
@@ -70,7 +76,7 @@ function routePages(): Plugin {
         return [...seen];
       };
       const inIndex = new Set(closure(chunks.filter((chunk) => chunk.isEntry).map((c) => c.fileName)));
-      const index = fs.readFileSync(path.join(outDir, 'index.html'), 'utf8');
+      const index = fs.readFileSync(path.join(outputDir, 'index.html'), 'utf8');
       for (const [route, module] of Object.entries(ROUTE_MODULES)) {
         const page = byModule.get(module);
         if (!page?.isDynamicEntry) throw new Error(`${route}: ${module} is not a lazily loaded chunk`);
@@ -85,7 +91,7 @@ function routePages(): Plugin {
             .map((file) => `<link rel="stylesheet" crossorigin href="/${file}">`),
         ];
         // /signup → routes/signup.html: the server (app.ts, routePagesIn) reads them back this way.
-        const target = path.join(outDir, 'routes', `${route}.html`);
+        const target = path.join(outputDir, 'routes', `${route}.html`);
         fs.mkdirSync(path.dirname(target), { recursive: true });
         fs.writeFileSync(target, index.replace('</head>', `  ${links.join('\n    ')}\n  </head>`));
       }

@@ -1,7 +1,7 @@
 // Salted commitments (v2 entries, src/shared/ledger/entry.ts): reading an entry's content back
 // from its opening in ledger_contents, checking the opening against the entry's commitments, and
 // erasure. A v1 entry carries its content inline and has no opening.
-import { and, eq, gt, inArray, lte, type SQL } from 'drizzle-orm';
+import { and, eq, gt, lte, type SQL } from 'drizzle-orm';
 import { canonicalJson } from '../../../shared/ledger/canonical.js';
 import {
   committedEntryCanonical,
@@ -100,12 +100,6 @@ export function recanonicalWith(
   return entryCanonical({ ...header, content });
 }
 
-/** Openings of these entries, by seq. */
-export async function openingsOf(db: Db, seqs: readonly number[]): Promise<Map<number, Opening>> {
-  if (seqs.length === 0) return new Map();
-  return readOpenings(db, inArray(ledgerContents.seq, [...seqs]));
-}
-
 /**
  * The openings of the entries after `after` up to and including `end`: one range instead of a
  * parameter per entry, for the audit's batches of up to 2,000 (120 entries: 1.0 instead of 1.4 ms
@@ -124,7 +118,7 @@ async function readOpenings(db: Db, where: SQL): Promise<Map<number, Opening>> {
 }
 
 export async function openingOf(db: Db, seq: number): Promise<Opening | null> {
-  return (await openingsOf(db, [seq])).get(seq) ?? null;
+  return (await readOpenings(db, eq(ledgerContents.seq, seq))).get(seq) ?? null;
 }
 
 /** An entry's content if it can still be read (v1, or v2 with an intact opening), else null. */

@@ -225,6 +225,43 @@ describe('signed-in users', () => {
     await context.close();
   });
 
+  it('a public page is the first thing React shows on its path: no spinner first, no second mount', async () => {
+    // main.tsx loads the page of the first path before rendering (lazyPage); without that, React
+    // commits its loading screen (a Mantine Loader), then mounts the page when the chunk is in.
+    const context = await journey.browser.newContext();
+    await context.addInitScript(() => {
+      const spinners: string[] = [];
+      Object.assign(window, { spinners });
+      new MutationObserver((changes) => {
+        for (const change of changes)
+          for (const node of change.addedNodes)
+            if (node instanceof Element && node.matches('.mantine-Loader-root, :has(.mantine-Loader-root)'))
+              spinners.push(window.location.pathname);
+      }).observe(document, { childList: true, subtree: true });
+    });
+    const page = await context.newPage();
+    for (const [url, heading] of [
+      ['/signup', 'Create Account'],
+      ['/hospital-login', 'Hospital Login'],
+    ]) {
+      await page.goto(`${journey.app.url}${url}`);
+      await page.getByRole('heading', { name: heading }).waitFor();
+      await page.waitForLoadState('networkidle');
+      expect(await page.evaluate(() => (window as unknown as { spinners: string[] }).spinners), url).toEqual(
+        [],
+      );
+    }
+    // The observer does see a spinner: / shows the loading screen while it asks who is signed in.
+    await page.route('**/api/auth/me', async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      await route.continue();
+    });
+    await page.goto(`${journey.app.url}/`);
+    await page.getByText('Healthcare Provider Login').waitFor();
+    expect(await page.evaluate(() => (window as unknown as { spinners: string[] }).spinners)).toEqual(['/']);
+    await context.close();
+  });
+
   it('a hospital on a phone opens the sidebar from the header menu toggle', async () => {
     const context = await journey.browser.newContext({ viewport: { width: 390, height: 800 } });
     await signedInHospital(context, journey.app.url);

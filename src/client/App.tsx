@@ -8,22 +8,14 @@ import { RequireRole } from './components/RequireRole';
 import LoginOptionsPage from './features/auth/LoginOptionsPage';
 import NotFoundPage from './features/not-found/NotFoundPage';
 import {
-  AdminLoginPage,
   ApplicationsPage,
   FamilyDashboardPage,
-  FamilyLoginPage,
   HospitalDashboardPage,
-  HospitalLoginPage,
   PatientDashboardPage,
-  PatientLoginPage,
   ProfilePage,
-  ProviderApplyPage,
-  ProviderRegisterPage,
-  ResetPasswordPage,
+  PUBLIC_PAGES,
   SharedRecordPage,
-  SignupPage,
   UsersPage,
-  VerifyPage,
 } from './pages/lazyPages';
 
 /** "/": login options when signed out, else the page of the user's role. */
@@ -47,15 +39,9 @@ export function App() {
       <DocumentTitle />
       <Routes>
         <Route path="/" element={<HomeRoute />} />
-        <Route path="/hospital-login" element={<HospitalLoginPage />} />
-        <Route path="/patient-login" element={<PatientLoginPage />} />
-        <Route path="/medledger-login" element={<AdminLoginPage />} />
-        <Route path="/family-login" element={<FamilyLoginPage />} />
-        <Route path="/signup" element={<SignupPage />} />
-        <Route path="/provider-apply" element={<ProviderApplyPage />} />
-        <Route path="/provider-register" element={<ProviderRegisterPage />} />
-        <Route path="/reset-password" element={<ResetPasswordPage />} />
-        <Route path="/verify" element={<VerifyPage />} />
+        {Object.entries(PUBLIC_PAGES).map(([path, Page]) => (
+          <Route key={path} path={path} element={<Page />} />
+        ))}
         <Route path="/shared/:token" element={<SharedRecordPage />} />
         <Route
           path="/hospital-dashboard"

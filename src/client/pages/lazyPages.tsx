@@ -4,9 +4,37 @@ import { lazy, type ComponentType } from 'react';
 
 type PageModule = { default: ComponentType };
 
+/**
+ * A page whose code loads on its first render (React.lazy), or ahead of it with `preload()`. A page
+ * loaded ahead renders in the same pass as the rest: without that, React commits the spinner,
+ * then renders and mounts the page once more when its chunk is in (main.tsx preloads the first
+ * page of a visit).
+ */
+export function lazyPage(load: () => Promise<PageModule>) {
+  let loading: Promise<PageModule> | undefined;
+  let loaded: PageModule | undefined;
+  const preload = () =>
+    (loading ??= load().then((module) => {
+      loaded = module;
+      return module;
+    }));
+  // React.lazy calls `then` on what it is given, and a thenable that answers at once lets it
+  // render without suspending; a Promise always answers later, so it would suspend.
+  const Page = lazy(() =>
+    loaded
+      ? ({
+          then: (resolve: (module: PageModule) => void) => resolve(loaded!),
+        } as unknown as Promise<PageModule>)
+      : preload(),
+  );
+  return Object.assign(Page, { preload });
+}
+
+export type LazyPage = ReturnType<typeof lazyPage>;
+
 /** A signed-in workspace page: it brings the date and modal providers along. */
 function workspacePage(load: () => Promise<PageModule>) {
-  return lazy(async () => {
+  return lazyPage(async () => {
     const [{ default: Page }, { WorkspaceProviders }] = await Promise.all([
       load(),
       import('../components/WorkspaceProviders'),
@@ -31,16 +59,33 @@ export const FamilyDashboardPage = workspacePage(() => import('./family-dashboar
 export const ApplicationsPage = workspacePage(() => import('../features/admin/ApplicationsPage'));
 export const UsersPage = workspacePage(() => import('../features/admin/UsersPage'));
 export const ProfilePage = workspacePage(() => import('../features/profile/ProfilePage'));
-export const VerifyPage = lazy(() => import('../features/ledger/VerifyPage'));
-export const SignupPage = lazy(() => import('../features/auth/SignupPage'));
+export const VerifyPage = lazyPage(() => import('../features/ledger/VerifyPage'));
+export const SignupPage = lazyPage(() => import('../features/auth/SignupPage'));
 /** One of the sign-in pages, which share one chunk. */
 const loginPage = (name: keyof typeof import('../features/auth/LoginPages')) =>
-  lazy(async () => ({ default: (await import('../features/auth/LoginPages'))[name] }));
+  lazyPage(async () => ({ default: (await import('../features/auth/LoginPages'))[name] }));
 export const HospitalLoginPage = loginPage('HospitalLoginPage');
 export const PatientLoginPage = loginPage('PatientLoginPage');
 export const AdminLoginPage = loginPage('AdminLoginPage');
 export const FamilyLoginPage = loginPage('FamilyLoginPage');
-export const ProviderApplyPage = lazy(() => import('../features/providers/ProviderApplyPage'));
-export const ProviderRegisterPage = lazy(() => import('../features/providers/ProviderRegisterPage'));
-export const ResetPasswordPage = lazy(() => import('../features/password-reset/ResetPasswordPage'));
-export const SharedRecordPage = lazy(() => import('../features/shares/SharedRecordPage'));
+export const ProviderApplyPage = lazyPage(() => import('../features/providers/ProviderApplyPage'));
+export const ProviderRegisterPage = lazyPage(() => import('../features/providers/ProviderRegisterPage'));
+export const ResetPasswordPage = lazyPage(() => import('../features/password-reset/ResetPasswordPage'));
+export const SharedRecordPage = lazyPage(() => import('../features/shares/SharedRecordPage'));
+
+/**
+ * The signed-out pages, by path: App.tsx routes them, and main.tsx loads the one of the visit's first
+ * path before rendering. The paths are those of ROUTE_MODULES (routeModules.ts), whose HTML names
+ * the page's chunks, so that load is already under way when the entry runs.
+ */
+export const PUBLIC_PAGES: Readonly<Record<string, LazyPage>> = {
+  '/hospital-login': HospitalLoginPage,
+  '/patient-login': PatientLoginPage,
+  '/medledger-login': AdminLoginPage,
+  '/family-login': FamilyLoginPage,
+  '/signup': SignupPage,
+  '/provider-apply': ProviderApplyPage,
+  '/provider-register': ProviderRegisterPage,
+  '/reset-password': ResetPasswordPage,
+  '/verify': VerifyPage,
+};

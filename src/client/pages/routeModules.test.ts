@@ -1,18 +1,23 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { PUBLIC_PAGES } from './lazyPages';
 import { ROUTE_MODULES } from './routeModules';
 
 const client = path.resolve('src/client');
 const source = (file: string) => fs.readFileSync(path.join(client, file), 'utf8');
 
 describe('ROUTE_MODULES', () => {
-  it('names, for each of its paths, a route of App.tsx and the page module lazyPages.tsx loads for it', () => {
-    const app = source('App.tsx');
+  it('has the paths of the public pages App.tsx routes', () => {
+    expect(Object.keys(ROUTE_MODULES).sort()).toEqual(Object.keys(PUBLIC_PAGES).sort());
+    expect(source('App.tsx')).toContain('Object.entries(PUBLIC_PAGES)');
+  });
+
+  it('names, for each of its paths, the module lazyPages.tsx loads for that page', () => {
     const lazyPages = source('pages/lazyPages.tsx');
     for (const [route, module] of Object.entries(ROUTE_MODULES)) {
-      // <Route path="/signup" element={<SignupPage />} />: the page's name, then how it is loaded.
-      const page = new RegExp(`path="${route}" element={<(\\w+) />}`).exec(app)?.[1];
+      // '/signup': SignupPage: the page's name, then how it is loaded.
+      const page = new RegExp(`'${route}': (\\w+),`).exec(lazyPages)?.[1];
       expect(page, route).toBeDefined();
       const declaration = new RegExp(`export const ${page} = [^;]*;`).exec(lazyPages)?.[0];
       expect(declaration, route).toBeDefined();
@@ -20,7 +25,7 @@ describe('ROUTE_MODULES', () => {
       const sharedLoader = /= (\w+)\(/.exec(declaration!)?.[1];
       // A page loaded through a helper (loginPage('HospitalLoginPage')) imports inside the helper.
       const loader =
-        sharedLoader && sharedLoader !== 'lazy'
+        sharedLoader && sharedLoader !== 'lazyPage'
           ? new RegExp(`const ${sharedLoader} = [^;]*;`).exec(lazyPages)?.[0]
           : declaration;
       expect(loader, route).toContain(`import('../${loaded}')`);

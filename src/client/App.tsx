@@ -39,6 +39,7 @@ export function App() {
       <DocumentTitle />
       <Routes>
         <Route path="/" element={<HomeRoute />} />
+        {/* The signed-out pages (/hospital-login, /signup, /verify...), from one table with main.tsx. */}
         {Object.entries(PUBLIC_PAGES).map(([path, Page]) => (
           <Route key={path} path={path} element={<Page />} />
         ))}

@@ -7,8 +7,8 @@ type PageModule = { default: ComponentType };
 /**
  * A page whose code loads on its first render (React.lazy), or ahead of it with `preload()`. A page
  * loaded ahead renders in the same pass as the rest: without that, React commits the spinner,
- * then renders and mounts the page once more when its chunk is in (main.tsx preloads the first
- * page of a visit).
+ * then renders and mounts the page once more when its chunk is in (main.tsx loads the first page
+ * of a visit ahead when it is a public one).
  */
 export function lazyPage(load: () => Promise<PageModule>) {
   let loading: Promise<PageModule> | undefined;

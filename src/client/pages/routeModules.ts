@@ -6,7 +6,7 @@
 // parameter (/shared/:token), the signed-in workspaces and unknown paths get the plain index.html:
 // preloading a dashboard's fifty chunks delayed its first paint (the spinner shown while the
 // session is checked) enough to cost it 11-14 Lighthouse points (bench:web, two runs each).
-// routeModules.test.ts checks this table against App.tsx and lazyPages.tsx.
+// routeModules.test.ts checks this table against PUBLIC_PAGES in lazyPages.tsx (which App.tsx routes).
 
 const LOGIN_PAGES = 'features/auth/LoginPages.tsx';
 

@@ -240,6 +240,7 @@ describe('signed-in users', () => {
       }).observe(document, { childList: true, subtree: true });
     });
     const page = await context.newPage();
+    const spinnersSeen = () => page.evaluate(() => (window as unknown as { spinners: string[] }).spinners);
     for (const [url, heading] of [
       ['/signup', 'Create Account'],
       ['/hospital-login', 'Hospital Login'],
@@ -247,9 +248,7 @@ describe('signed-in users', () => {
       await page.goto(`${journey.app.url}${url}`);
       await page.getByRole('heading', { name: heading }).waitFor();
       await page.waitForLoadState('networkidle');
-      expect(await page.evaluate(() => (window as unknown as { spinners: string[] }).spinners), url).toEqual(
-        [],
-      );
+      expect(await spinnersSeen(), url).toEqual([]);
     }
     // The observer does see a spinner: / shows the loading screen while it asks who is signed in.
     await page.route('**/api/auth/me', async (route) => {
@@ -258,7 +257,7 @@ describe('signed-in users', () => {
     });
     await page.goto(`${journey.app.url}/`);
     await page.getByText('Healthcare Provider Login').waitFor();
-    expect(await page.evaluate(() => (window as unknown as { spinners: string[] }).spinners)).toEqual(['/']);
+    expect(await spinnersSeen()).toEqual(['/']);
     await context.close();
   });
 

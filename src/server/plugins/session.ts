@@ -10,6 +10,7 @@ import { pendingLogins, sessions, users } from '../db/schema.js';
 import { forbidden, unauthorized } from '../errors.js';
 import { toPublicUser } from '../users.js';
 import { sha256Hex } from '../digest.js';
+import { withCompiledRows } from '../db/row-mapper.js';
 
 export const SESSION_COOKIE = 'medledger_sid';
 const REMEMBER_ME_DAYS = 30;
@@ -121,7 +122,7 @@ export function clearSessionCookie(request: FastifyRequest, reply: FastifyReply)
  * neither the query builder nor the server's parser runs again for each request.
  */
 function sessionLookup(db: Db) {
-  return db
+  const statement = db
     .select({
       user: users,
       sess: sessions.sess,
@@ -140,6 +141,7 @@ function sessionLookup(db: Db) {
     )
     .limit(1)
     .prepare('session_lookup');
+  return withCompiledRows(statement);
 }
 
 export function registerSessions(app: FastifyInstance, db: Db) {

@@ -12,6 +12,7 @@ import { freePort } from '../scripts/free-port.js';
 import { APPOINTMENT_TYPES, AUDIT_ACTIONS, DEPARTMENTS } from '../src/shared/constants.js';
 import { RECORD_TYPES } from '../src/shared/records.js';
 import { multipartBody, samplePdf } from '../src/server/features/records/testing.js';
+import { SERVER_NODE_ARGS } from '../src/server/start-command.js';
 
 export const PASSWORD = 'Str0ng!Passw0rd';
 
@@ -34,7 +35,7 @@ export async function startServer(options: {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'src/server/main.ts'], {
+  const child = spawn(process.execPath, [...nodeArgs, ...SERVER_NODE_ARGS], {
     env: {
       ...process.env,
       PORT: String(port),

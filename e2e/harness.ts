@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext } from 'playwright-core';
 import { freePort } from '../scripts/free-port.js';
+import { SERVER_NODE_ARGS } from '../src/server/start-command.js';
 
 export interface RunningApp {
   url: string;
@@ -26,9 +27,9 @@ export async function startApp(env: Record<string, string> = {}): Promise<Runnin
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'medledger-e2e-'));
   const url = `http://localhost:${port}`;
-  // The server itself, as `npm start` runs it: tsx's CLI would put a process of its own in between,
-  // which a SIGKILL on timeout would leave the server running behind.
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+  // The server itself, as `npm start` runs it (SERVER_NODE_ARGS): tsx's CLI would put a process of
+  // its own in between, which a SIGKILL on timeout would leave the server running behind.
+  const child: ChildProcess = spawn(process.execPath, SERVER_NODE_ARGS, {
     env: {
       ...process.env,
       PORT: String(port),

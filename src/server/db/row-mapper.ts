@@ -32,7 +32,7 @@ function decoderOf(field: SelectedFieldsOrdered[number]['field']): Decoder {
 /**
  * The mapper of one statement's rows, as mapResultRow(fields, row, joinsNotNullableMap) for each
  * row: nested objects by path, null cells kept null, and a left-joined table's object null when
- * its first column is (drizzle's rule: that is the table's key in every select here).
+ * its first selected column is null (drizzle's rule, kept as it is).
  */
 export function compileRowMapper(
   fields: SelectedFieldsOrdered,

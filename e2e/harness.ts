@@ -38,6 +38,7 @@ export async function startApp(env: Record<string, string> = {}): Promise<Runnin
       PUBLIC_URL: url,
       DATABASE_URL: '',
       LOG_LEVEL: 'warn',
+      CHECK_RESPONSES: '1',
       ADMIN_EMAIL,
       ADMIN_PASSWORD,
       ...env,

@@ -9,7 +9,7 @@ import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
-import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { jsonSchemaTransform, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config.js';
 import type { AppContext } from './context.js';
 import type { Database } from './db/connect.js';
@@ -38,6 +38,7 @@ import { loggableError } from './db/outage.js';
 import { registerErrorHandling } from './plugins/errors.js';
 import { ASSETS_PATH, registerSecurity } from './plugins/security.js';
 import { registerSessions } from './plugins/session.js';
+import { responseSerializerCompiler } from './plugins/serializer.js';
 
 export type { AppContext } from './context.js';
 
@@ -126,7 +127,7 @@ export async function buildApp(
   });
   database.onPoolError?.((err) => app.log.warn({ err: loggableError(err) }, 'database connection lost'));
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  app.setSerializerCompiler(responseSerializerCompiler(config.checkResponses));
   registerErrorHandling(app);
   await registerSecurity(app, config, { db: ctx.db, now: ctx.now });
   await app.register(cookie);

@@ -54,6 +54,12 @@ export interface Config {
   workers: number;
   /** Serve the built client from dist/client (off in API tests). */
   serveClient: boolean;
+  /**
+   * Every response is also checked against its schema with zod and compared with what the compiled
+   * serializer wrote (plugins/serializer.ts): CHECK_RESPONSES=1, which the test apps, the browser
+   * journeys and the process tests set.
+   */
+  checkResponses: boolean;
 }
 
 function attachmentStore(env: NodeJS.ProcessEnv): Config['attachmentStore'] {
@@ -101,5 +107,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     attachmentStore: attachmentStore(env),
     workers: Math.max(1, Math.floor(num(env.WORKERS, 1))),
     serveClient: env.SERVE_CLIENT !== 'false',
+    checkResponses: env.CHECK_RESPONSES === '1',
   };
 }

@@ -84,6 +84,8 @@ export async function createTestAppOn(
     registerMaxPerIp: 10_000,
     // Some tests race many sign-ups on one MRN; the per-MRN limit has a test of its own too.
     registerMaxPerMrn: 10_000,
+    // Every answer a test reads is also checked against its schema and the compiled serializer.
+    checkResponses: true,
     ...overrides,
   };
   const { app, ctx } = await buildApp(config, database, { logger: false, ...options });

@@ -33,6 +33,7 @@ export async function startServerProcess(
       HOST: '127.0.0.1',
       LOG_LEVEL: 'warn',
       SERVE_CLIENT: 'false',
+      CHECK_RESPONSES: '1',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -10,7 +10,7 @@ import { pendingLogins, sessions, users } from '../db/schema.js';
 import { forbidden, unauthorized } from '../errors.js';
 import { toPublicUser } from '../users.js';
 import { sha256Hex } from '../digest.js';
-import { withCompiledRows } from '../db/row-mapper.js';
+import { preparedPerDb } from '../db/prepared.js';
 
 export const SESSION_COOKIE = 'medledger_sid';
 const REMEMBER_ME_DAYS = 30;
@@ -121,8 +121,8 @@ export function clearSessionCookie(request: FastifyRequest, reply: FastifyReply)
  * The session and its user, looked up on every API request: prepared once per database, so
  * neither the query builder nor the server's parser runs again for each request.
  */
-function sessionLookup(db: Db) {
-  const statement = db
+const sessionLookup = preparedPerDb((db) =>
+  db
     .select({
       user: users,
       sess: sessions.sess,
@@ -140,9 +140,8 @@ function sessionLookup(db: Db) {
       ),
     )
     .limit(1)
-    .prepare('session_lookup');
-  return withCompiledRows(statement);
-}
+    .prepare('session_lookup'),
+);
 
 export function registerSessions(app: FastifyInstance, db: Db) {
   app.decorateRequest('user', null);

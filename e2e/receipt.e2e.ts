@@ -89,6 +89,17 @@ describe('a ledger receipt', () => {
     await result.getByText('Receipt NOT verified').waitFor();
     expect(await result.textContent()).toContain('other.pdf (SHA-256');
 
+    // A file that is not a receipt is explained in words (the browser parses it with Zod's mini
+    // build, which carries no messages of its own: receipt.ts sets the English ones).
+    const notAReceipt = path.join(fixtures, 'not-a-receipt.json');
+    fs.writeFileSync(notAReceipt, JSON.stringify({ format: 'medledger-receipt/v0' }));
+    await choose(page, 'Receipt', [notAReceipt]);
+    await page.getByRole('button', { name: 'Verify receipt' }).click();
+    await result.getByText('Receipt NOT verified').waitFor();
+    expect(await result.textContent()).toContain(
+      'This is not a MedLedger receipt (format: Invalid input: expected "medledger-receipt/v1")',
+    );
+
     // Nothing left the browser.
     expect(requests.filter((u) => u.startsWith('http'))).toEqual([]);
     await context.close();

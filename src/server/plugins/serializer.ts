@@ -17,7 +17,8 @@ type Serialize = (data: unknown) => string;
 
 /** The schema's compiled serializer, or null when JSON Schema cannot express its output. */
 export function compileSerializer(schema: unknown): Serialize | null {
-  if (!(schema instanceof z.ZodType)) return null;
+  // Any zod schema, of the full build or the mini one (the receipt's, src/shared/ledger/receipt.ts).
+  if (!(schema instanceof z.core.$ZodType)) return null;
   let jsonSchema: Schema;
   try {
     jsonSchema = z.toJSONSchema(schema, {

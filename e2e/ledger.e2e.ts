@@ -77,6 +77,44 @@ describe('public ledger verification (/verify)', () => {
     await page.context().close();
   });
 
+  it('is reached with the keyboard, opens the chooser on a click anywhere, shows a file dragged over it, turns away one over 25 MB', async () => {
+    const page = await verifyPage();
+    const input = page.getByLabel('File to verify', { exact: true });
+    const area = input.locator('..');
+
+    // The area is the browser's own file input, so it takes keyboard focus (shown around the area)
+    // and, as a native control, opens the file chooser with Enter or Space.
+    await page.getByRole('link', { name: 'MedLedger home' }).first().focus();
+    for (let i = 0; i < 10 && !(await input.evaluate((el) => el === document.activeElement)); i++) {
+      await page.keyboard.press('Tab');
+    }
+    expect(await input.evaluate((el) => el.matches(':focus-visible'))).toBe(true);
+    expect(await area.evaluate((el) => getComputedStyle(el).outlineStyle)).toBe('solid');
+    // A click anywhere on the area lands on the input, which lies over the words.
+    const [chooser] = await Promise.all([page.waitForEvent('filechooser'), area.click()]);
+    expect(chooser.isMultiple()).toBe(false);
+    await chooser.setFiles(recordFile);
+    await page.getByRole('status').filter({ hasText: 'Found in the ledger' }).waitFor();
+    // Emptied once read, so that the same file chosen again is a change, and is checked again.
+    expect(await input.inputValue()).toBe('');
+
+    // A file dragged over the area lights it up until it leaves.
+    await input.dispatchEvent('dragenter');
+    expect(await area.getAttribute('data-over')).toBe('true');
+    await input.dispatchEvent('dragleave');
+    expect(await area.getAttribute('data-over')).toBeNull();
+
+    // Over the upload limit: said at once, nothing fingerprinted or looked up.
+    const tooLarge = path.join(fixtures, 'too-large.pdf');
+    fs.writeFileSync(tooLarge, '');
+    fs.truncateSync(tooLarge, 25 * 1024 * 1024 + 1); // sparse: no 25 MB written
+    await input.setInputFiles(tooLarge);
+    await page.getByRole('alert').filter({ hasText: 'Choose one file of at most 25 MB.' }).waitFor();
+
+    expect((page as Page & { posts?: string[] }).posts).toEqual([]);
+    await page.context().close();
+  });
+
   it('finds the record by its pasted blockchain hash, in any case', async () => {
     const page = await verifyPage();
     await page.getByLabel('Blockchain hash or file SHA-256').fill(` ${blockchainHash.toUpperCase()} `);

@@ -2,9 +2,7 @@
 // entered in the MedLedger ledger. A file is fingerprinted (SHA-256) in the browser and never
 // uploaded; the entry's inclusion proof is checked here with the shared Merkle functions. A receipt
 // (with the record's files) is checked entirely offline (ReceiptCheck).
-import '@mantine/dropzone/styles.css';
 import { Button, Divider, Group, Loader, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
-import { Dropzone } from '@mantine/dropzone';
 import { IconFileSearch, IconShieldCheck } from '@tabler/icons-react';
 import { lazy, useRef, useState, type FormEvent } from 'react';
 import { MAX_UPLOAD_BYTES } from '../../../shared/constants';
@@ -14,6 +12,7 @@ import { LoadFailureBoundary } from '../../components/LoadFailureBoundary';
 import { HASH_MESSAGE } from '../../../shared/ledger/sha256';
 import { lookUp, type LookupResult } from './lookup';
 import { fileSha256, normaliseHash } from './proof';
+import { FileDropArea } from './FileDropArea';
 import { VerifyResult } from './VerifyResult';
 import { PublicPageHeader } from '../../components/layout/PublicPageHeader';
 
@@ -59,9 +58,7 @@ export default function VerifyPage() {
     }
   }
 
-  function checkFile(files: File[]) {
-    const file = files[0];
-    if (!file) return;
+  function checkFile(file: File) {
     void run(`Fingerprinting ${file.name}…`, 'file', file.name, () => fileSha256(file));
   }
 
@@ -91,15 +88,13 @@ export default function VerifyPage() {
             </Text>
           </Stack>
 
-          <Dropzone
-            onDrop={checkFile}
+          <FileDropArea
+            label="File to verify"
+            maxBytes={MAX_UPLOAD_BYTES}
+            onFile={checkFile}
             onReject={() => setState({ step: 'failed', message: 'Choose one file of at most 25 MB.' })}
-            maxSize={MAX_UPLOAD_BYTES}
-            multiple={false}
-            aria-label="Drop a file to verify"
-            inputProps={{ 'aria-label': 'File to verify' }}
           >
-            <Group justify="center" gap="md" mih={120} style={{ pointerEvents: 'none' }}>
+            <Group justify="center" gap="md" mih={120}>
               <IconFileSearch size={40} stroke={1.5} aria-hidden />
               <div>
                 <Text>Drop a file here or click to choose one</Text>
@@ -108,7 +103,7 @@ export default function VerifyPage() {
                 </Text>
               </div>
             </Group>
-          </Dropzone>
+          </FileDropArea>
 
           <Divider label="or paste a hash" labelPosition="center" />
 

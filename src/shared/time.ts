@@ -4,21 +4,7 @@
 // sees times in their own zone, with the zone named when it differs from the hospital's.
 import { TZDate } from '@date-fns/tz';
 
-/** Whether `zone` is an IANA time zone this runtime knows ("Europe/Berlin", "UTC"). */
-export function isTimeZone(zone: string): boolean {
-  if (!zone || zone.length > 64) return false;
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: zone });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-export const TIME_ZONE_MESSAGE = 'Please choose a valid time zone';
-
-/** The zone of whoever runs this: the browser's, or the server's (UTC in practice). */
-export const localTimeZone = (): string => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+export { isTimeZone, localTimeZone, TIME_ZONE_MESSAGE } from './time-zone.js';
 
 /** Every zone the runtime lists, for a picker (with UTC, which some runtimes leave out). */
 export function timeZones(): string[] {

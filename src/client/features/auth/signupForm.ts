@@ -4,7 +4,7 @@
 import { MIN_PASSWORD_LENGTH } from '../../../shared/constants';
 import type { RegisterInput } from '../../../shared/auth';
 import type { Toast } from './loginMessages';
-import { localTimeZone } from '../../../shared/time';
+import { localTimeZone } from '../../../shared/time-zone';
 
 /** `family` only through an invitation link (`?invite=`), never picked on the form. */
 export type SignupRole = 'patient' | 'hospital' | 'family';

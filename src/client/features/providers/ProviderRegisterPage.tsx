@@ -20,7 +20,7 @@ import { NameFields } from '../../components/NameFields';
 import { useProviderRegister } from './api';
 import { notifyError, notifySuccess } from '../../notify';
 import { registerProblem, type ProviderRegisterValues } from './registerForm';
-import { localTimeZone } from '../../../shared/time';
+import { localTimeZone } from '../../../shared/time-zone';
 
 export default function ProviderRegisterPage() {
   const navigate = useNavigate();

@@ -4,7 +4,9 @@
 // compressed JavaScript each page downloads against its budget (150 KB public, 350 KB dashboard).
 // The budgets are the issue's goals; the scores are Lighthouse's own scale (its reference data is
 // the baseline), so nothing here is a timed assertion. BENCH_WEB_PAGES (e.g. /signup,/verify)
-// measures only the pages listed.
+// measures only the pages listed. On this shared 2-core machine one run of the same build gave
+// /verify anywhere from 67 to 86, so each page is measured BENCH_WEB_RUNS times (default 3, as
+// Lighthouse's own guidance on variability suggests) and its median is reported, with the range.
 import fs from 'node:fs';
 import lighthouse from 'lighthouse';
 import { chromium } from 'playwright-core';
@@ -14,15 +16,22 @@ import { CHROMIUM_ARGS, CHROMIUM_PATH, startApp } from '../e2e/harness.js';
 const GOAL_SCORE = 95;
 const PASSWORD = 'Bench!Passw0rd42';
 
+const RUNS = Math.max(1, Number(process.env.BENCH_WEB_RUNS || 3));
+
 interface PageResult {
   page: string;
+  /** Every run's score, lowest first; the median decides. */
+  performanceRuns: number[];
   performance: number;
   accessibility: number;
   bestPractices: number;
+  /** Compressed JavaScript the page downloaded, in KB (1024 bytes), to one decimal. */
   jsKb: number;
   budgetKb: number;
   failedAudits: string[];
 }
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 async function seedHospital(url: string): Promise<string> {
   const headers = { 'content-type': 'application/json', origin: url };
@@ -61,6 +70,57 @@ async function seedHospital(url: string): Promise<string> {
   return cookie;
 }
 
+/** One Lighthouse run of `page`; its whole report goes to bench/.out (not committed). */
+async function measurePage(
+  url: string,
+  port: number,
+  page: string,
+  budgetKb: number,
+  cookie: string | undefined,
+): Promise<Omit<PageResult, 'performanceRuns'>> {
+  const runner = await lighthouse(
+    `${url}${page}`,
+    {
+      port,
+      output: 'json',
+      logLevel: 'error',
+      onlyCategories: ['performance', 'accessibility', 'best-practices'],
+      extraHeaders: cookie ? { Cookie: cookie } : undefined,
+    },
+    undefined,
+  );
+  if (!runner) throw new Error(`Lighthouse gave no result for ${page}`);
+  const { categories, audits } = runner.lhr;
+  // The last run's report, for a closer look at what fell short.
+  fs.mkdirSync('bench/.out', { recursive: true });
+  fs.writeFileSync(
+    `bench/.out/lighthouse${page.replaceAll('/', '_') || '_'}.json`,
+    JSON.stringify(runner.lhr),
+  );
+  const requests =
+    (
+      audits['network-requests']?.details as {
+        items?: { resourceType?: string; transferSize?: number }[];
+      }
+    )?.items ?? [];
+  const jsBytes = requests
+    .filter((r) => r.resourceType === 'Script')
+    .reduce((sum, r) => sum + (r.transferSize ?? 0), 0);
+  const score = (id: string) => Math.round((categories[id]?.score ?? 0) * 100);
+  const failedAudits = Object.values(audits)
+    .filter((a) => a.score !== null && a.score < 0.9 && a.scoreDisplayMode === 'binary')
+    .map((a) => a.id);
+  return {
+    page,
+    performance: score('performance'),
+    accessibility: score('accessibility'),
+    bestPractices: score('best-practices'),
+    jsKb: Math.round(jsBytes / 102.4) / 10,
+    budgetKb,
+    failedAudits,
+  };
+}
+
 async function main() {
   const app = await startApp();
   const port = await freePort();
@@ -82,46 +142,20 @@ async function main() {
     const only = process.env.BENCH_WEB_PAGES?.split(',').filter(Boolean);
     const measured = only ? pages.filter((p) => only.includes(p.page)) : pages;
     for (const { page, budgetKb, cookie: pageCookie } of measured) {
-      const runner = await lighthouse(
-        `${app.url}${page}`,
-        {
-          port,
-          output: 'json',
-          logLevel: 'error',
-          onlyCategories: ['performance', 'accessibility', 'best-practices'],
-          extraHeaders: pageCookie ? { Cookie: pageCookie } : undefined,
-        },
-        undefined,
-      );
-      if (!runner) throw new Error(`Lighthouse gave no result for ${page}`);
-      const { categories, audits } = runner.lhr;
-      // The whole report, for a closer look at what fell short (bench/.out is not committed).
-      fs.mkdirSync('bench/.out', { recursive: true });
-      fs.writeFileSync(
-        `bench/.out/lighthouse${page.replaceAll('/', '_') || '_'}.json`,
-        JSON.stringify(runner.lhr),
-      );
-      const requests =
-        (
-          audits['network-requests']?.details as {
-            items?: { resourceType?: string; transferSize?: number }[];
-          }
-        )?.items ?? [];
-      const jsBytes = requests
-        .filter((r) => r.resourceType === 'Script')
-        .reduce((sum, r) => sum + (r.transferSize ?? 0), 0);
-      const score = (id: string) => Math.round((categories[id]?.score ?? 0) * 100);
-      const failedAudits = Object.values(audits)
-        .filter((a) => a.score !== null && a.score < 0.9 && a.scoreDisplayMode === 'binary')
-        .map((a) => a.id);
+      const runs: Omit<PageResult, 'performanceRuns'>[] = [];
+      for (let run = 0; run < RUNS; run++) {
+        runs.push(await measurePage(app.url, port, page, budgetKb, pageCookie));
+      }
+      const performanceRuns = runs.map((r) => r.performance).sort((a, b) => a - b);
       results.push({
         page,
-        performance: score('performance'),
-        accessibility: score('accessibility'),
-        bestPractices: score('best-practices'),
-        jsKb: Math.round(jsBytes / 1024),
+        performanceRuns,
+        performance: median(performanceRuns),
+        accessibility: median(runs.map((r) => r.accessibility)),
+        bestPractices: median(runs.map((r) => r.bestPractices)),
+        jsKb: median(runs.map((r) => r.jsKb)),
         budgetKb,
-        failedAudits,
+        failedAudits: [...new Set(runs.flatMap((r) => r.failedAudits))],
       });
     }
   } finally {
@@ -129,12 +163,15 @@ async function main() {
     await app.stop();
   }
 
-  console.log('page                  perf  a11y  best  JS KB (budget)  failed audits');
+  console.log(
+    `Median of ${RUNS} Lighthouse run(s) per page (performance: every run, lowest first)\n` +
+      'page                  perf (runs)        a11y  best  JS KB (budget)  failed audits',
+  );
   for (const r of results) {
     console.log(
-      `${r.page.padEnd(22)}${String(r.performance).padStart(4)}  ${String(r.accessibility).padStart(4)}  ${String(
-        r.bestPractices,
-      ).padStart(4)}  ${`${r.jsKb} (${r.budgetKb})`.padStart(14)}  ${r.failedAudits.join(', ') || '-'}`,
+      `${r.page.padEnd(22)}${String(r.performance).padStart(4)} ${`(${r.performanceRuns.join(', ')})`.padEnd(14)}` +
+        `${String(r.accessibility).padStart(6)}  ${String(r.bestPractices).padStart(4)}  ` +
+        `${`${r.jsKb.toFixed(1)} (${r.budgetKb})`.padStart(14)}  ${r.failedAudits.join(', ') || '-'}`,
     );
   }
   const short = results.filter(

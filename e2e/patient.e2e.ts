@@ -8,7 +8,15 @@ import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { samplePdf } from '../src/server/features/records/testing';
 import { PHONE_MESSAGE } from '../src/shared/patient-profile';
-import { addPatient, PASSWORD, signedInHospital, signedInPatient, toast, uniqueEmail } from './auth-helpers';
+import {
+  addPatient,
+  logIn,
+  PASSWORD,
+  signedInHospital,
+  signedInPatient,
+  toast,
+  uniqueEmail,
+} from './auth-helpers';
 import { patientIdOf, uploadRecord } from './record-helpers';
 import { startJourney } from './journey';
 
@@ -62,9 +70,10 @@ describe('patient dashboard', () => {
     await page.getByLabel(/^Confirm Password/).fill(PASSWORD);
     await page.getByRole('button', { name: 'Create Account' }).click();
     await page.waitForURL(`${journey.app.url}/patient-login`);
-    await page.getByLabel('Email Address').fill(email);
-    await page.getByLabel(/^Password/).fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign In' }).click();
+    // logIn waits for the sign-in form: until its chunk is in, the sign-up form (with its own
+    // e-mail and password fields) may still be on screen, and filling those left the sign-in
+    // form empty (a CI run timed out here).
+    await logIn(page, email, PASSWORD);
     await page.waitForURL(`${journey.app.url}/patient-dashboard`);
     await page.getByRole('heading', { name: 'Welcome back, Ada!' }).waitFor();
 

@@ -31,6 +31,11 @@ export interface Config {
   stripePriceId?: string;
   logLevel: string;
   trustProxy: boolean;
+  /**
+   * PEM files of the certificate (chain) and its private key (TLS_CERT_FILE, TLS_KEY_FILE): with
+   * both the server speaks HTTPS itself, HTTP/2 to browsers and HTTP/1.1 to other clients.
+   */
+  tls?: { certFile: string; keyFile: string };
   /** Failed sign-ins allowed per e-mail and per IP address in a 15-minute window. */
   loginMaxFailures: number;
   /** Sign-ups one address may try in 15 minutes (MRN guessing, and each try costs an argon2 hash). */
@@ -69,6 +74,15 @@ function attachmentStore(env: NodeJS.ProcessEnv): Config['attachmentStore'] {
   return value;
 }
 
+function tls(env: NodeJS.ProcessEnv): Config['tls'] {
+  const certFile = env.TLS_CERT_FILE || undefined;
+  const keyFile = env.TLS_KEY_FILE || undefined;
+  if (!certFile && !keyFile) return undefined;
+  if (!certFile || !keyFile)
+    throw new Error('HTTPS needs both TLS_CERT_FILE and TLS_KEY_FILE (or neither for plain HTTP)');
+  return { certFile: path.resolve(certFile), keyFile: path.resolve(keyFile) };
+}
+
 function num(value: string | undefined, fallback: number): number {
   const n = value === undefined || value === '' ? NaN : Number(value);
   return Number.isFinite(n) ? n : fallback;
@@ -77,12 +91,13 @@ function num(value: string | undefined, fallback: number): number {
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = num(env.PORT, 3000);
   const host = env.HOST || '127.0.0.1';
+  const https = tls(env);
   return {
     port,
     host,
     dataDir: path.resolve(env.DATA_DIR || './data'),
     databaseUrl: env.DATABASE_URL || undefined,
-    publicUrl: (env.PUBLIC_URL || `http://localhost:${port}`).replace(/\/+$/, ''),
+    publicUrl: (env.PUBLIC_URL || `${https ? 'https' : 'http'}://localhost:${port}`).replace(/\/+$/, ''),
     sessionTtlHours: num(env.SESSION_TTL_HOURS, 24),
     fileEncryptionKey: env.FILE_ENCRYPTION_KEY || undefined,
     ledgerSigningKey: env.LEDGER_SIGNING_KEY || undefined,
@@ -99,6 +114,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     stripePriceId: env.STRIPE_PRICE_ID || undefined,
     logLevel: env.LOG_LEVEL || 'info',
     trustProxy: env.TRUST_PROXY === 'true' || env.TRUST_PROXY === '1',
+    tls: https,
     loginMaxFailures: num(env.LOGIN_MAX_FAILURES, 5),
     registerMaxPerIp: num(env.REGISTER_MAX_PER_IP, 20),
     registerMaxPerMrn: num(env.REGISTER_MAX_PER_MRN, 10),

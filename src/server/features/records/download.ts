@@ -1,6 +1,7 @@
 // GET /api/download/{fileName}: the Range header, and what happens when an attachment fails its
 // integrity check while it is being sent (the response is broken off, the event logged and
 // audited as integrity_failure).
+import http2 from 'node:http2';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
 import type { Db } from '../../db/connect.js';
@@ -68,6 +69,7 @@ export async function sendAttachment(
         reply.raw.removeHeader(name);
       }
     }
+    if (reply.raw.headersSent) breakOff(reply);
     if (!isIntegrityFailure(err)) {
       request.log.error({ err, attachment: file.id }, 'attachment could not be read');
       return;
@@ -94,6 +96,17 @@ export async function sendAttachment(
     reply.header('content-length', String(file.size));
   }
   return reply.send(stream);
+}
+
+/**
+ * Tells the client that a file already under way will not be complete. Over HTTP/1.1 Fastify
+ * closes the connection, which does that. Over HTTP/2 it would destroy the stream without an
+ * error, which resets it with NO_ERROR, and a client may take that for the end of the file (Node's
+ * does); INTERNAL_ERROR says that the answer broke.
+ */
+function breakOff(reply: FastifyReply) {
+  const raw = reply.raw as unknown as Partial<http2.Http2ServerResponse>;
+  raw.stream?.close(http2.constants.NGHTTP2_INTERNAL_ERROR);
 }
 
 /**

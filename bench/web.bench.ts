@@ -7,16 +7,26 @@
 // measures only the pages listed. On this shared 2-core machine one run of the same build gave
 // /verify anywhere from 67 to 86, so each page is measured BENCH_WEB_RUNS times (default 3, as
 // Lighthouse's own guidance on variability suggests) and its median is reported, with the range.
+// The server speaks HTTPS with a throw-away certificate, as a deployment does (TLS_CERT_FILE, or a
+// proxy in front): browsers then fetch over HTTP/2, one connection for a page's many small chunks,
+// where HTTP/1.1 costs a round trip per file on six connections. BENCH_WEB_PLAIN=1 measures plain
+// HTTP/1.1 instead, for comparison.
 import fs from 'node:fs';
+import http from 'node:http';
+import https from 'node:https';
+import os from 'node:os';
+import path from 'node:path';
 import lighthouse from 'lighthouse';
 import { chromium } from 'playwright-core';
 import { freePort } from '../scripts/free-port.js';
+import { makeTestCertificate } from '../scripts/test-certificate.js';
 import { CHROMIUM_ARGS, CHROMIUM_PATH, startApp } from '../e2e/harness.js';
 
 const GOAL_SCORE = 95;
 const PASSWORD = 'Bench!Passw0rd42';
 
 const RUNS = Math.max(1, Number(process.env.BENCH_WEB_RUNS || 3));
+const PLAIN = process.env.BENCH_WEB_PLAIN === '1';
 
 interface PageResult {
   page: string;
@@ -33,39 +43,63 @@ interface PageResult {
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
-async function seedHospital(url: string): Promise<string> {
-  const headers = { 'content-type': 'application/json', origin: url };
+/** A JSON POST to the app (over HTTPS trusting `ca`, the bench's own certificate). */
+function post(
+  url: string,
+  body: unknown,
+  { cookie, ca }: { cookie?: string; ca?: Buffer },
+): Promise<{ status: number; setCookie: string[]; text: string }> {
+  const target = new URL(url);
+  const send = target.protocol === 'https:' ? https.request : http.request;
+  return new Promise((resolve, reject) => {
+    const req = send(
+      target,
+      {
+        method: 'POST',
+        ca,
+        headers: {
+          'content-type': 'application/json',
+          origin: target.origin,
+          ...(cookie ? { cookie } : {}),
+        },
+      },
+      (res) => {
+        let text = '';
+        res.on('data', (d: Buffer) => (text += d.toString()));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, setCookie: res.headers['set-cookie'] ?? [], text }),
+        );
+      },
+    );
+    req.on('error', reject);
+    req.end(JSON.stringify(body));
+  });
+}
+
+async function seedHospital(url: string, ca?: Buffer): Promise<string> {
   const email = `bench-${Date.now()}@hospital.test`;
-  const res = await fetch(`${url}/api/auth/register`, {
-    method: 'POST',
-    headers,
-    body: JSON.stringify({
+  const res = await post(
+    `${url}/api/auth/register`,
+    {
       email,
       password: PASSWORD,
       role: 'hospital',
       hospitalName: 'St. Bench Hospital',
       firstName: 'Bea',
       lastName: 'Bench',
-    }),
-  });
-  if (!res.ok) throw new Error(`could not seed a hospital: ${res.status} ${await res.text()}`);
-  const login = await fetch(`${url}/api/auth/login`, {
-    method: 'POST',
-    headers,
-    body: JSON.stringify({ email, password: PASSWORD }),
-  });
-  const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0];
-  if (!login.ok || !cookie) throw new Error(`could not sign the hospital in: ${login.status}`);
+    },
+    { ca },
+  );
+  if (res.status !== 201) throw new Error(`could not seed a hospital: ${res.status} ${res.text}`);
+  const login = await post(`${url}/api/auth/login`, { email, password: PASSWORD }, { ca });
+  const cookie = (login.setCookie[0] ?? '').split(';')[0];
+  if (login.status !== 200 || !cookie) throw new Error(`could not sign the hospital in: ${login.status}`);
   for (let i = 0; i < 30; i++) {
-    await fetch(`${url}/api/patients`, {
-      method: 'POST',
-      headers: { ...headers, cookie },
-      body: JSON.stringify({
-        firstName: `Pat${i}`,
-        lastName: 'Bench',
-        email: `p${i}-${Date.now()}@patient.test`,
-      }),
-    });
+    await post(
+      `${url}/api/patients`,
+      { firstName: `Pat${i}`, lastName: 'Bench', email: `p${i}-${Date.now()}@patient.test` },
+      { cookie, ca },
+    );
   }
   return cookie;
 }
@@ -122,16 +156,24 @@ async function measurePage(
 }
 
 async function main() {
-  const app = await startApp();
+  const certDir = fs.mkdtempSync(path.join(os.tmpdir(), 'medledger-bench-cert-'));
+  const certificate = PLAIN ? undefined : makeTestCertificate(certDir);
+  const app = await startApp(
+    certificate ? { TLS_CERT_FILE: certificate.certFile, TLS_KEY_FILE: certificate.keyFile } : {},
+  );
   const port = await freePort();
   const browser = await chromium.launch({
     executablePath: process.env.CHROME_PATH || CHROMIUM_PATH,
     headless: true,
-    args: [`--remote-debugging-port=${port}`, ...CHROMIUM_ARGS],
+    args: [
+      `--remote-debugging-port=${port}`,
+      ...(certificate ? ['--ignore-certificate-errors'] : []),
+      ...CHROMIUM_ARGS,
+    ],
   });
   const results: PageResult[] = [];
   try {
-    const cookie = await seedHospital(app.url);
+    const cookie = await seedHospital(app.url, certificate?.cert);
     const pages: { page: string; budgetKb: number; cookie?: string }[] = [
       { page: '/', budgetKb: 150 },
       { page: '/hospital-login', budgetKb: 150 },
@@ -161,10 +203,11 @@ async function main() {
   } finally {
     await browser.close();
     await app.stop();
+    fs.rmSync(certDir, { recursive: true, force: true });
   }
 
   console.log(
-    `Median of ${RUNS} Lighthouse run(s) per page (performance: every run, lowest first)\n` +
+    `${certificate ? 'HTTPS (HTTP/2)' : 'Plain HTTP/1.1'}; median of ${RUNS} Lighthouse run(s) per page (performance: every run, lowest first)\n` +
       'page                  perf (runs)        a11y  best  JS KB (budget)  failed audits',
   );
   for (const r of results) {

@@ -345,6 +345,31 @@ describe('hospital dashboard', () => {
     await context.close();
   });
 
+  it('reads the patient list while the billing status is still on its way, once', async () => {
+    const context = await journey.browser.newContext({ viewport: { width: 1280, height: 900 } });
+    await signedInHospital(context, journey.app.url);
+    const page = await context.newPage();
+    const listReads: string[] = [];
+    let listAsked!: () => void;
+    const listRequested = new Promise<void>((resolve) => (listAsked = resolve));
+    page.on('request', (request) => {
+      if (new URL(request.url()).pathname !== '/api/patients') return;
+      listReads.push(request.url());
+      listAsked();
+    });
+    // The status is held until the list has been asked for: read one after the other, the
+    // dashboard would wait here for ever and the heading below would not appear.
+    await page.route('**/api/billing/status', async (route) => {
+      await listRequested;
+      await route.continue();
+    });
+    await page.goto(`${journey.app.url}/hospital-dashboard`);
+    await page.getByRole('heading', { name: 'Patient Management' }).waitFor({ timeout: 10_000 });
+    await page.getByText('No patients').first().waitFor();
+    expect(listReads).toHaveLength(1);
+    await context.close();
+  });
+
   it('shows its audit trail and sees it grow with every read', async () => {
     const { context, page } = await hospitalPage();
     const patient = await (

@@ -3,9 +3,8 @@
 import { Badge, Button, Group, Paper, Stack, Table, Text, Title } from '@mantine/core';
 import { IconEdit, IconFolderOpen, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
-import { DEFAULT_PAGE_SIZE } from '../../../shared/constants';
 import { patientDisplayName, type Patient } from '../../../shared/patients';
-import { useDeletePatient, usePatients } from './api';
+import { FIRST_PATIENTS_PAGE, useDeletePatient, usePatients } from './api';
 import { DEPARTMENT_OPTIONS, formatDate } from '../../format';
 import { confirmDeletePatient } from './confirmDeletePatient';
 import { PatientDetailsDialog, PatientFormDialog } from './lazyDialogs';
@@ -27,17 +26,17 @@ const PATIENT_COLUMNS: Column[] = [
 ];
 
 export function PatientsTab() {
-  const [searchInput, setSearchInput] = useState('');
-  const [department, setDepartment] = useState('all');
-  const [search, setSearch] = useState('');
-  const [page, setPage] = useState(1);
+  const [searchInput, setSearchInput] = useState(FIRST_PATIENTS_PAGE.search);
+  const [department, setDepartment] = useState(FIRST_PATIENTS_PAGE.department);
+  const [search, setSearch] = useState(FIRST_PATIENTS_PAGE.search);
+  const [page, setPage] = useState(FIRST_PATIENTS_PAGE.page);
   const [formFor, setFormFor] = useState<Patient | 'new' | null>(null);
   const [details, setDetails] = useState<Patient | null>(null);
   const patients = usePatients({
     search,
     department,
     page,
-    pageSize: DEFAULT_PAGE_SIZE,
+    pageSize: FIRST_PATIENTS_PAGE.pageSize,
   });
   const { data, isLoading } = patients;
   const deletePatient = useDeletePatient();

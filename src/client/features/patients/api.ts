@@ -1,7 +1,8 @@
 // Patients' calls (docs/spec.md#calls): the hospital's patient list, adding, editing and removing a
 // patient, a new activation code; the patient's own profile. After a hospital's change its lists,
 // records, drafts and trail are read again.
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, usePrefetchQuery, useQuery, useQueryClient } from '@tanstack/react-query';
+import { DEFAULT_PAGE_SIZE } from '../../../shared/constants';
 import type { IssuedActivationCode } from '../../../shared/activation';
 import type { ProfileUpdate } from '../../../shared/patient-profile';
 import type { Paged, Patient, PatientInput } from '../../../shared/patients';
@@ -19,8 +20,18 @@ export interface PatientListParams {
   pageSize?: number;
 }
 
+/** What the Patients tab lists when it opens: no search, every department, the first page. */
+export const FIRST_PATIENTS_PAGE = { search: '', department: 'all', page: 1, pageSize: DEFAULT_PAGE_SIZE };
+
 export const usePatients = (params: PatientListParams) =>
   useQuery<Paged<Patient>>({ queryKey: [...PATIENTS_KEY, { ...params }] });
+
+/**
+ * Starts reading the list the Patients tab opens on before the tab is shown: the dashboard shows
+ * it only with the billing status, and reading one after the other cost a round trip.
+ */
+export const usePrefetchFirstPatientsPage = () =>
+  usePrefetchQuery({ queryKey: [...PATIENTS_KEY, { ...FIRST_PATIENTS_PAGE }] });
 
 /** After a patient changes: lists, records and the trail are read again (data is never stale otherwise). */
 function useRefreshHospitalData() {

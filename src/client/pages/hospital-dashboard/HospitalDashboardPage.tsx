@@ -9,6 +9,7 @@ import { LoadFailureBoundary } from '../../components/LoadFailureBoundary';
 import { useMobileNav } from '../../components/layout/MobileNav';
 import { useBillingStatus } from '../../features/billing/api';
 import { TrialBanner } from '../../features/billing/TrialBanner';
+import { usePrefetchFirstPatientsPage } from '../../features/patients/api';
 import { PatientsTab } from '../../features/patients/PatientsTab';
 import { TABS, tabFromParam, type TabId } from './tabs';
 
@@ -26,6 +27,12 @@ const AuditTrailTab = lazy(async () => ({
 const SettingsTab = lazy(async () => ({
   default: (await import('../../features/hospital/SettingsTab')).SettingsTab,
 }));
+
+/** Reads the Patients tab's first list while the billing status is still on its way. */
+function PrefetchPatients() {
+  usePrefetchFirstPatientsPage();
+  return null;
+}
 
 /** The spinner in the tab's place, while the billing status or a tab's code loads. */
 function TabAreaLoading({ label }: { label: string }) {
@@ -72,7 +79,10 @@ export default function HospitalDashboardPage() {
       {/* The trial banner and the tab appear together: a banner arriving later would push the
           whole tab down (a layout shift of most of the screen). The status is one small read. */}
       {billing.isPending ? (
-        <TabAreaLoading label="Loading the dashboard" />
+        <>
+          <TabAreaLoading label="Loading the dashboard" />
+          {active === 'patients' && <PrefetchPatients />}
+        </>
       ) : (
         <>
           <TrialBanner />

@@ -14,6 +14,7 @@ import { freePort } from '../../scripts/free-port.js';
 import { makeTestCertificate, type TestCertificate } from '../../scripts/test-certificate.js';
 import { buildApp } from './app.js';
 import { loadConfig } from './config.js';
+import { MAX_UPLOAD_BYTES } from '../shared/constants.js';
 import { attachments } from './db/schema.js';
 import { CHUNK_SIZE, readSealed, sealedChunk, writeSealed } from './files/testing.js';
 import { multipartBody, samplePdf } from './features/records/testing.js';
@@ -133,17 +134,19 @@ describe('the server over HTTPS', () => {
     let plain: Buffer;
     let url: string;
     let storageKey: string;
+    let patientId: string;
 
     beforeAll(async () => {
       const { email } = await registerHospital(t.app);
       const login = await postJson('/api/auth/login', { email, password: STRONG_PASSWORD });
       cookie = ([] as string[]).concat(login.headers['set-cookie'] ?? [])[0].split(';')[0];
       const patient = await addPatient(t.app, cookie, { firstName: 'Ada', lastName: 'Byron' });
+      patientId = patient.id;
       // Three chunks of the stored format, and several times HTTP/2's first flow-control window.
       const head = samplePdf('over HTTP/2');
       plain = Buffer.concat([head, crypto.randomBytes(3 * CHUNK_SIZE - head.length)]);
       const { payload, headers } = multipartBody([
-        { name: 'patientId', value: patient.id },
+        { name: 'patientId', value: patientId },
         { name: 'recordType', value: 'lab-results' },
         { name: 'title', value: 'Blood panel' },
         { name: 'files', fileName: 'panel.pdf', bytes: plain, contentType: 'application/pdf' },
@@ -157,6 +160,24 @@ describe('the server over HTTPS', () => {
       url = record.attachments[0].url;
       const [row] = await t.ctx.db.select().from(attachments).where(eq(attachments.recordId, record.id));
       storageKey = row.storageKey;
+    });
+
+    it('over 25 MB, is answered 413 while the client is still sending, and the connection lives on', async () => {
+      const over = Buffer.alloc(MAX_UPLOAD_BYTES + 1024 * 1024, 2);
+      samplePdf().copy(over);
+      const { payload, headers } = multipartBody([
+        { name: 'patientId', value: patientId },
+        { name: 'recordType', value: 'lab-results' },
+        { name: 'title', value: 'Too big' },
+        { name: 'files', fileName: 'huge.pdf', bytes: over, contentType: 'application/pdf' },
+      ]);
+      const res = await h2(
+        { ':method': 'POST', ':path': '/api/medical-records', cookie, ...headers },
+        payload,
+      );
+      expect(res.status).toBe(413);
+      expect(JSON.parse(res.body.toString()).message).toMatch(/25 MB/);
+      expect((await h2({ ':path': '/api/auth/me', cookie })).status).toBe(200);
     });
 
     it('comes out with the bytes that went in', async () => {

@@ -68,8 +68,9 @@ export async function sendAttachment(
         reply.removeHeader(name);
         reply.raw.removeHeader(name);
       }
+    } else {
+      breakOff(reply);
     }
-    if (reply.raw.headersSent) breakOff(reply);
     if (!isIntegrityFailure(err)) {
       request.log.error({ err, attachment: file.id }, 'attachment could not be read');
       return;
@@ -101,8 +102,8 @@ export async function sendAttachment(
 /**
  * Tells the client that a file already under way will not be complete. Over HTTP/1.1 Fastify
  * closes the connection, which does that. Over HTTP/2 it would destroy the stream without an
- * error, which resets it with NO_ERROR, and a client may take that for the end of the file (Node's
- * does); INTERNAL_ERROR says that the answer broke.
+ * error, which resets it with NO_ERROR: Node's client took that for the end of the file, and
+ * Chromium saved the part before the damage as the whole file. INTERNAL_ERROR says the answer broke.
  */
 function breakOff(reply: FastifyReply) {
   const raw = reply.raw as unknown as Partial<http2.Http2ServerResponse>;

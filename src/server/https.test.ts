@@ -8,6 +8,7 @@ import http2 from 'node:http2';
 import https from 'node:https';
 import os from 'node:os';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../scripts/free-port.js';
@@ -115,6 +116,13 @@ describe('the server over HTTPS', () => {
         .on('error', reject);
     });
     expect(http1).toEqual({ version: '1.1', status: 200, body: '{"user":null}' });
+  });
+
+  it('compresses a large JSON answer over HTTP/2 as over HTTP/1.1', async () => {
+    const res = await h2({ ':path': '/api/docs/json', 'accept-encoding': 'br' });
+    expect(res.status).toBe(200);
+    expect(res.headers['content-encoding']).toBe('br');
+    expect(JSON.parse(zlib.brotliDecompressSync(res.body).toString()).openapi).toMatch(/^3\./);
   });
 
   it('signs in with a session cookie marked Secure, which then reaches the session', async () => {

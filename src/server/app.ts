@@ -2,6 +2,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import type tls from 'node:tls';
 import zlib from 'node:zlib';
 import compress from '@fastify/compress';
 import cookie from '@fastify/cookie';
@@ -69,6 +70,11 @@ export function clientCacheControl(filePath: string): string {
  */
 function transportOptions(config: Config): object {
   if (!config.tls) return {};
+  return { http2: true, https: { allowHTTP1: true, ...readCertificate(config.tls) } };
+}
+
+/** The PEM files of TLS_CERT_FILE and TLS_KEY_FILE, read now; an error names the one it could not read. */
+function readCertificate(files: NonNullable<Config['tls']>): { cert: Buffer; key: Buffer } {
   const read = (file: string, variable: string) => {
     try {
       return fs.readFileSync(file);
@@ -76,14 +82,17 @@ function transportOptions(config: Config): object {
       throw new Error(`${variable} (${file}) cannot be read: ${(err as Error).message}`, { cause: err });
     }
   };
-  return {
-    http2: true,
-    https: {
-      allowHTTP1: true,
-      cert: read(config.tls.certFile, 'TLS_CERT_FILE'),
-      key: read(config.tls.keyFile, 'TLS_KEY_FILE'),
-    },
-  };
+  return { cert: read(files.certFile, 'TLS_CERT_FILE'), key: read(files.keyFile, 'TLS_KEY_FILE') };
+}
+
+/**
+ * Reads the certificate files again and gives them to new connections (main.ts does on SIGHUP), so
+ * a renewed certificate (every 90 days with ACME) needs no restart. Open connections keep theirs;
+ * files that cannot be read or do not match leave the one in use (it throws).
+ */
+export function reloadCertificate(app: FastifyInstance, config: Config) {
+  if (!config.tls) return;
+  (app.server as unknown as tls.Server).setSecureContext(readCertificate(config.tls));
 }
 
 /**

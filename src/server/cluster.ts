@@ -1,7 +1,7 @@
 // WORKERS=N (or `npm start -- --workers N`): Node's cluster module runs N app processes on one
 // port (docs/decisions.md, "Several app processes"). The primary serves nothing itself: it makes
 // the keys once (so workers never race to create them), forks the workers, starts a new one when
-// one dies, and passes SIGTERM/SIGINT on to every worker, whose own graceful shutdown (main.ts)
+// one dies, and passes SIGTERM/SIGINT (and SIGHUP, a renewed certificate) on to every worker, whose own graceful shutdown (main.ts)
 // finishes its requests. Everything a worker shares with the others is in PostgreSQL: sessions,
 // rate-limit and sign-in counters, reservations, notification jobs (claimed with SKIP LOCKED),
 // and, with ATTACHMENT_STORE=database, the attachments.
@@ -21,7 +21,8 @@ export function workerCount(argv: string[], fromEnv: number): number | { error: 
   const at = argv.indexOf('--workers');
   if (at === -1) return fromEnv;
   const n = Number(argv[at + 1]);
-  if (!Number.isInteger(n) || n < 1 || n > 64) return { error: '--workers needs a whole number from 1 to 64.' };
+  if (!Number.isInteger(n) || n < 1 || n > 64)
+    return { error: '--workers needs a whole number from 1 to 64.' };
   return n;
 }
 
@@ -33,7 +34,11 @@ export function workerIndex(): number {
 export function runPrimary(config: Config, workers: number): void {
   // The keys, made once here when they come from DATA_DIR (each worker then reads them).
   loadKey(config.dataDir, config.fileEncryptionKey);
-  createLedgerSigner({ dataDir: config.dataDir, publicUrl: config.publicUrl, keyHex: config.ledgerSigningKey });
+  createLedgerSigner({
+    dataDir: config.dataDir,
+    publicUrl: config.publicUrl,
+    keyHex: config.ledgerSigningKey,
+  });
 
   let stopping = false;
   let listening = 0;
@@ -41,11 +46,14 @@ export function runPrimary(config: Config, workers: number): void {
     const worker = cluster.fork({ [WORKER_INDEX_ENV]: String(index) });
     worker.once('listening', () => {
       listening++;
-      if (listening === workers) console.log(`\nMedLedger is running at ${config.publicUrl} (${workers} processes)\n`);
+      if (listening === workers)
+        console.log(`\nMedLedger is running at ${config.publicUrl} (${workers} processes)\n`);
     });
     worker.once('exit', (code, signal) => {
       if (stopping) return;
-      console.error(`worker ${index} (pid ${worker.process.pid}) exited (${signal ?? code}); starting another`);
+      console.error(
+        `worker ${index} (pid ${worker.process.pid}) exited (${signal ?? code}); starting another`,
+      );
       setTimeout(() => {
         if (!stopping) fork(index);
       }, RESTART_DELAY_MS);
@@ -72,4 +80,9 @@ export function runPrimary(config: Config, workers: number): void {
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
+  // Each worker reads a renewed certificate itself (main.ts).
+  if (config.tls)
+    process.on('SIGHUP', () => {
+      for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGHUP');
+    });
 }

@@ -8,12 +8,13 @@ import http2 from 'node:http2';
 import https from 'node:https';
 import os from 'node:os';
 import path from 'node:path';
+import tls from 'node:tls';
 import zlib from 'node:zlib';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../scripts/free-port.js';
 import { makeTestCertificate, type TestCertificate } from '../../scripts/test-certificate.js';
-import { buildApp } from './app.js';
+import { buildApp, reloadCertificate } from './app.js';
 import { loadConfig } from './config.js';
 import { MAX_UPLOAD_BYTES } from '../shared/constants.js';
 import { attachments } from './db/schema.js';
@@ -235,5 +236,44 @@ describe('TLS_CERT_FILE and TLS_KEY_FILE', () => {
     await expect(
       buildApp({ ...t.config, tls: { certFile: missing, keyFile: certificate.keyFile } }, t.ctx.database),
     ).rejects.toThrow(`TLS_CERT_FILE (${missing}) cannot be read: ENOENT`);
+  });
+});
+
+// Last in the file: it replaces the certificate the tests above trust.
+describe('a renewed certificate (SIGHUP)', () => {
+  /** The certificate a new connection is shown, and the protocol ALPN chose. */
+  const handshake = () =>
+    new Promise<{ fingerprint: string; protocol: string | false | null }>((resolve, reject) => {
+      const socket = tls.connect(
+        {
+          host: '127.0.0.1',
+          port,
+          servername: 'localhost',
+          ALPNProtocols: ['h2'],
+          rejectUnauthorized: false,
+        },
+        () => {
+          resolve({ fingerprint: socket.getPeerCertificate().fingerprint256, protocol: socket.alpnProtocol });
+          socket.end();
+        },
+      );
+      socket.on('error', reject);
+    });
+  const fingerprintOf = (pem: Buffer) => new crypto.X509Certificate(pem).fingerprint256;
+
+  it('reaches new connections after reloadCertificate; files that do not fit keep the one in use', async () => {
+    expect(await handshake()).toEqual({ fingerprint: fingerprintOf(certificate.cert), protocol: 'h2' });
+    const renewed = makeTestCertificate(fs.mkdtempSync(path.join(dir, 'renewed-')));
+
+    // A new certificate with the old key does not fit: refused, the old one stays.
+    fs.copyFileSync(renewed.certFile, certificate.certFile);
+    expect(() => reloadCertificate(t.app, t.config)).toThrow();
+    expect((await handshake()).fingerprint).toBe(fingerprintOf(certificate.cert));
+
+    fs.copyFileSync(renewed.keyFile, certificate.keyFile);
+    reloadCertificate(t.app, t.config);
+    expect(await handshake()).toEqual({ fingerprint: fingerprintOf(renewed.cert), protocol: 'h2' });
+    // The connection opened before goes on with the certificate it was given.
+    expect((await h2({ ':path': '/api/auth/me' })).status).toBe(200);
   });
 });

@@ -6,7 +6,7 @@ import { runPrimary, workerCount, workerIndex } from './cluster.js';
 import { loadConfig, type Config } from './config.js';
 import { openDatabaseForCli } from './cli/open-database.js';
 import { dropStaleReservations } from './files/pending.js';
-import { buildApp } from './app.js';
+import { buildApp, reloadCertificate } from './app.js';
 import { createAdmin } from './features/auth/service.js';
 import { startNotificationWorker } from './features/notifications/worker.js';
 import { copyLeftoverFilesAtStart } from './features/records/migrate-files.js';
@@ -75,6 +75,16 @@ async function main(config: Config) {
   };
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  // A renewed certificate: SIGHUP reads the files again (the cluster's primary passes it on).
+  if (config.tls)
+    process.on('SIGHUP', () => {
+      try {
+        reloadCertificate(app, config);
+        app.log.info('certificate reloaded from TLS_CERT_FILE and TLS_KEY_FILE');
+      } catch (err) {
+        app.log.error({ err }, 'certificate not reloaded; the one in use stays');
+      }
+    });
 
   await app.listen({ port: config.port, host: config.host });
   if (cluster.isWorker) return; // the primary says when every worker listens

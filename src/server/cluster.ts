@@ -1,8 +1,8 @@
 // WORKERS=N (or `npm start -- --workers N`): Node's cluster module runs N app processes on one
 // port (docs/decisions.md, "Several app processes"). The primary serves nothing itself: it makes
 // the keys once (so workers never race to create them), forks the workers, starts a new one when
-// one dies, and passes SIGTERM/SIGINT (and SIGHUP, a renewed certificate) on to every worker, whose own graceful shutdown (main.ts)
-// finishes its requests. Everything a worker shares with the others is in PostgreSQL: sessions,
+// one dies, and passes SIGTERM/SIGINT on to every worker, whose own graceful shutdown (main.ts)
+// finishes its requests, and SIGHUP, on which each worker reads a renewed certificate. Everything a worker shares with the others is in PostgreSQL: sessions,
 // rate-limit and sign-in counters, reservations, notification jobs (claimed with SKIP LOCKED),
 // and, with ATTACHMENT_STORE=database, the attachments.
 import cluster, { type Worker } from 'node:cluster';

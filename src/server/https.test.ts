@@ -77,6 +77,24 @@ const postJson = (url: string, payload: unknown, cookie?: string) =>
     JSON.stringify(payload),
   );
 
+/** The Set-Cookie line that opens the session (not one that clears a cookie). */
+function sessionSetCookie(res: Answer): string | undefined {
+  return ([] as string[])
+    .concat(res.headers['set-cookie'] ?? [])
+    .find((c) => !c.includes('Max-Age=0') && /=[^;]+/.test(c));
+}
+
+/** A record with one PDF attachment, uploaded as multipart over HTTP/2. */
+function uploadOverH2(cookie: string, patientId: string, title: string, fileName: string, bytes: Buffer) {
+  const { payload, headers } = multipartBody([
+    { name: 'patientId', value: patientId },
+    { name: 'recordType', value: 'lab-results' },
+    { name: 'title', value: title },
+    { name: 'files', fileName, bytes, contentType: 'application/pdf' },
+  ]);
+  return h2({ ':method': 'POST', ':path': '/api/medical-records', cookie, ...headers }, payload);
+}
+
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'medledger-https-'));
   certificate = makeTestCertificate(dir);
@@ -130,8 +148,7 @@ describe('the server over HTTPS', () => {
     const { email } = await registerHospital(t.app);
     const res = await postJson('/api/auth/login', { email, password: STRONG_PASSWORD });
     expect(res.status).toBe(200);
-    const setCookie = ([] as string[]).concat(res.headers['set-cookie'] ?? []);
-    const session = setCookie.find((c) => !c.includes('Max-Age=0') && /=[^;]+/.test(c));
+    const session = sessionSetCookie(res);
     expect(session).toMatch(/; Secure/);
     expect(session).toMatch(/; HttpOnly/);
     const me = await h2({ ':path': '/api/auth/me', cookie: session!.split(';')[0] });
@@ -148,22 +165,13 @@ describe('the server over HTTPS', () => {
     beforeAll(async () => {
       const { email } = await registerHospital(t.app);
       const login = await postJson('/api/auth/login', { email, password: STRONG_PASSWORD });
-      cookie = ([] as string[]).concat(login.headers['set-cookie'] ?? [])[0].split(';')[0];
+      cookie = sessionSetCookie(login)!.split(';')[0];
       const patient = await addPatient(t.app, cookie, { firstName: 'Ada', lastName: 'Byron' });
       patientId = patient.id;
       // Three chunks of the stored format, and several times HTTP/2's first flow-control window.
       const head = samplePdf('over HTTP/2');
       plain = Buffer.concat([head, crypto.randomBytes(3 * CHUNK_SIZE - head.length)]);
-      const { payload, headers } = multipartBody([
-        { name: 'patientId', value: patientId },
-        { name: 'recordType', value: 'lab-results' },
-        { name: 'title', value: 'Blood panel' },
-        { name: 'files', fileName: 'panel.pdf', bytes: plain, contentType: 'application/pdf' },
-      ]);
-      const res = await h2(
-        { ':method': 'POST', ':path': '/api/medical-records', cookie, ...headers },
-        payload,
-      );
+      const res = await uploadOverH2(cookie, patientId, 'Blood panel', 'panel.pdf', plain);
       expect(res.status).toBe(201);
       const record = JSON.parse(res.body.toString());
       url = record.attachments[0].url;
@@ -174,16 +182,7 @@ describe('the server over HTTPS', () => {
     it('over 25 MB, is answered 413 while the client is still sending, and the connection lives on', async () => {
       const over = Buffer.alloc(MAX_UPLOAD_BYTES + 1024 * 1024, 2);
       samplePdf().copy(over);
-      const { payload, headers } = multipartBody([
-        { name: 'patientId', value: patientId },
-        { name: 'recordType', value: 'lab-results' },
-        { name: 'title', value: 'Too big' },
-        { name: 'files', fileName: 'huge.pdf', bytes: over, contentType: 'application/pdf' },
-      ]);
-      const res = await h2(
-        { ':method': 'POST', ':path': '/api/medical-records', cookie, ...headers },
-        payload,
-      );
+      const res = await uploadOverH2(cookie, patientId, 'Too big', 'huge.pdf', over);
       expect(res.status).toBe(413);
       expect(JSON.parse(res.body.toString()).message).toMatch(/25 MB/);
       expect((await h2({ ':path': '/api/auth/me', cookie })).status).toBe(200);

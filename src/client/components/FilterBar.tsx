@@ -46,5 +46,12 @@ export function FilterSelect({
   onChange,
   ...props
 }: Omit<SelectProps, 'onChange' | 'allowDeselect'> & { onChange: (value: string) => void }) {
-  return <Select allowDeselect={false} {...props} onChange={(value) => onChange(value ?? 'all')} />;
+  return (
+    <Select
+      allowDeselect={false}
+      comboboxProps={{ keepMounted: false }}
+      {...props}
+      onChange={(value) => onChange(value ?? 'all')}
+    />
+  );
 }

@@ -10,7 +10,8 @@
 // The server speaks HTTPS with a throw-away certificate, as a deployment does (TLS_CERT_FILE, or a
 // proxy in front): browsers then fetch over HTTP/2, one connection for a page's many small chunks,
 // where HTTP/1.1 costs a round trip per file on six connections. BENCH_WEB_PLAIN=1 measures plain
-// HTTP/1.1 instead, for comparison.
+// HTTP/1.1 instead, for comparison. Lighthouse simulates a slow phone from an unthrottled load; the
+// dashboard is then also loaded with Chromium's CPU really slowed down, and its long tasks reported.
 import fs from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
@@ -31,6 +32,11 @@ const PLAIN = process.env.BENCH_WEB_PLAIN === '1';
 const THROTTLED_RUNS = Math.max(0, Number(process.env.BENCH_WEB_THROTTLED_RUNS ?? 5));
 /** Lighthouse's mobile profile assumes a CPU 4x slower than the machine's. */
 const CPU_SLOWDOWN = 4;
+/** The seeded hospital's patients: Pat0 Bench to Pat29 Bench, one page of its list. */
+const SEEDED_PATIENTS = 30;
+
+/** Where a page's report of `kind` goes (bench/.out, not committed): / → lighthouse_.json. */
+const outFile = (kind: string, page: string) => `bench/.out/${kind}${page.replaceAll('/', '_') || '_'}.json`;
 
 interface PageResult {
   page: string;
@@ -101,7 +107,7 @@ async function seedHospital(url: string, ca?: Buffer): Promise<string> {
   const login = await post(`${url}/api/auth/login`, { email, password: PASSWORD }, { ca });
   const cookie = (login.setCookie[0] ?? '').split(';')[0];
   if (login.status !== 200 || !cookie) throw new Error(`could not sign the hospital in: ${login.status}`);
-  for (let i = 0; i < 30; i++) {
+  for (let i = 0; i < SEEDED_PATIENTS; i++) {
     await post(
       `${url}/api/patients`,
       { firstName: `Pat${i}`, lastName: 'Bench', email: `p${i}-${Date.now()}@patient.test` },
@@ -134,17 +140,11 @@ async function measurePage(
   const { categories, audits } = runner.lhr;
   // The last run's report, for a closer look at what fell short.
   fs.mkdirSync('bench/.out', { recursive: true });
-  fs.writeFileSync(
-    `bench/.out/lighthouse${page.replaceAll('/', '_') || '_'}.json`,
-    JSON.stringify(runner.lhr),
-  );
+  fs.writeFileSync(outFile('lighthouse', page), JSON.stringify(runner.lhr));
   // BENCH_WEB_TRACE=1 keeps the run's Chromium trace too (DevTools' Performance panel opens it): the
   // score is simulated from it, so it shows which real tasks a long one was.
   if (process.env.BENCH_WEB_TRACE === '1') {
-    fs.writeFileSync(
-      `bench/.out/trace${page.replaceAll('/', '_') || '_'}.json`,
-      JSON.stringify(runner.artifacts.Trace),
-    );
+    fs.writeFileSync(outFile('trace', page), JSON.stringify(runner.artifacts.Trace));
   }
   const requests =
     (
@@ -201,7 +201,8 @@ async function throttledLoads(browser: Browser, url: string, page: string, cooki
       await cdp.send('Emulation.setCPUThrottlingRate', { rate: CPU_SLOWDOWN });
       await tab.goto(`${url}${page}`);
       // The seeded patients' list is the page's content; then a second for what follows it.
-      await tab.getByRole('cell', { name: /^Pat29 Bench/ }).waitFor({ timeout: 60_000 });
+      const lastPatient = new RegExp(`^Pat${SEEDED_PATIENTS - 1} Bench`);
+      await tab.getByRole('cell', { name: lastPatient }).waitFor({ timeout: 60_000 });
       await tab.waitForTimeout(1000);
       const tasks = await tab.evaluate(() => (window as unknown as { longTasks: number[] }).longTasks);
       loads.push({

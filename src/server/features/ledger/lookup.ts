@@ -7,6 +7,7 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { emptyRoot } from '../../../shared/ledger/merkle.js';
 import type { Db } from '../../db/connect.js';
+import { preparedPerDb } from '../../db/prepared.js';
 import type { RecordFate } from '../../../shared/ledger/api.js';
 import { attachments, ledgerContents, ledgerEntries, medicalRecords, users } from '../../db/schema.js';
 import { badRequest } from '../../errors.js';
@@ -69,13 +70,22 @@ const entryColumns = {
   currentSize: sql<number>`(select coalesce(max(${ledgerEntries.seq}) + 1, 0) from ${ledgerEntries})`,
 };
 
+/** The entry with this hash, prepared once per database (db/prepared.ts): the verify page's lookup. */
+const entryByHash = preparedPerDb((db) =>
+  db
+    .select(entryColumns)
+    .from(ledgerEntries)
+    .where(eq(ledgerEntries.hash, sql.placeholder('hash')))
+    .prepare('ledger_entry_by_hash'),
+);
+
 /** The entry with this hash (lowercase hex) and its inclusion proof, or null. */
 export async function entryProofByHash(
   db: Db,
   hash: string,
   requestedSize?: number,
 ): Promise<EntryProof | null> {
-  const [entry] = await db.select(entryColumns).from(ledgerEntries).where(eq(ledgerEntries.hash, hash));
+  const [entry] = await entryByHash(db).execute({ hash });
   return entry ? proofFor(db, { ...entry, seq: Number(entry.seq) }, requestedSize) : null;
 }
 
@@ -125,7 +135,11 @@ export async function entryProofByFileHash(
     .orderBy(asc(ledgerEntries.seq))
     .limit(20);
   const covering = candidates.filter((c) =>
-    coversFile(c.canonical, c.salt !== null && c.content !== null ? { salt: c.salt, content: c.content } : null, sha256),
+    coversFile(
+      c.canonical,
+      c.salt !== null && c.content !== null ? { salt: c.salt, content: c.content } : null,
+      sha256,
+    ),
   );
   const chosen = covering.find((c) => !c.supersededById && !c.enteredInErrorAt) ?? covering[0];
   if (!chosen) return null;
@@ -170,7 +184,11 @@ export async function fileVerification(db: Db, sha256: string) {
   };
 }
 
-function coversFile(canonical: string, opening: { salt: string; content: string } | null, sha256: string): boolean {
+function coversFile(
+  canonical: string,
+  opening: { salt: string; content: string } | null,
+  sha256: string,
+): boolean {
   const opened = openEntry({ canonical }, opening);
   if (opened.state !== 'open') return false;
   const list = opened.content.attachments;

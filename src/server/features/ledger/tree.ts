@@ -12,8 +12,8 @@ import {
 } from '../../../shared/ledger/merkle.js';
 import type { Db } from '../../db/connect.js';
 import { ledgerEntries, ledgerNodes } from '../../db/schema.js';
+import { preparedPerDb } from '../../db/prepared.js';
 import { bytesOf, hexOf, nodeOf, sha256 } from './hashing.js';
-
 
 /** Raised when a stored subtree hash that must exist is missing: the tree was damaged. */
 export class LedgerDamagedError extends Error {}
@@ -25,23 +25,30 @@ interface NodeKey {
 
 const keyOf = (k: NodeKey) => `${k.level}:${k.index}`;
 
+/**
+ * The stored subtrees with the given (level, index) keys, passed as two arrays: one statement text
+ * for any number of keys, so it is prepared once per database (db/prepared.ts), where a list of
+ * pairs written into the SQL was parsed and planned anew for every proof (bench:ledger, proofs at
+ * 10^6 entries on PostgreSQL: 1.31 ms before, 0.84 ms after, with the prepared entry lookup).
+ */
+const nodesByKey = preparedPerDb((db) =>
+  db
+    .select({ level: ledgerNodes.level, idx: ledgerNodes.idx, hash: ledgerNodes.hash })
+    .from(
+      sql`unnest(${sql.placeholder('levels')}::integer[], ${sql.placeholder('indexes')}::bigint[]) as wanted(level, idx)`,
+    )
+    .innerJoin(ledgerNodes, sql`${ledgerNodes.level} = wanted.level and ${ledgerNodes.idx} = wanted.idx`)
+    .prepare('ledger_nodes_by_key'),
+);
+
 /** Stored hashes of the given subtrees, by "level:index". */
 export async function loadNodes(db: Db, keys: readonly NodeKey[]): Promise<Map<string, Uint8Array>> {
   const unique = [...new Map(keys.map((k) => [keyOf(k), k])).values()];
-  const found = new Map<string, Uint8Array>();
-  for (let i = 0; i < unique.length; i += 200) {
-    const batch = unique.slice(i, i + 200);
-    const pairs = sql.join(
-      batch.map((k) => sql`(${k.level}::integer, ${k.index}::bigint)`),
-      sql`, `,
-    );
-    const rows = await db
-      .select({ level: ledgerNodes.level, idx: ledgerNodes.idx, hash: ledgerNodes.hash })
-      .from(ledgerNodes)
-      .where(sql`(${ledgerNodes.level}, ${ledgerNodes.idx}) in (${pairs})`);
-    for (const row of rows) found.set(`${row.level}:${Number(row.idx)}`, bytesOf(row.hash));
-  }
-  return found;
+  const rows = await nodesByKey(db).execute({
+    levels: unique.map((k) => k.level),
+    indexes: unique.map((k) => k.index),
+  });
+  return new Map(rows.map((row) => [`${row.level}:${Number(row.idx)}`, bytesOf(row.hash)]));
 }
 
 /** The Merkle hashes of several leaf ranges, from one lookup of the stored subtrees. */

@@ -2,9 +2,10 @@
 // port (docs/decisions.md, "Several app processes"). The primary serves nothing itself: it makes
 // the keys once (so workers never race to create them), forks the workers, starts a new one when
 // one dies, and passes SIGTERM/SIGINT on to every worker, whose own graceful shutdown (main.ts)
-// finishes its requests, and SIGHUP, on which each worker reads a renewed certificate. Everything a worker shares with the others is in PostgreSQL: sessions,
-// rate-limit and sign-in counters, reservations, notification jobs (claimed with SKIP LOCKED),
-// and, with ATTACHMENT_STORE=database, the attachments.
+// finishes its requests; it passes SIGHUP on too, on which each worker reads a renewed certificate.
+// Everything a worker shares with the others is in PostgreSQL: sessions, rate-limit and sign-in
+// counters, reservations, notification jobs (claimed with SKIP LOCKED), and, with
+// ATTACHMENT_STORE=database, the attachments.
 import cluster, { type Worker } from 'node:cluster';
 import type { Config } from './config.js';
 import { createLedgerSigner } from './features/ledger/signing.js';

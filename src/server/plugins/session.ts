@@ -8,7 +8,7 @@ import type { PublicUser } from '../../shared/users.js';
 import type { Db } from '../db/connect.js';
 import { pendingLogins, sessions, users } from '../db/schema.js';
 import { forbidden, unauthorized } from '../errors.js';
-import { toPublicUser } from '../users.js';
+import { publicUserColumns, toPublicUser } from '../users.js';
 import { sha256Hex } from '../digest.js';
 import { preparedPerDb } from '../db/prepared.js';
 
@@ -124,7 +124,7 @@ export function clearSessionCookie(request: FastifyRequest, reply: FastifyReply)
 const sessionLookup = preparedPerDb((db) =>
   db
     .select({
-      user: users,
+      user: publicUserColumns,
       sess: sessions.sess,
       publicId: sessions.publicId,
       lastSeenAt: sessions.lastSeenAt,

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import { eq } from 'drizzle-orm';
+import { eq, gte } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { fromHex } from '../../../shared/ledger/sha256.js';
 import { MAX_UPLOAD_BYTES } from '../../../shared/constants.js';
@@ -12,7 +12,9 @@ import { hashPassword } from '../auth/passwords.js';
 import { createAdmin } from '../auth/service.js';
 import { onDisk } from '../../files/testing.js';
 import { samplePdf, uploadRecord } from '../records/testing.js';
+import { entryProofByHash, treeHead } from './lookup.js';
 import { appendLedgerEntry } from './service.js';
+import { ledgerSize } from './tree.js';
 import { createLedgeredRecord, ENTRY_LOOKUP_FIELDS, tamperWithLedger } from './testing.js';
 
 const t = useCast({ patient: false });
@@ -104,6 +106,37 @@ describe('GET /api/ledger/head and /api/ledger/entries/{hash}', () => {
     expect((await get('/api/ledger/head?treeSize=999999')).statusCode).toBe(400);
     expect((await get('/api/ledger/head?treeSize=-1')).statusCode).toBe(400);
     expect((await get('/api/ledger/head?treeSize=abc')).statusCode).toBe(400);
+  });
+});
+
+describe('entryProofByHash (the lookup and its proof in one statement)', () => {
+  it('proves each of 40 entries in the tree of every size from its own up to the whole ledger', async () => {
+    // 40 entries reach past 32, so the sizes include powers of two, and each side of them.
+    await t.ctx.db.transaction(async (tx) => {
+      for (let i = 0; i < 40; i++) await appendLedgerEntry(tx, { kind: 'profile_change', content: { i } });
+    });
+    const size = await ledgerSize(t.ctx.db);
+    const entries = await t.ctx.db
+      .select({ seq: ledgerEntries.seq, hash: ledgerEntries.hash })
+      .from(ledgerEntries)
+      .where(gte(ledgerEntries.seq, size - 40));
+    expect(entries).toHaveLength(40);
+    const roots = new Map<number, Uint8Array>();
+    for (let s = size - 40; s <= size; s++) roots.set(s, fromHex((await treeHead(t.ctx.db, s)).rootHash));
+    let proofs = 0;
+    for (const entry of entries) {
+      for (let s = entry.seq + 1; s <= size; s++) {
+        const proof = await entryProofByHash(t.ctx.db, entry.hash, s);
+        expect(proof).toMatchObject({ leafIndex: entry.seq, treeSize: s });
+        const path = proof!.auditPath.map(fromHex);
+        const ok = verifyInclusion(entry.seq, s, leafHash(fromHex(entry.hash)), path, roots.get(s)!);
+        expect(ok, `entry ${entry.seq} at size ${s}`).toBe(true);
+        proofs++;
+      }
+    }
+    expect(proofs).toBe((40 * 41) / 2);
+    // Without a size, the proof is at the whole ledger.
+    expect(await entryProofByHash(t.ctx.db, entries[0].hash)).toMatchObject({ treeSize: size });
   });
 });
 

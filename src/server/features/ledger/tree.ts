@@ -51,10 +51,21 @@ export async function loadNodes(db: Db, keys: readonly NodeKey[]): Promise<Map<s
   return new Map(rows.map((row) => [`${row.level}:${Number(row.idx)}`, bytesOf(row.hash)]));
 }
 
-/** The Merkle hashes of several leaf ranges, from one lookup of the stored subtrees. */
-export async function rangeHashes(db: Db, ranges: readonly LeafRange[]): Promise<Uint8Array[]> {
+/** Stored subtrees read as a JSON array of [level, index, hash], by "level:index". */
+export const nodesFromJson = (rows: readonly [number, number, string][]): Map<string, Uint8Array> =>
+  new Map(rows.map(([level, index, hash]) => [keyOf({ level, index: Number(index) }), bytesOf(hash)]));
+
+/**
+ * The Merkle hashes of several leaf ranges, from one lookup of the stored subtrees, or from those
+ * already read (`stored`, by "level:index").
+ */
+export async function rangeHashes(
+  db: Db,
+  ranges: readonly LeafRange[],
+  stored?: Map<string, Uint8Array>,
+): Promise<Uint8Array[]> {
   const parts = ranges.map((r) => rangeSubtrees(r));
-  const nodes = await loadNodes(db, parts.flat());
+  const nodes = stored ?? (await loadNodes(db, parts.flat()));
   return parts.map((subtrees) =>
     foldSubtrees(
       subtrees.map((k) => {
@@ -147,14 +158,18 @@ export async function rootAt(db: Db, size: number): Promise<Uint8Array> {
   return root;
 }
 
-/** Inclusion proof of leaf `index` in the tree of `size` leaves, with that tree's root. */
+/**
+ * Inclusion proof of leaf `index` in the tree of `size` leaves, with that tree's root; from the
+ * stored subtrees already read when given (`stored`: the verify page's lookup, lookup.ts).
+ */
 export async function inclusionProof(
   db: Db,
   index: number,
   size: number,
+  stored?: Map<string, Uint8Array>,
 ): Promise<{ auditPath: Uint8Array[]; rootHash: Uint8Array }> {
   const ranges = inclusionProofRanges(index, size);
-  const hashes = await rangeHashes(db, [...ranges, { start: 0, end: size }]);
+  const hashes = await rangeHashes(db, [...ranges, { start: 0, end: size }], stored);
   return { auditPath: hashes.slice(0, -1), rootHash: hashes[hashes.length - 1] };
 }
 

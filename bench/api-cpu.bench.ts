@@ -9,7 +9,8 @@
 // < 50 ms) and statements (goal <= 3), beside the load average; first, as the baseline, the app's
 // CPU for a request that reads nothing (GET /api/health/live), and per read what it adds to that.
 // Figures are printed, never asserted.
-// BENCH_SECONDS (default 10) sets each run's length.
+// BENCH_SECONDS (default 10) sets each run's length; BENCH_READS (a regular expression, e.g. "me$")
+// runs only the reads whose label matches, after the floor (to profile one read: see startServer).
 import os from 'node:os';
 import {
   clusterCpuMs,
@@ -68,7 +69,9 @@ async function main() {
       ],
       ['GET /api/audit-logs', '/api/audit-logs'],
     ];
-    for (const [label, path] of reads) {
+    const only = new RegExp(process.env.BENCH_READS ?? '.');
+    const chosen = reads.filter(([label]) => label === FLOOR || only.test(label));
+    for (const [label, path] of chosen) {
       const body = await json<{ total?: number }>(
         await fetch(`${server.url}${path}`, { headers: { cookie } }),
       );
@@ -78,7 +81,7 @@ async function main() {
     console.log(`\nautocannon: ${CONNECTIONS} connections, ${SECONDS} s each (after a 2 s warm-up)`);
     const table = [];
     let floorMs = 0;
-    for (const [label, path] of reads) {
+    for (const [label, path] of chosen) {
       const url = `${server.url}${path}`;
       const options = { connections: CONNECTIONS, cookie: label === FLOOR ? undefined : cookie };
       await load(label, url, { ...options, seconds: 2 });

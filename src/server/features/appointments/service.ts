@@ -133,6 +133,17 @@ export async function listWhere(
   );
 }
 
+/** Appointments starting from `from` to `to`, both included (each optional). */
+const startingBetween = (from: Date | Placeholder | undefined, to: Date | Placeholder | undefined) =>
+  and(
+    from ? gte(appointments.appointmentDate, from) : undefined,
+    to ? lte(appointments.appointmentDate, to) : undefined,
+  );
+
+/** Appointments starting within the query's from/to (each optional). */
+const inRange = (query: AppointmentRangeQuery) =>
+  startingBetween(query.from ? new Date(query.from) : undefined, query.to ? new Date(query.to) : undefined);
+
 /**
  * A hospital's appointments from one instant to another: the calendar's read of its month on every
  * visit, prepared once (db/prepared.ts), so the query builder and drizzle's row mapping do not run
@@ -143,19 +154,11 @@ const hospitalRangePage = preparedPerDb((db) =>
     db,
     and(
       hospitalAppointmentsFilter(sql.placeholder('hospitalId')),
-      sql`${appointments.appointmentDate} >= ${sql.placeholder('from')}::timestamptz`,
-      sql`${appointments.appointmentDate} <= ${sql.placeholder('to')}::timestamptz`,
+      startingBetween(sql.placeholder('from'), sql.placeholder('to')),
     ),
     { limit: sql.placeholder('limit'), offset: sql.placeholder('offset') },
   ).prepare('appointment_page_hospital_range'),
 );
-
-/** Appointments starting within the query's from/to (each optional). */
-const inRange = (query: AppointmentRangeQuery) =>
-  and(
-    query.from ? gte(appointments.appointmentDate, new Date(query.from)) : undefined,
-    query.to ? lte(appointments.appointmentDate, new Date(query.to)) : undefined,
-  );
 
 /** GET /api/appointments/hospital/{id}: only the signed-in hospital's own, patients not archived. */
 export async function listHospitalAppointments(

@@ -32,10 +32,30 @@ import { issueActivationCode, type ActivationSettings, type IssuedActivationCode
 import { patientSearchFilter } from './search.js';
 import { generateMrn, isUniqueViolation, MRN_ATTEMPTS } from './mrn.js';
 
+/**
+ * What a Patient shows, and nothing else: the list decodes these for each of its rows (the whole
+ * row added archived_at and updated_at, two dates per row nobody reads).
+ */
 const patientColumns = {
-  patient: patients,
+  patient: {
+    id: patients.id,
+    patientId: patients.patientId,
+    userId: patients.userId,
+    createdByHospitalId: patients.createdByHospitalId,
+    firstName: patients.firstName,
+    lastName: patients.lastName,
+    email: patients.email,
+    dateOfBirth: patients.dateOfBirth,
+    gender: patients.gender,
+    phone: patients.phone,
+    insuranceProvider: patients.insuranceProvider,
+    insurancePolicy: patients.insurancePolicy,
+    primaryCarePhysician: patients.primaryCarePhysician,
+    createdAt: patients.createdAt,
+  },
   user: { firstName: users.firstName, lastName: users.lastName, email: users.email },
 };
+type ShownPatient = Omit<PatientRow, 'archivedAt' | 'updatedAt'>;
 
 /** Latest started, non-cancelled appointment of the patient at the hospital that created it. */
 const lastVisit = (now: Date | Placeholder) =>
@@ -90,7 +110,7 @@ const unfilteredPage = preparedPerDb((db) => {
 });
 
 function toPatient(
-  row: PatientRow,
+  row: ShownPatient,
   user: { firstName: string | null; lastName: string | null; email: string | null } | null,
   visit: Date | null,
 ): Patient {
@@ -110,7 +130,7 @@ function toPatient(
     primaryCarePhysician: row.primaryCarePhysician,
     createdAt: row.createdAt.toISOString(),
     user: user?.email ? { firstName: user.firstName, lastName: user.lastName, email: user.email } : null,
-    lastVisit: visit ? new Date(visit).toISOString() : null,
+    lastVisit: visit ? visit.toISOString() : null,
   };
 }
 

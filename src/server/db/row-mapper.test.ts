@@ -104,6 +104,16 @@ const statements = {
       })
       .from(patients)
       .orderBy(patients.patientId),
+  // The mapper is generated code: keys are written as string literals, whatever they hold.
+  'keys that are not identifiers, nested three deep': () =>
+    db
+      .select({
+        'the MRN': patients.patientId,
+        'quote\'s "and" \\ back': { '2nd-level': { 'line\nbreak': patients.firstName } },
+        constructor: patients.dateOfBirth,
+      })
+      .from(patients)
+      .orderBy(patients.patientId),
 };
 
 describe('compiled row mapper', () => {
@@ -143,6 +153,14 @@ describe('compiled row mapper', () => {
       ),
     ).execute();
     expect(firstNull.user).toBeNull();
+  });
+
+  it('refuses a key named __proto__ (an object literal would set the prototype)', () => {
+    const statement = db
+      .select({ ['__proto__']: { mrn: patients.patientId } })
+      .from(patients)
+      .prepare('row_mapper_proto');
+    expect(() => withCompiledRows(statement)).toThrow(/__proto__/);
   });
 
   it('is set on every statement preparedPerDb makes', async () => {

@@ -174,9 +174,10 @@ export async function buildApp(
     threshold: 1024,
     encodings: ['br', 'gzip'],
     customTypes: /^(application\/(json|fhir\+json)|text\/calendar)\b/,
-    // Quality 3: on this app's list pages (20-32 KB of JSON) 30-40% less CPU than 4 for answers
-    // within 1% of the size (0.07-0.09 against 0.11-0.16 ms each).
-    brotliOptions: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 3 } },
+    // Quality 2: on this app's list pages (20-32 KB of JSON) 23-27% less CPU than 3 (0.052-0.072
+    // against 0.068-0.099 ms each; 3 was already 30-40% under 4) for answers 0.7-1.7% larger
+    // (records: 4,438 bytes against 4,365).
+    brotliOptions: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 2 } },
     // Answers up to 64 KiB (a page of any list) are compressed in one call, not through a zlib
     // stream handed to libuv's threads: the plugin's default for 2 cores is 8 KiB, and a stream's
     // setup cost more than the compression (bench/api-cpu, browser Accept-Encoding: the app's CPU

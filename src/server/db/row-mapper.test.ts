@@ -105,11 +105,11 @@ const statements = {
       .from(patients)
       .orderBy(patients.patientId),
   // The mapper is generated code: keys are written as string literals, whatever they hold.
-  'keys that are not identifiers, nested three deep': () =>
+  'keys that are not identifiers': () =>
     db
       .select({
         'the MRN': patients.patientId,
-        'quote\'s "and" \\ back': { '2nd-level': { 'line\nbreak': patients.firstName } },
+        'quote\'s "and" \\ back': { 'line\nbreak': patients.firstName, 'born-on': patients.dateOfBirth },
         constructor: patients.dateOfBirth,
       })
       .from(patients)

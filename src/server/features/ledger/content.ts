@@ -26,6 +26,39 @@ export interface AttachmentContentSource {
   position: number;
 }
 
+/**
+ * Every field of a record and of an attachment that recordLedgerContent reads: the content is a
+ * function of these alone, so a check of the content can be remembered against them
+ * (records/load.ts, matchesLedger). content.test.ts holds recordLedgerContent to these lists.
+ */
+export const RECORD_CONTENT_INPUTS = [
+  'id',
+  'patientId',
+  'hospitalId',
+  'title',
+  'description',
+  'recordType',
+  'doctorName',
+  'department',
+  'createdAt',
+  'supersedesId',
+  'supersedesHash',
+] as const satisfies readonly (keyof RecordContentSource)[];
+export const ATTACHMENT_CONTENT_INPUTS = [
+  'position',
+  'fileName',
+  'mimeType',
+  'size',
+  'sha256',
+] as const satisfies readonly (keyof AttachmentContentSource)[];
+// A field added to either source type and not to its list fails the build here.
+type Lists<Listed, All> = [Exclude<All, Listed>] extends [never] ? true : never;
+const everyInputListed: [
+  Lists<(typeof RECORD_CONTENT_INPUTS)[number], keyof RecordContentSource>,
+  Lists<(typeof ATTACHMENT_CONTENT_INPUTS)[number], keyof AttachmentContentSource>,
+] = [true, true];
+void everyInputListed;
+
 /** The fields of a record that its ledger entry covers (used to name what changed). */
 export const RECORD_LEDGER_FIELDS = [
   'title',

@@ -17,7 +17,12 @@ import {
   users,
 } from '../../db/schema.js';
 import { recanonicalWith } from '../ledger/commitments.js';
-import { recordLedgerContent, type AttachmentContentSource } from '../ledger/content.js';
+import {
+  ATTACHMENT_CONTENT_INPUTS,
+  RECORD_CONTENT_INPUTS,
+  recordLedgerContent,
+  type AttachmentContentSource,
+} from '../ledger/content.js';
 import { sha256Hex } from '../ledger/hashing.js';
 
 /** What a record list reads of its patient: the name shown, and what access and the audit need. */
@@ -50,12 +55,11 @@ export function matchesLedger(
   if (record.status !== 'final' || !record.isBlockchainVerified || !record.blockchainHash || !entry)
     return false;
   if (entry.recordId !== record.id || entry.hash !== record.blockchainHash) return false;
-  const content = recordLedgerContent(record, files);
-  const inputs = checkInputs(entry, content);
+  const inputs = checkInputs(entry, record, files);
   const known = checkedInputs.get(entry.hash);
   if (known && sameInputs(known.inputs, inputs)) return known.result;
   if (checkedInputs.size >= CHECKED_INPUTS_KEPT) checkedInputs.clear();
-  const result = recomputesEntry(entry, content);
+  const result = recomputesEntry(entry, recordLedgerContent(record, files));
   checkedInputs.set(entry.hash, { inputs, result });
   return result;
 }
@@ -67,22 +71,36 @@ function recomputesEntry(entry: EntryRow, content: Record<string, unknown>): boo
   return recomputed !== null && sha256Hex(recomputed) === entry.hash;
 }
 
-/** Everything the check reads, each part as it is (the entry's texts, the content as JSON). */
-function checkInputs(entry: EntryRow, content: Record<string, unknown>): string[] {
-  return [
-    String(entry.seq),
-    new Date(entry.createdAt).toISOString(),
+/**
+ * Everything the check reads, each part as it is: the entry's fields and opening, and the record's
+ * and attachments' fields its content is made of (ledger/content.ts lists them), dates as their
+ * time. Comparing these costs a few string comparisons; building the content and its JSON to
+ * compare cost 3 µs a record.
+ */
+function checkInputs(
+  entry: EntryRow,
+  record: RecordRow,
+  files: readonly AttachmentContentSource[],
+): unknown[] {
+  const inputs: unknown[] = [
+    entry.seq,
+    timeOf(entry.createdAt),
     entry.kind,
-    entry.recordId ?? '',
-    entry.patientId ?? '',
-    entry.userId ?? '',
+    entry.recordId,
+    entry.patientId,
+    entry.userId,
     entry.canonical,
-    JSON.stringify(content),
-    ...(entry.opening ? ['opening', entry.opening.salt, entry.opening.content] : ['none']),
+    entry.opening ? entry.opening.salt : null,
+    entry.opening ? entry.opening.content : null,
   ];
+  for (const key of RECORD_CONTENT_INPUTS) inputs.push(timeOf(record[key]));
+  for (const file of files) for (const key of ATTACHMENT_CONTENT_INPUTS) inputs.push(file[key]);
+  return inputs;
 }
 
-const sameInputs = (a: readonly string[], b: readonly string[]) =>
+const timeOf = (value: unknown) => (value instanceof Date ? value.getTime() : value);
+
+const sameInputs = (a: readonly unknown[], b: readonly unknown[]) =>
   a.length === b.length && a.every((part, i) => part === b[i]);
 
 /**
@@ -92,7 +110,7 @@ const sameInputs = (a: readonly string[], b: readonly string[]) =>
  * (string comparisons) instead of hashing every ledgered field, and any change to any input is
  * checked afresh. Bounded (the inputs are a few KB per record): emptied when full.
  */
-const checkedInputs = new Map<string, { inputs: string[]; result: boolean }>();
+const checkedInputs = new Map<string, { inputs: unknown[]; result: boolean }>();
 const CHECKED_INPUTS_KEPT = 10_000;
 
 /** What a record shows of its attachments and what its ledger content takes, as one JSON array. */

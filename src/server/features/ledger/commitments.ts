@@ -79,7 +79,7 @@ export function openEntry(
 export function recanonicalWith(
   entry: LedgerEntryRow,
   content: Record<string, unknown>,
-  opening: Opening | null | undefined,
+  opening: Pick<Opening, 'salt'> | null | undefined,
 ): string | null {
   const header = {
     seq: Number(entry.seq),

@@ -34,8 +34,11 @@ export type ListedPatient = Pick<
 type RecordRow = typeof medicalRecords.$inferSelect;
 type AttachmentRow = typeof attachments.$inferSelect;
 type EntryRow = typeof ledgerEntries.$inferSelect & {
-  /** The opening of a format-2 entry (null when none is stored: erased, or format 1). */
-  opening: { salt: string; content: string } | null;
+  /**
+   * The salt of a format-2 entry's opening (null when none is stored: erased, or format 1). The
+   * check commits to the record's own fields under it; the stored content is not read.
+   */
+  opening: { salt: string } | null;
 };
 
 const retractor = alias(users, 'retractor');
@@ -72,10 +75,10 @@ function recomputesEntry(entry: EntryRow, content: Record<string, unknown>): boo
 }
 
 /**
- * Everything the check reads, each part as it is: the entry's fields and opening, and the record's
- * and attachments' fields its content is made of (ledger/content.ts lists them), dates as their
- * time. Comparing these costs a few string comparisons; building the content and its JSON to
- * compare cost 3 µs a record.
+ * Everything the check reads, each part as it is: the entry's fields and its opening's salt, and
+ * the record's and attachments' fields its content is made of (ledger/content.ts lists them),
+ * dates as their time. Comparing these is cheaper than building the content and its JSON for
+ * every record of every list, as the check did (2% of the record list's app CPU, bench/api-cpu).
  */
 function checkInputs(
   entry: EntryRow,
@@ -91,7 +94,6 @@ function checkInputs(
     entry.userId,
     entry.canonical,
     entry.opening ? entry.opening.salt : null,
-    entry.opening ? entry.opening.content : null,
   ];
   for (const key of RECORD_CONTENT_INPUTS) inputs.push(timeOf(record[key]));
   for (const file of files) for (const key of ATTACHMENT_CONTENT_INPUTS) inputs.push(file[key]);
@@ -128,9 +130,9 @@ const attachmentsJson = sql<AttachmentJson[]>`coalesce((
 
 /**
  * A record with everything it shows, in one row: its patient (what it shows of them and what access
- * is checked on: ListedPatient), provider, retractor, attachments and the ledger entry it names with that
- * entry's opening (the record id guards against a hash reused). One statement per page instead of
- * one per kind of detail.
+ * is checked on: ListedPatient), provider, retractor, attachments and the ledger entry it names
+ * with that entry's salt (the record id guards against a hash reused). One statement per page
+ * instead of one per kind of detail.
  */
 const recordColumns = {
   record: medicalRecords,
@@ -150,7 +152,6 @@ const recordColumns = {
   files: attachmentsJson,
   entry: ledgerEntries,
   salt: ledgerContents.salt,
-  content: ledgerContents.content,
 };
 /** Newest first; the id breaks ties so that pages never overlap or skip a record. */
 const newestFirst = [desc(medicalRecords.createdAt), desc(medicalRecords.id)] as const;
@@ -299,14 +300,13 @@ type LoadedRow = {
   files: AttachmentJson[];
   entry: typeof ledgerEntries.$inferSelect | null;
   salt: string | null;
-  content: string | null;
 };
 
 /** A row with its attachments and ledger check, shaped for the API. */
 function shapeRecord(row: LoadedRow): MedicalRecord {
-  const { record, patient, providerName, providerVerifiedAt, retractedBy, files: own, salt, content } = row;
+  const { record, patient, providerName, providerVerifiedAt, retractedBy, files: own, salt } = row;
   const entry: EntryRow | undefined = row.entry
-    ? { ...row.entry, opening: salt !== null && content !== null ? { salt, content } : null }
+    ? { ...row.entry, opening: salt !== null ? { salt } : null }
     : undefined;
   return {
     id: record.id,

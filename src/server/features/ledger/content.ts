@@ -29,7 +29,7 @@ export interface AttachmentContentSource {
 /**
  * Every field of a record and of an attachment that recordLedgerContent reads: the content is a
  * function of these alone, so a check of the content can be remembered against them
- * (records/load.ts, matchesLedger). content.test.ts holds recordLedgerContent to these lists.
+ * (records/load.ts, matchesLedger); records/ledger-flag.test.ts holds recordLedgerContent to them.
  */
 export const RECORD_CONTENT_INPUTS = [
   'id',

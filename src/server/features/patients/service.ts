@@ -55,7 +55,7 @@ const patientColumns = {
   },
   user: { firstName: users.firstName, lastName: users.lastName, email: users.email },
 };
-type ShownPatient = Omit<PatientRow, 'archivedAt' | 'updatedAt'>;
+type ShownPatient = Pick<PatientRow, keyof typeof patientColumns.patient>;
 
 /** Latest started, non-cancelled appointment of the patient at the hospital that created it. */
 const lastVisit = (now: Date | Placeholder) =>

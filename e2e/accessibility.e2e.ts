@@ -166,7 +166,8 @@ const LONG_FILE_NAME = 'comprehensive-metabolic-panel-2026-11-20-signed.pdf';
 
 /**
  * A new hospital (signed in, its context) with a patient of a long name, two records shared with
- * family (one of a long title and file name) and an appointment in three days; the patient's MRN.
+ * family (one of a long title and file name), an appointment in three days and one on the 1st of
+ * next month; the patient's MRN.
  */
 async function hospitalWithRecords() {
   const url = journey.app.url;
@@ -189,7 +190,17 @@ async function hospitalWithRecords() {
       files: { name: fileName, mimeType: 'application/pdf', buffer: samplePdf(title) },
     });
   }
-  await bookAppointment(hospital, url, { patientId, doctorName, department: 'cardiology' });
+  const appointment = { patientId, doctorName, department: 'cardiology' };
+  await bookAppointment(hospital, url, appointment);
+  // And one on the 1st of next month, in the calendar's last row unless this month ends on a
+  // Saturday: a day of another month, shown set apart, whose marker must keep its contrast.
+  const now = new Date();
+  await bookAppointment(
+    hospital,
+    url,
+    appointment,
+    new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1, 14)),
+  );
   return { hospital, mrn };
 }
 

@@ -39,9 +39,9 @@ export async function bookAppointment(
   context: BrowserContext,
   url: string,
   appointment: { patientId: string; doctorName: string; department: string },
+  /** When: by default in three days, at 10:00 UTC. */
+  appointmentDate = new Date(new Date(Date.now() + 3 * 86_400_000).setUTCHours(10, 0, 0, 0)),
 ): Promise<Date> {
-  const appointmentDate = new Date(Date.now() + 3 * 86_400_000);
-  appointmentDate.setUTCHours(10, 0, 0, 0);
   const booked = await context.request.post(`${url}/api/appointments`, {
     data: { ...appointment, appointmentType: 'consultation', appointmentDate },
   });

@@ -85,12 +85,22 @@ export function MonthCalendar({ month, selected, today, days, onMonth, onSelect,
                     padding: 4,
                     borderRadius: 6,
                     border: `2px solid ${isSelected ? 'var(--mantine-color-blue-6)' : 'var(--mantine-color-gray-2)'}`,
-                    background: isToday ? 'var(--mantine-color-blue-0)' : undefined,
-                    opacity: inMonth ? 1 : 0.45,
+                    // Days of the next or previous month are set apart by a grey ground and a
+                    // dimmed number, not by fading the cell: faded, their appointments' text fell
+                    // below WCAG AA contrast (axe, e2e/accessibility).
+                    background: isToday
+                      ? 'var(--mantine-color-blue-0)'
+                      : inMonth
+                        ? undefined
+                        : 'var(--mantine-color-gray-0)',
                     overflow: 'hidden',
                   }}
                 >
-                  <Text size="xs" fw={isToday ? 700 : 400} c={isToday ? 'blue' : undefined}>
+                  <Text
+                    size="xs"
+                    fw={isToday ? 700 : 400}
+                    c={isToday ? 'blue' : inMonth ? undefined : 'dimmed'}
+                  >
                     {day.getDate()}
                   </Text>
                   {list.slice(0, MAX_MARKERS).map((a) => (

@@ -172,14 +172,27 @@ let clockTicks: number | undefined;
 
 /** CPU time (user + system, ms) a process has used, from /proc/<pid>/stat; with its reaped children's. */
 export function cpuMs(pid: number, withChildren = false): number {
-  clockTicks ??= Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+  const fields = statFields(pid);
+  const ticks = fields[11] + fields[12] + (withChildren ? fields[13] + fields[14] : 0);
+  return ticksToMs(ticks);
+}
+
+/** The system (kernel) part of a process's CPU time, ms: sockets, page faults, its threads' waits. */
+export function systemCpuMs(pid: number): number {
+  return ticksToMs(statFields(pid)[12]);
+}
+
+/** The numbers after "(comm)": state is field 3, utime 14, stime 15, cutime 16, cstime 17 (proc(5)). */
+function statFields(pid: number): number[] {
   const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-  // Fields after "(comm)": state is field 3, utime 14, stime 15, cutime 16, cstime 17 (proc(5)).
-  const fields = stat
+  return stat
     .slice(stat.lastIndexOf(')') + 2)
     .split(' ')
     .map(Number);
-  const ticks = fields[11] + fields[12] + (withChildren ? fields[13] + fields[14] : 0);
+}
+
+function ticksToMs(ticks: number): number {
+  clockTicks ??= Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
   return (ticks * 1000) / clockTicks;
 }
 

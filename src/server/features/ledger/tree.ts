@@ -48,12 +48,17 @@ export async function loadNodes(db: Db, keys: readonly NodeKey[]): Promise<Map<s
     levels: unique.map((k) => k.level),
     indexes: unique.map((k) => k.index),
   });
-  return new Map(rows.map((row) => [`${row.level}:${Number(row.idx)}`, bytesOf(row.hash)]));
+  return nodeMap(rows);
 }
+
+/** Stored subtree rows by "level:index", the key every proof looks them up by. */
+type StoredNode = { level: number; idx: number | string; hash: string };
+const nodeMap = (rows: readonly StoredNode[]): Map<string, Uint8Array> =>
+  new Map(rows.map((row) => [keyOf({ level: row.level, index: Number(row.idx) }), bytesOf(row.hash)]));
 
 /** Stored subtrees read as a JSON array of [level, index, hash], by "level:index". */
 export const nodesFromJson = (rows: readonly [number, number, string][]): Map<string, Uint8Array> =>
-  new Map(rows.map(([level, index, hash]) => [keyOf({ level, index: Number(index) }), bytesOf(hash)]));
+  nodeMap(rows.map(([level, idx, hash]) => ({ level, idx, hash })));
 
 /**
  * The Merkle hashes of several leaf ranges, from one lookup of the stored subtrees, or from those
@@ -114,10 +119,11 @@ export async function lockLedgerHead(
   );
   const rows = (result as { rows: HeadRow[] }).rows;
   if (rows.length === 0) return { last: null, siblings: new Map() };
-  const siblings = new Map<string, Uint8Array>();
-  for (const row of rows)
-    if (row.level !== null && row.idx !== null && row.hash !== null)
-      siblings.set(keyOf({ level: row.level, index: Number(row.idx) }), bytesOf(row.hash));
+  const siblings = nodeMap(
+    rows.filter(
+      (row): row is HeadRow & StoredNode => row.level !== null && row.idx !== null && row.hash !== null,
+    ),
+  );
   return { last: { seq: Number(rows[0].seq), chainHash: rows[0].chain_hash }, siblings };
 }
 

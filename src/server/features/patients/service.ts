@@ -23,6 +23,7 @@ import {
 } from '../../../shared/patients.js';
 import { type Actor, findPatientForUser, hospitalPatientsFilter, type PatientRow } from '../../access.js';
 import type { Db } from '../../db/connect.js';
+import { isoFromTimestamptz, isoTime } from '../../db/iso-time.js';
 import { fetchPage, subqueryTotal } from '../../db/paging.js';
 import { preparedPerDb } from '../../db/prepared.js';
 import { appointments, hospitalPatientCounts, medicalRecords, patients, users } from '../../db/schema.js';
@@ -34,7 +35,8 @@ import { generateMrn, isUniqueViolation, MRN_ATTEMPTS } from './mrn.js';
 
 /**
  * What a Patient shows, and nothing else: the list decodes these for each of its rows (the whole
- * row added archived_at and updated_at, two dates per row nobody reads).
+ * row added archived_at and updated_at, two dates per row nobody reads). Its date comes as the
+ * API's ISO string (db/iso-time.ts).
  */
 const patientColumns = {
   patient: {
@@ -51,19 +53,21 @@ const patientColumns = {
     insuranceProvider: patients.insuranceProvider,
     insurancePolicy: patients.insurancePolicy,
     primaryCarePhysician: patients.primaryCarePhysician,
-    createdAt: patients.createdAt,
+    createdAt: isoTime(patients.createdAt),
   },
   user: { firstName: users.firstName, lastName: users.lastName, email: users.email },
 };
-type ShownPatient = Pick<PatientRow, keyof typeof patientColumns.patient>;
+type ShownPatient = Pick<PatientRow, Exclude<keyof typeof patientColumns.patient, 'createdAt'>> & {
+  createdAt: string;
+};
 
 /** Latest started, non-cancelled appointment of the patient at the hospital that created it. */
 const lastVisit = (now: Date | Placeholder) =>
-  sql<Date | null>`(select max(${appointments.appointmentDate}) from ${appointments}
+  sql`(select max(${appointments.appointmentDate}) from ${appointments}
     where ${appointments.patientId} = ${patients.id}
       and ${appointments.hospitalId} = ${patients.createdByHospitalId}
       and ${appointments.status} <> 'cancelled'
-      and ${appointments.appointmentDate} <= ${now})`.mapWith(appointments.appointmentDate);
+      and ${appointments.appointmentDate} <= ${now})`.mapWith(isoFromTimestamptz) as SQL<string | null>;
 
 /** The hospital's active patients, kept by a trigger (one row read instead of a count). */
 const activePatientCount = (db: Db, hospitalId: string | Placeholder) =>
@@ -112,7 +116,7 @@ const unfilteredPage = preparedPerDb((db) => {
 function toPatient(
   row: ShownPatient,
   user: { firstName: string | null; lastName: string | null; email: string | null } | null,
-  visit: Date | null,
+  visit: string | null,
 ): Patient {
   return {
     id: row.id,
@@ -128,9 +132,9 @@ function toPatient(
     insuranceProvider: row.insuranceProvider,
     insurancePolicy: row.insurancePolicy,
     primaryCarePhysician: row.primaryCarePhysician,
-    createdAt: row.createdAt.toISOString(),
+    createdAt: row.createdAt,
     user: user?.email ? { firstName: user.firstName, lastName: user.lastName, email: user.email } : null,
-    lastVisit: visit ? visit.toISOString() : null,
+    lastVisit: visit,
   };
 }
 
@@ -208,7 +212,10 @@ export async function createPatient(
           hospitalId: actor.id,
           patientId: row.id,
         });
-        return { patient: toPatient(row, null, null), activation: issued };
+        return {
+          patient: toPatient({ ...row, createdAt: row.createdAt.toISOString() }, null, null),
+          activation: issued,
+        };
       });
     } catch (err) {
       if (isUniqueViolation(err, 'patients_patient_id_unique') && attempt < MRN_ATTEMPTS) continue;

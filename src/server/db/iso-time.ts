@@ -23,3 +23,6 @@ export function isoFromTimestamptz(text: string): string {
 /** A timestamptz column selected as its ISO string (null stays null) instead of a Date. */
 export const isoTime = <C extends PgColumn>(column: C) =>
   sql`${column}`.mapWith(isoFromTimestamptz) as SQL<C['_']['notNull'] extends true ? string : string | null>;
+
+/** The API's form of a time read either way: a Date (from a write's RETURNING) or isoTime's string. */
+export const isoOf = (time: Date | string) => (typeof time === 'string' ? time : time.toISOString());

@@ -3,7 +3,21 @@
 // audited in its own transaction and checked against the shared conflict rule under a per-hospital
 // lock, so two requests cannot book the same doctor or patient into overlapping hours. Cancelling
 // keeps the row (status cancelled) and enters the cancellation in the ledger.
-import { and, asc, count, eq, gt, gte, lt, lte, ne, sql, type Placeholder, type SQL } from 'drizzle-orm';
+import {
+  and,
+  asc,
+  count,
+  eq,
+  getTableColumns,
+  gt,
+  gte,
+  lt,
+  lte,
+  ne,
+  sql,
+  type Placeholder,
+  type SQL,
+} from 'drizzle-orm';
 import {
   APPOINTMENT_MESSAGES,
   APPOINTMENT_TYPE_LABELS,
@@ -27,6 +41,7 @@ import {
 } from '../../access.js';
 import type { Paged, PagingQuery } from '../../../shared/paging.js';
 import type { Db } from '../../db/connect.js';
+import { isoOf, isoTime } from '../../db/iso-time.js';
 import { fetchPage, subqueryTotal } from '../../db/paging.js';
 import { preparedPerDb } from '../../db/prepared.js';
 import { appointments, patients, users } from '../../db/schema.js';
@@ -37,6 +52,9 @@ import { appendLedgered } from '../ledger/ledgered.js';
 import { notifyAppointment } from '../notifications/events.js';
 
 type AppointmentRow = typeof appointments.$inferSelect;
+/** Its times: Dates from a write, ISO strings from a list (db/iso-time.ts). */
+type AppointmentTimes = 'appointmentDate' | 'createdAt' | 'updatedAt';
+type AppointmentSource = Omit<AppointmentRow, AppointmentTimes> & Record<AppointmentTimes, Date | string>;
 /** Key of the advisory lock that serialises a hospital's bookings ("APPT"). */
 const BOOKING_LOCK_KEY = 0x41505054;
 const HOUR_MS = APPOINTMENT_LENGTH_MINUTES * 60_000;
@@ -47,7 +65,7 @@ const patientName = (p: Pick<PatientRow, 'firstName' | 'lastName'>) =>
 /** What an appointment shows of its patient. */
 type AppointmentPatient = Pick<PatientRow, 'firstName' | 'lastName' | 'patientId'>;
 
-function toAppointment(row: AppointmentRow, patient: AppointmentPatient, timeZone: string): Appointment {
+function toAppointment(row: AppointmentSource, patient: AppointmentPatient, timeZone: string): Appointment {
   return {
     id: row.id,
     patientId: row.patientId,
@@ -57,13 +75,13 @@ function toAppointment(row: AppointmentRow, patient: AppointmentPatient, timeZon
     doctorName: row.doctorName,
     department: row.department,
     appointmentType: row.appointmentType,
-    appointmentDate: row.appointmentDate.toISOString(),
+    appointmentDate: isoOf(row.appointmentDate),
     location: row.location,
     notes: row.notes,
     status: row.status,
     blockchainHash: row.blockchainHash,
-    createdAt: row.createdAt.toISOString(),
-    updatedAt: row.updatedAt.toISOString(),
+    createdAt: isoOf(row.createdAt),
+    updatedAt: isoOf(row.updatedAt),
     timeZone,
   };
 }
@@ -104,7 +122,13 @@ function appointmentPageQuery(
 ) {
   return db
     .select({
-      appointment: appointments,
+      // Its times as ISO strings: three dates a row, 1,500 rows in a busy month.
+      appointment: {
+        ...getTableColumns(appointments),
+        appointmentDate: isoTime(appointments.appointmentDate),
+        createdAt: isoTime(appointments.createdAt),
+        updatedAt: isoTime(appointments.updatedAt),
+      },
       // Only what an appointment shows: the whole row was 14 more cells and 3 dates to decode per
       // row, 7-8% of the month read's app CPU (bench/api-cpu).
       patient: { firstName: patients.firstName, lastName: patients.lastName, patientId: patients.patientId },

@@ -23,7 +23,7 @@ import {
 } from '../../../shared/patients.js';
 import { type Actor, findPatientForUser, hospitalPatientsFilter, type PatientRow } from '../../access.js';
 import type { Db } from '../../db/connect.js';
-import { isoFromTimestamptz, isoTime } from '../../db/iso-time.js';
+import { isoFromTimestamptz, isoOf, isoTime } from '../../db/iso-time.js';
 import { fetchPage, subqueryTotal } from '../../db/paging.js';
 import { preparedPerDb } from '../../db/prepared.js';
 import { appointments, hospitalPatientCounts, medicalRecords, patients, users } from '../../db/schema.js';
@@ -57,8 +57,9 @@ const patientColumns = {
   },
   user: { firstName: users.firstName, lastName: users.lastName, email: users.email },
 };
+/** createdAt: an ISO string from a list, a Date from the insert's RETURNING. */
 type ShownPatient = Pick<PatientRow, Exclude<keyof typeof patientColumns.patient, 'createdAt'>> & {
-  createdAt: string;
+  createdAt: Date | string;
 };
 
 /** Latest started, non-cancelled appointment of the patient at the hospital that created it. */
@@ -132,7 +133,7 @@ function toPatient(
     insuranceProvider: row.insuranceProvider,
     insurancePolicy: row.insurancePolicy,
     primaryCarePhysician: row.primaryCarePhysician,
-    createdAt: row.createdAt,
+    createdAt: isoOf(row.createdAt),
     user: user?.email ? { firstName: user.firstName, lastName: user.lastName, email: user.email } : null,
     lastVisit: visit,
   };
@@ -212,10 +213,7 @@ export async function createPatient(
           hospitalId: actor.id,
           patientId: row.id,
         });
-        return {
-          patient: toPatient({ ...row, createdAt: row.createdAt.toISOString() }, null, null),
-          activation: issued,
-        };
+        return { patient: toPatient(row, null, null), activation: issued };
       });
     } catch (err) {
       if (isUniqueViolation(err, 'patients_patient_id_unique') && attempt < MRN_ATTEMPTS) continue;

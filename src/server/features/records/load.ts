@@ -1,11 +1,12 @@
 // Loading records with their attachments, provider name and ledger check, shaped for the API.
-import { and, count, desc, eq, isNull, sql, type Placeholder, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, getTableColumns, isNull, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import { alias, type PgSelect } from 'drizzle-orm/pg-core';
 import { patientDisplayName } from '../../../shared/patients.js';
 import type { Paged, PagingQuery } from '../../../shared/paging.js';
 import type { DocumentStatus, MedicalRecord, RecordListQuery } from '../../../shared/records.js';
 import { reachableRecordsFilter, type PatientRow } from '../../access.js';
 import type { Db } from '../../db/connect.js';
+import { isoOf, isoTime } from '../../db/iso-time.js';
 import { fetchPage, subqueryTotal } from '../../db/paging.js';
 import { preparedPerDb } from '../../db/prepared.js';
 import {
@@ -31,7 +32,12 @@ export type ListedPatient = Pick<
   'id' | 'patientId' | 'firstName' | 'lastName' | 'email' | 'createdByHospitalId' | 'archivedAt' | 'userId'
 >;
 
-type RecordRow = typeof medicalRecords.$inferSelect;
+/** Its times: ISO strings as the lists read them (recordColumns), or Dates. */
+type RecordRow = Omit<typeof medicalRecords.$inferSelect, 'createdAt' | 'updatedAt' | 'enteredInErrorAt'> & {
+  createdAt: Date | string;
+  updatedAt: Date | string;
+  enteredInErrorAt: Date | string | null;
+};
 type AttachmentRow = typeof attachments.$inferSelect;
 type EntryRow = typeof ledgerEntries.$inferSelect & {
   /**
@@ -135,7 +141,13 @@ const attachmentsJson = sql<AttachmentJson[]>`coalesce((
  * instead of one per kind of detail.
  */
 const recordColumns = {
-  record: medicalRecords,
+  // Its times as ISO strings (db/iso-time.ts): two or three dates a row not parsed and printed again.
+  record: {
+    ...getTableColumns(medicalRecords),
+    createdAt: isoTime(medicalRecords.createdAt),
+    updatedAt: isoTime(medicalRecords.updatedAt),
+    enteredInErrorAt: isoTime(medicalRecords.enteredInErrorAt),
+  },
   patient: {
     id: patients.id,
     patientId: patients.patientId,
@@ -326,8 +338,8 @@ function shapeRecord(row: LoadedRow): MedicalRecord {
     isBlockchainVerified: matchesLedger(record, own, entry),
     blockchainHash: record.blockchainHash,
     viewedByPatient: record.viewedByPatient,
-    createdAt: record.createdAt.toISOString(),
-    updatedAt: record.updatedAt.toISOString(),
+    createdAt: isoOf(record.createdAt),
+    updatedAt: isoOf(record.updatedAt),
     providerName,
     providerVerified: providerVerifiedAt !== null,
     patient: { id: patient.id, mrn: patient.patientId, name: patientDisplayName(patient) },
@@ -345,7 +357,7 @@ function shapeRecord(row: LoadedRow): MedicalRecord {
     supersededById: record.supersededById,
     enteredInError: record.enteredInErrorAt
       ? {
-          at: record.enteredInErrorAt.toISOString(),
+          at: isoOf(record.enteredInErrorAt),
           reason: record.enteredInErrorReason ?? '',
           byName: retractedBy?.email ? personName(retractedBy) : null,
         }

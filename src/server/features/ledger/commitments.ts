@@ -72,12 +72,29 @@ export function openEntry(
   return { state: 'open', version, envelope, content };
 }
 
+/** What an entry's text holds besides its content: the fields its row keeps beside the text. */
+export type EntryHeader = Pick<
+  LedgerEntryRow,
+  'seq' | 'createdAt' | 'kind' | 'recordId' | 'patientId' | 'userId'
+>;
+
 /**
- * The canonical text the entry would have if it had been written over `content`: v1 with the
- * content inline, v2 with commitments under the entry's own salt (null for v2 without one).
+ * The canonical text the entry would have if it had been written over `content`, in the entry's
+ * own format (read from its stored text): v1 with the content inline, v2 with commitments under
+ * the entry's salt (null for v2 without one).
  */
 export function recanonicalWith(
   entry: LedgerEntryRow,
+  content: Record<string, unknown>,
+  opening: Pick<Opening, 'salt'> | null | undefined,
+): string | null {
+  return recanonicalAs(versionOf(entry.canonical) === 2 ? 2 : 1, entry, content, opening);
+}
+
+/** The same text in the format given (2 needs a salt: null without one). */
+export function recanonicalAs(
+  version: 1 | 2,
+  entry: EntryHeader,
   content: Record<string, unknown>,
   opening: Pick<Opening, 'salt'> | null | undefined,
 ): string | null {
@@ -89,7 +106,6 @@ export function recanonicalWith(
     patientId: entry.patientId,
     userId: entry.userId,
   };
-  const version = versionOf(entry.canonical);
   if (version === 2) {
     if (!opening || !/^[0-9a-f]{64}$/.test(opening.salt)) return null;
     return committedEntryCanonical({

@@ -111,19 +111,41 @@ describe.each([1, 2] as const)('the list’s ledger check, entry format %i', (fo
       expect(matchesLedger(record, files, entry), `attachment ${key} back`).toBe(true);
     }
     expect(matchesLedger(record, files.slice(0, 1), entry), 'an attachment less').toBe(false);
+    // Every field of the entry's row that its text is made of besides the content, and its opening:
+    // another salt (format 2 commits to the content under it), none (erased), or one where format 1
+    // has none (the check then makes the text as format 2, which the entry's hash is not of).
     const entryChanges = {
       seq: entry.seq + 1,
       createdAt: changed(entry.createdAt),
-      canonical: `${entry.canonical} `,
-      // Another salt (the check of a format-2 entry commits to the content under it).
+      kind: 'profile_change',
+      recordId: changed(entry.recordId),
+      patientId: changed(entry.patientId),
+      userId: changed(entry.userId),
       opening: entry.opening
         ? { ...entry.opening, salt: entry.opening.salt.replace(/^./, (c) => (c === '0' ? '1' : '0')) }
-        : null,
+        : { salt: 'c'.repeat(64), content: '{}' },
+      ...(entry.opening ? { erased: null } : {}),
     };
     for (const [key, value] of Object.entries(entryChanges)) {
-      if (key === 'opening' && format === 1) continue;
-      expect(matchesLedger(record, files, { ...entry, [key]: value }), `entry ${key}`).toBe(false);
+      const field = key === 'erased' ? 'opening' : key;
+      expect(matchesLedger(record, files, { ...entry, [field]: value }), `entry ${key}`).toBe(false);
       expect(matchesLedger(record, files, entry), `entry ${key} back`).toBe(true);
     }
+    // The stored text is not what the check vouches by, the hash is (the full verification reads
+    // the text): a check afresh reads only the hash and the fields beside the text.
+    const read = new Set<string>();
+    expect(matchesLedger({ ...record, title: `${record.title} again` }, files, watched(entry, read))).toBe(
+      false,
+    );
+    expect([...read].sort()).toEqual([
+      'createdAt',
+      'hash',
+      'kind',
+      'opening',
+      'patientId',
+      'recordId',
+      'seq',
+      'userId',
+    ]);
   });
 });

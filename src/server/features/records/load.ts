@@ -17,7 +17,7 @@ import {
   patients,
   users,
 } from '../../db/schema.js';
-import { recanonicalWith } from '../ledger/commitments.js';
+import { recanonicalAs, type EntryHeader } from '../ledger/commitments.js';
 import {
   ATTACHMENT_CONTENT_INPUTS,
   RECORD_CONTENT_INPUTS,
@@ -39,22 +39,27 @@ type RecordRow = Omit<typeof medicalRecords.$inferSelect, 'createdAt' | 'updated
   enteredInErrorAt: Date | string | null;
 };
 type AttachmentRow = typeof attachments.$inferSelect;
-type EntryRow = typeof ledgerEntries.$inferSelect & {
-  /**
-   * The salt of a format-2 entry's opening (null when none is stored: erased, or format 1). The
-   * check commits to the record's own fields under it; the stored content is not read.
-   */
-  opening: { salt: string } | null;
-};
+/** What the check reads of the entry: its hash and the fields beside its text, not the text. */
+type EntryRow = EntryHeader &
+  Pick<typeof ledgerEntries.$inferSelect, 'hash'> & {
+    /**
+     * The salt of a format-2 entry's opening (null when none is stored: erased, or format 1). The
+     * check commits to the record's own fields under it; the stored content is not read.
+     */
+    opening: { salt: string } | null;
+  };
 
 const retractor = alias(users, 'retractor');
 
 export const downloadUrl = (storageKey: string) => `/api/download/${storageKey}`;
 
 /**
- * Whether the record's ledger entry exists, is intact (its hash is the hash of its text) and
- * covers exactly what the record and its attachment rows hold now. A file replaced on disk is
- * caught by the full verification (GET /api/medical-records/{id}/verification), which reads it.
+ * Whether the record's ledger entry exists and its hash is the hash of the entry's text made again
+ * from what the record and its attachment rows hold now: then they hold exactly what was entered.
+ * The stored text is not read (a page of 30 records carried about 30 KB of it): only the hash
+ * vouches for content, and whether the text still hashes to it, like the chain and the proofs, is
+ * the full verification's to check (GET /api/medical-records/{id}/verification), as is a file
+ * replaced on disk, which that verification reads.
  */
 export function matchesLedger(
   record: RecordRow,
@@ -74,9 +79,10 @@ export function matchesLedger(
 }
 
 function recomputesEntry(entry: EntryRow, content: Record<string, unknown>): boolean {
-  if (sha256Hex(entry.canonical) !== entry.hash) return false;
-  // The entry recomputed from the row (v1: content inline; v2: commitments under its salt).
-  const recomputed = recanonicalWith(entry, content, entry.opening);
+  // The entry recomputed from the row: format 2 (commitments under its salt) when it has an
+  // opening, which only format-2 entries have; else format 1 (content inline), which an erased
+  // format-2 entry, its opening deleted, can never hash to.
+  const recomputed = recanonicalAs(entry.opening ? 2 : 1, entry, content, entry.opening);
   return recomputed !== null && sha256Hex(recomputed) === entry.hash;
 }
 
@@ -98,7 +104,6 @@ function checkInputs(
     entry.recordId,
     entry.patientId,
     entry.userId,
-    entry.canonical,
     entry.opening ? entry.opening.salt : null,
   ];
   for (const key of RECORD_CONTENT_INPUTS) inputs.push(timeOf(record[key]));
@@ -162,7 +167,15 @@ const recordColumns = {
   providerVerifiedAt: users.verifiedAt,
   retractedBy: { firstName: retractor.firstName, lastName: retractor.lastName, email: retractor.email },
   files: attachmentsJson,
-  entry: ledgerEntries,
+  entry: {
+    seq: ledgerEntries.seq,
+    kind: ledgerEntries.kind,
+    recordId: ledgerEntries.recordId,
+    patientId: ledgerEntries.patientId,
+    userId: ledgerEntries.userId,
+    hash: ledgerEntries.hash,
+    createdAt: ledgerEntries.createdAt,
+  },
   salt: ledgerContents.salt,
 };
 /** Newest first; the id breaks ties so that pages never overlap or skip a record. */
@@ -310,7 +323,7 @@ type LoadedRow = {
   providerVerifiedAt: Date | null;
   retractedBy: { firstName: string | null; lastName: string | null; email: string | null } | null;
   files: AttachmentJson[];
-  entry: typeof ledgerEntries.$inferSelect | null;
+  entry: Omit<EntryRow, 'opening'> | null;
   salt: string | null;
 };
 

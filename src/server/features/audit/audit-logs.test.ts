@@ -1,4 +1,6 @@
+import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { auditLogs } from '../../db/schema.js';
 import { addPatient, auditRows, call, signedInHospital, useCast } from '../../test/helpers.js';
 import { uploadRecord } from '../records/testing.js';
 
@@ -31,6 +33,9 @@ describe("a hospital's audit trail", () => {
     const upload = page.items.find((e: { action: string }) => e.action === 'record_upload');
     expect(upload).toMatchObject({ entityId: recordId, blockchainVerified: true, userName: 'Hana Ward' });
     expect(upload.blockchainHash).toMatch(/^[0-9a-f]{64}$/);
+    // Its time is the stored instant, as a Date of it prints it.
+    const [stored] = await t.ctx.db.select().from(auditLogs).where(eq(auditLogs.id, upload.id));
+    expect(upload.createdAt).toBe(stored.createdAt.toISOString());
     const login = page.items.find((e: { action: string }) => e.action === 'login');
     expect(login).toMatchObject({ blockchainHash: null, blockchainVerified: false });
   });

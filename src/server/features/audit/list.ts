@@ -1,10 +1,25 @@
 // Reading audit trails: a hospital's (entries scoped to it: its users' actions and reads of its
 // patients' records) and a patient's (entries scoped to their patient row). Filters by action,
 // user and period; paged; newest first.
-import { and, count, desc, eq, gte, isNull, lt, ne, notInArray, or, sql, type SQL } from 'drizzle-orm';
+import {
+  and,
+  count,
+  desc,
+  eq,
+  getTableColumns,
+  gte,
+  isNull,
+  lt,
+  ne,
+  notInArray,
+  or,
+  sql,
+  type SQL,
+} from 'drizzle-orm';
 import type { AuditPage, AuditQuery, AuditUser } from '../../../shared/hospital.js';
 import { displayName } from '../../../shared/users.js';
 import type { Db } from '../../db/connect.js';
+import { isoTime } from '../../db/iso-time.js';
 import { attachments, auditLogs, ledgerEntries, medicalRecords, users } from '../../db/schema.js';
 
 /** A hospital's trail, or a patient's (`patientUserId`: the patient's own account). */
@@ -63,7 +78,8 @@ export async function listTrail(db: Db, scope: TrailScope, query: AuditQuery): P
     .where(matching);
   const rows = await db
     .select({
-      entry: auditLogs,
+      // Its time as the API's ISO string (db/iso-time.ts), not through a Date.
+      entry: { ...getTableColumns(auditLogs), createdAt: isoTime(auditLogs.createdAt) },
       user: { email: users.email, firstName: users.firstName, lastName: users.lastName },
       ledgerHash: ledgerEntries.hash,
     })
@@ -85,7 +101,7 @@ export async function listTrail(db: Db, scope: TrailScope, query: AuditQuery): P
       entityId: entry.entityId,
       // Staff members' addresses stay out of a patient's view; the patient sees their own.
       ipAddress: 'hospitalId' in scope || entry.userId === scope.patientUserId ? entry.ipAddress : null,
-      createdAt: entry.createdAt ? entry.createdAt.toISOString() : null,
+      createdAt: entry.createdAt,
       blockchainHash: entry.blockchainHash,
       blockchainVerified: !!entry.blockchainHash && ledgerHash === entry.blockchainHash,
     })),

@@ -85,6 +85,11 @@ export type Patient = z.infer<typeof patientSchema>;
 
 export const patientPageSchema = pagedSchema(patientSchema);
 
+// At module level, not inside patientDisplayName: the server runs under tsx, whose esbuild keeps
+// function names by defining `name` on every named closure as it is made, and a record list names
+// each of its rows' patients (Object.defineProperty per row, in the record list's profile).
+const joinNames = (a?: string | null, b?: string | null) => [a, b].filter((s) => s && s.trim()).join(' ');
+
 /**
  * Display name (docs/spec.md#hospital-dashboard): own names, else the account's names, else e-mail,
  * else "Unknown Patient".
@@ -92,10 +97,9 @@ export const patientPageSchema = pagedSchema(patientSchema);
 export function patientDisplayName(
   p: Pick<Patient, 'firstName' | 'lastName' | 'email'> & { user?: Patient['user'] },
 ): string {
-  const join = (a?: string | null, b?: string | null) => [a, b].filter((s) => s && s.trim()).join(' ');
   return (
-    join(p.firstName, p.lastName) ||
-    join(p.user?.firstName, p.user?.lastName) ||
+    joinNames(p.firstName, p.lastName) ||
+    joinNames(p.user?.firstName, p.user?.lastName) ||
     p.email ||
     p.user?.email ||
     'Unknown Patient'

@@ -222,6 +222,10 @@ export async function createPatient(
   }
 }
 
+/** A page's rows as Patients (at module level: tsx names a closure made per request each time). */
+const toItems = (rows: Awaited<ReturnType<typeof patientPageQuery>>) =>
+  rows.map((r) => toPatient(r.patient, r.user, r.lastVisit));
+
 export async function listPatients(
   db: Db,
   hospitalId: string,
@@ -266,8 +270,6 @@ export async function listPatients(
       ),
     );
   }
-  const toItems = (rows: Awaited<ReturnType<typeof patientPageQuery>>) =>
-    rows.map((r) => toPatient(r.patient, r.user, r.lastVisit));
   if (conditions.length === 1) {
     // hospitalPatientsFilter alone (no search, no department): the prepared statement.
     return fetchPage(

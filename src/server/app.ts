@@ -177,8 +177,8 @@ export async function buildApp(
     // Quality 1, brotli's one-pass compressor: on this app's list pages (20-32 KB of JSON) 35-37%
     // less CPU than quality 2 (records 49 against 75 µs, patients 35 against 56 µs; 2 was 23-27%
     // under 3, and 3 30-40% under 4) for answers 8-20% larger (records 4,818 bytes against 4,450,
-    // patients 2,987 against 2,483), within 1% of gzip's fastest level (4,792 and 2,953) at
-    // three quarters of its CPU (66 and 44 µs). The app's CPU, not the wire, is what limits a
+    // patients 2,987 against 2,483), 0.5-1.2% larger than gzip's fastest level (4,792 and 2,953)
+    // at three quarters of its CPU (66 and 44 µs). The app's CPU, not the wire, is what limits a
     // list read (bench/api-cpu: the patient list 0.550-0.563 -> 0.526-0.538 ms).
     brotliOptions: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 1 } },
     // Answers up to 64 KiB (a page of any list) are compressed in one call, not through a zlib

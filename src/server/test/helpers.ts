@@ -282,10 +282,16 @@ export async function signedInPatient(
   return { email, userId: (res.json().user as { id: string }).id, cookie: await login(app, email) };
 }
 
+/** Longer than a code takes to reach the server on a loaded machine. */
+const ARRIVAL_MARGIN_MS = 3_000;
+
 /**
  * TOTP codes of a secret, computed here from the base32 secret as an authenticator app does
  * (RFC 6238, SHA-1, 6 digits, 30 s). `next()` gives a code for a time step not used before,
- * within the one step of drift the server accepts (the server refuses a step used twice).
+ * within the one step of drift the server accepts (the server refuses a step used twice). Its
+ * first choice, the step before the current one, is refused once the current step ends: within
+ * the last seconds of a step it waits for the next one, so that a code made just before a step
+ * ends cannot reach the server just after (this failed a CI run once).
  */
 export function authenticator(secret: string, clock: () => Date = () => new Date()) {
   const totp = new TOTP({ algorithm: 'SHA1', digits: 6, period: 30, secret: Secret.fromBase32(secret) });
@@ -295,7 +301,10 @@ export function authenticator(secret: string, clock: () => Date = () => new Date
     secret,
     codeAt,
     now: () => totp.generate({ timestamp: clock().getTime() }),
-    next(): string {
+    async next(): Promise<string> {
+      const untilNextStep = 30_000 - (clock().getTime() % 30_000);
+      if (untilNextStep < ARRIVAL_MARGIN_MS)
+        await new Promise((done) => setTimeout(done, untilNextStep + 50));
       const current = Math.floor(clock().getTime() / 30_000);
       const step = Math.max(current - 1, lastStep + 1);
       if (step > current + 1) throw new Error('no unused TOTP step left at this time');
@@ -315,7 +324,7 @@ export async function enableTwoFactor(t: TestApp, cookie: string) {
     method: 'POST',
     url: '/api/auth/2fa/enable',
     headers: { cookie },
-    payload: { code: auth.next() },
+    payload: { code: await auth.next() },
   });
   if (res.statusCode !== 200) throw new Error(`2fa enable: ${res.statusCode} ${res.body}`);
   return { auth, recoveryCodes: res.json<{ recoveryCodes: string[] }>().recoveryCodes };
@@ -349,7 +358,7 @@ export async function signedInAdmin(t: TestApp, email = uniqueEmail('admin')) {
   const { user } = await createAdmin(t.ctx.db, email, STRONG_PASSWORD);
   const first = await login(t.app, email);
   const { auth, recoveryCodes } = await enableTwoFactor(t, first);
-  const cookie = await loginWithCode(t.app, email, auth.next());
+  const cookie = await loginWithCode(t.app, email, await auth.next());
   return { email, userId: user.id, cookie, auth, recoveryCodes };
 }
 

@@ -165,7 +165,7 @@ describe('suspension', () => {
       method: 'POST',
       url: '/api/auth/2fa/verify',
       headers: { cookie: `medledger_2fa=${pending.value}` },
-      payload: { code: auth.next() },
+      payload: { code: await auth.next() },
     });
     expect(code.statusCode).toBeGreaterThanOrEqual(400);
     expect(code.cookies.find((c) => c.name === 'medledger_sid')).toBeUndefined();

@@ -65,6 +65,9 @@ function filters(scope: TrailScope, query: AuditQuery): SQL | undefined {
   return and(...conditions);
 }
 
+/** An entry's columns, its time as the API's ISO string (db/iso-time.ts), not through a Date. */
+const listedEntryColumns = { ...getTableColumns(auditLogs), createdAt: isoTime(auditLogs.createdAt) };
+
 export async function listTrail(db: Db, scope: TrailScope, query: AuditQuery): Promise<AuditPage> {
   const matching = filters(scope, query);
   const hide = query.routine === 'hide';
@@ -78,8 +81,7 @@ export async function listTrail(db: Db, scope: TrailScope, query: AuditQuery): P
     .where(matching);
   const rows = await db
     .select({
-      // Its time as the API's ISO string (db/iso-time.ts), not through a Date.
-      entry: { ...getTableColumns(auditLogs), createdAt: isoTime(auditLogs.createdAt) },
+      entry: listedEntryColumns,
       user: { email: users.email, firstName: users.firstName, lastName: users.lastName },
       ledgerHash: ledgerEntries.hash,
     })

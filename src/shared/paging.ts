@@ -5,6 +5,8 @@ import { z } from 'zod';
 import { DEFAULT_PAGE_SIZE } from './constants.js';
 import { decimalOnly } from './query-numbers.js';
 
+export { pageCount, pageRange } from './page-range.js';
+
 export const MAX_PAGE_SIZE = 100;
 
 const pageNumber = z.coerce
@@ -43,12 +45,3 @@ export interface Paged<T> {
   page: number;
   pageSize: number;
 }
-
-/** "Showing a-b of N" for a page (0 items: "Showing 0-0 of 0"). */
-export function pageRange(page: number, pageSize: number, shown: number, total: number) {
-  const from = shown === 0 ? 0 : (page - 1) * pageSize + 1;
-  return { from, to: shown === 0 ? 0 : from + shown - 1, total };
-}
-
-/** The number of pages of a list (at least 1, so an empty list still has page 1). */
-export const pageCount = (total: number, pageSize: number) => Math.max(1, Math.ceil(total / pageSize));

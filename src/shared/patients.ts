@@ -57,6 +57,7 @@ export type PatientCreateInput = z.infer<typeof patientCreateSchema>;
 export const PATIENT_FIELDS = Object.keys(patientInputSchema.shape) as (keyof PatientInput)[];
 
 export { GENDER_OPTIONS } from './constants.js';
+export { patientDisplayName } from './patient-name.js';
 
 export const patientListQuerySchema = pagingQuerySchema.extend({
   search: text().trim().max(100, 'search must be at most 100 characters').optional(),
@@ -84,27 +85,6 @@ export const patientSchema = z.object({
 export type Patient = z.infer<typeof patientSchema>;
 
 export const patientPageSchema = pagedSchema(patientSchema);
-
-// At module level, not inside patientDisplayName: the server runs under tsx, whose esbuild keeps
-// function names by defining `name` on every named closure as it is made, and a record list names
-// each of its rows' patients (Object.defineProperty per row, in the record list's profile).
-const joinNames = (a?: string | null, b?: string | null) => [a, b].filter((s) => s && s.trim()).join(' ');
-
-/**
- * Display name (docs/spec.md#hospital-dashboard): own names, else the account's names, else e-mail,
- * else "Unknown Patient".
- */
-export function patientDisplayName(
-  p: Pick<Patient, 'firstName' | 'lastName' | 'email'> & { user?: Patient['user'] },
-): string {
-  return (
-    joinNames(p.firstName, p.lastName) ||
-    joinNames(p.user?.firstName, p.user?.lastName) ||
-    p.email ||
-    p.user?.email ||
-    'Unknown Patient'
-  );
-}
 
 /** A patient of the same hospital that a new one may duplicate (same name and birth date, or e-mail). */
 export const possibleDuplicateSchema = patientSchema.pick(

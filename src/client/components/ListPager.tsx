@@ -3,7 +3,7 @@
 // the server's total, so nothing is ever capped silently.
 import { Group, Pagination, Text } from '@mantine/core';
 import { DEFAULT_PAGE_SIZE } from '../../shared/constants';
-import { pageCount, pageRange } from '../../shared/paging';
+import { pageCount, pageRange } from '../../shared/page-range';
 import { showingRange } from '../format';
 
 interface ListPagerProps {

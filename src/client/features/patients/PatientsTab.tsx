@@ -3,7 +3,8 @@
 import { Badge, Button, Group, Paper, Stack, Table, Text, Title } from '@mantine/core';
 import { IconEdit, IconFolderOpen, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
-import { patientDisplayName, type Patient } from '../../../shared/patients';
+import { patientDisplayName } from '../../../shared/patient-name';
+import type { Patient } from '../../../shared/patients';
 import { FIRST_PATIENTS_PAGE, useDeletePatient, usePatients } from './api';
 import { DEPARTMENT_OPTIONS, formatDate } from '../../format';
 import { confirmDeletePatient } from './confirmDeletePatient';

@@ -2,7 +2,8 @@
 // The server archives the patient: records stay and the patient's own account keeps them.
 import { Text } from '@mantine/core';
 import { modals } from '@mantine/modals';
-import { patientDisplayName, type Patient } from '../../../shared/patients';
+import { patientDisplayName } from '../../../shared/patient-name';
+import type { Patient } from '../../../shared/patients';
 import { errorMessage } from '../../api/request';
 import { notifyError, notifySuccess } from '../../notify';
 

@@ -12,6 +12,7 @@ import { App } from './App';
 import { createQueryClient } from './api/queryClient';
 import { AuthProvider } from './auth/AuthProvider';
 import { NotificationArea } from './components/NotificationArea';
+import { startFirstReads } from './pages/firstReads';
 import { PUBLIC_PAGES } from './pages/lazyPages';
 import { cssVariablesResolver, theme } from './theme';
 
@@ -41,6 +42,8 @@ function render(container: HTMLElement) {
     ),
   );
 }
+
+startFirstReads(queryClient, window.location);
 
 // The first page of the visit is loaded before the first render, so that it renders in that pass
 // (lazyPage). Its chunks are already on their way: the HTML of a public path names them. If they

@@ -2,8 +2,7 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import type { BillingStatus } from '../../../shared/providers';
 import { apiJson } from '../../api/request';
-
-export const BILLING_STATUS_KEY = ['/api/billing/status'] as const;
+import { BILLING_STATUS_KEY } from './keys';
 
 export const useBillingStatus = () => useQuery<BillingStatus>({ queryKey: BILLING_STATUS_KEY });
 

@@ -5,7 +5,8 @@ import { IconEdit, IconFolderOpen, IconPlus, IconTrash } from '@tabler/icons-rea
 import { useState } from 'react';
 import { patientDisplayName } from '../../../shared/patient-name';
 import type { Patient } from '../../../shared/patients';
-import { FIRST_PATIENTS_PAGE, useDeletePatient, usePatients } from './api';
+import { useDeletePatient, usePatients } from './api';
+import { FIRST_PATIENTS_PAGE } from './keys';
 import { DEPARTMENT_OPTIONS, formatDate } from '../../format';
 import { confirmDeletePatient } from './confirmDeletePatient';
 import { PatientDetailsDialog, PatientFormDialog } from './lazyDialogs';

@@ -2,15 +2,14 @@
 // patient, a new activation code; the patient's own profile. After a hospital's change its lists,
 // records, drafts and trail are read again.
 import { useMutation, usePrefetchQuery, useQuery, useQueryClient } from '@tanstack/react-query';
-import { DEFAULT_PAGE_SIZE } from '../../../shared/constants';
 import type { IssuedActivationCode } from '../../../shared/activation';
 import type { ProfileUpdate } from '../../../shared/patient-profile';
 import type { Paged, Patient, PatientInput } from '../../../shared/patients';
 import { apiJson } from '../../api/request';
 import { ACTIVITY_KEY, AUDIT_KEY, AUDIT_USERS_KEY } from '../audit/api';
 import { DRAFTS_KEY, RECORDS_KEY } from '../records/api';
+import { FIRST_PATIENTS_PAGE_KEY, PATIENTS_KEY } from './keys';
 
-export const PATIENTS_KEY = ['/api/patients'] as const;
 export const PROFILE_KEY = ['/api/patients/profile'] as const;
 
 export interface PatientListParams {
@@ -20,9 +19,6 @@ export interface PatientListParams {
   pageSize?: number;
 }
 
-/** What the Patients tab lists when it opens: no search, every department, the first page. */
-export const FIRST_PATIENTS_PAGE = { search: '', department: 'all', page: 1, pageSize: DEFAULT_PAGE_SIZE };
-
 export const usePatients = (params: PatientListParams) =>
   useQuery<Paged<Patient>>({ queryKey: [...PATIENTS_KEY, { ...params }] });
 
@@ -30,8 +26,7 @@ export const usePatients = (params: PatientListParams) =>
  * Starts reading the list the Patients tab opens on before the tab is shown: the dashboard shows
  * it only with the billing status, and reading one after the other cost a round trip.
  */
-export const usePrefetchFirstPatientsPage = () =>
-  usePrefetchQuery({ queryKey: [...PATIENTS_KEY, { ...FIRST_PATIENTS_PAGE }] });
+export const usePrefetchFirstPatientsPage = () => usePrefetchQuery({ queryKey: FIRST_PATIENTS_PAGE_KEY });
 
 /** After a patient changes: lists, records and the trail are read again (data is never stale otherwise). */
 function useRefreshHospitalData() {

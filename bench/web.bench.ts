@@ -137,7 +137,11 @@ async function measurePage(
     undefined,
   );
   if (!runner) throw new Error(`Lighthouse gave no result for ${page}`);
-  const { categories, audits } = runner.lhr;
+  const { categories, audits, runtimeError } = runner.lhr;
+  // A run Lighthouse could not finish scores 0 (one in 20 or so on this machine): say why, since the
+  // median hides it.
+  if (runtimeError)
+    console.warn(`${page}: a Lighthouse run failed (${runtimeError.code}): ${runtimeError.message}`);
   // The last run's report, for a closer look at what fell short.
   fs.mkdirSync('bench/.out', { recursive: true });
   fs.writeFileSync(outFile('lighthouse', page), JSON.stringify(runner.lhr));

@@ -125,23 +125,28 @@ async function measurePage(
   budgetKb: number,
   cookie: string | undefined,
 ): Promise<Omit<PageResult, 'performanceRuns'>> {
-  const runner = await lighthouse(
-    `${url}${page}`,
-    {
-      port,
-      output: 'json',
-      logLevel: 'error',
-      onlyCategories: ['performance', 'accessibility', 'best-practices'],
-      extraHeaders: cookie ? { Cookie: cookie } : undefined,
-    },
-    undefined,
-  );
+  const run = () =>
+    lighthouse(
+      `${url}${page}`,
+      {
+        port,
+        output: 'json',
+        logLevel: 'error',
+        onlyCategories: ['performance', 'accessibility', 'best-practices'],
+        extraHeaders: cookie ? { Cookie: cookie } : undefined,
+      },
+      undefined,
+    );
+  let runner = await run();
+  // A run Lighthouse could not finish (about one in 20 on this machine, mostly NO_NAVSTART: its trace
+  // missed the navigation) scores 0 and asks to be run again: it is, up to twice, and said so.
+  for (let retry = 1; retry <= 2 && runner?.lhr.runtimeError; retry++) {
+    const { code, message } = runner.lhr.runtimeError;
+    console.warn(`${page}: a Lighthouse run failed (${code}): ${message}; running it again`);
+    runner = await run();
+  }
   if (!runner) throw new Error(`Lighthouse gave no result for ${page}`);
-  const { categories, audits, runtimeError } = runner.lhr;
-  // A run Lighthouse could not finish scores 0 (one in 20 or so on this machine): say why, since the
-  // median hides it.
-  if (runtimeError)
-    console.warn(`${page}: a Lighthouse run failed (${runtimeError.code}): ${runtimeError.message}`);
+  const { categories, audits } = runner.lhr;
   // The last run's report, for a closer look at what fell short.
   fs.mkdirSync('bench/.out', { recursive: true });
   fs.writeFileSync(outFile('lighthouse', page), JSON.stringify(runner.lhr));

@@ -397,7 +397,9 @@ describe('hospital dashboard', () => {
   it('signed in on the page, reads the patient list while the billing status is on its way, once', async () => {
     // Signing in moves to the dashboard without loading a page, so main.tsx's first reads do not
     // run: the dashboard asks for the list itself, alongside the status.
-    const account = await signedInHospital(await journey.browser.newContext(), journey.app.url);
+    const setup = await journey.browser.newContext();
+    const account = await signedInHospital(setup, journey.app.url);
+    await setup.close();
     const context = await journey.browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
     const listReads: string[] = [];

@@ -7,6 +7,7 @@ import type { Role } from '../../shared/constants';
 import { meQuery } from '../auth/api';
 import { BILLING_STATUS_KEY } from '../features/billing/keys';
 import { FIRST_PATIENTS_PAGE_KEY } from '../features/patients/keys';
+import { tabFromParam } from './hospital-dashboard/tabs';
 
 interface FirstReads {
   /** Whose page it is: anyone else gets no reads (the page's guard sends them elsewhere). */
@@ -16,11 +17,13 @@ interface FirstReads {
 
 /** By path. */
 const FIRST_READS: Readonly<Record<string, FirstReads>> = {
-  // The trial banner's status, and the patient list when the dashboard opens on its Patients tab
-  // (no tab named in the address).
+  // The trial banner's status, and the patient list when the dashboard opens on its Patients tab.
   '/hospital-dashboard': {
     role: 'hospital',
-    reads: (params) => [BILLING_STATUS_KEY, ...(params.get('tab') ? [] : [FIRST_PATIENTS_PAGE_KEY])],
+    reads: (params) => [
+      BILLING_STATUS_KEY,
+      ...(tabFromParam(params.get('tab')) === 'patients' ? [FIRST_PATIENTS_PAGE_KEY] : []),
+    ],
   },
 };
 

@@ -1,11 +1,7 @@
 // A patient's display name, apart from patients.ts's schemas so that a page listing patients does
 // not load Zod for it.
 import type { Patient } from './patients.js';
-
-// At module level, not inside patientDisplayName: the server runs under tsx, whose esbuild keeps
-// function names by defining `name` on every named closure as it is made, and a record list names
-// each of its rows' patients (Object.defineProperty per row, in the record list's profile).
-const joinNames = (a?: string | null, b?: string | null) => [a, b].filter((s) => s && s.trim()).join(' ');
+import { joinNames } from './users.js';
 
 /**
  * Display name (docs/spec.md#hospital-dashboard): own names, else the account's names, else e-mail,

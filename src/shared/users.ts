@@ -16,8 +16,16 @@ export interface PublicUser {
   timeZone?: string | null;
 }
 
+/**
+ * First and last name joined by a space, a blank or missing one left out ('' when both are). At
+ * module level, not inside the functions that use it: the server runs under tsx, whose esbuild
+ * keeps function names by defining `name` on every named closure as it is made, and a record list
+ * names each of its rows' patients (Object.defineProperty per row, in its profile).
+ */
+export const joinNames = (first?: string | null, last?: string | null) =>
+  [first, last].filter((name) => name && name.trim()).join(' ');
+
 /** Display name: first and last name, else e-mail. */
 export function displayName(user: Pick<PublicUser, 'firstName' | 'lastName' | 'email'>): string {
-  const name = [user.firstName, user.lastName].filter((p) => p && p.trim()).join(' ');
-  return name || user.email;
+  return joinNames(user.firstName, user.lastName) || user.email;
 }

@@ -46,6 +46,7 @@ import { fetchPage, subqueryTotal } from '../../db/paging.js';
 import { preparedPerDb } from '../../db/prepared.js';
 import { appointments, patients, users } from '../../db/schema.js';
 import { formatInstantWithZone } from '../../../shared/time.js';
+import { joinNames } from '../../../shared/users.js';
 import { badRequest, conflict, notFound } from '../../errors.js';
 import { writeAudit, type AuditAction } from '../audit/service.js';
 import { appendLedgered } from '../ledger/ledgered.js';
@@ -60,7 +61,7 @@ const BOOKING_LOCK_KEY = 0x41505054;
 const HOUR_MS = APPOINTMENT_LENGTH_MINUTES * 60_000;
 
 const patientName = (p: Pick<PatientRow, 'firstName' | 'lastName'>) =>
-  [p.firstName, p.lastName].filter(Boolean).join(' ').trim() || 'Patient';
+  joinNames(p.firstName, p.lastName) || 'Patient';
 
 /** What an appointment shows of its patient. */
 type AppointmentPatient = Pick<PatientRow, 'firstName' | 'lastName' | 'patientId'>;

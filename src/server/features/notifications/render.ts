@@ -14,6 +14,7 @@ import {
 import { applicationReceived, newSignInMail, notificationMail } from '../../mail/templates.js';
 import { deviceLabel } from '../../../shared/account.js';
 import { formatInstantWithZone } from '../../../shared/time.js';
+import { joinNames } from '../../../shared/users.js';
 import type { OutgoingMail } from '../../mail/mailer.js';
 import { calendarItems } from '../calendar/service.js';
 import { appointmentsCalendar, ICalCalendarMethod } from '../calendar/ics.js';
@@ -57,7 +58,7 @@ export function createRenderer(publicUrl: string) {
     const [item] = await calendarItems(db, [a]);
     if (!item) return null;
     const [hospital] = await db.select().from(users).where(eq(users.id, a.hospitalId));
-    const name = [to.firstName, to.lastName].filter(Boolean).join(' ') || to.email;
+    const name = joinNames(to.firstName, to.lastName) || to.email;
     const lines = [
       `Dear ${name},`,
       OPENINGS[job.kind] ?? '',
@@ -144,7 +145,7 @@ export function createRenderer(publicUrl: string) {
       const { patientId } = job.payload as { patientId: string };
       const [p] = await db.select().from(patients).where(eq(patients.id, patientId));
       if (!p) return null;
-      const name = [p.firstName, p.lastName].filter(Boolean).join(' ') || 'A patient';
+      const name = joinNames(p.firstName, p.lastName) || 'A patient';
       return notificationMail(
         to.hospitalAdminEmail ?? to.email,
         job.kind,
@@ -159,7 +160,7 @@ export function createRenderer(publicUrl: string) {
         ip: string | null;
         at: string;
       };
-      const name = [to.firstName, to.lastName].filter(Boolean).join(' ') || to.email;
+      const name = joinNames(to.firstName, to.lastName) || to.email;
       return newSignInMail(
         to.email,
         name,

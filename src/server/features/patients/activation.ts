@@ -20,6 +20,7 @@ import type { Db } from '../../db/connect.js';
 import { activationCodes, patients, users } from '../../db/schema.js';
 import type { OutgoingMail } from '../../mail/mailer.js';
 import { patientActivation } from '../../mail/templates.js';
+import { joinNames } from '../../../shared/users.js';
 
 /** The HKDF purpose of the codes' HMAC key: `ctx.files.deriveKey(ACTIVATION_KEY_PURPOSE)`. */
 export const ACTIVATION_KEY_PURPOSE = 'activation-code';
@@ -118,7 +119,7 @@ export async function activationMail(
   return patientActivation(
     email,
     {
-      name: [patient.firstName, patient.lastName].filter(Boolean).join(' ') || email,
+      name: joinNames(patient.firstName, patient.lastName) || email,
       hospitalName: row.hospitalName ?? 'Your healthcare provider',
       mrn: patient.patientId,
       code: issued.code,

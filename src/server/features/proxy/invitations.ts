@@ -6,6 +6,7 @@
 import { addHours } from 'date-fns';
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import { FAMILY_INVITE_HOURS } from '../../../shared/constants.js';
+import { joinNames } from '../../../shared/users.js';
 import { type Actor, familySharingOn, findOwnPatient, isUuid } from '../../access.js';
 import type { Db } from '../../db/connect.js';
 import { familyContacts, familyGrants, familyInvitations, patients, users } from '../../db/schema.js';
@@ -41,7 +42,7 @@ export const invitationLink = (publicUrl: string, token: string, email: string) 
 type ContactRow = typeof familyContacts.$inferSelect;
 type PatientRow = typeof patients.$inferSelect;
 
-const patientName = (p: PatientRow) => [p.firstName, p.lastName].filter(Boolean).join(' ') || 'A patient';
+const patientName = (p: PatientRow) => joinNames(p.firstName, p.lastName) || 'A patient';
 const contactName = (c: ContactRow) => `${c.firstName} ${c.lastName}`;
 
 /** The contact with its patient and whether the patient's family sharing is on; none for a non-UUID. */

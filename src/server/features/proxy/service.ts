@@ -7,6 +7,7 @@ import type { Paged, PagingQuery } from '../../../shared/paging.js';
 import type { AccessHolder, ProxyPatient } from '../../../shared/proxy.js';
 import type { MedicalRecord, RecordListQuery } from '../../../shared/records.js';
 import type { Appointment } from '../../../shared/appointments.js';
+import { joinNames } from '../../../shared/users.js';
 import {
   type Actor,
   findOwnPatient,
@@ -25,7 +26,7 @@ import { auditList } from '../records/read.js';
 import { loadRecordPage } from '../records/load.js';
 
 const fullName = (first: string | null, last: string | null, fallback: string) =>
-  [first, last].filter(Boolean).join(' ') || fallback;
+  joinNames(first, last) || fallback;
 
 /** GET /api/proxy/patients: the family member's live grants, one per patient. */
 export async function listProxyPatients(db: Db, actor: Actor): Promise<ProxyPatient[]> {

@@ -4,6 +4,7 @@ import { alias, type PgSelect } from 'drizzle-orm/pg-core';
 import { patientDisplayName } from '../../../shared/patients.js';
 import type { Paged, PagingQuery } from '../../../shared/paging.js';
 import type { DocumentStatus, MedicalRecord, RecordListQuery } from '../../../shared/records.js';
+import { joinNames } from '../../../shared/users.js';
 import { reachableRecordsFilter, type PatientRow } from '../../access.js';
 import type { Db } from '../../db/connect.js';
 import { isoOf, isoTime } from '../../db/iso-time.js';
@@ -401,7 +402,7 @@ export function documentStatusOf(
 }
 
 const personName = (u: { firstName: string | null; lastName: string | null; email: string | null }) =>
-  [u.firstName, u.lastName].filter(Boolean).join(' ') || u.email || null;
+  joinNames(u.firstName, u.lastName) || u.email || null;
 
 export async function loadRecord(db: Db, recordId: string): Promise<MedicalRecord> {
   const [record] = await loadRecords(db, eq(medicalRecords.id, recordId));

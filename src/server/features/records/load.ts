@@ -41,14 +41,14 @@ type RecordRow = Omit<typeof medicalRecords.$inferSelect, 'createdAt' | 'updated
 };
 type AttachmentRow = typeof attachments.$inferSelect;
 /** What the check reads of the entry: its hash and the fields beside its text, not the text. */
-type EntryRow = EntryHeader &
-  Pick<typeof ledgerEntries.$inferSelect, 'hash'> & {
-    /**
-     * The salt of a format-2 entry's opening (null when none is stored: erased, or format 1). The
-     * check commits to the record's own fields under it; the stored content is not read.
-     */
-    opening: { salt: string } | null;
-  };
+type EntryRow = EntryHeader & Pick<typeof ledgerEntries.$inferSelect, 'hash'>;
+
+/**
+ * The salt of a format-2 entry's opening (null when none is stored: erased, or format 1), which the
+ * row holds apart (it is ledger_contents'). The check commits to the record's own fields under it;
+ * the stored content is not read.
+ */
+type OpeningSalt = string | null;
 
 const retractor = alias(users, 'retractor');
 
@@ -65,25 +65,27 @@ export const downloadUrl = (storageKey: string) => `/api/download/${storageKey}`
 export function matchesLedger(
   record: RecordRow,
   files: readonly AttachmentContentSource[],
-  entry: EntryRow | undefined,
+  entry: EntryRow | null,
+  salt: OpeningSalt,
 ): boolean {
   if (record.status !== 'final' || !record.isBlockchainVerified || !record.blockchainHash || !entry)
     return false;
   if (entry.recordId !== record.id || entry.hash !== record.blockchainHash) return false;
-  const inputs = checkInputs(entry, record, files);
+  const inputs = checkInputs(entry, salt, record, files);
   const known = checkedInputs.get(entry.hash);
   if (known && sameInputs(known.inputs, inputs)) return known.result;
   if (checkedInputs.size >= CHECKED_INPUTS_KEPT) checkedInputs.clear();
-  const result = recomputesEntry(entry, recordLedgerContent(record, files));
+  const result = recomputesEntry(entry, salt, recordLedgerContent(record, files));
   checkedInputs.set(entry.hash, { inputs, result });
   return result;
 }
 
-function recomputesEntry(entry: EntryRow, content: Record<string, unknown>): boolean {
+function recomputesEntry(entry: EntryRow, salt: OpeningSalt, content: Record<string, unknown>): boolean {
   // The entry recomputed from the row: format 2 (commitments under its salt) when it has an
   // opening, which only format-2 entries have; else format 1 (content inline), which an erased
   // format-2 entry, its opening deleted, can never hash to.
-  const recomputed = recanonicalAs(entry.opening ? 2 : 1, entry, content, entry.opening);
+  const recomputed =
+    salt !== null ? recanonicalAs(2, entry, content, { salt }) : recanonicalAs(1, entry, content, null);
   return recomputed !== null && sha256Hex(recomputed) === entry.hash;
 }
 
@@ -95,6 +97,7 @@ function recomputesEntry(entry: EntryRow, content: Record<string, unknown>): boo
  */
 function checkInputs(
   entry: EntryRow,
+  salt: OpeningSalt,
   record: RecordRow,
   files: readonly AttachmentContentSource[],
 ): unknown[] {
@@ -105,7 +108,7 @@ function checkInputs(
     entry.recordId,
     entry.patientId,
     entry.userId,
-    entry.opening ? entry.opening.salt : null,
+    salt,
   ];
   for (const key of RECORD_CONTENT_INPUTS) inputs.push(timeOf(record[key]));
   for (const file of files) for (const key of ATTACHMENT_CONTENT_INPUTS) inputs.push(file[key]);
@@ -324,30 +327,16 @@ type LoadedRow = {
   providerVerifiedAt: Date | null;
   retractedBy: { firstName: string | null; lastName: string | null; email: string | null } | null;
   files: AttachmentJson[];
-  entry: Omit<EntryRow, 'opening'> | null;
-  salt: string | null;
+  entry: EntryRow | null;
+  salt: OpeningSalt;
 };
-
-/**
- * The entry with its opening's salt, which the row holds apart (it is ledger_contents'). Field by
- * field, not spread: adding `opening` to a spread copy of the mapped row took V8's slow path on
- * every row (Runtime_DefineNamedOwnIC_Slow, 1.5% of the record list's app CPU).
- */
-const entryWithOpening = (entry: Omit<EntryRow, 'opening'>, salt: string | null): EntryRow => ({
-  seq: entry.seq,
-  kind: entry.kind,
-  recordId: entry.recordId,
-  patientId: entry.patientId,
-  userId: entry.userId,
-  hash: entry.hash,
-  createdAt: entry.createdAt,
-  opening: salt !== null ? { salt } : null,
-});
 
 /** A row with its attachments and ledger check, shaped for the API. */
 function shapeRecord(row: LoadedRow): MedicalRecord {
-  const { record, patient, providerName, providerVerifiedAt, retractedBy, files: own, salt } = row;
-  const entry = row.entry ? entryWithOpening(row.entry, salt) : undefined;
+  // The entry and its salt are passed as the row holds them: a copy of the entry with the salt
+  // added took V8's slow path on every row (Runtime_DefineNamedOwnIC_Slow, 1.5% of the record
+  // list's app CPU, when it was a spread).
+  const { record, patient, providerName, providerVerifiedAt, retractedBy, files: own, entry, salt } = row;
   return {
     id: record.id,
     patientId: record.patientId,
@@ -363,7 +352,7 @@ function shapeRecord(row: LoadedRow): MedicalRecord {
     consentProvided: record.consentProvided,
     shareWithSpecialists: record.shareWithSpecialists,
     shareWithFamily: record.shareWithFamily,
-    isBlockchainVerified: matchesLedger(record, own, entry),
+    isBlockchainVerified: matchesLedger(record, own, entry, salt),
     blockchainHash: record.blockchainHash,
     viewedByPatient: record.viewedByPatient,
     createdAt: isoOf(record.createdAt),

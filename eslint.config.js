@@ -28,7 +28,11 @@ export default tseslint.config(
       ...reactHooks.configs.recommended.rules,
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['**/server/**', '*/server/*'], message: 'The client never imports server code.' }] },
+        {
+          patterns: [
+            { group: ['**/server/**', '*/server/*'], message: 'The client never imports server code.' },
+          ],
+        },
       ],
     },
   },
@@ -37,7 +41,14 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['node:*', '**/server/**', '**/client/**'], message: 'src/shared has no Node, server or client imports.' }] },
+        {
+          patterns: [
+            {
+              group: ['node:*', '**/server/**', '**/client/**'],
+              message: 'src/shared has no Node, server or client imports.',
+            },
+          ],
+        },
       ],
     },
   },

@@ -28,7 +28,6 @@ const UPLOAD_CONCURRENCY = 8;
 const PASSWORD = 'Str0ng!Passw0rd';
 const GOAL_P99_MS = 100;
 
-
 async function json<T>(res: Response): Promise<T> {
   if (!res.ok) throw new Error(`${res.url} answered ${res.status}: ${await res.text()}`);
   return (await res.json()) as T;
@@ -118,7 +117,6 @@ interface Figures {
   errors: number;
 }
 
-
 async function load(label: string, url: string, cookie: string, serverPid: number): Promise<Figures> {
   const cpuBefore = cpuMs(serverPid);
   const result = await autocannon({
@@ -206,7 +204,12 @@ async function main() {
     const pid = started.child.pid!;
     const results = [
       await load('GET /api/health/live (baseline)', `${started.url}/api/health/live`, cookie, pid),
-      await load('records list, 10 records (baseline)', `${started.url}/api/medical-records/${few}`, cookie, pid),
+      await load(
+        'records list, 10 records (baseline)',
+        `${started.url}/api/medical-records/${few}`,
+        cookie,
+        pid,
+      ),
       await load(
         `records list, ${RECORDS} records, page 1`,
         `${started.url}/api/medical-records/${many}`,

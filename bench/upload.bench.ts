@@ -20,7 +20,6 @@ const ms = (start: bigint) => Number(process.hrtime.bigint() - start) / 1e6;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const fmt = (n: number, digits = 1) => n.toFixed(digits);
 
-
 function procStatus(pid: number, field: 'VmRSS' | 'VmHWM'): number {
   const text = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
   const kb = Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(text)?.[1]);

@@ -10,7 +10,12 @@ import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { findPgBinDir, startPgCluster } from '../scripts/pg-cluster.js';
-import { callProcess, hospitalWithPatient, PROCESS_ORIGIN, startServerProcess } from '../src/server/test/server-process.js';
+import {
+  callProcess,
+  hospitalWithPatient,
+  PROCESS_ORIGIN,
+  startServerProcess,
+} from '../src/server/test/server-process.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS || 10);
 const CONNECTIONS = 50;

@@ -14,14 +14,19 @@ describe('hospital accounts on the administrator page', () => {
     const before = await hospitalContext.request.get(`${journey.app.url}/api/billing/status`);
     expect((await before.json()).status).toBe('trialing');
 
-    const page = await (await journey.browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
+    const page = await (
+      await journey.browser.newContext({ viewport: { width: 1280, height: 900 } })
+    ).newPage();
     await page.goto(`${journey.app.url}/medledger-login`);
     await logIn(page, ADMIN_EMAIL, ADMIN_PASSWORD);
     await page.waitForURL(`${journey.app.url}/medledger/applications`);
     await page.getByRole('heading', { name: 'Hospital Accounts (1)' }).waitFor();
     const row = page.getByRole('row').filter({ hasText: hospital.email });
     // The badge is in the row twice: in its column, and under the name (shown on a phone).
-    await row.getByText(/Trial until/).filter({ visible: true }).waitFor();
+    await row
+      .getByText(/Trial until/)
+      .filter({ visible: true })
+      .waitFor();
 
     await row.getByRole('button', { name: 'Mark the subscription of Lakeside Clinic active' }).click();
     await toast(page, 'Subscription Active').waitFor();

@@ -69,7 +69,7 @@ describe('signing up and signing in', () => {
     await context.close();
   });
 
-  it('lets a patient sign up with the MRN and the activation code shown in the hospital\'s dialog', async () => {
+  it("lets a patient sign up with the MRN and the activation code shown in the hospital's dialog", async () => {
     // The hospital adds the patient on its dashboard; the success dialog shows MRN and code once.
     const hospital = await journey.browser.newContext();
     await hospital.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: journey.app.url });
@@ -85,7 +85,8 @@ describe('signing up and signing in', () => {
     const added = desk.getByRole('dialog', { name: 'Patient Added Successfully' });
     const code = ((await added.getByTestId('activation-code').textContent()) ?? '').trim();
     expect(code).toMatch(/^[0-9A-HJKMNP-TV-Z]{5}-[0-9A-HJKMNP-TV-Z]{5}$/);
-    const mrn = /MRN\d{10}/.exec((await added.getByLabel('Activation details').textContent()) ?? '')?.[0] ?? '';
+    const mrn =
+      /MRN\d{10}/.exec((await added.getByLabel('Activation details').textContent()) ?? '')?.[0] ?? '';
     expect(mrn).toBeTruthy();
     await added.getByRole('button', { name: 'Copy' }).click();
     await toast(desk, 'Activation Code Copied').waitFor();
@@ -96,7 +97,10 @@ describe('signing up and signing in', () => {
     await added.waitFor({ state: 'detached' });
     // The code got lost: the hospital issues a new one from the patient's file; the old one is void.
     await desk.getByRole('button', { name: 'Open patient file of Ada Lovelace' }).click();
-    await desk.getByRole('dialog', { name: 'Ada Lovelace' }).getByRole('button', { name: 'New Activation Code' }).click();
+    await desk
+      .getByRole('dialog', { name: 'Ada Lovelace' })
+      .getByRole('button', { name: 'New Activation Code' })
+      .click();
     const reissued = desk.getByRole('dialog', { name: 'New Activation Code' });
     const newCode = ((await reissued.getByTestId('activation-code').textContent()) ?? '').trim();
     expect(newCode).toMatch(/^[0-9A-HJKMNP-TV-Z]{5}-[0-9A-HJKMNP-TV-Z]{5}$/);
@@ -129,7 +133,9 @@ describe('signing up and signing in', () => {
     await page.getByRole('button', { name: 'Create Account' }).click();
     const failure = toast(page, 'Registration Failed');
     await failure.waitFor();
-    expect(await failure.textContent()).toContain('We could not match this Medical Record Number and activation code');
+    expect(await failure.textContent()).toContain(
+      'We could not match this Medical Record Number and activation code',
+    );
     // The new code, typed without the dash and in lower case.
     await codeField.fill(newCode.replace('-', '').toLowerCase());
     await page.getByRole('button', { name: 'Create Account' }).click();

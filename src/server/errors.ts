@@ -17,7 +17,8 @@ export const unauthorized = (message = 'Please sign in to continue.') => new Htt
 export const forbidden = (message = 'You do not have permission to do this.') => new HttpError(403, message);
 /** Also used for other parties' resources, so that their existence does not leak. */
 export const notFound = (message = 'Not found.') => new HttpError(404, message);
-export const conflict = (message: string, extra?: Record<string, unknown>) => new HttpError(409, message, extra);
+export const conflict = (message: string, extra?: Record<string, unknown>) =>
+  new HttpError(409, message, extra);
 export const paymentRequired = (message: string) => new HttpError(402, message);
 export const tooLarge = (message: string) => new HttpError(413, message);
 export const unsupportedType = (message: string) => new HttpError(415, message);

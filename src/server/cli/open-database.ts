@@ -7,7 +7,9 @@ import { connect, DataFolderInUseError, type Database } from '../db/connect.js';
 export async function openDatabaseForCli(config: Config): Promise<Database> {
   try {
     return await connect(
-      config.databaseUrl ? { databaseUrl: config.databaseUrl } : { pgliteDir: path.join(config.dataDir, 'pglite') },
+      config.databaseUrl
+        ? { databaseUrl: config.databaseUrl }
+        : { pgliteDir: path.join(config.dataDir, 'pglite') },
     );
   } catch (err) {
     if (err instanceof DataFolderInUseError) {

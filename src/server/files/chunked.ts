@@ -65,7 +65,8 @@ export function keysFor(fileKey: Buffer, storageKey: string, header: Buffer): Ch
 }
 
 function nonceOf(keys: ChunkKeys, index: number, last: boolean): Buffer {
-  if (!Number.isSafeInteger(index) || index < 0 || index > 0xffffffff) throw new Error('chunk index out of range');
+  if (!Number.isSafeInteger(index) || index < 0 || index > 0xffffffff)
+    throw new Error('chunk index out of range');
   const nonce = Buffer.alloc(12);
   keys.prefix.copy(nonce, 0);
   nonce.writeUInt32BE(index, PREFIX_SIZE);
@@ -243,7 +244,9 @@ export class Opener extends Transform {
         }
         if (this.index <= until) {
           throw new IntegrityError(
-            this.pending.length > 0 ? `Chunk ${this.index} is cut short.` : `The file ends before chunk ${this.index}.`,
+            this.pending.length > 0
+              ? `Chunk ${this.index} is cut short.`
+              : `The file ends before chunk ${this.index}.`,
             this.index,
           );
         }

@@ -124,7 +124,10 @@ describe('the start-up copy into the database', () => {
     expect(await copyLeftoverFilesAtStart(t.ctx.db, disk, disk)).toBeNull();
 
     expect(await copyLeftoverFilesAtStart(t.ctx.db, target, disk)).toMatchObject({ missing: 1, copied: 1 });
-    const [row] = await t.ctx.db.select().from(attachments).where(eq(attachments.sha256, sha(bytes)));
+    const [row] = await t.ctx.db
+      .select()
+      .from(attachments)
+      .where(eq(attachments.sha256, sha(bytes)));
     expect((await readAll(await target.open(row))).equals(bytes)).toBe(true);
     // The next start finds everything copied.
     expect(await copyLeftoverFilesAtStart(t.ctx.db, target, disk)).toMatchObject({ missing: 0, copied: 0 });

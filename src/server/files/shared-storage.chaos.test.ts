@@ -11,7 +11,16 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { callProcess, hospitalWithPatient, processDatabase, PROCESS_ORIGIN, randomPdf, startServerProcess, uploadThrough, type ServerProcess } from '../test/server-process.js';
+import {
+  callProcess,
+  hospitalWithPatient,
+  processDatabase,
+  PROCESS_ORIGIN,
+  randomPdf,
+  startServerProcess,
+  uploadThrough,
+  type ServerProcess,
+} from '../test/server-process.js';
 import { STORES } from './testing.js';
 
 const dirs: string[] = [];

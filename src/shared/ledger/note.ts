@@ -134,7 +134,8 @@ function checkNoteText(text: string) {
 export function parseSignedNote(note: string): ParsedNote {
   if (note.length > MAX_NOTE_LENGTH) throw new NoteError('The signed note is too large.');
   // eslint-disable-next-line no-control-regex
-  if (/[\u0000-\u0009\u000b-\u001f]/.test(note)) throw new NoteError('The signed note contains control characters.');
+  if (/[\u0000-\u0009\u000b-\u001f]/.test(note))
+    throw new NoteError('The signed note contains control characters.');
   if (/[\ud800-\udfff]/u.test(note.replace(/[\ud800-\udbff][\udc00-\udfff]/g, '')))
     throw new NoteError('The signed note is not valid UTF-8.');
   const split = note.lastIndexOf('\n\n');
@@ -174,7 +175,9 @@ export async function ed25519Verify(
     throw new NoteError('This environment has no Web Crypto (a browser needs https or localhost).');
   let key: CryptoKey;
   try {
-    key = await subtle.importKey('raw', publicKey as Uint8Array<ArrayBuffer>, { name: 'Ed25519' }, false, ['verify']);
+    key = await subtle.importKey('raw', publicKey as Uint8Array<ArrayBuffer>, { name: 'Ed25519' }, false, [
+      'verify',
+    ]);
   } catch {
     throw new NoteError('This environment cannot check Ed25519 signatures.');
   }
@@ -193,7 +196,8 @@ export async function ed25519Verify(
 export async function openNote(note: string, key: VerifierKey): Promise<string> {
   const parsed = parseSignedNote(note);
   const own = parsed.signatures.filter((s) => s.name === key.name && bytesEqual(s.keyId, key.keyId));
-  if (own.length === 0) throw new NoteError(`The note is not signed by the key ${key.name}+${toHex(key.keyId)}.`);
+  if (own.length === 0)
+    throw new NoteError(`The note is not signed by the key ${key.name}+${toHex(key.keyId)}.`);
   const message = utf8(parsed.text);
   for (const s of own) {
     if (s.signature.length !== 64 || !(await ed25519Verify(key.publicKey, s.signature, message)))

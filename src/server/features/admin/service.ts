@@ -100,7 +100,11 @@ async function changeAccount(
   when: SQL,
   refused: string,
 ): Promise<UserRow> {
-  const [row] = await tx.update(users).set(set).where(and(eq(users.id, id), when)).returning();
+  const [row] = await tx
+    .update(users)
+    .set(set)
+    .where(and(eq(users.id, id), when))
+    .returning();
   if (!row) throw conflict(refused);
   return row;
 }
@@ -164,7 +168,13 @@ export async function verifyProvider(db: Db, actor: AdminActor, id: string, now:
       isNull(users.verifiedAt),
       'This hospital is already a verified provider.',
     );
-    await auditAccount(tx, actor, 'provider_verify', row, `Verified ${row.hospitalName ?? row.email} as a provider`);
+    await auditAccount(
+      tx,
+      actor,
+      'provider_verify',
+      row,
+      `Verified ${row.hospitalName ?? row.email} as a provider`,
+    );
     return toAdminUser(row);
   });
 }

@@ -8,7 +8,13 @@ import {
   PENDING_LOGIN_MINUTES,
   twoFactorCodeBodySchema,
 } from '../../../shared/account.js';
-import { loginSchema, meResponseSchema, messageSchema, registerSchema, userResponseSchema } from '../../../shared/auth.js';
+import {
+  loginSchema,
+  meResponseSchema,
+  messageSchema,
+  registerSchema,
+  userResponseSchema,
+} from '../../../shared/auth.js';
 import type { AppContext } from '../../context.js';
 import {
   clearSessionCookie,

@@ -190,15 +190,19 @@ export async function completeSignIn(
             .from(patients)
             .where(eq(patients.userId, user.id))
         : [];
-    await writeAudit(tx, { id: user.id, ip }, {
-      action: 'login',
-      entityType: 'user',
-      entityId: user.id,
-      details: `Signed in as ${user.role}${how ? ` ${how}` : ''}`,
-      // A patient's sign-in belongs to their hospital's trail too (it is about that hospital's patient).
-      hospitalId: user.role === 'hospital' ? user.id : (patient?.hospitalId ?? null),
-      patientId: patient?.id ?? null,
-    });
+    await writeAudit(
+      tx,
+      { id: user.id, ip },
+      {
+        action: 'login',
+        entityType: 'user',
+        entityId: user.id,
+        details: `Signed in as ${user.role}${how ? ` ${how}` : ''}`,
+        // A patient's sign-in belongs to their hospital's trail too (it is about that hospital's patient).
+        hospitalId: user.role === 'hospital' ? user.id : (patient?.hospitalId ?? null),
+        patientId: patient?.id ?? null,
+      },
+    );
     if (inTransaction) await inTransaction(tx);
   });
   await signInSucceeded(db, user.email, ip);

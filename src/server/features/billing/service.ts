@@ -65,11 +65,7 @@ export async function listHospitalSubscriptions(db: Db, now: Date): Promise<Hosp
 }
 
 /** Throws 402 with a message when a hospital's trial has ended without a subscription. */
-async function assertHospitalCanWrite(
-  db: Db,
-  hospitalUserId: string,
-  now = new Date(),
-): Promise<void> {
+async function assertHospitalCanWrite(db: Db, hospitalUserId: string, now = new Date()): Promise<void> {
   const access = await hospitalWriteAccess(db, hospitalUserId, now);
   if (!access.allowed) throw paymentRequired(PAYMENT_REQUIRED_MESSAGE);
 }
@@ -152,13 +148,17 @@ export async function applySubscriptionChange(db: Db, change: SubscriptionChange
       .insert(subscriptions)
       .values({ userId: change.hospitalUserId, ...fields, status: change.status, updatedAt: now })
       .onConflictDoUpdate({ target: subscriptions.userId, set: { ...fields, updatedAt: now } });
-    await writeAudit(tx, { id: change.actorId, ip: change.ip }, {
-      action: 'subscription_change',
-      entityType: 'subscription',
-      entityId: change.hospitalUserId,
-      details: change.details,
-      hospitalId: change.hospitalUserId,
-    });
+    await writeAudit(
+      tx,
+      { id: change.actorId, ip: change.ip },
+      {
+        action: 'subscription_change',
+        entityType: 'subscription',
+        entityId: change.hospitalUserId,
+        details: change.details,
+        hospitalId: change.hospitalUserId,
+      },
+    );
   });
 }
 

@@ -6,7 +6,11 @@ import { calendarFeeds } from '../../db/schema.js';
 import { describe, expect, it } from 'vitest';
 import { addPatient, callerOf, signedInPatient, useCast } from '../../test/helpers.js';
 
-const t = useCast({ hospitalName: 'Saint Mary', patient: { firstName: 'Ada', lastName: 'Lovelace' }, others: true });
+const t = useCast({
+  hospitalName: 'Saint Mary',
+  patient: { firstName: 'Ada', lastName: 'Lovelace' },
+  others: true,
+});
 
 const call = callerOf(t);
 const body = (hhmm: string, over: Record<string, unknown> = {}) => ({
@@ -115,7 +119,9 @@ describe('private subscription feed', () => {
     expect(feed.statusCode, feed.body).toBe(200);
     expect(feed.headers['content-type']).toMatch(/^text\/calendar/);
     expect(parse(feed.body).events.length).toBeGreaterThanOrEqual(2);
-    expect((await call('GET', '/api/calendar/feed', t.patient.cookie)).json()).toMatchObject({ active: true });
+    expect((await call('GET', '/api/calendar/feed', t.patient.cookie)).json()).toMatchObject({
+      active: true,
+    });
     // The token itself is never stored.
     const stored = await t.ctx.db.select().from(calendarFeeds);
     expect(JSON.stringify(stored)).not.toContain(path.slice('/api/calendar/'.length, -4));

@@ -92,7 +92,8 @@ export async function saveConsent(
           entityType: 'consent_settings',
           entityId: patient.id,
           details:
-            describeConsent(consent) + (revoked ? `; ${revoked} specialist link${revoked === 1 ? '' : 's'} revoked` : ''),
+            describeConsent(consent) +
+            (revoked ? `; ${revoked} specialist link${revoked === 1 ? '' : 's'} revoked` : ''),
           hospitalId: patient.createdByHospitalId,
           patientId: patient.id,
         },

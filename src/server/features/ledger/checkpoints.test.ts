@@ -24,7 +24,10 @@ function independentKey(vkey: string) {
     .digest()
     .subarray(0, 4);
   expect(idHex).toBe(expectedId.toString('hex'));
-  const key = crypto.createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: raw.toString('base64url') }, format: 'jwk' });
+  const key = crypto.createPublicKey({
+    key: { kty: 'OKP', crv: 'Ed25519', x: raw.toString('base64url') },
+    format: 'jwk',
+  });
   return { name, keyId: expectedId, key };
 }
 
@@ -54,7 +57,8 @@ describe('signed-note encoding', () => {
     const seed = Buffer.from(skey.split('+').slice(4).join('+'), 'base64').subarray(1);
     const signer = noteSigner('PeterNeumann', seed);
     expect(signer.verifierKey).toBe('PeterNeumann+c74f20a3+ARpc2QcUPDhMQegwxbzhKqiBfsVkmqq/LDE4izWy10TW');
-    const text = "If you think cryptography is the answer to your problem,\nthen you don't know what your problem is.\n";
+    const text =
+      "If you think cryptography is the answer to your problem,\nthen you don't know what your problem is.\n";
     const note = signer.sign(text);
     expect(note).toBe(
       `${text}\n\u2014 PeterNeumann x08go/ZJkuBS9UG/SffcvIAQxVBtiFupLLr8pAcElZInNIuGUgYN1FFYC2pZSNXgKvqfqdngotpRZb6KE6RyyBwJnAM=\n`,
@@ -160,7 +164,9 @@ describe('checkpoint routes', () => {
     const bodies = await Promise.all(Array.from({ length: 8 }, () => get('/api/ledger/checkpoint')));
     expect(new Set(bodies.map((r) => r.body)).size).toBe(1);
     expect(bodies[0].body.split('\n')[1]).toBe('6');
-    const sizes = (await get('/api/ledger/checkpoints')).json().checkpoints.map((c: { treeSize: number }) => c.treeSize);
+    const sizes = (await get('/api/ledger/checkpoints'))
+      .json()
+      .checkpoints.map((c: { treeSize: number }) => c.treeSize);
     expect(sizes).toEqual([3, 5, 6]);
   });
 
@@ -203,7 +209,10 @@ describe('the public checkpoint routes', () => {
       for (const url of ['/api/ledger/public-key', '/api/ledger/checkpoint', '/api/ledger/checkpoints']) {
         const statuses: number[] = [];
         for (let i = 0; i < 301; i++) statuses.push((await t.app.inject({ method: 'GET', url })).statusCode);
-        expect(statuses.slice(0, 300).every((s) => s === 200), url).toBe(true);
+        expect(
+          statuses.slice(0, 300).every((s) => s === 200),
+          url,
+        ).toBe(true);
         expect(statuses[300], url).toBe(429);
       }
     } finally {

@@ -28,13 +28,22 @@ const columns = {
   createdAt: ledgerCheckpoints.createdAt,
 };
 
-const toStored = (row: { treeSize: number; rootHash: string; note: string; createdAt: Date }): StoredCheckpoint => ({
+const toStored = (row: {
+  treeSize: number;
+  rootHash: string;
+  note: string;
+  createdAt: Date;
+}): StoredCheckpoint => ({
   ...row,
   treeSize: Number(row.treeSize),
 });
 
 export async function latestCheckpoint(db: Db): Promise<StoredCheckpoint | null> {
-  const [row] = await db.select(columns).from(ledgerCheckpoints).orderBy(desc(ledgerCheckpoints.treeSize)).limit(1);
+  const [row] = await db
+    .select(columns)
+    .from(ledgerCheckpoints)
+    .orderBy(desc(ledgerCheckpoints.treeSize))
+    .limit(1);
   return row ? toStored(row) : null;
 }
 

@@ -33,7 +33,11 @@ function keyPair(name: string) {
 }
 
 const log = keyPair('example.org/medledger');
-const text = checkpointText({ origin: 'example.org/medledger', treeSize: 42, rootHash: new Uint8Array(32).fill(7) });
+const text = checkpointText({
+  origin: 'example.org/medledger',
+  treeSize: 42,
+  rootHash: new Uint8Array(32).fill(7),
+});
 
 describe('signed notes', () => {
   it('opens a checkpoint signed by the key, ignoring signatures by unknown keys', async () => {
@@ -47,7 +51,9 @@ describe('signed notes', () => {
   it('rejects a note without the key, with a bad signature by the key, or altered text', async () => {
     const key = parseVerifierKey(log.vkey);
     const other = keyPair('example.org/medledger');
-    await expect(openNote(formatSignedNote(text, [other.sign(text)]), key)).rejects.toThrow(/not signed by the key/);
+    await expect(openNote(formatSignedNote(text, [other.sign(text)]), key)).rejects.toThrow(
+      /not signed by the key/,
+    );
     const bad = formatSignedNote(text, [log.sign(text.replace('42', '43'))]);
     await expect(openNote(bad, key)).rejects.toThrow(/does not verify/);
     const good = formatSignedNote(text, [log.sign(text)]);
@@ -69,7 +75,9 @@ describe('signed notes', () => {
   });
 
   it('reads checkpoints strictly', () => {
-    expect(parseCheckpointText('o\n0\n' + Buffer.alloc(32).toString('base64') + '\nextension\n').treeSize).toBe(0);
+    expect(
+      parseCheckpointText('o\n0\n' + Buffer.alloc(32).toString('base64') + '\nextension\n').treeSize,
+    ).toBe(0);
     for (const bad of [
       'o\n42\n',
       'o\n042\n' + Buffer.alloc(32).toString('base64') + '\n',

@@ -24,7 +24,9 @@ export interface VerifyReceiptOptions {
   key?: string;
 }
 
-export function parseVerifyReceiptArgs(args: string[]): { options: VerifyReceiptOptions } | { error: string } {
+export function parseVerifyReceiptArgs(
+  args: string[],
+): { options: VerifyReceiptOptions } | { error: string } {
   const positional: string[] = [];
   let key: string | undefined;
   for (let i = 0; i < args.length; i++) {
@@ -67,7 +69,8 @@ export async function runVerifyReceipt(
   }
   const result = await verifyReceipt(receipt, { verifierKey: options.key, files });
   for (const warning of result.warnings) io.err(`warning: ${warning}`);
-  for (const check of result.checks) io.out(`${check.ok ? 'ok    ' : 'FAILED'} ${check.name}: ${check.detail}`);
+  for (const check of result.checks)
+    io.out(`${check.ok ? 'ok    ' : 'FAILED'} ${check.name}: ${check.detail}`);
   if (result.ok) {
     io.out(
       options.files.length > 0

@@ -76,7 +76,9 @@ describe('GET /api/medical-records/:id/receipt', () => {
     expect((await get(`/api/medical-records/${recordId}/receipt`, hospital.cookie)).statusCode).toBe(200);
     const res = await get(`/api/medical-records/${recordId}/receipt`, patient.cookie);
     expect(res.statusCode).toBe(200);
-    expect(res.headers['content-disposition']).toBe(`attachment; filename="medledger-receipt-${recordId}.json"`);
+    expect(res.headers['content-disposition']).toBe(
+      `attachment; filename="medledger-receipt-${recordId}.json"`,
+    );
     expect(res.headers['cache-control']).toBe('private, no-store');
   });
 
@@ -92,8 +94,14 @@ describe('GET /api/medical-records/:id/receipt', () => {
     expect(entry.canonical).not.toContain('Thyroid panel');
     expect(entry.canonical).not.toContain('panel.pdf');
     expect(receipt.opening.salt).toMatch(/^[0-9a-f]{64}$/);
-    expect(receipt.opening.content).toMatchObject({ title: 'Thyroid panel', description: 'TSH within range' });
-    expect(receipt.attachments.map((a: { fileName: string }) => a.fileName)).toEqual(['panel.pdf', 'chart.png']);
+    expect(receipt.opening.content).toMatchObject({
+      title: 'Thyroid panel',
+      description: 'TSH within range',
+    });
+    expect(receipt.attachments.map((a: { fileName: string }) => a.fileName)).toEqual([
+      'panel.pdf',
+      'chart.png',
+    ]);
     expect(receipt.treeSize).toBeGreaterThan(receipt.leafIndex);
     expect(receipt.checkpoint.split('\n')[1]).toBe(String(receipt.treeSize));
     expect(receipt.verifierKey).toBe((await get('/api/ledger/public-key')).body.trim());
@@ -113,9 +121,11 @@ describe('GET /api/medical-records/:id/receipt', () => {
     expect((await verifyReceipt(changed, { verifierKey: receipt.verifierKey })).ok).toBe(false);
   });
 
-  it('is refused with a 409 once the entry\'s content was erased', async () => {
+  it("is refused with a 409 once the entry's content was erased", async () => {
     const made = await createLedgeredRecord(t.ctx, hospital.userId, { title: 'To be erased' });
-    expect((await get(`/api/medical-records/${made.recordId}/receipt`, hospital.cookie)).statusCode).toBe(200);
+    expect((await get(`/api/medical-records/${made.recordId}/receipt`, hospital.cookie)).statusCode).toBe(
+      200,
+    );
     expect((await eraseEntryContent(t.ctx.db, String(made.seq))).erased).toBe(true);
     const res = await get(`/api/medical-records/${made.recordId}/receipt`, hospital.cookie);
     expect(res.statusCode).toBe(409);
@@ -125,7 +135,9 @@ describe('GET /api/medical-records/:id/receipt', () => {
   it('signs a new checkpoint for a record newer than the latest one, however young that is', async () => {
     // The checkpoint interval here is an hour: the receipt above made one; a new record is not in it.
     const p = await addPatient(t.app, hospital.cookie);
-    const res = await uploadRecord(t.app, hospital.cookie, p.id, { files: [{ fileName: 'a.pdf', bytes: pdf }] });
+    const res = await uploadRecord(t.app, hospital.cookie, p.id, {
+      files: [{ fileName: 'a.pdf', bytes: pdf }],
+    });
     const receipt = (await get(`/api/medical-records/${res.json().id}/receipt`, hospital.cookie)).json();
     expect(receipt.treeSize).toBe(receipt.leafIndex + 1);
     expect((await verifyReceipt(receipt)).ok).toBe(true);
@@ -158,7 +170,13 @@ describe(`npm run ledger -- verify-receipt, after ${LATER_APPENDS} later entries
   }, 600_000);
 
   it('verifies the receipt and both files with the pinned key', async () => {
-    const res = await cli([receiptPath, path.join(dir, 'panel.pdf'), path.join(dir, 'chart.png'), '--key', key]);
+    const res = await cli([
+      receiptPath,
+      path.join(dir, 'panel.pdf'),
+      path.join(dir, 'chart.png'),
+      '--key',
+      key,
+    ]);
     expect(res.err).toBe('');
     expect(res.code).toBe(0);
     expect(res.out).toMatch(/^ok {4} signature: /m);
@@ -167,7 +185,7 @@ describe(`npm run ledger -- verify-receipt, after ${LATER_APPENDS} later entries
     expect(res.out).toMatch(/Result: OK/);
   });
 
-  it("warns when the key is taken from the receipt itself", async () => {
+  it('warns when the key is taken from the receipt itself', async () => {
     const res = await cli([receiptPath]);
     expect(res.code).toBe(0);
     expect(res.err).toMatch(/^warning: The signing key was taken from the receipt itself/);
@@ -176,14 +194,24 @@ describe(`npm run ledger -- verify-receipt, after ${LATER_APPENDS} later entries
   it('fails a file the entry does not cover', async () => {
     const res = await cli([receiptPath, path.join(dir, 'other.pdf'), '--key', key]);
     expect(res.code).toBe(1);
-    expect(res.out).toMatch(/FAILED files: other\.pdf \(SHA-256 [0-9a-f]{64}\) is not one of the entry's files/);
+    expect(res.out).toMatch(
+      /FAILED files: other\.pdf \(SHA-256 [0-9a-f]{64}\) is not one of the entry's files/,
+    );
   });
 
   it('fails a receipt whose fields, proof, checkpoint or key were changed', async () => {
     const original = JSON.parse(fs.readFileSync(receiptPath, 'utf8'));
     const variants: Array<[string, (r: typeof original) => void, RegExp]> = [
-      ['title', (r) => (r.opening.content.title = 'Something else'), /FAILED entry: .*the content was changed/],
-      ['commitment', (r) => (r.entry.commitments.title = 'c'.repeat(64)), /FAILED entry: .*the fields were changed/],
+      [
+        'title',
+        (r) => (r.opening.content.title = 'Something else'),
+        /FAILED entry: .*the content was changed/,
+      ],
+      [
+        'commitment',
+        (r) => (r.entry.commitments.title = 'c'.repeat(64)),
+        /FAILED entry: .*the fields were changed/,
+      ],
       ['salt', (r) => (r.opening.salt = 'd'.repeat(64)), /FAILED entry: .*the content was changed/],
       ['no opening', (r) => delete r.opening, /FAILED entry: .*does not carry the salt and content/],
       [
@@ -194,8 +222,16 @@ describe(`npm run ledger -- verify-receipt, after ${LATER_APPENDS} later entries
         },
         /FAILED entry/,
       ],
-      ['proof', (r) => (r.inclusionProof[0] = 'b'.repeat(64)), /FAILED inclusion: The inclusion proof does not lead/],
-      ['record id', (r) => (r.recordId = '00000000-0000-4000-8000-000000000000'), /FAILED entry: The entry is not the upload of record/],
+      [
+        'proof',
+        (r) => (r.inclusionProof[0] = 'b'.repeat(64)),
+        /FAILED inclusion: The inclusion proof does not lead/,
+      ],
+      [
+        'record id',
+        (r) => (r.recordId = '00000000-0000-4000-8000-000000000000'),
+        /FAILED entry: The entry is not the upload of record/,
+      ],
       [
         'checkpoint',
         (r) => (r.checkpoint = r.checkpoint.replace(`\n${r.treeSize}\n`, `\n${r.treeSize + 1}\n`)),

@@ -86,9 +86,9 @@ describe('appendLedgerEntry', () => {
     expect(opening.content).toBe('{"phone":"+15550199","when":"2025-03-01T11:00:00.000Z"}');
     // Reference: SHA-256(salt bytes || UTF-8 JSON of [name, value]) per field, with node:crypto.
     const commit = (name: string, value: unknown) =>
-      sha(Buffer.concat([Buffer.from(opening.salt, 'hex'), Buffer.from(JSON.stringify([name, value]))])).toString(
-        'hex',
-      );
+      sha(
+        Buffer.concat([Buffer.from(opening.salt, 'hex'), Buffer.from(JSON.stringify([name, value]))]),
+      ).toString('hex');
     expect(row.canonical).toBe(
       `{"commitments":{"phone":"${commit('phone', '+15550199')}","when":"${commit('when', now.toISOString())}"},` +
         `"createdAt":"2025-03-01T11:00:00.000Z","kind":"profile_change","patientId":null,"recordId":null,` +
@@ -101,7 +101,9 @@ describe('appendLedgerEntry', () => {
       appendLedgerEntry(tx, { kind: 'profile_change', content: { phone: '+15550199', when: now } }, { now }),
     );
     const [second] = await t.ctx.db.select().from(ledgerEntries).where(eq(ledgerEntries.seq, again.seq));
-    expect(JSON.parse(second.canonical).commitments.phone).not.toBe(JSON.parse(row.canonical).commitments.phone);
+    expect(JSON.parse(second.canonical).commitments.phone).not.toBe(
+      JSON.parse(row.canonical).commitments.phone,
+    );
   });
 
   it('is rolled back with the transaction it belongs to', async () => {
@@ -268,6 +270,8 @@ describe('the bench-only switch that skips ledger appends (BENCH_SKIP_LEDGER)', 
     expect(benchSkipsLedger({ BENCH_SKIP_LEDGER: '1', NODE_ENV: 'bench' })).toBe(true);
     for (const NODE_ENV of [undefined, 'production', 'development', 'test'])
       expect(() => benchSkipsLedger({ BENCH_SKIP_LEDGER: '1', NODE_ENV })).toThrow(/benchmarks only/);
-    expect(() => benchSkipsLedger({ BENCH_SKIP_LEDGER: 'true', NODE_ENV: 'bench' })).toThrow(/benchmarks only/);
+    expect(() => benchSkipsLedger({ BENCH_SKIP_LEDGER: 'true', NODE_ENV: 'bench' })).toThrow(
+      /benchmarks only/,
+    );
   });
 });

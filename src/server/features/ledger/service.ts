@@ -132,6 +132,9 @@ export async function appendLedgerEntry(
     );
   for (const [i, write] of (options.alongside?.(hash) ?? []).entries())
     parts.push(tx.$with(`ledger_alongside_${i}`).as(write));
-  await tx.with(...parts).insert(ledgerNodes).values(nodes);
+  await tx
+    .with(...parts)
+    .insert(ledgerNodes)
+    .values(nodes);
   return { seq, hash, chainHash, createdAt };
 }

@@ -40,7 +40,8 @@ export function ledgerOrigin(publicUrl: string): string {
 
 function seedFrom(dataDir: string, keyHex?: string): Buffer {
   if (keyHex) {
-    if (!SEED_HEX.test(keyHex)) throw new Error('LEDGER_SIGNING_KEY must be 64 hex characters (an Ed25519 seed)');
+    if (!SEED_HEX.test(keyHex))
+      throw new Error('LEDGER_SIGNING_KEY must be 64 hex characters (an Ed25519 seed)');
     return Buffer.from(keyHex, 'hex');
   }
   const keyFile = path.join(dataDir, 'secrets', 'ledger.key');
@@ -85,7 +86,11 @@ export function noteSigner(name: string, seed: Uint8Array) {
   };
 }
 
-export function createLedgerSigner(options: { dataDir: string; publicUrl: string; keyHex?: string }): LedgerSigner {
+export function createLedgerSigner(options: {
+  dataDir: string;
+  publicUrl: string;
+  keyHex?: string;
+}): LedgerSigner {
   const signer = noteSigner(ledgerOrigin(options.publicUrl), seedFrom(options.dataDir, options.keyHex));
   return {
     name: signer.name,

@@ -221,7 +221,11 @@ async function fetchConsistency(
   } catch {
     throw unreachable(`${url.href} did not answer JSON.`);
   }
-  if (!Array.isArray(proof) || proof.length > 128 || !proof.every((h) => typeof h === 'string' && HASH_HEX.test(h)))
+  if (
+    !Array.isArray(proof) ||
+    proof.length > 128 ||
+    !proof.every((h) => typeof h === 'string' && HASH_HEX.test(h))
+  )
     throw misbehaved(`REJECTED: the consistency proof from ${from} to ${to} entries is malformed.`);
   return proof.map((h: string) => fromHex(h));
 }

@@ -75,10 +75,7 @@ export async function notifyApplicationSubmitted(
     payload,
     dueAt: now,
   });
-  const admins = await tx
-    .select({ id: users.id })
-    .from(users)
-    .where(eq(users.role, 'medledger_admin'));
+  const admins = await tx.select({ id: users.id }).from(users).where(eq(users.role, 'medledger_admin'));
   for (const admin of admins) {
     await enqueueJob(tx, { kind: 'application_submitted', userId: admin.id, payload, dueAt: now });
   }

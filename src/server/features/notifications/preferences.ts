@@ -1,9 +1,6 @@
 // Per-user e-mail preferences (profile page): on unless the user turned them off.
 import { eq } from 'drizzle-orm';
-import type {
-  NotificationPreferences,
-  NotificationPreferencesInput,
-} from '../../../shared/notifications.js';
+import type { NotificationPreferences, NotificationPreferencesInput } from '../../../shared/notifications.js';
 import type { Db } from '../../db/connect.js';
 import { notificationPreferences } from '../../db/schema.js';
 

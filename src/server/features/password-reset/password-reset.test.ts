@@ -136,7 +136,10 @@ describe('a suspended account', () => {
     expect(res.statusCode).toBe(200);
     expect(res.json().message).toBe(FORGOT_PASSWORD_ANSWER);
     expect(mailsTo(email)).toHaveLength(0);
-    const tokens = await t.ctx.db.select().from(passwordResetTokens).where(eq(passwordResetTokens.userId, userId));
+    const tokens = await t.ctx.db
+      .select()
+      .from(passwordResetTokens)
+      .where(eq(passwordResetTokens.userId, userId));
     expect(tokens).toHaveLength(0);
   });
 

@@ -102,12 +102,16 @@ export async function resetPassword(
     await destroyUserSessions(tx, row.userId);
     // A locked-out owner who proved control of the mailbox may sign in again at once.
     await tx.delete(loginFailures).where(eq(loginFailures.key, `email:${user.email}`));
-    await writeAudit(tx, { id: row.userId, ip }, {
-      action: 'password_reset',
-      entityType: 'user',
-      entityId: row.userId,
-      details: 'Password reset through an e-mailed link; all sessions ended',
-      hospitalId: user.role === 'hospital' ? row.userId : null,
-    });
+    await writeAudit(
+      tx,
+      { id: row.userId, ip },
+      {
+        action: 'password_reset',
+        entityType: 'user',
+        entityId: row.userId,
+        details: 'Password reset through an e-mailed link; all sessions ended',
+        hospitalId: user.role === 'hospital' ? row.userId : null,
+      },
+    );
   });
 }

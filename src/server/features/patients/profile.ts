@@ -63,7 +63,11 @@ export async function updateOwnProfile(
         tx,
         actor,
         {
-          entry: { kind: 'profile_change', patientId: existing.id, content: { patientId: existing.id, changes } },
+          entry: {
+            kind: 'profile_change',
+            patientId: existing.id,
+            content: { patientId: existing.id, changes },
+          },
           audit: {
             action: 'profile_change',
             entityType: 'patient',

@@ -74,7 +74,7 @@ export async function patientRoutes(app: FastifyInstance, ctx: AppContext) {
           'Add a patient (all fields optional); the answer carries the generated MRN as patientId and ' +
           'the one-time activationCode (shown once)',
         description:
-          'Answers 409 with `duplicates` when one of this hospital\'s patients has the same name and date of ' +
+          "Answers 409 with `duplicates` when one of this hospital's patients has the same name and date of " +
           'birth, or the same e-mail, unless `confirmDuplicate` is true. With an e-mail, the patient is ' +
           'mailed an activation link.',
         body: patientCreateSchema,
@@ -85,7 +85,9 @@ export async function patientRoutes(app: FastifyInstance, ctx: AppContext) {
       const actor = actorOf(request);
       const created = await createPatient(ctx.db, actor, request.body, ctx.now(), activation());
       const { patient } = created;
-      return reply.status(201).send({ ...patient, ...answerIssued(patient.id, patient.email, created.activation) });
+      return reply
+        .status(201)
+        .send({ ...patient, ...answerIssued(patient.id, patient.email, created.activation) });
     },
   );
 
@@ -97,7 +99,8 @@ export async function patientRoutes(app: FastifyInstance, ctx: AppContext) {
         tags,
         summary:
           'A new one-time activation code for a patient who has not signed up yet (the old code is void; audited)',
-        description: 'Answers 409 when the patient already has an account. With an e-mail, the link is mailed.',
+        description:
+          'Answers 409 when the patient already has an account. With an e-mail, the link is mailed.',
         params: idParams,
         response: { 200: issuedActivationCodeSchema },
       },

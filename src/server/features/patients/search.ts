@@ -32,7 +32,10 @@ export function patientSearchFilter(db: Db, search: string): SQL {
   return inArray(
     patients.id,
     unionAll(
-      db.select({ id: matched.id }).from(matched).where(ilike(patientText(matched), pattern)),
+      db
+        .select({ id: matched.id })
+        .from(matched)
+        .where(ilike(patientText(matched), pattern)),
       db
         .select({ id: linked.id })
         .from(users)

@@ -160,12 +160,16 @@ export async function reviewApplication(
       .where(and(eq(providerApplications.id, input.id), eq(providerApplications.status, 'pending')))
       .returning();
     if (!row) throw conflict(NOT_PENDING);
-    await writeAudit(tx, { id: input.adminId, ip: input.ip }, {
-      action: 'application_review',
-      entityType: 'provider_application',
-      entityId: row.id,
-      details: `Application of ${row.hospitalName} (${row.contactEmail}) ${input.status}`,
-    });
+    await writeAudit(
+      tx,
+      { id: input.adminId, ip: input.ip },
+      {
+        action: 'application_review',
+        entityType: 'provider_application',
+        entityId: row.id,
+        details: `Application of ${row.hospitalName} (${row.contactEmail}) ${input.status}`,
+      },
+    );
     await sendOrFail(deps, () =>
       deps.mail.send(
         issued
@@ -217,12 +221,16 @@ export async function resendRegistrationLink(
         'A new link can only be sent for an approved application that has not been registered yet.',
       );
     }
-    await writeAudit(tx, { id: input.adminId, ip: input.ip }, {
-      action: 'application_review',
-      entityType: 'provider_application',
-      entityId: row.id,
-      details: `New registration link sent to ${row.contactEmail}`,
-    });
+    await writeAudit(
+      tx,
+      { id: input.adminId, ip: input.ip },
+      {
+        action: 'application_review',
+        entityType: 'provider_application',
+        entityId: row.id,
+        details: `New registration link sent to ${row.contactEmail}`,
+      },
+    );
     await sendOrFail(deps, () =>
       deps.mail.send(
         registrationInvite(
@@ -290,13 +298,17 @@ export async function registerProvider(
       .where(eq(providerApplications.id, application.id));
     // Vetted by an administrator's approval: a verified provider from the start.
     await tx.update(users).set({ verifiedAt: now }).where(eq(users.id, user.id));
-    await writeAudit(tx, { id: user.id, ip }, {
-      action: 'provider_register',
-      entityType: 'provider_application',
-      entityId: application.id,
-      details: `Hospital account created for ${application.hospitalName}; 7-day trial started`,
-      hospitalId: user.id,
-    });
+    await writeAudit(
+      tx,
+      { id: user.id, ip },
+      {
+        action: 'provider_register',
+        entityType: 'provider_application',
+        entityId: application.id,
+        details: `Hospital account created for ${application.hospitalName}; 7-day trial started`,
+        hospitalId: user.id,
+      },
+    );
     return user;
   });
 }

@@ -207,14 +207,18 @@ export async function acceptInvitation(
     })
     .onConflictDoNothing();
   const [patient] = await tx.select().from(patients).where(eq(patients.id, invitation.patientId));
-  await writeAudit(tx, { id: familyUser.id, ip }, {
-    action: 'family_access',
-    entityType: 'family_contact',
-    entityId: invitation.contactId,
-    details: `Family access invitation accepted by ${invitation.email}`,
-    hospitalId: patient.createdByHospitalId,
-    patientId: patient.id,
-  });
+  await writeAudit(
+    tx,
+    { id: familyUser.id, ip },
+    {
+      action: 'family_access',
+      entityType: 'family_contact',
+      entityId: invitation.contactId,
+      details: `Family access invitation accepted by ${invitation.email}`,
+      hospitalId: patient.createdByHospitalId,
+      patientId: patient.id,
+    },
+  );
 }
 
 /** POST /api/proxy/accept: a signed-in family member adds another patient's invitation. */

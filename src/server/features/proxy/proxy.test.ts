@@ -48,7 +48,9 @@ async function grantedFamily() {
   const shared = await uploadRecord(t.app, t.hospital.cookie, row.id, {
     fields: { title: 'Blood panel', shareWithFamily: 'true' },
   });
-  const unshared = await uploadRecord(t.app, t.hospital.cookie, row.id, { fields: { title: 'Private note' } });
+  const unshared = await uploadRecord(t.app, t.hospital.cookie, row.id, {
+    fields: { title: 'Private note' },
+  });
   expect([shared.statusCode, unshared.statusCode]).toEqual([201, 201]);
   const family = await signedInFamily(t, patient.cookie, uniqueEmail('relative'));
   const me = await send('GET', '/api/auth/me', family.cookie);

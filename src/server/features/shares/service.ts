@@ -291,14 +291,18 @@ export async function openShare(
       .update(shareLinks)
       .set({ timesOpened: sql`${shareLinks.timesOpened} + 1`, lastOpenedAt: now })
       .where(eq(shareLinks.id, link.id));
-    await writeAudit(tx, { id: null, ip }, {
-      action: 'record_view',
-      entityType: 'medical_record',
-      entityId: record.id,
-      details: `"${record.title}" opened ${openedBy(link)}`,
-      hospitalId: record.hospitalId,
-      patientId: link.patientId,
-    });
+    await writeAudit(
+      tx,
+      { id: null, ip },
+      {
+        action: 'record_view',
+        entityType: 'medical_record',
+        entityId: record.id,
+        details: `"${record.title}" opened ${openedBy(link)}`,
+        hospitalId: record.hospitalId,
+        patientId: link.patientId,
+      },
+    );
   });
   const [loaded, verification] = await Promise.all([
     loadRecord(db, record.id),
@@ -348,13 +352,17 @@ export async function findSharedDownload(
     .from(attachments)
     .where(and(eq(attachments.id, attachmentId), eq(attachments.recordId, record.id)));
   if (!file) throw notFound('File not available.');
-  await writeAudit(db, { id: null, ip }, {
-    action: 'record_access',
-    entityType: 'attachment',
-    entityId: file.id,
-    details: `Downloaded "${file.fileName}" of "${record.title}" ${openedBy(link)}`,
-    hospitalId: record.hospitalId,
-    patientId: link.patientId,
-  });
+  await writeAudit(
+    db,
+    { id: null, ip },
+    {
+      action: 'record_access',
+      entityType: 'attachment',
+      entityId: file.id,
+      details: `Downloaded "${file.fileName}" of "${record.title}" ${openedBy(link)}`,
+      hospitalId: record.hospitalId,
+      patientId: link.patientId,
+    },
+  );
   return { file, recordTitle: record.title, hospitalId: record.hospitalId, patientId: link.patientId };
 }

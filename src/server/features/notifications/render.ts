@@ -14,7 +14,7 @@ import {
 import { applicationReceived, newSignInMail, notificationMail } from '../../mail/templates.js';
 import { deviceLabel } from '../../../shared/account.js';
 import { formatInstantWithZone } from '../../../shared/time.js';
-import { joinNames } from '../../../shared/users.js';
+import { displayName, joinNames } from '../../../shared/users.js';
 import type { OutgoingMail } from '../../mail/mailer.js';
 import { calendarItems } from '../calendar/service.js';
 import { appointmentsCalendar, ICalCalendarMethod } from '../calendar/ics.js';
@@ -58,7 +58,7 @@ export function createRenderer(publicUrl: string) {
     const [item] = await calendarItems(db, [a]);
     if (!item) return null;
     const [hospital] = await db.select().from(users).where(eq(users.id, a.hospitalId));
-    const name = joinNames(to.firstName, to.lastName) || to.email;
+    const name = displayName(to);
     const lines = [
       `Dear ${name},`,
       OPENINGS[job.kind] ?? '',
@@ -160,7 +160,7 @@ export function createRenderer(publicUrl: string) {
         ip: string | null;
         at: string;
       };
-      const name = joinNames(to.firstName, to.lastName) || to.email;
+      const name = displayName(to);
       return newSignInMail(
         to.email,
         name,

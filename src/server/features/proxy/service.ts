@@ -7,7 +7,7 @@ import type { Paged, PagingQuery } from '../../../shared/paging.js';
 import type { AccessHolder, ProxyPatient } from '../../../shared/proxy.js';
 import type { MedicalRecord, RecordListQuery } from '../../../shared/records.js';
 import type { Appointment } from '../../../shared/appointments.js';
-import { joinNames } from '../../../shared/users.js';
+import { displayName, joinNames } from '../../../shared/users.js';
 import {
   type Actor,
   findOwnPatient,
@@ -25,9 +25,6 @@ import { writeAudit } from '../audit/service.js';
 import { auditList } from '../records/read.js';
 import { loadRecordPage } from '../records/load.js';
 
-const fullName = (first: string | null, last: string | null, fallback: string) =>
-  joinNames(first, last) || fallback;
-
 /** GET /api/proxy/patients: the family member's live grants, one per patient. */
 export async function listProxyPatients(db: Db, actor: Actor): Promise<ProxyPatient[]> {
   if (actor.role !== 'family') throw forbidden();
@@ -43,7 +40,7 @@ export async function listProxyPatients(db: Db, actor: Actor): Promise<ProxyPati
     .filter((r) => !seen.has(r.patient.id) && seen.add(r.patient.id))
     .map((r) => ({
       id: r.patient.id,
-      name: fullName(r.patient.firstName, r.patient.lastName, r.patient.patientId),
+      name: joinNames(r.patient.firstName, r.patient.lastName) || r.patient.patientId,
       mrn: r.patient.patientId,
       relationship: r.relationship,
       since: r.since.toISOString(),
@@ -96,7 +93,7 @@ export async function listAccessHolders(db: Db, actor: Actor): Promise<AccessHol
     contactName: `${r.contact.firstName} ${r.contact.lastName}`,
     relationship: r.contact.relationship,
     email: r.user.email,
-    accountName: fullName(r.user.firstName, r.user.lastName, r.user.email),
+    accountName: displayName(r.user),
     since: r.since.toISOString(),
   }));
 }

@@ -4,7 +4,7 @@ import { alias, type PgSelect } from 'drizzle-orm/pg-core';
 import { patientDisplayName } from '../../../shared/patients.js';
 import type { Paged, PagingQuery } from '../../../shared/paging.js';
 import type { DocumentStatus, MedicalRecord, RecordListQuery } from '../../../shared/records.js';
-import { joinNames } from '../../../shared/users.js';
+import { displayName } from '../../../shared/users.js';
 import { reachableRecordsFilter, type PatientRow } from '../../access.js';
 import type { Db } from '../../db/connect.js';
 import { isoOf, isoTime } from '../../db/iso-time.js';
@@ -376,7 +376,7 @@ function shapeRecord(row: LoadedRow): MedicalRecord {
       ? {
           at: isoOf(record.enteredInErrorAt),
           reason: record.enteredInErrorReason ?? '',
-          byName: retractedBy?.email ? personName(retractedBy) : null,
+          byName: retractedBy?.email ? displayName({ ...retractedBy, email: retractedBy.email }) : null,
         }
       : null,
   };
@@ -389,9 +389,6 @@ export function documentStatusOf(
   if (record.enteredInErrorAt) return 'entered-in-error';
   return record.supersededById ? 'superseded' : 'current';
 }
-
-const personName = (u: { firstName: string | null; lastName: string | null; email: string | null }) =>
-  joinNames(u.firstName, u.lastName) || u.email || null;
 
 export async function loadRecord(db: Db, recordId: string): Promise<MedicalRecord> {
   const [record] = await loadRecords(db, eq(medicalRecords.id, recordId));

@@ -99,9 +99,73 @@ function routePages(): Plugin {
   };
 }
 
+/** Mantine's global stylesheets, which no component module names. */
+const MANTINE_GLOBAL_STYLES = ['baseline', 'default-css-variables', 'global'];
+
+/**
+ * The per-component stylesheets of @mantine/core, in the order its styles.css has them (that file is
+ * their concatenation; later rules win over earlier ones of the same weight).
+ */
+function mantineStylesOrder(): string[] {
+  const core = path.resolve('node_modules/@mantine/core');
+  const whole = fs.readFileSync(path.join(core, 'styles.css'), 'utf8');
+  const position = new Map(
+    fs
+      .readdirSync(path.join(core, 'styles'))
+      .filter((file) => file.endsWith('.css') && !file.endsWith('.layer.css'))
+      .map((file) => {
+        const text = fs.readFileSync(path.join(core, 'styles', file), 'utf8').trim();
+        return [file.slice(0, -'.css'.length), whole.indexOf(text)] as const;
+      }),
+  );
+  const unplaced = [...position].filter(([, at]) => at < 0).map(([name]) => name);
+  if (unplaced.length) throw new Error(`@mantine/core/styles.css does not contain ${unplaced.join(', ')}`);
+  return [...position.keys()].sort((a, b) => position.get(a)! - position.get(b)!);
+}
+
+/**
+ * Keeps src/client/mantine-styles.css exact: it imports Mantine's global stylesheets and those of
+ * the components the build bundles (a component's classes come from its Name.module.mjs), in
+ * Mantine's order. The build fails, saying what to add, remove or reorder, when it does not.
+ */
+function mantineStyles(): Plugin {
+  const file = path.resolve('src/client/mantine-styles.css');
+  return {
+    name: 'medledger-mantine-styles',
+    apply: 'build',
+    generateBundle(_options, bundle) {
+      const used = new Set(MANTINE_GLOBAL_STYLES);
+      for (const item of Object.values(bundle)) {
+        if (item.type !== 'chunk') continue;
+        for (const id of item.moduleIds) {
+          const component = /@mantine[\\/]core[\\/]esm[\\/].*[\\/](\w+)\.module\.mjs$/.exec(id)?.[1];
+          if (component) used.add(component);
+        }
+      }
+      const imported = [
+        ...fs.readFileSync(file, 'utf8').matchAll(/^@import '@mantine\/core\/styles\/([\w-]+)\.css';$/gm),
+      ].map((match) => match[1]);
+      const wanted = mantineStylesOrder().filter((name) => used.has(name));
+      if (imported.join() === wanted.join()) return;
+      const missing = wanted.filter((name) => !imported.includes(name));
+      const unused = imported.filter((name) => !wanted.includes(name));
+      this.error(
+        [
+          `${path.relative('.', file)} does not match the Mantine components the app uses.`,
+          missing.length ? `Add: ${missing.join(', ')}.` : '',
+          unused.length ? `Remove: ${unused.join(', ')}.` : '',
+          `Expected, in this order: ${wanted.join(', ')}.`,
+        ]
+          .filter(Boolean)
+          .join(' '),
+      );
+    },
+  };
+}
+
 // The client is built to dist/client and served by the Fastify server; in dev, /api is proxied.
 export default defineConfig(({ command }) => ({
-  plugins: [react(), routePages(), precompress()],
+  plugins: [react(), mantineStyles(), routePages(), precompress()],
   root: 'src/client',
   publicDir: false,
   build: {

@@ -1,7 +1,7 @@
 // Entry point: Mantine (styles, notifications, dates, modals), TanStack Query, the session state
 // and the router around the route table.
 import './zodConfig';
-import '@mantine/core/styles.css';
+import './mantine-styles.css';
 import '@mantine/notifications/styles.css';
 import { MantineProvider } from '@mantine/core';
 import { QueryClientProvider } from '@tanstack/react-query';

@@ -499,6 +499,35 @@ describe('hospital dashboard', () => {
     await context.close();
   });
 
+  it('lists a patient in two cells on a phone and in six on a wide screen, as the window crosses the breakpoints', async () => {
+    const { context, page } = await hospitalPage({ width: 390, height: 844 });
+    const mrn = await addPatient(context, journey.app.url, { firstName: 'Wanda', lastName: 'Wide' });
+    await page.reload();
+    const table = page.getByRole('table', { name: 'Patients' });
+    const row = table.getByRole('row').filter({ hasText: 'Wanda Wide' });
+    const headers = async () => table.getByRole('columnheader').allTextContents();
+    const cells = async () => row.getByRole('cell').allTextContents();
+    await row.waitFor();
+    // On a phone the columns a wide screen adds are not rendered at all (not rendered and hidden):
+    // the MRN goes under the name.
+    expect(await headers()).toEqual(['Patient', 'Actions']);
+    expect(await table.locator('th, td').count()).toBe(4);
+    expect((await cells())[0]).toContain(mrn);
+    // Wider than Mantine's md breakpoint (62em), all six; the MRN has its own column.
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await expect.poll(headers).toEqual(['Patient', 'ID', 'Primary Care', 'Last Visit', 'Status', 'Actions']);
+    const wide = await cells();
+    expect(wide).toHaveLength(6);
+    expect(wide[0]).not.toContain(mrn);
+    expect(wide[1]).toBe(mrn);
+    expect(wide[4]).toBe('Active');
+    // Between sm (48em) and md, the MRN column without the other three.
+    await page.setViewportSize({ width: 800, height: 900 });
+    await expect.poll(headers).toEqual(['Patient', 'ID', 'Actions']);
+    expect(await cells()).toHaveLength(3);
+    await context.close();
+  });
+
   it('opens the sidebar as a slide-in menu on a phone and closes it after a choice', async () => {
     const { context, page } = await hospitalPage({ width: 390, height: 844 });
     const menu = nav(page, 'Audit Trail');

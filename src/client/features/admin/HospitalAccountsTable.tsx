@@ -3,7 +3,7 @@
 import { Badge, Box, Button, Table, Text } from '@mantine/core';
 import type { HospitalSubscription } from '../../../shared/providers';
 import { formatDate } from './format';
-import { ListTable, type Column } from '../../components/ListTable';
+import { ListTable, useScreenFrom, type Column } from '../../components/ListTable';
 
 interface HospitalAccountsTableProps {
   hospitals: HospitalSubscription[];
@@ -43,6 +43,7 @@ export function HospitalAccountsTable({
   busy,
   onMarkActive,
 }: HospitalAccountsTableProps) {
+  const screenFrom = useScreenFrom();
   if (hospitals.length === 0) return <Text c="dimmed">No hospital accounts yet.</Text>;
   return (
     <ListTable columns={HOSPITAL_COLUMNS}>
@@ -50,18 +51,26 @@ export function HospitalAccountsTable({
         <Table.Tr key={h.hospitalUserId}>
           <Table.Td>
             {h.hospitalName ?? '—'}
-            <Text size="xs" c="dimmed" hiddenFrom="sm" style={{ overflowWrap: 'anywhere' }}>
-              {h.email}
-            </Text>
-            <Box hiddenFrom="sm" mt={4}>
-              <SubscriptionBadge h={h} />
-            </Box>
+            {!screenFrom('sm') && (
+              <>
+                <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+                  {h.email}
+                </Text>
+                <Box mt={4}>
+                  <SubscriptionBadge h={h} />
+                </Box>
+              </>
+            )}
           </Table.Td>
-          <Table.Td visibleFrom="sm">{h.email}</Table.Td>
-          <Table.Td visibleFrom="sm">
-            <SubscriptionBadge h={h} />
-          </Table.Td>
-          <Table.Td visibleFrom="sm">{formatDate(h.createdAt)}</Table.Td>
+          {screenFrom('sm') && (
+            <>
+              <Table.Td>{h.email}</Table.Td>
+              <Table.Td>
+                <SubscriptionBadge h={h} />
+              </Table.Td>
+              <Table.Td>{formatDate(h.createdAt)}</Table.Td>
+            </>
+          )}
           <Table.Td>
             {h.status === 'active' ? (
               <Text size="sm" c="dimmed">

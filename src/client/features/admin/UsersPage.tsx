@@ -18,7 +18,7 @@ import { notifyError, notifySuccess } from '../../notify';
 import { AdminNav } from './AdminNav';
 import { TwoFactorFirst } from './TwoFactorFirst';
 import { useAccountAction, useAdminUsers } from './api';
-import { ListTable, type Column } from '../../components/ListTable';
+import { ListTable, useScreenFrom, type Column } from '../../components/ListTable';
 import { FilterBar, FilterSelect, SearchField } from '../../components/FilterBar';
 import { retryIfFailed } from '../../components/LoadFailed';
 
@@ -112,6 +112,7 @@ export default function UsersPage() {
   });
   const { data, isLoading } = users;
   const action = useAccountAction();
+  const screenFrom = useScreenFrom();
 
   const items = data?.items ?? [];
 
@@ -190,18 +191,24 @@ export default function UsersPage() {
                     </Text>
                     <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
                       {u.email}
-                      <Text span hiddenFrom="sm" inherit>
-                        {' '}
-                        · {ROLE_LABELS[u.role]}
-                      </Text>
+                      {!screenFrom('sm') && (
+                        <Text span inherit>
+                          {' '}
+                          · {ROLE_LABELS[u.role]}
+                        </Text>
+                      )}
                     </Text>
                   </Table.Td>
-                  <Table.Td visibleFrom="sm">{ROLE_LABELS[u.role]}</Table.Td>
+                  {screenFrom('sm') && <Table.Td>{ROLE_LABELS[u.role]}</Table.Td>}
                   <Table.Td>
                     <StatusBadges user={u} />
                   </Table.Td>
-                  <Table.Td visibleFrom="md">{formatDate(u.createdAt)}</Table.Td>
-                  <Table.Td visibleFrom="md">{formatDate(u.lastLoginAt, 'Never')}</Table.Td>
+                  {screenFrom('md') && (
+                    <>
+                      <Table.Td>{formatDate(u.createdAt)}</Table.Td>
+                      <Table.Td>{formatDate(u.lastLoginAt, 'Never')}</Table.Td>
+                    </>
+                  )}
                   <Table.Td>
                     <Group gap={4}>
                       {u.status === 'suspended' ? (

@@ -13,7 +13,7 @@ import { PatientDetailsDialog, PatientFormDialog } from './lazyDialogs';
 import { ListPager } from '../../components/ListPager';
 import { TableStatus } from '../../components/TableStatus';
 import { IconAction } from '../../components/IconAction';
-import { ListTable, type Column } from '../../components/ListTable';
+import { ListTable, useScreenFrom, type Column } from '../../components/ListTable';
 import { FilterBar, FilterSelect, SearchField } from '../../components/FilterBar';
 import { retryIfFailed } from '../../components/LoadFailed';
 
@@ -42,6 +42,7 @@ export function PatientsTab() {
   });
   const { data, isLoading } = patients;
   const deletePatient = useDeletePatient();
+  const screenFrom = useScreenFrom();
 
   const applyFilters = () => {
     setSearch(searchInput.trim());
@@ -116,22 +117,30 @@ export function PatientsTab() {
                     {p.email ?? p.user?.email}
                   </Text>
                 )}
-                <Text ff="monospace" size="xs" hiddenFrom="sm">
-                  {p.patientId}
-                </Text>
+                {!screenFrom('sm') && (
+                  <Text ff="monospace" size="xs">
+                    {p.patientId}
+                  </Text>
+                )}
               </Table.Td>
-              <Table.Td visibleFrom="sm">
-                <Text ff="monospace" size="sm">
-                  {p.patientId}
-                </Text>
-              </Table.Td>
-              <Table.Td visibleFrom="md">{p.primaryCarePhysician || '—'}</Table.Td>
-              <Table.Td visibleFrom="md">{formatDate(p.lastVisit)}</Table.Td>
-              <Table.Td visibleFrom="md">
-                <Badge color="green" variant="light">
-                  Active
-                </Badge>
-              </Table.Td>
+              {screenFrom('sm') && (
+                <Table.Td>
+                  <Text ff="monospace" size="sm">
+                    {p.patientId}
+                  </Text>
+                </Table.Td>
+              )}
+              {screenFrom('md') && (
+                <>
+                  <Table.Td>{p.primaryCarePhysician || '—'}</Table.Td>
+                  <Table.Td>{formatDate(p.lastVisit)}</Table.Td>
+                  <Table.Td>
+                    <Badge color="green" variant="light">
+                      Active
+                    </Badge>
+                  </Table.Td>
+                </>
+              )}
               <Table.Td>
                 <Group gap={4} wrap="nowrap">
                   {rowActions(p).map((action) => (

@@ -3,7 +3,11 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
-import { ROUTE_MODULES } from './src/client/pages/routeModules.js';
+import {
+  ROUTE_MODULES,
+  WORKSPACE_MODULES,
+  WORKSPACE_PROVIDERS_MODULE,
+} from './src/client/pages/routeModules.js';
 
 const outDir = path.resolve('dist/client');
 
@@ -77,23 +81,37 @@ function routePages(): Plugin {
       };
       const inIndex = new Set(closure(chunks.filter((chunk) => chunk.isEntry).map((c) => c.fileName)));
       const index = fs.readFileSync(path.join(outputDir, 'index.html'), 'utf8');
-      for (const [route, module] of Object.entries(ROUTE_MODULES)) {
+      const pageChunk = (route: string, module: string) => {
         const page = byModule.get(module);
         if (!page?.isDynamicEntry) throw new Error(`${route}: ${module} is not a lazily loaded chunk`);
-        const files = closure([page.fileName]).filter((file) => !inIndex.has(file));
+        return page.fileName;
+      };
+      // /signup → routes/signup.html: the server (app.ts, routePagesIn) reads them back this way.
+      const write = (route: string, extraHead: string) => {
+        const target = path.join(outputDir, 'routes', `${route}.html`);
+        fs.mkdirSync(path.dirname(target), { recursive: true });
+        fs.writeFileSync(target, index.replace('</head>', `  ${extraHead}\n  </head>`));
+      };
+      const preload = (file: string) => `<link rel="modulepreload" crossorigin href="/${file}">`;
+      for (const [route, module] of Object.entries(ROUTE_MODULES)) {
+        const files = closure([pageChunk(route, module)]).filter((file) => !inIndex.has(file));
         const css = new Set(
           files.flatMap((file) => [...(byFile.get(file)!.viteMetadata?.importedCss ?? [])]),
         );
         const links = [
-          ...files.map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`),
+          ...files.map(preload),
           ...[...css]
             .filter((file) => !index.includes(`/${file}"`))
             .map((file) => `<link rel="stylesheet" crossorigin href="/${file}">`),
         ];
-        // /signup → routes/signup.html: the server (app.ts, routePagesIn) reads them back this way.
-        const target = path.join(outputDir, 'routes', `${route}.html`);
-        fs.mkdirSync(path.dirname(target), { recursive: true });
-        fs.writeFileSync(target, index.replace('</head>', `  ${links.join('\n    ')}\n  </head>`));
+        write(route, links.join('\n    '));
+      }
+      // A workspace's chunks, inert until the entry adds them (routeModules.ts, pageChunks.ts); its
+      // stylesheets are left to Vite's helper, which waits for them before the page renders.
+      for (const [route, module] of Object.entries(WORKSPACE_MODULES)) {
+        const pages = [pageChunk(route, module), pageChunk(route, WORKSPACE_PROVIDERS_MODULE)];
+        const files = closure(pages).filter((file) => !inIndex.has(file));
+        write(route, `<template id="page-chunks">${files.map(preload).join('')}</template>`);
       }
     },
   };

@@ -424,6 +424,48 @@ describe('hospital dashboard', () => {
     await context.close();
   });
 
+  it("adds its code's preload links from the page's HTML a few per task, and Vite's helper none", async () => {
+    const context = await journey.browser.newContext({ viewport: { width: 1280, height: 900 } });
+    await signedInHospital(context, journey.app.url);
+    // The page's HTML names the dashboard's chunks inside an inert <template>, not as links.
+    const html = await (await context.request.get(`${journey.app.url}/hospital-dashboard`)).text();
+    const template = /<template id="page-chunks">([\s\S]*?)<\/template>/.exec(html)?.[1] ?? '';
+    const named = [...template.matchAll(/<link rel="modulepreload" crossorigin href="([^"]+)">/g)].map(
+      (match) => match[1],
+    );
+    expect(named.some((href) => /\/assets\/HospitalDashboardPage-/.test(href))).toBe(true);
+    expect(named.some((href) => /\/assets\/WorkspaceProviders-/.test(href))).toBe(true);
+    expect(html.replace(template, '')).not.toContain('modulepreload');
+    // How many preload links each task added to the document (a MutationObserver's callback runs
+    // once after each task that changed it).
+    await context.addInitScript(() => {
+      const added: number[] = [];
+      Object.assign(window, { preloadLinksAdded: added });
+      new MutationObserver((records) => {
+        const links = records
+          .flatMap((record) => [...record.addedNodes])
+          .filter((node) => node instanceof HTMLLinkElement && node.rel === 'modulepreload');
+        if (links.length > 0) added.push(links.length);
+      }).observe(document, { childList: true, subtree: true });
+    });
+    const page = await context.newPage();
+    await page.goto(`${journey.app.url}/hospital-dashboard`);
+    await page.getByText('No patients').first().waitFor();
+    const added = await page.evaluate(
+      () => (window as unknown as { preloadLinksAdded: number[] }).preloadLinksAdded,
+    );
+    // All of them, six at a time at most, and none added again by Vite's helper.
+    expect(Math.max(...added)).toBeLessThanOrEqual(6);
+    expect(added.reduce((sum, n) => sum + n, 0)).toBe(named.length);
+    const inDocument = await page.evaluate(() =>
+      [...document.querySelectorAll<HTMLLinkElement>('link[rel="modulepreload"]')].map((link) =>
+        link.getAttribute('href'),
+      ),
+    );
+    expect(inDocument.sort()).toEqual([...named].sort());
+    await context.close();
+  });
+
   it('opens without the schemas library (Zod), which comes with the first form', async () => {
     const context = await journey.browser.newContext({ viewport: { width: 1280, height: 900 } });
     await signedInHospital(context, journey.app.url);

@@ -13,6 +13,7 @@ import { createQueryClient } from './api/queryClient';
 import { AuthProvider } from './auth/AuthProvider';
 import { NotificationArea } from './components/NotificationArea';
 import { startFirstReads } from './pages/firstReads';
+import { addPageChunks } from './pages/pageChunks';
 import { PUBLIC_PAGES } from './pages/lazyPages';
 import { cssVariablesResolver, theme } from './theme';
 
@@ -43,6 +44,7 @@ function render(container: HTMLElement) {
   );
 }
 
+addPageChunks();
 startFirstReads(queryClient, window.location);
 
 // The first page of the visit is loaded before the first render, so that it renders in that pass

@@ -1,6 +1,7 @@
 // Route-level code splitting: each page is its own chunk, fetched when its route is first shown,
 // so a visitor of the login page does not download the dashboards, calendars or upload forms.
 import { lazy, type ComponentType } from 'react';
+import { pageChunksAdded } from './pageChunks';
 
 type PageModule = { default: ComponentType };
 
@@ -32,9 +33,13 @@ export function lazyPage(load: () => Promise<PageModule>) {
 
 export type LazyPage = ReturnType<typeof lazyPage>;
 
-/** A signed-in workspace page: it brings the date and modal providers along. */
+/**
+ * A signed-in workspace page: it brings the date and modal providers along. When the visit starts
+ * on it, its code is asked for once the HTML's links to its chunks are in (pageChunks.ts).
+ */
 function workspacePage(load: () => Promise<PageModule>) {
   return lazyPage(async () => {
+    await pageChunksAdded();
     const [{ default: Page }, { WorkspaceProviders }] = await Promise.all([
       load(),
       import('../components/WorkspaceProviders'),

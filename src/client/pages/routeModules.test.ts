@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PUBLIC_PAGES } from './lazyPages';
-import { ROUTE_MODULES } from './routeModules';
+import { ROUTE_MODULES, WORKSPACE_MODULES, WORKSPACE_PROVIDERS_MODULE } from './routeModules';
 
 const client = path.resolve('src/client');
 const source = (file: string) => fs.readFileSync(path.join(client, file), 'utf8');
@@ -30,5 +30,32 @@ describe('ROUTE_MODULES', () => {
       expect(loader, route).toContain(`import('../${loaded}')`);
       expect(fs.existsSync(path.join(client, module)), module).toBe(true);
     }
+  });
+});
+
+describe('WORKSPACE_MODULES', () => {
+  const app = source('App.tsx');
+  const lazyPages = source('pages/lazyPages.tsx');
+  // How lazyPages.tsx (in pages/) imports a module named by its path under src/client.
+  const importOf = (module: string) => {
+    const relative = path.posix.relative('pages', module.replace(/\.tsx$/, ''));
+    return `import('${relative.startsWith('.') ? relative : `./${relative}`}')`;
+  };
+
+  it('names, for each signed-in path App.tsx routes, the module lazyPages.tsx loads with workspacePage', () => {
+    for (const [route, module] of Object.entries(WORKSPACE_MODULES)) {
+      // path="/hospital-dashboard" element={<RequireRole ...><HospitalDashboardPage /></RequireRole>}
+      const page = new RegExp(`path="${route}"\\s+element=\\{[\\s\\S]*?<(\\w+Page) />`).exec(app)?.[1];
+      expect(page, route).toBeDefined();
+      const declaration = new RegExp(`export const ${page} = workspacePage\\([^;]*;`).exec(lazyPages)?.[0];
+      expect(declaration, route).toContain(importOf(module));
+    }
+  });
+
+  it('has every page lazyPages.tsx declares with workspacePage, and the providers it loads with them', () => {
+    const declared = [...lazyPages.matchAll(/export const (\w+) = workspacePage\(/g)].map((m) => m[1]);
+    expect(declared.length).toBe(Object.keys(WORKSPACE_MODULES).length);
+    for (const page of declared) expect(app, page).toContain(`<${page} />`);
+    expect(lazyPages).toContain(importOf(WORKSPACE_PROVIDERS_MODULE));
   });
 });

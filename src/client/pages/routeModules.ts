@@ -21,3 +21,23 @@ export const ROUTE_MODULES: Readonly<Record<string, string>> = {
   '/reset-password': 'features/password-reset/ResetPasswordPage.tsx',
   '/verify': 'features/ledger/VerifyPage.tsx',
 };
+
+/**
+ * The signed-in workspaces' paths and their page module (lazyPages.tsx loads each with
+ * WorkspaceProviders). Their copy of index.html carries the chunks of the page and of
+ * WorkspaceProviders inert, in a <template id="page-chunks">: as active links they would compete
+ * with the first paint (above), and Vite's preload helper, which adds them otherwise, adds all of
+ * them in one task while React renders (some 40 links, 100-250 ms on a 4x slower CPU). The entry
+ * adds them a few per task (pageChunks.ts), and the helper finds them in place.
+ */
+export const WORKSPACE_MODULES: Readonly<Record<string, string>> = {
+  '/hospital-dashboard': 'pages/hospital-dashboard/HospitalDashboardPage.tsx',
+  '/patient-dashboard': 'pages/patient-dashboard/PatientDashboardPage.tsx',
+  '/family-dashboard': 'pages/family-dashboard/FamilyDashboardPage.tsx',
+  '/profile/edit': 'features/profile/ProfilePage.tsx',
+  '/medledger/applications': 'features/admin/ApplicationsPage.tsx',
+  '/medledger/users': 'features/admin/UsersPage.tsx',
+};
+
+/** What lazyPages.tsx loads with every workspace page. */
+export const WORKSPACE_PROVIDERS_MODULE = 'components/WorkspaceProviders.tsx';

@@ -53,7 +53,8 @@ function precompress(): Plugin {
  * Writes, for each path of ROUTE_MODULES (src/client/pages/routeModules.ts), a copy of index.html
  * that also names the chunks of that path's page as <link rel="modulepreload"> (and its
  * stylesheets): the chunks Vite's preload helper would otherwise add when the page is first
- * rendered, after the entry has loaded and run.
+ * rendered, after the entry has loaded and run. For each path of WORKSPACE_MODULES, a copy that
+ * names them inside <template id="page-chunks">, for the entry to add a few at a time.
  */
 function routePages(): Plugin {
   return {

@@ -2,11 +2,10 @@
 // src/client. The build (vite.config.ts, routePages) writes a copy of index.html per path that names
 // their chunks as <link rel="modulepreload">, and the server sends that copy for the path: the
 // browser fetches the page's code alongside the entry instead of after it has run, and Vite's
-// preload helper finds the links in place instead of adding them one by one. Paths with a
-// parameter (/shared/:token), the signed-in workspaces and unknown paths get the plain index.html:
-// preloading a dashboard's fifty chunks delayed its first paint (the spinner shown while the
-// session is checked) enough to cost it 11-14 Lighthouse points (bench:web, two runs each).
-// routeModules.test.ts checks this table against PUBLIC_PAGES in lazyPages.tsx (which App.tsx routes).
+// preload helper finds the links in place instead of adding them one by one. The signed-in
+// workspaces' copies name their chunks inertly instead (WORKSPACE_MODULES below); paths with a
+// parameter (/shared/:token) and unknown paths get the plain index.html. routeModules.test.ts
+// checks both tables against lazyPages.tsx and App.tsx.
 
 const LOGIN_PAGES = 'features/auth/LoginPages.tsx';
 
@@ -26,9 +25,11 @@ export const ROUTE_MODULES: Readonly<Record<string, string>> = {
  * The signed-in workspaces' paths and their page module (lazyPages.tsx loads each with
  * WorkspaceProviders). Their copy of index.html carries the chunks of the page and of
  * WorkspaceProviders inert, in a <template id="page-chunks">: as active links they would compete
- * with the first paint (above), and Vite's preload helper, which adds them otherwise, adds all of
- * them in one task while React renders (some 40 links, 100-250 ms on a 4x slower CPU). The entry
- * adds them a few per task (pageChunks.ts), and the helper finds them in place.
+ * with the first paint (preloading a dashboard's forty chunks in its HTML delayed the spinner shown
+ * while the session is checked enough to cost it 11-14 Lighthouse points), and Vite's preload
+ * helper, which adds them otherwise, adds all of them in one task while React renders (100-250 ms
+ * on a 4x slower CPU). The entry adds them a few per task (pageChunks.ts), and the helper finds
+ * them in place.
  */
 export const WORKSPACE_MODULES: Readonly<Record<string, string>> = {
   '/hospital-dashboard': 'pages/hospital-dashboard/HospitalDashboardPage.tsx',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { displayName, joinNames } from './users';
+import { displayName, joinedDisplayName, joinNames } from './users';
 
 describe('joinNames', () => {
   it('joins first and last name with one space', () => {
@@ -24,5 +24,16 @@ describe('displayName', () => {
     expect(displayName({ firstName: ' ', lastName: null, email: 'ada@example.test' })).toBe(
       'ada@example.test',
     );
+  });
+});
+
+describe('joinedDisplayName', () => {
+  it("shows a joined user's names, else their e-mail, and null when the join found no one", () => {
+    expect(joinedDisplayName({ firstName: 'Ada', lastName: null, email: 'ada@example.test' })).toBe('Ada');
+    expect(joinedDisplayName({ firstName: null, lastName: ' ', email: 'ada@example.test' })).toBe(
+      'ada@example.test',
+    );
+    expect(joinedDisplayName({ firstName: null, lastName: null, email: null })).toBeNull();
+    expect(joinedDisplayName(null)).toBeNull();
   });
 });

@@ -29,3 +29,11 @@ export const joinNames = (first?: string | null, last?: string | null) =>
 export function displayName(user: Pick<PublicUser, 'firstName' | 'lastName' | 'email'>): string {
   return joinNames(user.firstName, user.lastName) || user.email;
 }
+
+/**
+ * displayName of a user read through an outer join, whose fields are all null when there is none
+ * (an audit entry's actor, a record's retractor): null then.
+ */
+export const joinedDisplayName = (
+  user: { firstName: string | null; lastName: string | null; email: string | null } | null,
+): string | null => (user?.email ? joinNames(user.firstName, user.lastName) || user.email : null);

@@ -17,7 +17,7 @@ import {
   type SQL,
 } from 'drizzle-orm';
 import type { AuditPage, AuditQuery, AuditUser } from '../../../shared/hospital.js';
-import { displayName } from '../../../shared/users.js';
+import { displayName, joinedDisplayName } from '../../../shared/users.js';
 import type { Db } from '../../db/connect.js';
 import { isoTime } from '../../db/iso-time.js';
 import { attachments, auditLogs, ledgerEntries, medicalRecords, users } from '../../db/schema.js';
@@ -98,7 +98,7 @@ export async function listTrail(db: Db, scope: TrailScope, query: AuditQuery): P
       action: entry.action,
       details: entry.details,
       userId: entry.userId,
-      userName: user?.email ? displayName({ ...user, email: user.email }) : null,
+      userName: joinedDisplayName(user),
       entityType: entry.entityType,
       entityId: entry.entityId,
       // Staff members' addresses stay out of a patient's view; the patient sees their own.

@@ -4,7 +4,7 @@ import { alias, type PgSelect } from 'drizzle-orm/pg-core';
 import { patientDisplayName } from '../../../shared/patients.js';
 import type { Paged, PagingQuery } from '../../../shared/paging.js';
 import type { DocumentStatus, MedicalRecord, RecordListQuery } from '../../../shared/records.js';
-import { displayName } from '../../../shared/users.js';
+import { joinedDisplayName } from '../../../shared/users.js';
 import { reachableRecordsFilter, type PatientRow } from '../../access.js';
 import type { Db } from '../../db/connect.js';
 import { isoOf, isoTime } from '../../db/iso-time.js';
@@ -376,7 +376,7 @@ function shapeRecord(row: LoadedRow): MedicalRecord {
       ? {
           at: isoOf(record.enteredInErrorAt),
           reason: record.enteredInErrorReason ?? '',
-          byName: retractedBy?.email ? displayName({ ...retractedBy, email: retractedBy.email }) : null,
+          byName: joinedDisplayName(retractedBy),
         }
       : null,
   };

@@ -6,6 +6,7 @@ import react from '@vitejs/plugin-react';
 import {
   ROUTE_MODULES,
   WORKSPACE_MODULES,
+  WORKSPACE_CHUNKS_FILE,
   WORKSPACE_PROVIDERS_MODULE,
 } from './src/client/pages/routeModules.js';
 
@@ -54,7 +55,8 @@ function precompress(): Plugin {
  * that also names the chunks of that path's page as <link rel="modulepreload"> (and its
  * stylesheets): the chunks Vite's preload helper would otherwise add when the page is first
  * rendered, after the entry has loaded and run. For each path of WORKSPACE_MODULES, a copy that
- * names them inside <template id="page-chunks">, for the entry to add a few at a time.
+ * names them inside <template id="page-chunks">, for the entry to add a few at a time, and all
+ * those lists in workspace-chunks.json, for a sign-in form to add its workspace's.
  */
 function routePages(): Plugin {
   return {
@@ -108,12 +110,16 @@ function routePages(): Plugin {
         write(route, links.join('\n    '));
       }
       // A workspace's chunks, inert until the entry adds them (routeModules.ts, pageChunks.ts); its
-      // stylesheets are left to Vite's helper, which waits for them before the page renders.
+      // stylesheets are left to Vite's helper, which waits for them before the page renders. The
+      // same lists in workspace-chunks.json, for a sign-in page to add while the password is checked.
+      const workspaceChunks: Record<string, string[]> = {};
       for (const [route, module] of Object.entries(WORKSPACE_MODULES)) {
         const pages = [pageChunk(route, module), pageChunk(route, WORKSPACE_PROVIDERS_MODULE)];
         const files = closure(pages).filter((file) => !inIndex.has(file));
         write(route, `<template id="page-chunks">${files.map(preload).join('')}</template>`);
+        workspaceChunks[route] = files.map((file) => `/${file}`);
       }
+      fs.writeFileSync(path.join(outputDir, WORKSPACE_CHUNKS_FILE), JSON.stringify(workspaceChunks));
     },
   };
 }

@@ -466,6 +466,51 @@ describe('hospital dashboard', () => {
     await context.close();
   });
 
+  it("adds the dashboard's preload links a few per task when signing in, not in one task on arrival", async () => {
+    const setup = await journey.browser.newContext();
+    const account = await signedInHospital(setup, journey.app.url);
+    await setup.close();
+    // Each workspace's chunks, as the build lists them for the sign-in pages.
+    const lists = (await (await fetch(`${journey.app.url}/workspace-chunks.json`)).json()) as Record<
+      string,
+      string[]
+    >;
+    const dashboardChunks = lists['/hospital-dashboard'];
+    expect(dashboardChunks.some((href) => /\/assets\/HospitalDashboardPage-/.test(href))).toBe(true);
+    const context = await journey.browser.newContext({ viewport: { width: 1280, height: 900 } });
+    await context.addInitScript(() => {
+      const added: number[] = [];
+      Object.assign(window, { preloadLinksAdded: added });
+      new MutationObserver((records) => {
+        const links = records
+          .flatMap((record) => [...record.addedNodes])
+          .filter((node) => node instanceof HTMLLinkElement && node.rel === 'modulepreload');
+        if (links.length > 0) added.push(links.length);
+      }).observe(document, { childList: true, subtree: true });
+    });
+    const page = await context.newPage();
+    const addedSince = () =>
+      page.evaluate(() => (window as unknown as { preloadLinksAdded: number[] }).preloadLinksAdded.splice(0));
+    // The usual way in: the landing page, then its link to the sign-in page (no page load).
+    await page.goto(journey.app.url);
+    await page.getByRole('link', { name: /Healthcare Provider Login/ }).click();
+    await page.getByRole('button', { name: 'Sign In' }).waitFor();
+    await addedSince(); // the sign-in page's own, which Vite's helper added
+    await logIn(page, account.email, account.password);
+    await page.getByText('No patients').first().waitFor();
+    const added = await addedSince();
+    expect(added.length).toBeGreaterThan(1);
+    expect(Math.max(...added)).toBeLessThanOrEqual(6);
+    // Every chunk of the dashboard is in the document, once.
+    const inDocument = await page.evaluate(() =>
+      [...document.querySelectorAll<HTMLLinkElement>('link[rel="modulepreload"]')].map((link) => link.href),
+    );
+    for (const href of dashboardChunks) {
+      expect(inDocument.filter((inHead) => inHead === new URL(href, journey.app.url).href)).toHaveLength(1);
+    }
+    await context.close();
+  });
+
   it('opens without the schemas library (Zod), which comes with the first form', async () => {
     const context = await journey.browser.newContext({ viewport: { width: 1280, height: 900 } });
     await signedInHospital(context, journey.app.url);

@@ -40,5 +40,11 @@ export const WORKSPACE_MODULES: Readonly<Record<string, string>> = {
   '/medledger/users': 'features/admin/UsersPage.tsx',
 };
 
+/**
+ * The build's list of each workspace's chunks (the same as in its HTML's template), in the client's
+ * folder: a sign-in page adds its workspace's while the password is checked (pageChunks.ts).
+ */
+export const WORKSPACE_CHUNKS_FILE = 'workspace-chunks.json';
+
 /** What lazyPages.tsx loads with every workspace page. */
 export const WORKSPACE_PROVIDERS_MODULE = 'components/WorkspaceProviders.tsx';

@@ -13,6 +13,7 @@ import { AccountCard, BackButton } from '../../components/layout/AccountCard';
 import { LoadFailureBoundary } from '../../components/LoadFailureBoundary';
 import { PublicLayout } from '../../components/layout/PublicLayout';
 import { notifyError } from '../../notify';
+import { addWorkspaceChunks, workspaceChunkLists } from '../../pages/pageChunks';
 import {
   accessDeniedToast,
   isWrongPortal,
@@ -61,6 +62,8 @@ export function LoginForm({ portal, title, subtitle, emailLabel, icon, footer }:
   async function handleSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     setLoading(true);
+    // The portal's page is where a sign-in goes: its code downloads while the password is checked.
+    addWorkspaceChunks(SUCCESS_PATH[portal]);
     try {
       const outcome = await login({ email, password, remember, portal });
       if ('twoFactorRequired' in outcome) {
@@ -136,7 +139,8 @@ export function LoginForm({ portal, title, subtitle, emailLabel, icon, footer }:
             </Stack>
           </form>
         ) : (
-          <form onSubmit={(e) => void handleSubmit(e)}>
+          // Focus means a sign-in is coming: the list of its page's code is fetched by then.
+          <form onSubmit={(e) => void handleSubmit(e)} onFocus={() => void workspaceChunkLists()}>
             <Stack gap="md">
               <TextInput
                 label={emailLabel}

@@ -36,6 +36,27 @@ async function hospitalPage(
   return { context, page };
 }
 
+/**
+ * From the context's next page on, counts how many preload links each task adds to the document
+ * (a MutationObserver's callback runs once after each task that changed it).
+ */
+async function countPreloadLinksPerTask(context: BrowserContext) {
+  await context.addInitScript(() => {
+    const added: number[] = [];
+    Object.assign(window, { preloadLinksAdded: added });
+    new MutationObserver((records) => {
+      const links = records
+        .flatMap((record) => [...record.addedNodes])
+        .filter((node) => node instanceof HTMLLinkElement && node.rel === 'modulepreload');
+      if (links.length > 0) added.push(links.length);
+    }).observe(document, { childList: true, subtree: true });
+  });
+}
+
+/** The links added per task since the page opened or this was last asked. */
+const preloadLinksAddedSince = (page: Page) =>
+  page.evaluate(() => (window as unknown as { preloadLinksAdded: number[] }).preloadLinksAdded.splice(0));
+
 const nav = (page: Page, tab: string) =>
   page.getByRole('navigation', { name: 'Hospital dashboard' }).getByRole('button', { name: tab });
 
@@ -436,24 +457,11 @@ describe('hospital dashboard', () => {
     expect(named.some((href) => /\/assets\/HospitalDashboardPage-/.test(href))).toBe(true);
     expect(named.some((href) => /\/assets\/WorkspaceProviders-/.test(href))).toBe(true);
     expect(html.replace(template, '')).not.toContain('modulepreload');
-    // How many preload links each task added to the document (a MutationObserver's callback runs
-    // once after each task that changed it).
-    await context.addInitScript(() => {
-      const added: number[] = [];
-      Object.assign(window, { preloadLinksAdded: added });
-      new MutationObserver((records) => {
-        const links = records
-          .flatMap((record) => [...record.addedNodes])
-          .filter((node) => node instanceof HTMLLinkElement && node.rel === 'modulepreload');
-        if (links.length > 0) added.push(links.length);
-      }).observe(document, { childList: true, subtree: true });
-    });
+    await countPreloadLinksPerTask(context);
     const page = await context.newPage();
     await page.goto(`${journey.app.url}/hospital-dashboard`);
     await page.getByText('No patients').first().waitFor();
-    const added = await page.evaluate(
-      () => (window as unknown as { preloadLinksAdded: number[] }).preloadLinksAdded,
-    );
+    const added = await preloadLinksAddedSince(page);
     // All of them, six at a time at most, and none added again by Vite's helper.
     expect(Math.max(...added)).toBeLessThanOrEqual(6);
     expect(added.reduce((sum, n) => sum + n, 0)).toBe(named.length);
@@ -478,27 +486,16 @@ describe('hospital dashboard', () => {
     const dashboardChunks = lists['/hospital-dashboard'];
     expect(dashboardChunks.some((href) => /\/assets\/HospitalDashboardPage-/.test(href))).toBe(true);
     const context = await journey.browser.newContext({ viewport: { width: 1280, height: 900 } });
-    await context.addInitScript(() => {
-      const added: number[] = [];
-      Object.assign(window, { preloadLinksAdded: added });
-      new MutationObserver((records) => {
-        const links = records
-          .flatMap((record) => [...record.addedNodes])
-          .filter((node) => node instanceof HTMLLinkElement && node.rel === 'modulepreload');
-        if (links.length > 0) added.push(links.length);
-      }).observe(document, { childList: true, subtree: true });
-    });
+    await countPreloadLinksPerTask(context);
     const page = await context.newPage();
-    const addedSince = () =>
-      page.evaluate(() => (window as unknown as { preloadLinksAdded: number[] }).preloadLinksAdded.splice(0));
     // The usual way in: the landing page, then its link to the sign-in page (no page load).
     await page.goto(journey.app.url);
     await page.getByRole('link', { name: /Healthcare Provider Login/ }).click();
     await page.getByRole('button', { name: 'Sign In' }).waitFor();
-    await addedSince(); // the sign-in page's own, which Vite's helper added
+    await preloadLinksAddedSince(page); // the sign-in page's own, which Vite's helper added
     await logIn(page, account.email, account.password);
     await page.getByText('No patients').first().waitFor();
-    const added = await addedSince();
+    const added = await preloadLinksAddedSince(page);
     expect(added.length).toBeGreaterThan(1);
     expect(Math.max(...added)).toBeLessThanOrEqual(6);
     // Every chunk of the dashboard is in the document, once.

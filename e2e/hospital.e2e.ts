@@ -508,6 +508,22 @@ describe('hospital dashboard', () => {
     await context.close();
   });
 
+  it('signs in to the dashboard when the list of its chunks never comes', async () => {
+    const setup = await journey.browser.newContext();
+    const account = await signedInHospital(setup, journey.app.url);
+    await setup.close();
+    const context = await journey.browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const asked: string[] = [];
+    // The request is held, never answered.
+    await context.route('**/workspace-chunks.json', (route) => void asked.push(route.request().url()));
+    const page = await context.newPage();
+    await page.goto(`${journey.app.url}/hospital-login`);
+    await logIn(page, account.email, account.password);
+    await page.getByText('No patients').first().waitFor({ timeout: 15_000 });
+    expect(asked).toHaveLength(1);
+    await context.close();
+  });
+
   it('opens without the schemas library (Zod), which comes with the first form', async () => {
     const context = await journey.browser.newContext({ viewport: { width: 1280, height: 900 } });
     await signedInHospital(context, journey.app.url);

@@ -35,15 +35,21 @@ export function addPageChunks() {
   added = addFewPerTask(links);
 }
 
+/**
+ * How long a workspace page waits for the list after a sign-in: a list that does not come (a
+ * stalled request) must not keep the signed-in user from their page.
+ */
+const LIST_WAIT_MS = 3000;
+
 let workspaceLists: Promise<Record<string, unknown>> | undefined;
 
 /**
  * The build's list of every workspace's chunks, asked for once. A sign-in form asks when it is
  * first focused, so that the list is in by the time the user signs in. Without it (the development
- * server has none) or with it unreadable, Vite's helper adds the links as before.
+ * server has none), with it unreadable or late, Vite's helper adds the links as before.
  */
 export function workspaceChunkLists(): Promise<Record<string, unknown>> {
-  workspaceLists ??= fetch(`/${WORKSPACE_CHUNKS_FILE}`)
+  workspaceLists ??= fetch(`/${WORKSPACE_CHUNKS_FILE}`, { signal: AbortSignal.timeout(LIST_WAIT_MS) })
     .then((response) => (response.ok ? (response.json() as Promise<Record<string, unknown>>) : {}))
     .catch(() => ({}));
   return workspaceLists;

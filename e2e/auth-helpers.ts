@@ -1,7 +1,7 @@
 // Steps shared by the browser journeys: accounts made through the API (fast) or the screens,
 // and the toast lookup. Every page of one BrowserContext shares its cookies with context.request.
 import { Secret, TOTP } from 'otpauth';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 
 export const PASSWORD = 'Str0ng!Passw0rd';
 
@@ -40,6 +40,14 @@ export async function signedInHospital(
   await post(context, url, '/api/auth/register', { ...account, role: 'hospital', hospitalName, timeZone });
   await post(context, url, '/api/auth/login', { email: account.email, password: account.password });
   return { ...account, hospitalName };
+}
+
+/** Registers a hospital through the API in a context of its own: an account to sign in to on a screen. */
+export async function hospitalAccount(browser: Browser, url: string) {
+  const setup = await browser.newContext();
+  const account = await signedInHospital(setup, url);
+  await setup.close();
+  return account;
 }
 
 /** The activation code each patient got when `addPatient` added it (the API shows it only once). */

@@ -7,6 +7,7 @@ import {
   addPatient,
   logIn,
   PASSWORD,
+  hospitalAccount,
   signedInHospital,
   signedInPatient,
   toast,
@@ -245,9 +246,7 @@ describe('signing up and signing in', () => {
   });
 
   it('says "Login Failed" for a wrong password', async () => {
-    const setup = await journey.browser.newContext();
-    const hospital = await signedInHospital(setup, journey.app.url);
-    await setup.close();
+    const hospital = await hospitalAccount(journey.browser, journey.app.url);
 
     const context = await journey.browser.newContext();
     const page = await context.newPage();
@@ -270,9 +269,7 @@ describe('signing up and signing in', () => {
     await page.getByText('MedLedger Admin').first().waitFor();
     await context.close();
 
-    const setup = await journey.browser.newContext();
-    const hospital = await signedInHospital(setup, journey.app.url);
-    await setup.close();
+    const hospital = await hospitalAccount(journey.browser, journey.app.url);
     const other = await journey.browser.newContext();
     const otherPage = await other.newPage();
     await otherPage.goto(`${journey.app.url}/medledger-login`);

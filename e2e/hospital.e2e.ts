@@ -8,7 +8,15 @@ import type { BrowserContext, Page, Route } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { samplePdf, samplePng } from '../src/server/features/records/testing';
 import { startJourney } from './journey';
-import { addPatient, logIn, signedInHospital, signedInPatient, toast, uniqueEmail } from './auth-helpers';
+import {
+  addPatient,
+  hospitalAccount,
+  logIn,
+  signedInHospital,
+  signedInPatient,
+  toast,
+  uniqueEmail,
+} from './auth-helpers';
 import { uploadRecord } from './record-helpers';
 
 const journey = startJourney();
@@ -418,9 +426,7 @@ describe('hospital dashboard', () => {
   it('signed in on the page, reads the patient list while the billing status is on its way, once', async () => {
     // Signing in moves to the dashboard without loading a page, so main.tsx's first reads do not
     // run: the dashboard asks for the list itself, alongside the status.
-    const setup = await journey.browser.newContext();
-    const account = await signedInHospital(setup, journey.app.url);
-    await setup.close();
+    const account = await hospitalAccount(journey.browser, journey.app.url);
     const context = await journey.browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
     const listReads: string[] = [];
@@ -475,9 +481,7 @@ describe('hospital dashboard', () => {
   });
 
   it("adds the dashboard's preload links a few per task when signing in, not in one task on arrival", async () => {
-    const setup = await journey.browser.newContext();
-    const account = await signedInHospital(setup, journey.app.url);
-    await setup.close();
+    const account = await hospitalAccount(journey.browser, journey.app.url);
     // Each workspace's chunks, as the build lists them for the sign-in pages.
     const lists = (await (await fetch(`${journey.app.url}/workspace-chunks.json`)).json()) as Record<
       string,
@@ -509,9 +513,7 @@ describe('hospital dashboard', () => {
   });
 
   it('signs in to the dashboard when the list of its chunks never comes', async () => {
-    const setup = await journey.browser.newContext();
-    const account = await signedInHospital(setup, journey.app.url);
-    await setup.close();
+    const account = await hospitalAccount(journey.browser, journey.app.url);
     const context = await journey.browser.newContext({ viewport: { width: 1280, height: 900 } });
     const asked: string[] = [];
     // The request is held, never answered.

@@ -6,7 +6,6 @@ import type tls from 'node:tls';
 import zlib from 'node:zlib';
 import compress from '@fastify/compress';
 import cookie from '@fastify/cookie';
-import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
@@ -33,6 +32,7 @@ import { fhirRoutes } from './features/fhir/routes.js';
 import { calendarRoutes } from './features/calendar/routes.js';
 import { notificationRoutes } from './features/notifications/routes.js';
 import { shareRoutes } from './features/shares/routes.js';
+import { readClientFiles, registerClientFiles, sendClientFile, type ClientFile } from './client-files.js';
 import { fileStoreFor } from './files/database-store.js';
 import { createMailer } from './mail/mailer.js';
 import { loggableError } from './db/outage.js';
@@ -97,20 +97,11 @@ export function reloadCertificate(app: FastifyInstance, config: Config) {
 
 /**
  * The copies of index.html the build wrote for the app's paths (vite.config.ts, routePages), each
- * naming its page's chunks for preloading: /signup → routes/signup.html. Read once, at start.
+ * naming its page's chunks for preloading: /signup → /routes/signup.html.
  */
-function routePagesIn(clientDir: string): Map<string, string> {
-  const dir = path.join(clientDir, 'routes');
-  if (!fs.existsSync(dir)) return new Map();
-  const files = fs.readdirSync(dir, { recursive: true, encoding: 'utf8' });
-  return new Map(
-    files
-      .filter((file) => file.endsWith('.html'))
-      .map((file) => [
-        `/${file.slice(0, -'.html'.length).split(path.sep).join('/')}`,
-        path.join('routes', file),
-      ]),
-  );
+function routePagesIn(files: Map<string, unknown>): Map<string, string> {
+  const pages = [...files.keys()].filter((url) => url.startsWith('/routes/') && url.endsWith('.html'));
+  return new Map(pages.map((url) => [url.slice('/routes'.length, -'.html'.length), url]));
 }
 
 export async function buildApp(
@@ -231,30 +222,22 @@ export async function buildApp(
 
   const clientDir = options.clientDir ?? defaultClientDir;
   const serveClient = config.serveClient && fs.existsSync(path.join(clientDir, 'index.html'));
-  const routePages = serveClient ? routePagesIn(clientDir) : new Map<string, string>();
-  if (serveClient) {
-    await app.register(fastifyStatic, {
-      root: clientDir,
-      wildcard: false,
-      index: false,
-      // The build writes .br and .gz beside each file; the best one the browser accepts is sent.
-      preCompressed: true,
-      setHeaders: (reply, filePath) => void reply.header('Cache-Control', clientCacheControl(filePath)),
-    });
-  }
+  const clientFiles = serveClient
+    ? readClientFiles(clientDir, clientCacheControl)
+    : new Map<string, ClientFile>();
+  const routePages = routePagesIn(clientFiles);
+  registerClientFiles(app, clientFiles);
   app.setNotFoundHandler((request, reply) => {
     const url = request.url.split('?')[0];
     // A missing content-hashed file (an old chunk after a deploy) is a 404, never the app's page:
     // a script tag gets no HTML, and /assets/ answers carry no page policies (plugins/security.ts).
     const notThePage = url.startsWith('/api/') || url === '/api' || url.startsWith(ASSETS_PATH);
-    if (notThePage || request.method !== 'GET' || !serveClient) {
+    const page = clientFiles.get(routePages.get(url) ?? '/index.html');
+    if (notThePage || request.method !== 'GET' || !page) {
       return reply.status(404).send({ message: 'Not found.' });
     }
     // Every other path belongs to the React app's router (which shows its own 404 page).
-    return reply
-      .type('text/html')
-      .header('Cache-Control', 'no-cache')
-      .sendFile(routePages.get(url) ?? 'index.html');
+    return sendClientFile(request, reply, page);
   });
 
   return { app, ctx };

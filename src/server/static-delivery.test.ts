@@ -62,6 +62,52 @@ describe('the built client', () => {
     expect(plain.body).toBe(script);
   });
 
+  it("weighs the browser's preferences: a refused encoding is never sent", async () => {
+    const gz = await get('/assets/app-3f2a9c1b.js', 'br;q=0, gzip');
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(zlib.gunzipSync(gz.rawPayload).toString()).toBe(script);
+    const plain = await get('/assets/app-3f2a9c1b.js', 'identity');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe(script);
+    expect(plain.headers['vary']).toBe('Accept-Encoding');
+  });
+
+  it("answers 304 without a body when the browser's copy of that encoding is current", async () => {
+    const first = await get('/assets/app-3f2a9c1b.js', 'br');
+    const etag = String(first.headers['etag']);
+    expect(etag).toMatch(/^"[\w-]+"$/);
+    const again = await t.app.inject({
+      url: '/assets/app-3f2a9c1b.js',
+      headers: { 'accept-encoding': 'br', 'if-none-match': etag },
+    });
+    expect(again.statusCode).toBe(304);
+    expect(again.rawPayload.length).toBe(0);
+    expect(again.headers['etag']).toBe(etag);
+    expect(again.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    // The gzip copy is other bytes, so the brotli copy's tag does not stand for it.
+    const gz = await t.app.inject({
+      url: '/assets/app-3f2a9c1b.js',
+      headers: { 'accept-encoding': 'gzip', 'if-none-match': etag },
+    });
+    expect(gz.statusCode).toBe(200);
+    expect(gz.headers['etag']).not.toBe(etag);
+    // index.html is checked each time (no-cache): an unchanged one costs a 304.
+    const page = await get('/hospital-dashboard', 'br');
+    const pageAgain = await t.app.inject({
+      url: '/hospital-dashboard',
+      headers: { 'accept-encoding': 'br', 'if-none-match': String(page.headers['etag']) },
+    });
+    expect(pageAgain.statusCode).toBe(304);
+  });
+
+  it('answers HEAD with the headers and length of the GET, without the body', async () => {
+    const res = await t.app.inject({ method: 'HEAD', url: '/assets/app-3f2a9c1b.js' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('text/javascript; charset=utf-8');
+    expect(res.headers['content-length']).toBe(String(Buffer.byteLength(script)));
+    expect(res.rawPayload.length).toBe(0);
+  });
+
   it('serves index.html for the app routes and asks the browser to check it each time', async () => {
     for (const url of ['/', '/hospital-dashboard', '/shared/abc?x=1']) {
       const res = await get(url, 'br');

@@ -188,9 +188,26 @@ function mantineStyles(): Plugin {
   };
 }
 
+/**
+ * Resolves @mantine/hooks' own use-id module to src/client/mantineUseId.ts (why: that file). In the
+ * build only: the development server pre-bundles Mantine, which then keeps its own.
+ */
+function mantineStableIds(): Plugin {
+  const replacement = path.resolve('src/client/mantineUseId.ts');
+  return {
+    name: 'medledger-mantine-stable-ids',
+    apply: 'build',
+    enforce: 'pre',
+    resolveId(source, importer) {
+      const fromMantineHooks = importer && /@mantine[\\/]hooks[\\/]esm[\\/]index\.mjs$/.test(importer);
+      return fromMantineHooks && source === './use-id/use-id.mjs' ? replacement : null;
+    },
+  };
+}
+
 // The client is built to dist/client and served by the Fastify server; in dev, /api is proxied.
 export default defineConfig(({ command }) => ({
-  plugins: [react(), mantineStyles(), routePages(), precompress()],
+  plugins: [mantineStableIds(), react(), mantineStyles(), routePages(), precompress()],
   root: 'src/client',
   publicDir: false,
   build: {

@@ -630,6 +630,57 @@ describe('hospital dashboard', () => {
     await context.close();
   });
 
+  it('on a phone, renders its frame once and shows a screenful of patients before the rest', async () => {
+    const context = await journey.browser.newContext({ viewport: { width: 390, height: 844 } });
+    await signedInHospital(context, journey.app.url);
+    for (let i = 1; i <= 12; i++) {
+      await addPatient(context, journey.app.url, { firstName: `Screen${i}`, lastName: 'Ful' });
+    }
+    await context.addInitScript(() => {
+      const seen = { idChanges: [] as string[], navbarInertChanges: 0, firstRows: 0 };
+      Object.assign(window, { seen });
+      new MutationObserver((records) => {
+        for (const record of records) {
+          // An id given to an input, a link or a popover stays what it was first (labels and ARIA
+          // references point at it); Mantine's own useId swapped each one once after mounting.
+          if (record.attributeName === 'id' && record.oldValue?.startsWith('mantine-')) {
+            seen.idChanges.push(`${record.oldValue} -> ${(record.target as Element).id}`);
+          }
+          if (record.attributeName === 'inert' && (record.target as Element).id === 'app-navbar') {
+            seen.navbarInertChanges++;
+          }
+        }
+        const rows = document.querySelectorAll('table[aria-label="Patients"] tbody tr').length;
+        if (rows > 0 && seen.firstRows === 0) seen.firstRows = rows;
+      }).observe(document, {
+        subtree: true,
+        childList: true,
+        attributes: true,
+        attributeFilter: ['id', 'inert'],
+        attributeOldValue: true,
+      });
+    });
+    const page = await context.newPage();
+    await page.goto(`${journey.app.url}/hospital-dashboard`);
+    const rows = page.getByRole('table', { name: 'Patients' }).locator('tbody tr');
+    await expect.poll(() => rows.count()).toBe(12);
+    const seen = await page.evaluate(
+      () =>
+        (
+          window as unknown as {
+            seen: { idChanges: string[]; navbarInertChanges: number; firstRows: number };
+          }
+        ).seen,
+    );
+    expect(seen.idChanges).toEqual([]);
+    // The slide-in menu is out of the tab order from its first render, not made so by a second one.
+    expect(seen.navbarInertChanges).toBe(0);
+    expect(await page.locator('#app-navbar').evaluate((navbar) => (navbar as HTMLElement).inert)).toBe(true);
+    // A screenful of rows in the first pass, the other two right after.
+    expect(seen.firstRows).toBe(10);
+    await context.close();
+  });
+
   it('opens the sidebar as a slide-in menu on a phone and closes it after a choice', async () => {
     const { context, page } = await hospitalPage({ width: 390, height: 844 });
     const menu = nav(page, 'Audit Trail');

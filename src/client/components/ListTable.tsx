@@ -5,7 +5,7 @@
 // dashboard's first load that forced a style and layout pass of the whole page (about 65 ms on a
 // 4x slower CPU).
 import { Table, useMatches, type MantineBreakpoint, type TableProps } from '@mantine/core';
-import type { ReactNode } from 'react';
+import { Children, startTransition, useEffect, useState, type ReactNode } from 'react';
 
 export type Column = string | { label: string; visibleFrom: MantineBreakpoint };
 
@@ -28,8 +28,28 @@ export function useScreenFrom(): (breakpoint: MantineBreakpoint) => boolean {
   return (breakpoint) => widest >= BREAKPOINTS.indexOf(breakpoint);
 }
 
+/** About a phone's screenful of rows, and most of a laptop's. */
+const FIRST_ROWS = 10;
+
+/**
+ * The rows to render: the first time a list has more than a screenful, only that screenful, and the
+ * rest right after in a transition. Committing a page of rows with its actions' buttons and icons
+ * was the dashboard's longest task (with the style and layout pass after it); in two parts the
+ * first rows show sooner and the browser can paint and take input between them.
+ */
+function useRowsByScreenful(children: ReactNode): ReactNode[] {
+  const rows = Children.toArray(children);
+  const [allRows, setAllRows] = useState(false);
+  const cut = !allRows && rows.length > FIRST_ROWS;
+  useEffect(() => {
+    if (cut) startTransition(() => setAllRows(true));
+  }, [cut]);
+  return cut ? rows.slice(0, FIRST_ROWS) : rows;
+}
+
 export function ListTable({ columns, minWidth = 0, children, ...table }: Props) {
   const screenFrom = useScreenFrom();
+  const rows = useRowsByScreenful(children);
   return (
     <Table.ScrollContainer minWidth={minWidth} type="native">
       <Table striped highlightOnHover {...table}>
@@ -44,7 +64,7 @@ export function ListTable({ columns, minWidth = 0, children, ...table }: Props) 
             )}
           </Table.Tr>
         </Table.Thead>
-        <Table.Tbody>{children}</Table.Tbody>
+        <Table.Tbody>{rows}</Table.Tbody>
       </Table>
     </Table.ScrollContainer>
   );

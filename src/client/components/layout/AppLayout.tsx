@@ -17,7 +17,12 @@ interface AppLayoutProps {
 export function AppLayout({ children, navbar }: AppLayoutProps) {
   const [opened, { toggle, close }] = useDisclosure(false);
   // Below the 'sm' breakpoint a closed sidebar is off-screen: keep it out of the tab order too.
-  const isMobile = useMediaQuery(`(max-width: ${em(767.98)})`);
+  // Read while rendering: read in an effect (the hook's default), a phone's first render was false
+  // and the effect's true rendered the whole frame again, header included, in the task that
+  // committed the page.
+  const isMobile = useMediaQuery(`(max-width: ${em(767.98)})`, undefined, {
+    getInitialValueInEffect: false,
+  });
   const mobileNav = useMemo<MobileNavState>(
     () => ({ opened, toggle, close, available: Boolean(navbar) }),
     [opened, toggle, close, navbar],

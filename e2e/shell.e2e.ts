@@ -119,6 +119,26 @@ describe('signed-out visitors', () => {
     await context.close();
   });
 
+  it('see the MedLedger mark as the page icon: an SVG the browser draws, cached as a built asset', async () => {
+    const context = await journey.browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`${journey.app.url}/`);
+    const href = await page.locator('link[rel="icon"]').getAttribute('href');
+    expect(href).toMatch(/^\/assets\/favicon-[\w-]+\.svg$/);
+    const res = await context.request.get(`${journey.app.url}${href}`);
+    expect(res.status()).toBe(200);
+    expect(res.headers()['content-type']).toBe('image/svg+xml');
+    expect(res.headers()['cache-control']).toBe('public, max-age=31536000, immutable');
+    const width = await page.evaluate(async (src) => {
+      const icon = new Image();
+      icon.src = src;
+      await icon.decode();
+      return icon.naturalWidth;
+    }, href!);
+    expect(width).toBeGreaterThan(0);
+    await context.close();
+  });
+
   it('find the support address and two social links in the footer', async () => {
     const context = await journey.browser.newContext();
     const page = await context.newPage();

@@ -13,6 +13,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import * as schema from './schema.js';
+import { ArrayRowsClient } from './array-rows-query.js';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 /** A transaction handle; every service function accepts either. */
@@ -118,7 +119,11 @@ async function migrateLocked(pool: pg.Pool): Promise<void> {
 export async function connect(options: ConnectOptions): Promise<Database> {
   const runMigrations = options.migrate ?? true;
   if (options.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, ...POOL_SETTINGS });
+    const pool = new pg.Pool({
+      connectionString: options.databaseUrl,
+      ...POOL_SETTINGS,
+      Client: ArrayRowsClient,
+    });
     // Without a listener, an idle connection ended by the server (restart, failover,
     // pg_terminate_backend) is an unhandled 'error' event that kills the process.
     let onPoolError: PoolErrorListener =

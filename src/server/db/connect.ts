@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PGlite, type PGliteOptions } from '@electric-sql/pglite';
+import type { PGliteOptions } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
@@ -14,6 +14,7 @@ import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import * as schema from './schema.js';
 import { ArrayRowsClient } from './array-rows-query.js';
+import { DrizzlePGlite } from './pglite-client.js';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 /** A transaction handle; every service function accepts either. */
@@ -144,7 +145,7 @@ export async function connect(options: ConnectOptions): Promise<Database> {
   }
   const unlock = options.pgliteDir ? lockFolder(options.pgliteDir) : () => {};
   try {
-    const client = await PGlite.create({ dataDir: options.pgliteDir, ...pgliteOptions });
+    const client = await DrizzlePGlite.open({ dataDir: options.pgliteDir, ...pgliteOptions });
     const db = drizzlePglite(client, { schema }) as unknown as Db;
     if (runMigrations) await migratePglite(drizzlePglite(client), { migrationsFolder });
     return {

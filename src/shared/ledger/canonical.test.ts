@@ -27,6 +27,14 @@ describe('canonicalJson', () => {
     expect(() => canonicalJson({ d: new Date('nope') })).toThrow(/invalid date/);
   });
 
+  it('says where in the value the refused part is', () => {
+    expect(() => canonicalJson({ a: [1, { n: NaN }] })).toThrow('$.a[1].n: numbers must be finite');
+    expect(() => canonicalJson([{ ok: 1 }, [() => 0]])).toThrow('$[1][0]: function cannot be encoded');
+    expect(() => canonicalJson({ m: { inner: new Map() } })).toThrow('$.m.inner: only plain objects');
+    // A refused value inside a sibling does not leave its key on the path of the next error.
+    expect(() => canonicalJson({ a: { b: 1 }, c: new Date('nope') })).toThrow('$.c: invalid date');
+  });
+
   it('gives the same text for the same value whatever the key order, and parses back to it (property)', () => {
     fc.assert(
       fc.property(fc.jsonValue(), (value) => {

@@ -14,10 +14,16 @@ export function isPlainRecord(value: unknown): value is Record<string, unknown> 
 }
 
 export function canonicalJson(value: unknown): string {
-  return encode(value, '$');
+  return encode(value, []);
 }
 
-function encode(value: unknown, path: string): string {
+/** Where in the value an error is: `at` is the keys and indexes down to it, e.g. $.a[1].n. */
+const pathOf = (at: readonly (string | number)[]) =>
+  '$' + at.map((key) => (typeof key === 'number' ? `[${key}]` : `.${key}`)).join('');
+
+// The path is kept as a stack and written only for an error: the audit encodes every field of
+// every entry it opens, and building a path string for each value was a tenth of that work.
+function encode(value: unknown, at: (string | number)[]): string {
   if (value === null) return 'null';
   switch (typeof value) {
     case 'boolean':
@@ -25,25 +31,32 @@ function encode(value: unknown, path: string): string {
     case 'string':
       return JSON.stringify(value);
     case 'number':
-      if (!Number.isFinite(value)) throw new TypeError(`${path}: numbers must be finite`);
+      if (!Number.isFinite(value)) throw new TypeError(`${pathOf(at)}: numbers must be finite`);
       return JSON.stringify(value);
     case 'object':
       break;
     default:
-      throw new TypeError(`${path}: ${typeof value} cannot be encoded`);
+      throw new TypeError(`${pathOf(at)}: ${typeof value} cannot be encoded`);
   }
   if (value instanceof Date) {
-    if (Number.isNaN(value.getTime())) throw new TypeError(`${path}: invalid date`);
+    if (Number.isNaN(value.getTime())) throw new TypeError(`${pathOf(at)}: invalid date`);
     return JSON.stringify(value.toISOString());
   }
-  if (Array.isArray(value)) {
-    return `[${value.map((item, i) => encode(item === undefined ? null : item, `${path}[${i}]`)).join(',')}]`;
-  }
-  if (!isPlainRecord(value)) throw new TypeError(`${path}: only plain objects can be encoded`);
   const parts: string[] = [];
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      at.push(i);
+      parts.push(encode(value[i] === undefined ? null : value[i], at));
+      at.pop();
+    }
+    return `[${parts.join(',')}]`;
+  }
+  if (!isPlainRecord(value)) throw new TypeError(`${pathOf(at)}: only plain objects can be encoded`);
   for (const key of Object.keys(value).sort()) {
     if (value[key] === undefined) continue;
-    parts.push(`${JSON.stringify(key)}:${encode(value[key], `${path}.${key}`)}`);
+    at.push(key);
+    parts.push(`${JSON.stringify(key)}:${encode(value[key], at)}`);
+    at.pop();
   }
   return `{${parts.join(',')}}`;
 }

@@ -83,6 +83,20 @@ describe('npm run ledger -- verify (the integrity check)', () => {
     expect(result.out).toContain('1 problem(s)');
   });
 
+  it("fails on an entry whose row no longer says what its text says (the record's content unchanged)", async () => {
+    const { t, records } = await ledgerWithRecords(3);
+    await tamperWithLedger(t.ctx.db, (tx) =>
+      tx
+        .update(ledgerEntries)
+        .set({ createdAt: new Date('2001-01-01T00:00:00.000Z') })
+        .where(eq(ledgerEntries.seq, records[1].seq)),
+    );
+    const result = await verify(t);
+    expect(result.code).toBe(1);
+    expect(result.out).toContain(`Record ${records[1].recordId} (entry ${records[1].seq}):`);
+    expect(result.out).toContain('1 problem(s)');
+  });
+
   it("fails on an attachment's bytes replaced on disk", async () => {
     const { t, records } = await ledgerWithRecords(3);
     fs.writeFileSync(

@@ -12,7 +12,7 @@ import type { FileStore } from '../../files/store.js';
 import {
   openEntry,
   openingOf,
-  recanonicalWith,
+  recanonicalOpened,
   type LedgerEntryRow,
   type OpenedEntry,
   type Opening,
@@ -148,7 +148,7 @@ export async function compareRecord(
     }
   }
   const content = recordLedgerContent(record, fromBytes);
-  const recomputed = recanonicalWith(entry, content, opening);
+  const recomputed = recanonicalOpened(entry, content, opening, opened);
   const contentOk = opened.state === 'open' && recomputed !== null && sha256Hex(recomputed) === entry.hash;
   const hashOk = record.blockchainHash === entry.hash;
   return {

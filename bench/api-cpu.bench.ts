@@ -17,7 +17,6 @@
 // runs only the reads whose label matches, after the floor; BENCH_FLOOR=0 leaves the floor out, so
 // that a profile of the server (see startServer) holds the chosen reads alone: the floor's 35,000
 // requests a second, mostly system time, otherwise fill it.
-import { spawn, type ChildProcess } from 'node:child_process';
 import os from 'node:os';
 import { freePort } from '../scripts/free-port.js';
 import {
@@ -29,6 +28,7 @@ import {
   ratio,
   resetStatements,
   seedBulk,
+  startNodeProcess,
   statementCount,
   systemCpuMs,
   uploadRecord,
@@ -46,17 +46,14 @@ const BARE = 'node:http + pg, the session lookup alone (baseline)';
 const BROWSER_HEADERS = { 'accept-encoding': 'gzip, deflate, br, zstd' };
 
 /** bench/bare-session-lookup.ts in its own process, on the bench's database. */
-async function startBareLookup(databaseUrl: string): Promise<{ url: string; child: ChildProcess }> {
+async function startBareLookup(databaseUrl: string) {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/bare-session-lookup.ts'], {
-    env: { ...process.env, PORT: String(port), DATABASE_URL: databaseUrl },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  await new Promise<void>((resolve, reject) => {
-    child.stdout?.on('data', (d: Buffer) => d.toString().includes('listening') && resolve());
-    child.once('exit', (code) => reject(new Error(`the bare lookup exited with ${code}`)));
-  });
-  return { url: `http://127.0.0.1:${port}`, child };
+  const started = await startNodeProcess(
+    ['--import', 'tsx', 'bench/bare-session-lookup.ts'],
+    { PORT: String(port), DATABASE_URL: databaseUrl },
+    'listening',
+  );
+  return { url: `http://127.0.0.1:${port}`, ...started };
 }
 
 async function main() {
@@ -151,7 +148,7 @@ async function main() {
         'nested/req': (statements.nested / n).toFixed(2),
       });
     }
-    bare.child.kill('SIGTERM');
+    await bare.stop();
     console.table(table);
     console.log(
       `Goals (issue 14, item 3): app/db <= 1.0 (stretch 0.5), p99 < 50 ms, <= 3 statements per read. ` +

@@ -23,6 +23,44 @@ export interface BenchServer {
 }
 
 /**
+ * A Node process of the bench's (the server, or a baseline of bench/), started with `args` and
+ * `env` added to this one's, once it has printed `ready`; its output is kept for the error if it
+ * exits or stays silent for two minutes first. stop() sends SIGTERM, then SIGKILL after 10 s.
+ */
+export async function startNodeProcess(
+  args: string[],
+  env: Record<string, string | undefined>,
+  ready: string,
+): Promise<{ child: ChildProcess; stop(): Promise<void> }> {
+  const child = spawn(process.execPath, args, {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
+  child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${args.join(' ')} did not start:\n${output}`)), 120_000);
+    child.stdout?.on('data', () => {
+      if (output.includes(ready)) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}:\n${output}`)));
+  });
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    await exited;
+    clearTimeout(timer);
+  };
+  return { child, stop };
+}
+
+/**
  * The real server (src/server/main.ts) in its own process, so that its CPU and memory are its
  * own. `databaseUrl` '' runs it on PGlite in `dataDir`. BENCH_SERVER_NODE_ARGS, e.g.
  * "--cpu-prof --cpu-prof-dir=/tmp/prof", passes node flags to it (to profile it).
@@ -35,9 +73,9 @@ export async function startServer(options: {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const child = spawn(process.execPath, [...nodeArgs, ...SERVER_NODE_ARGS], {
-    env: {
-      ...process.env,
+  const { child, stop } = await startNodeProcess(
+    [...nodeArgs, ...SERVER_NODE_ARGS],
+    {
       PORT: String(port),
       HOST: '127.0.0.1',
       DATA_DIR: options.dataDir,
@@ -47,29 +85,8 @@ export async function startServer(options: {
       LOG_LEVEL: 'warn',
       ...options.env,
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
-  child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 120_000);
-    child.stdout?.on('data', () => {
-      if (output.includes('MedLedger is running at')) {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`server exited with ${code}:\n${output}`)));
-  });
-  const stop = async () => {
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGTERM');
-    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-    await exited;
-    clearTimeout(timer);
-  };
+    'MedLedger is running at',
+  );
   return { url, child, stop };
 }
 

@@ -45,7 +45,7 @@ interface QueryConfig {
 }
 type Callback = (err: Error | null, result?: ArrayRowsResult) => void;
 
-export interface ArrayRowsResult {
+interface ArrayRowsResult {
   command: string | null;
   rowCount: number | null;
   rows: unknown[][];

@@ -83,91 +83,95 @@ async function main() {
     await client.query('vacuum analyze'); // as autovacuum would: statistics and the visibility map
 
     const bare = await startBareLookup(cluster.url);
-    const reads: Array<[string, string]> = [
-      [FLOOR, '/api/health/live'],
-      [BARE, '/api/auth/me'],
-      ['GET /api/auth/me', '/api/auth/me'],
-      ['GET /api/patients', '/api/patients'],
-      ['GET /api/medical-records/{patientId}', `/api/medical-records/${patientId}`],
-      [
-        'GET /api/appointments/hospital/{id} (one month)',
-        `/api/appointments/hospital/${hospitalId}?from=${monthStart.toISOString()}&to=${monthEnd.toISOString()}`,
-      ],
-      ['GET /api/audit-logs', '/api/audit-logs'],
-    ];
-    const only = new RegExp(process.env.BENCH_READS ?? '.');
-    const withFloor = process.env.BENCH_FLOOR !== '0';
-    const baseline = (label: string) => label === FLOOR || label === BARE;
-    const chosen = reads.filter(([label]) => (baseline(label) ? withFloor : only.test(label)));
-    const target = (label: string) => (label === BARE ? bare : server);
-    for (const [label, path] of chosen) {
-      const body = await json<{ total?: number; user?: { id: string } | null }>(
-        await fetch(`${target(label).url}${path}`, { headers: { cookie } }),
-      );
-      if ('total' in body) console.log(`  ${label}: total ${body.total}`);
-      if (label === BARE && !body.user) throw new Error('The bare lookup did not find the session.');
-    }
-
-    console.log(`\nautocannon: ${CONNECTIONS} connections, ${SECONDS} s each (after a 2 s warm-up)`);
-    const table: Array<Record<string, string | number>> = [];
-    let floorMs = 0;
-    for (const [label, path] of chosen) {
-      const url = `${target(label).url}${path}`;
-      const pid = target(label).child.pid!;
-      const options = {
-        connections: CONNECTIONS,
-        cookie: label === FLOOR ? undefined : cookie,
-        headers: BROWSER_HEADERS,
-      };
-      await load(label, url, { ...options, seconds: 2 });
-      await resetStatements(client);
-      const appBefore = cpuMs(pid);
-      const appSystemBefore = systemCpuMs(pid);
-      const dbBefore = clusterCpuMs(cluster);
-      const figures = await load(label, url, { ...options, seconds: SECONDS });
-      const app = cpuMs(pid) - appBefore;
-      const appSystem = systemCpuMs(pid) - appSystemBefore;
-      const db = clusterCpuMs(cluster) - dbBefore;
-      const statements = await statementCount(client);
-      const n = figures.requests;
-      if (label === FLOOR) floorMs = app / n;
-      if (figures.non2xx > 0 || figures.errors > 0)
-        throw new Error(
-          `${label} answered ${figures.non2xx} non-2xx and ${figures.errors} errors under load`,
+    // Stopped also when a run fails: the process would otherwise outlive the bench.
+    try {
+      const reads: Array<[string, string]> = [
+        [FLOOR, '/api/health/live'],
+        [BARE, '/api/auth/me'],
+        ['GET /api/auth/me', '/api/auth/me'],
+        ['GET /api/patients', '/api/patients'],
+        ['GET /api/medical-records/{patientId}', `/api/medical-records/${patientId}`],
+        [
+          'GET /api/appointments/hospital/{id} (one month)',
+          `/api/appointments/hospital/${hospitalId}?from=${monthStart.toISOString()}&to=${monthEnd.toISOString()}`,
+        ],
+        ['GET /api/audit-logs', '/api/audit-logs'],
+      ];
+      const only = new RegExp(process.env.BENCH_READS ?? '.');
+      const withFloor = process.env.BENCH_FLOOR !== '0';
+      const baseline = (label: string) => label === FLOOR || label === BARE;
+      const chosen = reads.filter(([label]) => (baseline(label) ? withFloor : only.test(label)));
+      const target = (label: string) => (label === BARE ? bare : server);
+      for (const [label, path] of chosen) {
+        const body = await json<{ total?: number; user?: { id: string } | null }>(
+          await fetch(`${target(label).url}${path}`, { headers: { cookie } }),
         );
-      table.push({
-        request: label,
-        'req/s': Math.round(figures.rate),
-        'p99 ms': figures.p99,
-        'app ms/req': (app / n).toFixed(3),
-        'of which system': (appSystem / n).toFixed(3),
-        'db ms/req': (db / n).toFixed(3),
-        'app/db': label === FLOOR ? '-' : ratio(app, db), // the floor reads nothing
-        '(app-floor)/db': baseline(label) || !withFloor ? '-' : ratio(app / n - floorMs, db / n),
-        'statements/req': (statements.sent / n).toFixed(2),
-        'nested/req': (statements.nested / n).toFixed(2),
-      });
-    }
-    await bare.stop();
-    console.table(table);
-    console.log(
-      `Goals (issue 14, item 3): app/db <= 1.0 (stretch 0.5), p99 < 50 ms, <= 3 statements per read. ` +
-        `Load average during the run: ${loadAverage()} on ${os.cpus().length} cores ` +
-        '(autocannon shares the machine; every figure is noisy, the ratios less).',
-    );
-    if (withFloor) {
-      const row = (label: string) => table.find((r) => r.request === label);
+        if ('total' in body) console.log(`  ${label}: total ${body.total}`);
+        if (label === BARE && !body.user) throw new Error('The bare lookup did not find the session.');
+      }
+
+      console.log(`\nautocannon: ${CONNECTIONS} connections, ${SECONDS} s each (after a 2 s warm-up)`);
+      const table: Array<Record<string, string | number>> = [];
+      let floorMs = 0;
+      for (const [label, path] of chosen) {
+        const url = `${target(label).url}${path}`;
+        const pid = target(label).child.pid!;
+        const options = {
+          connections: CONNECTIONS,
+          cookie: label === FLOOR ? undefined : cookie,
+          headers: BROWSER_HEADERS,
+        };
+        await load(label, url, { ...options, seconds: 2 });
+        await resetStatements(client);
+        const appBefore = cpuMs(pid);
+        const appSystemBefore = systemCpuMs(pid);
+        const dbBefore = clusterCpuMs(cluster);
+        const figures = await load(label, url, { ...options, seconds: SECONDS });
+        const app = cpuMs(pid) - appBefore;
+        const appSystem = systemCpuMs(pid) - appSystemBefore;
+        const db = clusterCpuMs(cluster) - dbBefore;
+        const statements = await statementCount(client);
+        const n = figures.requests;
+        if (label === FLOOR) floorMs = app / n;
+        if (figures.non2xx > 0 || figures.errors > 0)
+          throw new Error(
+            `${label} answered ${figures.non2xx} non-2xx and ${figures.errors} errors under load`,
+          );
+        table.push({
+          request: label,
+          'req/s': Math.round(figures.rate),
+          'p99 ms': figures.p99,
+          'app ms/req': (app / n).toFixed(3),
+          'of which system': (appSystem / n).toFixed(3),
+          'db ms/req': (db / n).toFixed(3),
+          'app/db': label === FLOOR ? '-' : ratio(app, db), // the floor reads nothing
+          '(app-floor)/db': baseline(label) || !withFloor ? '-' : ratio(app / n - floorMs, db / n),
+          'statements/req': (statements.sent / n).toFixed(2),
+          'nested/req': (statements.nested / n).toFixed(2),
+        });
+      }
+      console.table(table);
       console.log(
-        `The bare lookup: node:http and pg answer /me's session lookup for ${row(BARE)?.['app ms/req']} ms ` +
-          `of their own CPU per request, ${row(BARE)?.['app/db']}x the database's: what Node and the driver ` +
-          `spend on one statement, without the app (bench/bare-session-lookup.ts). GET /api/auth/me: ` +
-          `${row('GET /api/auth/me')?.['app/db'] ?? '-'}x.`,
+        `Goals (issue 14, item 3): app/db <= 1.0 (stretch 0.5), p99 < 50 ms, <= 3 statements per read. ` +
+          `Load average during the run: ${loadAverage()} on ${os.cpus().length} cores ` +
+          '(autocannon shares the machine; every figure is noisy, the ratios less).',
       );
-      console.log(
-        `The floor: an HTTP request that reads nothing (${FLOOR}) costs the app ${floorMs.toFixed(3)} ms ` +
-          '(parsing, routing, headers, the socket); (app-floor)/db is what each read adds to it, per ' +
-          'millisecond of database work.',
-      );
+      if (withFloor) {
+        const row = (label: string) => table.find((r) => r.request === label);
+        console.log(
+          `The bare lookup: node:http and pg answer /me's session lookup for ${row(BARE)?.['app ms/req']} ms ` +
+            `of their own CPU per request, ${row(BARE)?.['app/db']}x the database's: what Node and the driver ` +
+            `spend on one statement, without the app (bench/bare-session-lookup.ts). GET /api/auth/me: ` +
+            `${row('GET /api/auth/me')?.['app/db'] ?? '-'}x.`,
+        );
+        console.log(
+          `The floor: an HTTP request that reads nothing (${FLOOR}) costs the app ${floorMs.toFixed(3)} ms ` +
+            '(parsing, routing, headers, the socket); (app-floor)/db is what each read adds to it, per ' +
+            'millisecond of database work.',
+        );
+      }
+    } finally {
+      await bare.stop();
     }
   });
 }

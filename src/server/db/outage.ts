@@ -40,6 +40,13 @@ function* chain(err: unknown): Generator<ErrorLike> {
   }
 }
 
+/** The database's own error (its SQLSTATE and message), wrapped by Drizzle or not. */
+export function driverError(err: unknown): { code: string; message: string } | undefined {
+  for (const e of chain(err))
+    if (typeof e.code === 'string') return { code: e.code, message: String(e.message) };
+  return undefined;
+}
+
 export function isDatabaseOutage(err: unknown): boolean {
   for (const e of chain(err)) {
     const code = typeof e.code === 'string' ? e.code : '';

@@ -1,7 +1,7 @@
 // Writing audit entries. Call it with the same transaction handle as the change it records, so
 // that either both exist or neither does (docs/decisions.md#audit-trail). The actor is given once
 // (who acted and from where); the entry says what they did.
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/connect.js';
 import { preparedPerDb } from '../../db/prepared.js';
 import { auditLogs } from '../../db/schema.js';
@@ -71,6 +71,14 @@ export async function writeAudit(db: Db, actor: AuditActor, entry: AuditEntry): 
  * The same insert as a statement not yet run (with a RETURNING), for a ledgered change to make
  * within its ledger entry's statement (ledger/ledgered.ts).
  */
-export function auditInsert(db: Db, actor: AuditActor, entry: AuditEntry) {
-  return db.insert(auditLogs).values(auditRow(actor, entry)).returning({ id: auditLogs.id });
+export function auditInsert(
+  db: Db,
+  actor: AuditActor,
+  entry: Omit<AuditEntry, 'blockchainHash'>,
+  blockchainHash: SQL,
+) {
+  return db
+    .insert(auditLogs)
+    .values({ ...auditRow(actor, entry), blockchainHash })
+    .returning({ id: auditLogs.id });
 }

@@ -1,6 +1,8 @@
 // The server's one SHA-256 and the ledger's hashing rules bound to it. The rules themselves (leaf
-// 0x00, node 0x01, chain) are written once in shared/ledger, so that the writer (service.ts,
-// tree.ts), the checker (integrity.ts) and the browser all hash the same way.
+// 0x00, node 0x01, chain) are written once in shared/ledger, so that the checkers (tree.ts,
+// verify.ts, integrity.ts) and the browser all hash the same way. The one other copy is the
+// append's, in the database (medledger_append, migration 0024: one statement under the ledger
+// lock); the ledger tests and the audit recompute everything it writes with these.
 import crypto from 'node:crypto';
 import { chainHash } from '../../../shared/ledger/entry.js';
 import { leafHash, nodeHash, type Hasher } from '../../../shared/ledger/merkle.js';

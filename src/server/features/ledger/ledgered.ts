@@ -2,6 +2,7 @@
 // append the entry with the audit entry carrying its hash, then stamp the changed row with it.
 // Whatever the change writes without the hash goes before this call, because the ledger lock is
 // held from the append to the commit (ledger/service.ts).
+import type { SQL } from 'drizzle-orm';
 import type { Actor } from '../../access.js';
 import type { Db } from '../../db/connect.js';
 import { auditInsert, writeAudit, type AuditEntry } from '../audit/service.js';
@@ -16,7 +17,7 @@ export interface LedgeredChange<T> {
    * Or: the one statement (with a RETURNING) that writes the entry's hash, made within the entry's
    * own statement, one statement fewer under the ledger lock. Not called without an entry.
    */
-  stampWith?: (hash: string) => AlongsideWrite;
+  stampWith?: (hash: SQL) => AlongsideWrite;
   audit: Omit<AuditEntry, 'blockchainHash'>;
 }
 
@@ -37,7 +38,7 @@ export async function appendLedgered<T = undefined>(
         {
           now,
           alongside: (hash) => [
-            auditInsert(tx, actor, { ...change.audit, blockchainHash: hash }),
+            auditInsert(tx, actor, change.audit, hash),
             ...(stampWith ? [stampWith(hash)] : []),
           ],
         },

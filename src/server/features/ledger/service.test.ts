@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { committedEntryCanonical, contentCommitments } from '../../../shared/ledger/entry.js';
 import { connect } from '../../db/connect.js';
@@ -9,7 +9,7 @@ import { recordLedgerContent } from './content.js';
 import { chainHashOf } from './hashing.js';
 import { appendLedgerEntry, benchSkipsLedger } from './service.js';
 import { createLedgeredRecord } from './testing.js';
-import { ledgerSize, rootAt } from './tree.js';
+import { LedgerDamagedError, ledgerSize, rootAt } from './tree.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -140,6 +140,38 @@ describe('appendLedgerEntry', () => {
     const nodes = await t.ctx.db.select().from(ledgerNodes);
     const popcount = entries.length.toString(2).replace(/0/g, '').length;
     expect(nodes).toHaveLength(2 * entries.length - popcount);
+  });
+});
+
+describe('an append over a damaged tree', () => {
+  it('is refused with the missing node named, and writes nothing', async () => {
+    // Its own database: the tree is damaged on purpose.
+    const own = await createTestApp();
+    try {
+      const { db } = own.ctx;
+      for (let i = 0; i < 3; i++)
+        await db.transaction((tx) => appendLedgerEntry(tx, { kind: 'consent_change', content: { i } }));
+      // Leaf 3 completes the subtrees 0/2 (leaf 2) and 1/0 (leaves 0-1); the second goes missing.
+      await db.transaction(async (tx) => {
+        await tx.execute(sql`set local session_replication_role = replica`); // past the append-only trigger
+        await tx.delete(ledgerNodes).where(and(eq(ledgerNodes.level, 1), eq(ledgerNodes.idx, 0)));
+      });
+      const entriesBefore = await db.select().from(ledgerEntries);
+      const nodesBefore = await db.select().from(ledgerNodes);
+      const failure = await db
+        .transaction((tx) => appendLedgerEntry(tx, { kind: 'consent_change', content: { i: 3 } }))
+        .then(
+          () => null,
+          (err: unknown) => err,
+        );
+      expect(failure).toBeInstanceOf(LedgerDamagedError);
+      expect((failure as Error).message).toBe("The ledger's Merkle node 1/0 is missing.");
+      expect(await db.select().from(ledgerEntries)).toEqual(entriesBefore);
+      expect(await db.select().from(ledgerContents)).toHaveLength(3);
+      expect(await db.select().from(ledgerNodes)).toEqual(nodesBefore);
+    } finally {
+      await own.close();
+    }
   });
 });
 

@@ -5,23 +5,22 @@
 // New entries are format 2: the ledger row holds salted commitments to the content, and the salt
 // and content go to ledger_contents (deletable: erasure), so the ledger itself holds no health data.
 import crypto from 'node:crypto';
-import type { WithSubquery } from 'drizzle-orm';
+import { sql, type SQL, type WithSubquery } from 'drizzle-orm';
 import type { TypedQueryBuilder } from 'drizzle-orm/query-builders/query-builder';
 import { PgTransaction } from 'drizzle-orm/pg-core';
 import {
   committedEntryCanonical,
   contentCommitments,
   entryCanonical,
-  GENESIS_CHAIN_HASH,
   LEDGER_SALT_BYTES,
   LEDGER_KINDS,
   type LedgerKind,
 } from '../../../shared/ledger/entry.js';
 import type { Db } from '../../db/connect.js';
-import { ledgerContents, ledgerEntries, ledgerNodes } from '../../db/schema.js';
+import { driverError } from '../../db/outage.js';
 import { storedContent } from './commitments.js';
-import { chainHashOf, leafOf, sha256, sha256Hex } from './hashing.js';
-import { leafNodeRows, lockLedgerHead } from './tree.js';
+import { sha256, sha256Hex } from './hashing.js';
+import { LEDGER_LOCK_KEY, LedgerDamagedError } from './tree.js';
 
 export interface LedgerAppendInput {
   kind: LedgerKind;
@@ -72,7 +71,7 @@ export async function appendLedgerEntry(
     /** 1 writes the old format (content inline); only for tests of old entries. Default 2. */
     format?: 1 | 2;
     /** Writes that carry the entry's hash (each with a RETURNING), made in the entry's statement. */
-    alongside?: (hash: string) => AlongsideWrite[];
+    alongside?: (hash: SQL) => AlongsideWrite[];
   } = {},
 ): Promise<LedgerAppendResult> {
   if (!isTransaction(tx)) {
@@ -81,7 +80,7 @@ export async function appendLedgerEntry(
   if (!LEDGER_KINDS.includes(input.kind)) throw new Error(`unknown ledger entry kind: ${String(input.kind)}`);
   if (SKIP_LEDGER) {
     const hash = sha256Hex(`${storedContent(input.content)}${crypto.randomBytes(16).toString('hex')}`);
-    for (const write of options.alongside?.(hash) ?? []) await tx.execute(write.getSQL());
+    for (const write of options.alongside?.(sql`${hash}`) ?? []) await tx.execute(write.getSQL());
     return { seq: -1, hash, chainHash: hash, createdAt: options.now ?? new Date() };
   }
 
@@ -97,44 +96,60 @@ export async function appendLedgerEntry(
   const salt = crypto.randomBytes(LEDGER_SALT_BYTES).toString('hex');
   const commitments = options.format === 1 ? null : contentCommitments(salt, content, sha256);
 
-  const { last, siblings } = await lockLedgerHead(tx);
-  const seq = last ? last.seq + 1 : 0;
-  const header = { seq, createdAt, kind: input.kind, recordId, patientId, userId };
-  const canonical = commitments
-    ? committedEntryCanonical({ ...header, commitments })
-    : entryCanonical({ ...header, content });
-  const hash = sha256Hex(canonical);
-  const chainHash = chainHashOf(last?.chainHash ?? GENESIS_CHAIN_HASH, hash);
-  const nodes = leafNodeRows(seq, leafOf(Buffer.from(hash, 'hex')), siblings);
-
-  // The entry, its content, the writes alongside it (the change's audit row, its stamp) and the
-  // tree nodes in one statement (data-modifying WITH parts run exactly once whether or not the
-  // main statement reads them).
-  const entry = tx
-    .$with('ledger_entry')
+  // The entry's canonical text around its seq, the one field that depends on its place: the
+  // database takes the lock, places the seq and hashes (medledger_append, migration 0024), in the
+  // same statement as the writes alongside, which read the hash from it. One statement and the
+  // commit are all that is held under the lock.
+  const header = { seq: SEQ_PLACEHOLDER, createdAt, kind: input.kind, recordId, patientId, userId };
+  const [beforeSeq, afterSeq] = splitAtSeq(
+    commitments
+      ? committedEntryCanonical({ ...header, commitments })
+      : entryCanonical({ ...header, content }),
+  );
+  const appended = tx
+    .$with('ledger_entry', {
+      seq: sql<string>`seq`,
+      hash: sql<string>`hash`,
+      chainHash: sql<string>`chain_hash`,
+    })
     .as(
-      tx
-        .insert(ledgerEntries)
-        .values({ seq, kind: input.kind, recordId, patientId, userId, canonical, hash, chainHash, createdAt })
-        .returning({ seq: ledgerEntries.seq }),
+      sql`select seq, hash, chain_hash from medledger_append(${LEDGER_LOCK_KEY}::bigint, ${beforeSeq}, ${afterSeq},
+        ${input.kind}, ${recordId}::uuid, ${patientId}::uuid, ${userId}::uuid, ${createdAt.toISOString()}::timestamptz,
+        ${commitments ? salt : null}, ${commitments ? storedText : null})`,
     );
-  const parts: WithSubquery[] = [entry];
-  if (commitments)
-    parts.push(
-      tx
-        .$with('ledger_content')
-        .as(
-          tx
-            .insert(ledgerContents)
-            .values({ seq, salt, content: storedText, createdAt })
-            .returning({ seq: ledgerContents.seq }),
-        ),
-    );
-  for (const [i, write] of (options.alongside?.(hash) ?? []).entries())
+  const hashOfEntry = sql`(select hash from ledger_entry)`;
+  const parts: WithSubquery[] = [appended];
+  for (const [i, write] of (options.alongside?.(hashOfEntry) ?? []).entries())
     parts.push(tx.$with(`ledger_alongside_${i}`).as(write));
-  await tx
-    .with(...parts)
-    .insert(ledgerNodes)
-    .values(nodes);
-  return { seq, hash, chainHash, createdAt };
+  let row: { seq: string; hash: string; chainHash: string };
+  try {
+    [row] = await tx
+      .with(...parts)
+      .select({ seq: sql<string>`seq`, hash: sql<string>`hash`, chainHash: sql<string>`chain_hash` })
+      .from(appended);
+  } catch (err) {
+    const cause = driverError(err);
+    if (cause?.code === MISSING_NODE) throw new LedgerDamagedError(cause.message);
+    throw err;
+  }
+  return { seq: Number(row.seq), hash: row.hash, chainHash: row.chainHash, createdAt };
 }
+
+/** Where the canonical text's seq goes: a value no entry has (seqs count from 0). */
+const SEQ_PLACEHOLDER = -1;
+const SEQ_FIELD = `,"seq":${SEQ_PLACEHOLDER},"userId":`;
+
+/**
+ * The canonical text before and after its seq's digits. The envelope's keys are sorted, so the seq
+ * follows the record id and precedes the user id, after a v1 entry's inline content: the last
+ * occurrence is the envelope's.
+ */
+function splitAtSeq(canonical: string): [string, string] {
+  const at = canonical.lastIndexOf(SEQ_FIELD);
+  if (at < 0) throw new Error('The ledger entry has no seq to place.');
+  const digitsAt = at + ',"seq":'.length;
+  return [canonical.slice(0, digitsAt), canonical.slice(digitsAt + String(SEQ_PLACEHOLDER).length)];
+}
+
+/** The SQLSTATE medledger_append raises when a stored subtree the new leaf needs is missing. */
+const MISSING_NODE = 'MLTRE';

@@ -13,7 +13,7 @@ import {
 import type { Db } from '../../db/connect.js';
 import { ledgerEntries, ledgerNodes } from '../../db/schema.js';
 import { preparedPerDb } from '../../db/prepared.js';
-import { bytesOf, hexOf, nodeOf, sha256 } from './hashing.js';
+import { bytesOf, sha256 } from './hashing.js';
 
 /** Raised when a stored subtree hash that must exist is missing: the tree was damaged. */
 export class LedgerDamagedError extends Error {}
@@ -83,70 +83,8 @@ export async function rangeHashes(
   );
 }
 
-/** Leaf `index`'s left siblings: one stored subtree per trailing 1 bit of `index`. */
-function leftSiblings(index: number): NodeKey[] {
-  const lefts: NodeKey[] = [];
-  for (let level = 0, i = index; i % 2 === 1; level++, i = Math.floor(i / 2)) {
-    lefts.push({ level, index: i - 1 });
-  }
-  return lefts;
-}
-
-/** The last entry's seq and chain hash, and one stored sibling (node-postgres gives bigints as strings). */
-type HeadRow = {
-  seq: string | number;
-  chain_hash: string;
-  level: number | null;
-  idx: string | number | null;
-  hash: string | null;
-};
-
 /** Key of the advisory lock that serialises appends ("MLED"); checkpoints take it too. */
 export const LEDGER_LOCK_KEY = 0x4d4c4544;
-
-/**
- * Takes the ledger lock (held to the commit), then reads the last entry (its seq and chain hash)
- * and the stored subtrees the next leaf completes, those of leftSiblings(last + 1): all in one
- * statement, the function medledger_ledger_head (migration 0022), because under the lock every
- * round trip delays every other writer. The function's own query sees what the previous holder
- * committed; a plain statement here would not (its snapshot is taken before the lock is granted).
- */
-export async function lockLedgerHead(
-  db: Db,
-): Promise<{ last: { seq: number; chainHash: string } | null; siblings: Map<string, Uint8Array> }> {
-  const result = await db.execute<HeadRow>(
-    sql`select seq, chain_hash, level, idx, hash from medledger_ledger_head(${LEDGER_LOCK_KEY}::bigint)`,
-  );
-  const rows = (result as { rows: HeadRow[] }).rows;
-  if (rows.length === 0) return { last: null, siblings: new Map() };
-  const siblings = nodeMap(
-    rows.filter(
-      (row): row is HeadRow & StoredNode => row.level !== null && row.idx !== null && row.hash !== null,
-    ),
-  );
-  return { last: { seq: Number(rows[0].seq), chainHash: rows[0].chain_hash }, siblings };
-}
-
-/**
- * The node rows that appending leaf `index` stores: the leaf and every subtree it completes, from
- * its stored left siblings (lockLedgerHead). Insert them with the entry (ledger/service.ts).
- */
-export function leafNodeRows(
-  index: number,
-  leaf: Uint8Array,
-  siblings: Map<string, Uint8Array>,
-): { level: number; idx: number; hash: string }[] {
-  const rows = [{ level: 0, idx: index, hash: hexOf(leaf) }];
-  let current = leaf;
-  for (const left of leftSiblings(index)) {
-    const sibling = siblings.get(keyOf(left));
-    if (!sibling)
-      throw new LedgerDamagedError(`The ledger's Merkle node ${left.level}/${left.index} is missing.`);
-    current = nodeOf(sibling, current);
-    rows.push({ level: left.level + 1, idx: Math.floor(left.index / 2), hash: hexOf(current) });
-  }
-  return rows;
-}
 
 /** Number of entries in the ledger (the tree size). */
 export async function ledgerSize(db: Db): Promise<number> {

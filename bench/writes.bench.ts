@@ -3,11 +3,10 @@
 // record with a small PDF (multipart), with ledger appends, then with the same server
 // started with BENCH_SKIP_LEDGER=1 (NODE_ENV=bench; the switch is refused anywhere else, see
 // ledger/service.ts) as the baseline. Prints both rates and their ratio (goal >= 0.8), and from
-// pg_stat_statements the time spent waiting for the ledger's advisory lock per request (the
-// statement medledger_ledger_head, which takes the lock and reads the head; the read itself is a
-// fraction of a millisecond): when that wait approaches the request's latency, the lock held
-// across the commit is the limit. Then how long the lock is held per append, against what the
-// database executes while it is held.
+// pg_stat_statements the time spent waiting for the ledger's advisory lock per request (inside the
+// append's one statement, medledger_append): when that wait approaches the request's latency, the
+// lock held across the commit is the limit. Then how long the lock is held per append, against
+// what the database executes while it is held.
 // BENCH_SECONDS (default 10) sets each run's length, BENCH_ROUNDS (default 3) how many times the two
 // runs alternate; the ratio printed is the median of the rounds'.
 import os from 'node:os';
@@ -29,34 +28,23 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS || 3);
 
 /** What pg_stat_statements says of the ledger lock over one run (totals in ms). */
 interface LockFigures {
-  /** Appends: calls of medledger_ledger_head, which takes the lock and reads the head. */
+  /** Appends: the statements that call medledger_append (migration 0024). */
   calls: number;
-  /** Time in medledger_ledger_head: the wait for the lock, and the read once it is granted. */
+  /** Their time, from the wait for the lock to the end of the statement. */
+  statementMs: number;
+  /** Of that, the wait for the lock (the function's pg_advisory_xact_lock, tracked as nested). */
   waitMs: number;
-  /**
-   * What the database executes while the lock is held: the head read and the entry's statement
-   * (a commit's WAL flush is not in pg_stat_statements' times).
-   */
-  headReadMs: number;
-  entryMs: number;
 }
 
 async function lockFigures(client: pg.Client): Promise<LockFigures> {
-  // The head read is the query inside medledger_ledger_head (migration 0022), tracked as nested.
   const { rows } = await client.query<Record<keyof LockFigures, string>>(
-    `select coalesce(sum(calls) filter (where toplevel and query like '%medledger_ledger_head%'), 0) as calls,
-            coalesce(sum(total_exec_time) filter (where toplevel and query like '%medledger_ledger_head%'), 0) as "waitMs",
-            coalesce(sum(total_exec_time) filter (where not toplevel and query like 'WITH last AS%'), 0) as "headReadMs",
-            coalesce(sum(total_exec_time) filter (where toplevel and query like 'with "ledger_entry" as%'), 0) as "entryMs"
+    `select coalesce(sum(calls) filter (where toplevel and query like '%medledger_append%'), 0) as calls,
+            coalesce(sum(total_exec_time) filter (where toplevel and query like '%medledger_append%'), 0) as "statementMs",
+            coalesce(sum(total_exec_time) filter (where not toplevel and query = 'SELECT pg_advisory_xact_lock(lock_key)'), 0) as "waitMs"
      from pg_stat_statements`,
   );
   const row = rows[0];
-  return {
-    calls: Number(row.calls),
-    waitMs: Number(row.waitMs),
-    headReadMs: Number(row.headReadMs),
-    entryMs: Number(row.entryMs),
-  };
+  return { calls: Number(row.calls), statementMs: Number(row.statementMs), waitMs: Number(row.waitMs) };
 }
 
 async function main() {
@@ -101,7 +89,7 @@ async function main() {
       };
       const runs: Figures[] = [];
       const ratios: number[] = [];
-      const lock: LockFigures = { calls: 0, waitMs: 0, headReadMs: 0, entryMs: 0 };
+      const lock: LockFigures = { calls: 0, statementMs: 0, waitMs: 0 };
       for (let round = 1; round <= ROUNDS; round++) {
         if (round > 1) await restart(false);
         const withLedger = await post(`round ${round}: with the ledger`, setup.server.url);
@@ -136,15 +124,15 @@ async function main() {
           `(mean p50 of the request ${p50.toFixed(0)} ms; the lock is held from the append to the commit, so ` +
           `${CONNECTIONS} writers queue on it: ${ratio(waiting, p50)} of the median request is that wait)`,
       );
-      // While writers wait on it the lock is never free, so the appends of a run divide its length.
+      // While writers queue on it the lock is hardly ever free: the run's length over its appends is
+      // then about how long each held it (more than that when the lock was sometimes free).
       const held = lock.calls > 0 ? (ROUNDS * SECONDS * 1000) / lock.calls : 0;
-      const executing = perAppend(lock.headReadMs) + perAppend(lock.entryMs);
+      const executing = perAppend(lock.statementMs - lock.waitMs);
       console.log(
-        `Held for about ${held.toFixed(1)} ms per append (${ROUNDS * SECONDS} s of runs / ${lock.calls} appends), ` +
-          `of which the database executes ${executing.toFixed(2)} ms (head read ${perAppend(lock.headReadMs).toFixed(2)}, ` +
-          `entry statement ${perAppend(lock.entryMs).toFixed(2)}; the commit's WAL flush is not counted): the rest is mostly ` +
-          'the two round trips under the lock (head to entry statement, entry statement to commit), each waiting ' +
-          'for the busy event loop of the app and for a core.',
+        `Held for at most ${held.toFixed(1)} ms per append (${ROUNDS * SECONDS} s of runs / ${lock.calls} appends), ` +
+          `of which the database executes ${executing.toFixed(2)} ms (the append's statement once the lock is ` +
+          "granted; the commit's WAL flush is not counted): the rest is mostly the round trip under the lock " +
+          '(the statement to the commit), waiting for the busy event loop of the app and for a core.',
       );
       console.log(
         `Load average: ${loadAverage()} on ${os.cpus().length} cores (figures are noisy, the ratio less).`,

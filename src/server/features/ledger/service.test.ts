@@ -75,6 +75,20 @@ describe('appendLedgerEntry', () => {
     expect(row.createdAt.toISOString()).toBe(now.toISOString());
   });
 
+  it('places the seq in the envelope, not in content that looks like it, with non-ASCII text hashed as UTF-8', async () => {
+    const now = new Date('2025-03-01T10:30:00.000Z');
+    const content = { note: 'Zoë, 東京', seq: -1, userId: 'x' };
+    const entry = await t.ctx.db.transaction((tx) =>
+      appendLedgerEntry(tx, { kind: 'consent_change', content }, { now, format: 1 }),
+    );
+    const [row] = await t.ctx.db.select().from(ledgerEntries).where(eq(ledgerEntries.seq, entry.seq));
+    expect(row.canonical).toBe(
+      `{"content":{"note":"Zoë, 東京","seq":-1,"userId":"x"},"createdAt":"2025-03-01T10:30:00.000Z",` +
+        `"kind":"consent_change","patientId":null,"recordId":null,"seq":${entry.seq},"userId":null,"v":1}`,
+    );
+    expect(entry.hash).toBe(sha(Buffer.from(row.canonical, 'utf8')).toString('hex'));
+  });
+
   it('writes format 2 by default: salted commitments in the ledger, the salt and content beside it', async () => {
     const now = new Date('2025-03-01T11:00:00.000Z');
     const entry = await t.ctx.db.transaction((tx) =>

@@ -126,7 +126,7 @@ async function main() {
       );
       // While writers queue on it the lock is hardly ever free: the run's length over its appends is
       // then about how long each held it (more than that when the lock was sometimes free).
-      const held = lock.calls > 0 ? (ROUNDS * SECONDS * 1000) / lock.calls : 0;
+      const held = perAppend(ROUNDS * SECONDS * 1000);
       const executing = perAppend(lock.statementMs - lock.waitMs);
       console.log(
         `Held for at most ${held.toFixed(1)} ms per append (${ROUNDS * SECONDS} s of runs / ${lock.calls} appends), ` +

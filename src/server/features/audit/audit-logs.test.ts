@@ -205,3 +205,75 @@ describe('routine access in the patient’s trail', () => {
     expect((await read('/api/audit-logs/patient?routine=maybe')).statusCode).toBe(400);
   });
 });
+
+describe("the counts of a hospital's trail", () => {
+  type Page = {
+    items: { id: string; action: string; entityType: string | null }[];
+    total: number;
+    routineHidden?: number;
+  };
+  const isRoutine = (e: { action: string; entityType: string | null }) =>
+    e.action === 'record_access' && e.entityType === 'patient';
+  /** What the trail holds, counted here from its rows (not by the SQL under test). */
+  async function expected(match: { action?: string } = {}) {
+    const rows = await auditRows(t, { hospitalId: t.hospital.userId, ...match });
+    const routine = rows.filter(isRoutine).length;
+    return { all: rows.length, routine, shown: rows.length - routine };
+  }
+  const page = async (query: string) =>
+    (await get(`/api/audit-logs?${query}`, t.hospital.cookie)).json<Page>();
+
+  beforeAll(async () => {
+    // Routine reads (a records list opened) by the hospital and by the patient, and a download,
+    // which is record_access too but about one file, so never routine.
+    for (let i = 0; i < 3; i++) await get(`/api/medical-records/${t.patientRow.id}`, t.hospital.cookie);
+    await get('/api/medical-records', t.patient.cookie);
+    const record = (await get(`/api/medical-records/record/${recordId}`, t.hospital.cookie)).json<{
+      attachments: { url: string }[];
+    }>();
+    expect((await get(record.attachments[0].url, t.hospital.cookie)).statusCode).toBe(200);
+  });
+
+  it('counts the whole trail, routine reads shown or hidden, on every page', async () => {
+    const counts = await expected();
+    expect(counts.routine).toBeGreaterThanOrEqual(4);
+    const shown = await page('pageSize=5');
+    expect(shown.total).toBe(counts.all);
+    expect(shown.routineHidden).toBeUndefined();
+
+    const hidden = await page('routine=hide&pageSize=5');
+    expect(hidden).toMatchObject({ total: counts.shown, routineHidden: counts.routine });
+    expect(hidden.items.some(isRoutine)).toBe(false);
+    const second = await page('routine=hide&pageSize=5&page=2');
+    expect(second).toMatchObject({ total: counts.shown, routineHidden: counts.routine });
+    expect(second.items.map((e) => e.id)).not.toContain(hidden.items[0].id);
+    // A page past the end has no rows to carry the counts: they are asked apart.
+    expect(await page('routine=hide&page=999')).toMatchObject({
+      items: [],
+      total: counts.shown,
+      routineHidden: counts.routine,
+    });
+    expect(await page('page=999')).toMatchObject({ items: [], total: counts.all });
+  });
+
+  it('counts what the filters keep, also when every entry kept is a routine read', async () => {
+    const access = await expected({ action: 'record_access' });
+    expect(access.shown).toBeGreaterThanOrEqual(1); // the download
+    expect(await page('action=record_access&routine=hide')).toMatchObject({
+      total: access.shown,
+      routineHidden: access.routine,
+    });
+    // The patient's entries of that action are list reads only: the first page is empty, and says
+    // how many it hid.
+    const patientReads = (
+      await auditRows(t, { hospitalId: t.hospital.userId, userId: t.patient.userId })
+    ).filter((e) => e.action === 'record_access');
+    expect(patientReads.length).toBeGreaterThan(0);
+    expect(patientReads.every(isRoutine)).toBe(true);
+    expect(await page(`action=record_access&userId=${t.patient.userId}&routine=hide`)).toMatchObject({
+      items: [],
+      total: 0,
+      routineHidden: patientReads.length,
+    });
+  });
+});

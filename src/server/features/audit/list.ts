@@ -14,13 +14,23 @@ import {
   notInArray,
   or,
   sql,
+  type Placeholder,
   type SQL,
 } from 'drizzle-orm';
 import type { AuditPage, AuditQuery, AuditUser } from '../../../shared/hospital.js';
 import { displayName, joinedDisplayName } from '../../../shared/users.js';
 import type { Db } from '../../db/connect.js';
 import { isoTime } from '../../db/iso-time.js';
-import { attachments, auditLogs, ledgerEntries, medicalRecords, users } from '../../db/schema.js';
+import { pageBounds, subqueryTotal } from '../../db/paging.js';
+import { preparedPerDb } from '../../db/prepared.js';
+import {
+  attachments,
+  auditLogs,
+  isRoutineRead,
+  ledgerEntries,
+  medicalRecords,
+  users,
+} from '../../db/schema.js';
 
 /** A hospital's trail, or a patient's (`patientUserId`: the patient's own account). */
 export type TrailScope = { hospitalId: string } | { patientId: string; patientUserId: string };
@@ -48,9 +58,7 @@ const aboutWhatThePatientCanSee = and(
   ),
 );
 
-/** A routine read: a list of records opened (one entry per list, not about one record). */
-// coalesce: never null, so `not` of it keeps every other entry.
-const routineRead = sql`(${auditLogs.action} = 'record_access' and coalesce(${auditLogs.entityType}, '') = 'patient')`;
+const routineRead = isRoutineRead(auditLogs.action, auditLogs.entityType);
 
 function filters(scope: TrailScope, query: AuditQuery): SQL | undefined {
   const conditions: (SQL | undefined)[] = [
@@ -68,30 +76,81 @@ function filters(scope: TrailScope, query: AuditQuery): SQL | undefined {
 /** An entry's columns, its time as the API's ISO string (db/iso-time.ts), not through a Date. */
 const listedEntryColumns = { ...getTableColumns(auditLogs), createdAt: isoTime(auditLogs.createdAt) };
 
-export async function listTrail(db: Db, scope: TrailScope, query: AuditQuery): Promise<AuditPage> {
-  const matching = filters(scope, query);
-  const hide = query.routine === 'hide';
-  const where = hide ? and(matching, sql`not ${routineRead}`) : matching;
-  const [{ total, routineHidden }] = await db
-    .select({
-      total: hide ? sql<number>`count(*) filter (where not ${routineRead})`.mapWith(Number) : count(),
-      routineHidden: sql<number>`count(*) filter (where ${routineRead})`.mapWith(Number),
-    })
-    .from(auditLogs)
-    .where(matching);
-  const rows = await db
+/**
+ * How many entries match, and how many of them are routine reads: two counts, so that each can be
+ * answered from an index (the routine one from audit_logs_routine_read_idx), never one pass over
+ * every matching row that reads each one's action.
+ */
+function trailCounts(db: Db, matching: SQL | undefined, hide: boolean) {
+  const all = db.select({ n: count() }).from(auditLogs).where(matching);
+  const routine = db.select({ n: count() }).from(auditLogs).where(and(matching, routineRead));
+  return {
+    // With routine=hide the page leaves the routine reads out, and so does its total.
+    total: hide ? sql<number>`cast((${all}) - (${routine}) as integer)`.mapWith(Number) : subqueryTotal(all),
+    routineHidden: hide ? subqueryTotal(routine) : sql<number>`0`.mapWith(Number),
+  };
+}
+
+/**
+ * A page of the entries matching `matching`, newest first, each row with the counts (db/paging.ts):
+ * one statement.
+ */
+function trailPageQuery(
+  db: Db,
+  matching: SQL | undefined,
+  hide: boolean,
+  bounds: { limit: number | Placeholder; offset: number | Placeholder },
+) {
+  return db
     .select({
       entry: listedEntryColumns,
       user: { email: users.email, firstName: users.firstName, lastName: users.lastName },
       ledgerHash: ledgerEntries.hash,
+      ...trailCounts(db, matching, hide),
     })
     .from(auditLogs)
     .leftJoin(users, eq(users.id, auditLogs.userId))
     .leftJoin(ledgerEntries, eq(ledgerEntries.hash, auditLogs.blockchainHash))
-    .where(where)
+    .where(hide ? and(matching, sql`not ${routineRead}`) : matching)
     .orderBy(desc(auditLogs.createdAt), desc(auditLogs.id))
-    .limit(query.pageSize)
-    .offset((query.page - 1) * query.pageSize);
+    .limit(bounds.limit)
+    .offset(bounds.offset);
+}
+
+/**
+ * A hospital's whole trail, the view its Audit page opens on (with routine reads shown or hidden):
+ * prepared once, like the patient list's first page.
+ */
+const wholeHospitalTrail = (hide: boolean) =>
+  preparedPerDb((db) =>
+    trailPageQuery(db, eq(auditLogs.hospitalId, sql.placeholder('hospitalId')), hide, {
+      limit: sql.placeholder('limit'),
+      offset: sql.placeholder('offset'),
+    }).prepare(`audit_trail_hospital_${hide ? 'hide' : 'show'}`),
+  );
+const wholeHospitalTrails = { show: wholeHospitalTrail(false), hide: wholeHospitalTrail(true) };
+
+const unfiltered = (query: AuditQuery) =>
+  (!query.action || query.action === 'all') &&
+  (!query.userId || query.userId === 'all') &&
+  !query.from &&
+  !query.to;
+
+export async function listTrail(db: Db, scope: TrailScope, query: AuditQuery): Promise<AuditPage> {
+  const hide = query.routine === 'hide';
+  const matching = filters(scope, query);
+  const bounds = pageBounds(query);
+  const rows =
+    'hospitalId' in scope && unfiltered(query)
+      ? await wholeHospitalTrails[hide ? 'hide' : 'show'](db).execute({
+          hospitalId: scope.hospitalId,
+          ...bounds,
+        })
+      : await trailPageQuery(db, matching, hide, bounds);
+  // An empty page carries no counts: they are asked apart (an empty trail, a page past its end, or
+  // a trail of routine reads only, hidden), from one row, since each count is a subquery.
+  const counts =
+    rows[0] ?? (await db.select(trailCounts(db, matching, hide)).from(sql`(select 1) as one`))[0];
   return {
     items: rows.map(({ entry, user, ledgerHash }) => ({
       id: entry.id,
@@ -107,10 +166,10 @@ export async function listTrail(db: Db, scope: TrailScope, query: AuditQuery): P
       blockchainHash: entry.blockchainHash,
       blockchainVerified: !!entry.blockchainHash && ledgerHash === entry.blockchainHash,
     })),
-    total,
+    total: counts.total,
     page: query.page,
     pageSize: query.pageSize,
-    ...(hide ? { routineHidden } : {}),
+    ...(hide ? { routineHidden: counts.routineHidden } : {}),
   };
 }
 

@@ -1,0 +1,1 @@
+CREATE INDEX "audit_logs_routine_read_idx" ON "audit_logs" USING btree ("hospital_id") WHERE ("audit_logs"."action" = 'record_access' and coalesce("audit_logs"."entity_type", '') = 'patient');

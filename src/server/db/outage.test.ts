@@ -3,7 +3,8 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../test/helpers.js';
 import { onDisk } from '../files/testing.js';
-import { isDatabaseOutage, loggableError } from './outage.js';
+import { users } from './schema.js';
+import { driverError, isDatabaseOutage, isUniqueViolation, loggableError } from './outage.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -30,6 +31,26 @@ describe('database outages', () => {
     expect(isDatabaseOutage(withCode('23505'))).toBe(false);
     expect(isDatabaseOutage(withCode('22P02'))).toBe(false);
     expect(isDatabaseOutage(new Error('boom'))).toBe(false);
+  });
+});
+
+describe('unique violations', () => {
+  it('are told apart by their constraint, as the database raised them through Drizzle', async () => {
+    const email = `twice-${Date.now()}@example.test`;
+    const insert = () => t.ctx.db.insert(users).values({ email, password: 'x', role: 'patient' });
+    await insert();
+    const err = await insert().then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(driverError(err)?.code).toBe('23505');
+    expect(isUniqueViolation(err)).toBe(true);
+    expect(isUniqueViolation(err, 'users_email_unique')).toBe(true);
+    expect(isUniqueViolation(err, 'patients_patient_id_unique')).toBe(false);
+    // Another failure of the same statement is not one.
+    const invalid = await t.ctx.db.execute(sql`select 'x'::uuid`).catch((e: unknown) => e);
+    expect(isUniqueViolation(invalid)).toBe(false);
+    expect(isUniqueViolation(new Error('duplicate key'))).toBe(false);
   });
 });
 

@@ -1,6 +1,8 @@
 // Which failures mean "the database is away" (a restart, a failover, a terminated backend, a
 // network cut, a pool that cannot connect) rather than a bug: those are answered 503 with
-// Retry-After, and the app serves again by itself once the database is back.
+// Retry-After, and the app serves again by itself once the database is back. Also what else a
+// driver error says, wrapped by Drizzle or not: its SQLSTATE, a unique violation's constraint,
+// and what of it may be logged.
 
 /** SQLSTATE classes and codes of a database that is not reachable right now. */
 const OUTAGE_SQLSTATES = new Set([
@@ -29,6 +31,8 @@ interface ErrorLike {
   code?: unknown;
   message?: unknown;
   cause?: unknown;
+  /** The constraint a violation names (node-postgres' DatabaseError). */
+  constraint?: unknown;
 }
 
 /** The error itself and its causes (Drizzle wraps the driver's error in `cause`). */
@@ -45,6 +49,15 @@ export function driverError(err: unknown): { code: string; message: string } | u
   for (const e of chain(err))
     if (typeof e.code === 'string') return { code: e.code, message: String(e.message) };
   return undefined;
+}
+
+/**
+ * True when `err` is PostgreSQL's unique violation (23505) on `constraint`, or on any constraint
+ * when none is named: the callers that retry or answer 409 on one.
+ */
+export function isUniqueViolation(err: unknown, constraint?: string): boolean {
+  for (const e of chain(err)) if (e.code === '23505') return !constraint || e.constraint === constraint;
+  return false;
 }
 
 export function isDatabaseOutage(err: unknown): boolean {

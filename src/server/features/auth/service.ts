@@ -6,6 +6,7 @@ import { ACCOUNT_SUSPENDED } from '../../../shared/admin-users.js';
 import { PORTAL_DENIED, PORTAL_ROLE, type LoginInput, type RegisterInput } from '../../../shared/auth.js';
 import type { PublicUser } from '../../../shared/users.js';
 import type { Db } from '../../db/connect.js';
+import { isUniqueViolation } from '../../db/outage.js';
 import { patients, users } from '../../db/schema.js';
 import { HttpError, badRequest, conflict, forbidden, tooManyRequests } from '../../errors.js';
 import { writeAudit } from '../audit/service.js';
@@ -38,11 +39,6 @@ export interface PatientClaimSettings {
   maxPerMrn: number;
 }
 export const INVALID_CREDENTIALS = 'Invalid credentials';
-
-const isUniqueViolation = (err: unknown) => {
-  const e = err as { code?: string; cause?: { code?: string } };
-  return e?.code === '23505' || e?.cause?.code === '23505';
-};
 
 export async function registerUser(
   db: Db,

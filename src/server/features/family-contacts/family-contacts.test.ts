@@ -1,8 +1,8 @@
 import { eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { FAMILY_MESSAGES, MAX_FAMILY_CONTACTS } from '../../../shared/family-contacts.js';
+import { isUniqueViolation } from '../../db/outage.js';
 import { familyContacts } from '../../db/schema.js';
-import { isUniqueViolation } from '../patients/mrn.js';
 import { addPatient, auditRows, call, signedInPatient, useCast } from '../../test/helpers.js';
 import { CONTACT_LIMIT_REACHED } from './service.js';
 

@@ -8,11 +8,3 @@ export function generateMrn(now: Date): string {
 }
 
 export const MRN_ATTEMPTS = 8;
-
-/** True when `err` is Postgres' unique violation on the given constraint (or any, when omitted). */
-export function isUniqueViolation(err: unknown, constraint?: string): boolean {
-  const e = err as { code?: string; constraint?: string; cause?: { code?: string; constraint?: string } };
-  const code = e?.code ?? e?.cause?.code;
-  const name = e?.constraint ?? e?.cause?.constraint;
-  return code === '23505' && (!constraint || name === constraint);
-}

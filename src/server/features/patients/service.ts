@@ -24,6 +24,7 @@ import {
 import { type Actor, findPatientForUser, hospitalPatientsFilter, type PatientRow } from '../../access.js';
 import type { Db } from '../../db/connect.js';
 import { isoFromTimestamptz, isoOf, isoTime } from '../../db/iso-time.js';
+import { isUniqueViolation } from '../../db/outage.js';
 import { fetchPage, subqueryTotal } from '../../db/paging.js';
 import { preparedPerDb } from '../../db/prepared.js';
 import { appointments, hospitalPatientCounts, medicalRecords, patients, users } from '../../db/schema.js';
@@ -31,7 +32,7 @@ import { conflict, notFound } from '../../errors.js';
 import { writeAudit } from '../audit/service.js';
 import { issueActivationCode, type ActivationSettings, type IssuedActivationCode } from './activation.js';
 import { patientSearchFilter } from './search.js';
-import { generateMrn, isUniqueViolation, MRN_ATTEMPTS } from './mrn.js';
+import { generateMrn, MRN_ATTEMPTS } from './mrn.js';
 
 /**
  * What a Patient shows, and nothing else: the list decodes these for each of its rows (the whole

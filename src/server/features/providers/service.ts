@@ -13,6 +13,7 @@ import {
 import type { PublicUser } from '../../../shared/users.js';
 import type { Paged, PagingQuery } from '../../../shared/paging.js';
 import type { Db } from '../../db/connect.js';
+import { isUniqueViolation } from '../../db/outage.js';
 import { fetchPage, windowTotal } from '../../db/paging.js';
 import { providerApplications, subscriptions, users } from '../../db/schema.js';
 import { HttpError, badRequest, conflict, notFound } from '../../errors.js';
@@ -22,7 +23,6 @@ import type { Mailer } from '../../mail/mailer.js';
 import { applicationRejected, registrationInvite } from '../../mail/templates.js';
 import { writeAudit } from '../audit/service.js';
 import { registerUser } from '../auth/service.js';
-import { isUniqueViolation } from '../patients/mrn.js';
 
 const ONE_PENDING_PER_EMAIL = 'provider_applications_one_pending_idx';
 

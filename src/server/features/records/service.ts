@@ -14,6 +14,7 @@ import {
   type RecordRow,
 } from '../../access.js';
 import type { Db } from '../../db/connect.js';
+import { isUniqueViolation } from '../../db/outage.js';
 import { attachments, medicalRecords } from '../../db/schema.js';
 import { badRequest, conflict, notFound } from '../../errors.js';
 import { releaseInTransaction } from '../../files/pending.js';
@@ -21,7 +22,6 @@ import type { FileStore } from '../../files/store.js';
 import { writeAudit } from '../audit/service.js';
 import { recordLedgerContent } from '../ledger/content.js';
 import { appendLedgered } from '../ledger/ledgered.js';
-import { isUniqueViolation } from '../patients/mrn.js';
 import { downloadUrl, loadRecord } from './load.js';
 import { notifyRecordAvailable } from '../notifications/events.js';
 import { readUploadForm, type UploadedFile } from './upload.js';

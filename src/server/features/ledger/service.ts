@@ -108,16 +108,16 @@ export async function appendLedgerEntry(
   );
   const appended = tx
     .$with('ledger_entry', {
-      seq: sql<string>`seq`,
-      hash: sql<string>`hash`,
-      chainHash: sql<string>`chain_hash`,
+      seq: sql<string>`seq`.as('seq'),
+      hash: sql<string>`hash`.as('hash'),
+      chainHash: sql<string>`chain_hash`.as('chain_hash'),
     })
     .as(
       sql`select seq, hash, chain_hash from medledger_append(${LEDGER_LOCK_KEY}::bigint, ${beforeSeq}, ${afterSeq},
         ${input.kind}, ${recordId}::uuid, ${patientId}::uuid, ${userId}::uuid, ${createdAt.toISOString()}::timestamptz,
         ${commitments ? salt : null}, ${commitments ? storedText : null})`,
     );
-  const hashOfEntry = sql`(select hash from ledger_entry)`;
+  const hashOfEntry = sql`(select hash from ${appended})`;
   const parts: WithSubquery[] = [appended];
   for (const [i, write] of (options.alongside?.(hashOfEntry) ?? []).entries())
     parts.push(tx.$with(`ledger_alongside_${i}`).as(write));
@@ -125,7 +125,7 @@ export async function appendLedgerEntry(
   try {
     [row] = await tx
       .with(...parts)
-      .select({ seq: sql<string>`seq`, hash: sql<string>`hash`, chainHash: sql<string>`chain_hash` })
+      .select()
       .from(appended);
   } catch (err) {
     const cause = driverError(err);

@@ -167,15 +167,13 @@ async function benchVerification(database: Database, files: DirectoryStore) {
     },
     poolAlone: () => Promise.all(stored.map((row) => pool.hashStored(row))),
   };
-  const best = {
-    audit: Infinity,
-    oneThread: Infinity,
-    raw: Infinity,
-    readBack: Infinity,
-    poolAlone: Infinity,
-  };
+  const names = Object.keys(measurements) as Array<keyof typeof measurements>;
+  const best = Object.fromEntries(names.map((name) => [name, Infinity])) as Record<
+    (typeof names)[number],
+    number
+  >;
   for (let pass = 0; pass < VERIFY_PASSES; pass++) {
-    for (const name of Object.keys(measurements) as Array<keyof typeof measurements>) {
+    for (const name of names) {
       for (let round = 0; round < VERIFY_ROUNDS_PER_PASS; round++) {
         const start = process.hrtime.bigint();
         await measurements[name]();

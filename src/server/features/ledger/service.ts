@@ -137,7 +137,8 @@ export async function appendLedgerEntry(
 
 /** Where the canonical text's seq goes: a value no entry has (seqs count from 0). */
 const SEQ_PLACEHOLDER = -1;
-const SEQ_FIELD = `,"seq":${SEQ_PLACEHOLDER},"userId":`;
+const SEQ_KEY = ',"seq":';
+const SEQ_FIELD = `${SEQ_KEY}${SEQ_PLACEHOLDER},"userId":`;
 
 /**
  * The canonical text before and after its seq's digits. The envelope's keys are sorted, so the seq
@@ -147,7 +148,7 @@ const SEQ_FIELD = `,"seq":${SEQ_PLACEHOLDER},"userId":`;
 function splitAtSeq(canonical: string): [string, string] {
   const at = canonical.lastIndexOf(SEQ_FIELD);
   if (at < 0) throw new Error('The ledger entry has no seq to place.');
-  const digitsAt = at + ',"seq":'.length;
+  const digitsAt = at + SEQ_KEY.length;
   return [canonical.slice(0, digitsAt), canonical.slice(digitsAt + String(SEQ_PLACEHOLDER).length)];
 }
 

@@ -60,17 +60,21 @@ const aboutWhatThePatientCanSee = and(
 
 const routineRead = isRoutineRead(auditLogs.action, auditLogs.entityType);
 
-function filters(scope: TrailScope, query: AuditQuery): SQL | undefined {
-  const conditions: (SQL | undefined)[] = [
-    'hospitalId' in scope
-      ? eq(auditLogs.hospitalId, scope.hospitalId)
-      : and(eq(auditLogs.patientId, scope.patientId), aboutWhatThePatientCanSee),
-  ];
+/** Which entries a trail holds: the hospital's, or what its patient may see of theirs. */
+function scopeCondition(scope: TrailScope): SQL | undefined {
+  return 'hospitalId' in scope
+    ? eq(auditLogs.hospitalId, scope.hospitalId)
+    : and(eq(auditLogs.patientId, scope.patientId), aboutWhatThePatientCanSee);
+}
+
+/** The query's own filters (action, user, period); none is the trail's opening view. */
+function queryFilters(query: AuditQuery): SQL[] {
+  const conditions: SQL[] = [];
   if (query.action && query.action !== 'all') conditions.push(eq(auditLogs.action, query.action));
   if (query.userId && query.userId !== 'all') conditions.push(eq(auditLogs.userId, query.userId));
   if (query.from) conditions.push(gte(auditLogs.createdAt, query.from));
   if (query.to) conditions.push(lt(auditLogs.createdAt, query.to));
-  return and(...conditions);
+  return conditions;
 }
 
 /** An entry's columns, its time as the API's ISO string (db/iso-time.ts), not through a Date. */
@@ -130,18 +134,13 @@ const wholeHospitalTrail = (hide: boolean) =>
   );
 const wholeHospitalTrails = { show: wholeHospitalTrail(false), hide: wholeHospitalTrail(true) };
 
-const unfiltered = (query: AuditQuery) =>
-  (!query.action || query.action === 'all') &&
-  (!query.userId || query.userId === 'all') &&
-  !query.from &&
-  !query.to;
-
 export async function listTrail(db: Db, scope: TrailScope, query: AuditQuery): Promise<AuditPage> {
   const hide = query.routine === 'hide';
-  const matching = filters(scope, query);
+  const filtered = queryFilters(query);
+  const matching = and(scopeCondition(scope), ...filtered);
   const bounds = pageBounds(query);
   const rows =
-    'hospitalId' in scope && unfiltered(query)
+    'hospitalId' in scope && filtered.length === 0
       ? await wholeHospitalTrails[hide ? 'hide' : 'show'](db).execute({
           hospitalId: scope.hospitalId,
           ...bounds,

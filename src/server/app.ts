@@ -36,7 +36,7 @@ import { readClientFiles, registerClientFiles, sendClientFile, type ClientFile }
 import { fileStoreFor } from './files/database-store.js';
 import { createMailer } from './mail/mailer.js';
 import { loggableError } from './db/outage.js';
-import { registerErrorHandling } from './plugins/errors.js';
+import { answerFrameworkError, registerErrorHandling } from './plugins/errors.js';
 import { ASSETS_PATH, registerSecurity } from './plugins/security.js';
 import { registerSessions } from './plugins/session.js';
 import { responseSerializerCompiler } from './plugins/serializer.js';
@@ -137,8 +137,10 @@ export async function buildApp(
       disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace',
     }),
     bodyLimit: 1024 * 1024,
-    // Never echo internals; the error handler shapes every answer.
+    // Never echo internals; the error handler shapes every answer, and answerFrameworkError the
+    // router's own (an address it cannot decode or a path segment over its length limit).
     return503OnClosing: true,
+    frameworkErrors: answerFrameworkError,
   });
   const ctx: AppContext = {
     db: database.db,

@@ -102,6 +102,13 @@ const paymentUnconfigured = (url: string, status: number) =>
   status === 503 && (url === '/api/billing/webhook' || url === '/api/billing/checkout');
 
 /**
+ * The app's answer to a refused request: a `{ message }` (sometimes with details of its own), not
+ * Fastify's default body, which names its internal error code and repeats the address.
+ */
+const isPlainAnswer = (json: Record<string, unknown>) =>
+  typeof json.message === 'string' && !('code' in json) && !('statusCode' in json);
+
+/**
  * The routes the bad-input probes walk: logout reads no input, and would sign the role out for
  * every route after it.
  */
@@ -166,6 +173,10 @@ describe('every API route', () => {
     '..%2F..%2Fetc%2Fpasswd',
     "1' or '1'='1",
     'ÿ'.repeat(300),
+    // Over the router's path-segment limit, and percent-encoding that is not UTF-8 (a lone
+    // surrogate): the router answers these itself, before any route.
+    'x'.repeat(5000),
+    '%ED%A0%80',
   ];
   const badBodies: unknown[] = [
     [1, 2],
@@ -201,7 +212,7 @@ describe('every API route', () => {
               failures.push(`${route.method} ${route.url} [${id}] -> ${res.statusCode} ${res.body}`);
             if (res.statusCode >= 400) {
               const json = res.json<{ message?: unknown }>();
-              if (typeof json.message !== 'string' || /\bat .+:\d+:\d+/.test(res.body)) {
+              if (!isPlainAnswer(json) || /\bat .+:\d+:\d+/.test(res.body)) {
                 failures.push(
                   `${route.method} ${route.url}: answer is not a plain {message}: ${res.body.slice(0, 200)}`,
                 );
@@ -222,6 +233,15 @@ describe('every API route', () => {
       }
     }, 90_000); // every route with every bad id and body: slow on a loaded machine
   }
+
+  it("answers the router's own refusals in words, without repeating the address", async () => {
+    const tooLong = await t.app.inject({ method: 'GET', url: `/api/ledger/entries/${'a'.repeat(5000)}` });
+    expect(tooLong.statusCode).toBe(414);
+    expect(tooLong.json()).toEqual({ message: 'The address is too long.' });
+    const undecodable = await t.app.inject({ method: 'GET', url: '/api/download/%ED%A0%80' });
+    expect(undecodable.statusCode).toBe(400);
+    expect(undecodable.json()).toEqual({ message: 'The address is not valid.' });
+  });
 
   // PostgreSQL cannot store NUL: every text the routes take must refuse it with a 4xx {message}.
   const NUL = 'a\u0000b';
@@ -274,7 +294,7 @@ describe('every API route', () => {
         });
         if (res.statusCode >= 500 && !paymentUnconfigured(route.url, res.statusCode))
           failures.push(`${route.method} ${route.url} -> ${res.statusCode} ${res.body.slice(0, 200)}`);
-        else if (res.statusCode >= 400 && typeof res.json<{ message?: unknown }>().message !== 'string')
+        else if (res.statusCode >= 400 && !isPlainAnswer(res.json()))
           failures.push(`${route.method} ${route.url}: answer is not a plain {message}`);
       }
       expect(failures).toEqual([]);

@@ -1,6 +1,6 @@
 // One error handler for the whole API: `{ message }` with the right status, never a stack trace,
 // and never a 500 for bad input.
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { isDatabaseOutage, loggableError } from '../db/outage.js';
 import { HttpError } from '../errors.js';
@@ -34,6 +34,23 @@ export function describeValidationIssue(issue: ZodLikeIssue, part: string): stri
   }
   if (/^(Invalid|Too (small|big)|Unrecognized)/i.test(message)) return `${field}: ${message}`;
   return message;
+}
+
+/**
+ * Errors the router meets before any route or hook runs (Fastify's `frameworkErrors` option): an
+ * address that is not valid percent-encoding, or a path segment over the router's length limit.
+ * Answered like every other error, `{ message }`, instead of Fastify's own body with its error
+ * code and the whole address repeated back.
+ */
+export function answerFrameworkError(err: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  if (err.code === 'FST_ERR_BAD_URL') {
+    void reply.status(400).send({ message: 'The address is not valid.' });
+  } else if (err.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+    void reply.status(414).send({ message: 'The address is too long.' });
+  } else {
+    request.log.error({ err: loggableError(err) }, 'router error');
+    void reply.status(500).send({ message: SERVER_FAULT, requestId: request.id });
+  }
 }
 
 export function registerErrorHandling(app: FastifyInstance) {

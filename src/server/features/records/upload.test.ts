@@ -153,7 +153,7 @@ describe('refused uploads leave nothing behind', () => {
     await expectNothingLeft();
   });
 
-  it('answers 415 for a type outside the list and for content that is not what its name says', async () => {
+  it('answers 415 for a type outside the list and for content that is not what its name says, 400 for an empty file', async () => {
     const exe = await uploadRecord(t.app, t.hospital.cookie, t.patientRow.id, {
       files: [{ fileName: 'tool.exe', bytes: Buffer.from('MZ\x90\x00') }],
     });
@@ -166,11 +166,12 @@ describe('refused uploads leave nothing behind', () => {
       ],
     });
     expect(fake.statusCode).toBe(415);
-    expect(fake.json().message).toMatch(/"fake.pdf" is not a real PDF file/);
+    expect(fake.json().message).toBe('"fake.pdf" is named as a PDF file, but its contents are not PDF.');
     const empty = await uploadRecord(t.app, t.hospital.cookie, t.patientRow.id, {
       files: [{ fileName: 'e.pdf', bytes: Buffer.alloc(0) }],
     });
-    expect(empty.statusCode).toBe(415);
+    expect(empty.statusCode).toBe(400);
+    expect(empty.json().message).toBe('"e.pdf" is empty.');
     await expectNothingLeft();
   });
 

@@ -126,9 +126,12 @@ export async function readUploadForm<T>(
         throw unsupportedType(ACCEPTED_TYPES_MESSAGE);
       }
       const pending = await store.write(part.file, MAX_UPLOAD_BYTES, (head) => {
+        // The name's type is accepted; what is wrong is the file, and the answer says so.
+        if (head.length === 0) throw badRequest(`"${fileName}" is empty.`);
         if (!matchesSignature(ext, head)) {
+          const type = ext.toUpperCase();
           throw unsupportedType(
-            `"${fileName}" is not a real ${ext.toUpperCase()} file. ${ACCEPTED_TYPES_MESSAGE}`,
+            `"${fileName}" is named as a ${type} file, but its contents are not ${type}.`,
           );
         }
       });

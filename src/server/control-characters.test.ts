@@ -11,6 +11,8 @@ import {
 } from './test/helpers.js';
 
 const NUL = 'Ann\u0000e';
+/** Half of a surrogate pair, as JSON can carry it ("\ud800"): it has no UTF-8 form. */
+const LONE_SURROGATE = 'Ann\uD800e';
 let t: TestApp;
 let hospital: string;
 let patientCookie: string;
@@ -25,9 +27,11 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.close());
 
-describe('control characters in text', () => {
-  const cases = () => [
-    { name: 'patient search', method: 'GET', url: '/api/patients?search=%00', cookie: hospital },
+describe('control and broken characters in text', () => {
+  const cases = (NUL: string) => [
+    ...(NUL.includes('\u0000')
+      ? [{ name: 'patient search', method: 'GET', url: '/api/patients?search=%00', cookie: hospital }]
+      : []),
     {
       name: 'add patient',
       method: 'POST',
@@ -63,9 +67,9 @@ describe('control characters in text', () => {
       cookie: hospital,
       payload: {
         patientId,
-        appointmentType: 'Consultation',
+        appointmentType: 'consultation',
         doctorName: `Dr ${NUL}`,
-        department: 'Cardiology',
+        department: 'cardiology',
         appointmentDate: new Date(Date.now() + 86_400_000).toISOString(),
       },
     },
@@ -84,8 +88,12 @@ describe('control characters in text', () => {
     },
   ];
 
-  it('answers 400 with a plain message, never 500', async () => {
-    for (const c of cases()) {
+  it.each([
+    ['a control character', NUL, /control characters/],
+    ['half of a surrogate pair', LONE_SURROGATE, /broken characters/],
+  ])('answers 400 with a plain message to %s, never 500, and writes nothing', async (_, bad, message) => {
+    const before = await t.app.inject({ method: 'GET', url: '/api/patients', headers: { cookie: hospital } });
+    for (const c of cases(bad)) {
       const res = await t.app.inject({
         method: c.method as 'GET',
         url: c.url,
@@ -93,8 +101,21 @@ describe('control characters in text', () => {
         ...(c.payload ? { payload: c.payload } : {}),
       });
       expect([c.name, res.statusCode]).toEqual([c.name, 400]);
-      expect(typeof res.json().message).toBe('string');
+      expect([c.name, res.json().message]).toEqual([c.name, expect.stringMatching(message)]);
     }
+    const after = await t.app.inject({ method: 'GET', url: '/api/patients', headers: { cookie: hospital } });
+    expect(after.json().total).toBe(before.json().total);
+  });
+
+  it('keeps emoji and other characters outside the basic plane, whose surrogates come in pairs', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/patients',
+      headers: { cookie: hospital },
+      payload: { firstName: 'Ann 🌼', lastName: '𠜎' },
+    });
+    expect(res.statusCode).toBe(201);
+    expect(res.json()).toMatchObject({ firstName: 'Ann 🌼', lastName: '𠜎' });
   });
 
   it('keeps line breaks and tabs, which notes need', async () => {

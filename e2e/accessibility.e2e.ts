@@ -2,11 +2,12 @@
 // desktop and on a 320 px phone, with lists holding long names: axe-core finds no serious or
 // critical WCAG 2.1 A/AA violation, nothing makes the page scroll sideways, no button, tab or label
 // is cut off, and a screenshot of each is saved under test-results/screenshots/ for a reviewer to
-// look through after every change.
+// look through after every change. And what axe cannot see: where the focus goes when a dialog
+// closes (also over another dialog).
 import fs from 'node:fs';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { samplePdf } from '../src/server/features/records/testing';
 import { addPatient, PASSWORD, signedInHospital, signedInPatient, uniqueEmail } from './auth-helpers';
@@ -377,5 +378,98 @@ describe('accessibility (axe-core)', () => {
     const found = await check('admin', context, [{ path: '/medledger/applications', ready: 'Applications' }]);
     expect(found).toEqual([]);
     await context.close();
+  });
+});
+
+// Asked again and again by expect.poll: each time, an element not (or no longer) there fails at once.
+const ASK = { timeout: 1_000 };
+
+/** Whether `element` has the focus. */
+const hasFocus = (element: Locator) =>
+  element.evaluate((el) => el === document.activeElement, undefined, ASK);
+
+/** Whether the focus is inside `container` (a dialog). */
+const holdsFocus = (container: Locator) =>
+  container.evaluate((el) => el.contains(document.activeElement), undefined, ASK);
+
+/** Presses Tab until `target` has the focus, as a keyboard user gets to it. */
+async function tabTo(page: Page, target: Locator) {
+  for (let presses = 0; presses < 60; presses++) {
+    if (await hasFocus(target)) return;
+    await page.keyboard.press('Tab');
+  }
+  throw new Error('60 presses of Tab did not reach the control');
+}
+
+/** Presses Enter on `button` (focused first) and waits for the dialog it opens to take the focus. */
+async function openWithKeyboard(page: Page, button: Locator, dialog: Locator) {
+  await button.focus();
+  await page.keyboard.press('Enter');
+  await expect.poll(() => dialog.count()).toBe(1);
+  await expect.poll(() => holdsFocus(dialog)).toBe(true);
+}
+
+describe('keyboard and screen readers', () => {
+  it('gives the focus back to the button that opened a dialog when Esc closes it, also the first time', async () => {
+    const { hospital: context } = await hospitalWithRecords();
+    const page = await context.newPage();
+    await page.goto(`${journey.app.url}/hospital-dashboard`);
+    const main = page.getByRole('main');
+    await main.getByText(LONG_NAME.lastName).first().waitFor();
+
+    // Add Patient, reached with Tab and pressed with Enter; its dialog's code loads on this first use.
+    const addButton = main.getByRole('button', { name: 'Add Patient' });
+    await tabTo(page, addButton);
+    await page.keyboard.press('Enter');
+    const addDialog = page.getByRole('dialog', { name: 'Add Patient' });
+    await expect.poll(() => holdsFocus(addDialog)).toBe(true);
+    await page.keyboard.press('Escape');
+    await addDialog.waitFor({ state: 'detached' });
+    await expect.poll(() => hasFocus(addButton)).toBe(true);
+
+    // The patient's file, then one of its records over it (each opened for the first time): Esc
+    // closes the record only, the focus goes back to its View button, and then to the file's button.
+    const fileButton = main.getByRole('button', { name: `Open patient file of ${PATIENT_NAME}` });
+    const file = page.getByRole('dialog', { name: PATIENT_NAME });
+    await openWithKeyboard(page, fileButton, file);
+    const viewButton = file.getByRole('button', { name: `View ${LONG_TITLE}` });
+    const record = page.getByRole('dialog', { name: LONG_TITLE });
+    await openWithKeyboard(page, viewButton, record);
+    await page.keyboard.press('Escape');
+    await record.waitFor({ state: 'detached' });
+    await expect.poll(() => hasFocus(viewButton)).toBe(true);
+    expect(await file.isVisible()).toBe(true);
+    await page.keyboard.press('Escape');
+    await file.waitFor({ state: 'detached' });
+    await expect.poll(() => hasFocus(fileButton)).toBe(true);
+    await context.close();
+  });
+
+  it('closes only the top dialog on Esc: Share with a Specialist over a record, then the record', async () => {
+    const { hospital, patient: context } = await patientWithRelative();
+    const page = await context.newPage();
+    await page.goto(`${journey.app.url}/patient-dashboard`);
+    const openButton = page.getByRole('button', { name: `Open ${LONG_TITLE}` });
+    const record = page.getByRole('dialog', { name: LONG_TITLE });
+    await openWithKeyboard(page, openButton, record);
+    await record.getByText(LONG_FILE_NAME).waitFor();
+    const shareButton = record.getByRole('button', { name: 'Share with a Specialist' });
+    const share = page.getByRole('dialog', { name: 'Share with a Specialist' });
+    await openWithKeyboard(page, shareButton, share);
+
+    // One Esc: the share form closes, the record stays open, with the focus back on Share.
+    await page.keyboard.press('Escape');
+    await share.waitFor({ state: 'detached' });
+    await expect.poll(() => hasFocus(shareButton)).toBe(true);
+    // Still so once any closing transition would have ended.
+    await page.waitForFunction(() => !document.getAnimations().some((a) => a instanceof CSSTransition));
+    expect(await record.isVisible()).toBe(true);
+    expect(await holdsFocus(record)).toBe(true);
+
+    // The next Esc closes the record, and the focus goes back to the list's button.
+    await page.keyboard.press('Escape');
+    await record.waitFor({ state: 'detached' });
+    await expect.poll(() => hasFocus(openButton)).toBe(true);
+    await Promise.all([context.close(), hospital.close()]);
   });
 });

@@ -1,7 +1,8 @@
 // Dialogs whose code loads the first time they open: a page does not download the forms,
 // dropzones and record viewers behind its buttons until someone uses them (issue 14, item 1).
-import { Button, Group, Loader, Modal, Overlay, Text } from '@mantine/core';
+import { Button, Group, Loader, Overlay, Text } from '@mantine/core';
 import { lazy, useState, type ComponentType } from 'react';
+import { AppModal } from './AppModal';
 import { failureMessage, LoadFailureBoundary, reloadPage } from './LoadFailureBoundary';
 
 /** True from the first time `open` is true on, so the dialog stays mounted for its closing transition. */
@@ -24,7 +25,7 @@ function DialogLoading() {
 function DialogFailure({ error, opened, onClose }: { error: unknown; opened: boolean; onClose: () => void }) {
   const { title, text } = failureMessage(error);
   return (
-    <Modal opened={opened} onClose={onClose} title={title}>
+    <AppModal opened={opened} onClose={onClose} title={title}>
       <Text size="sm" role="alert">
         {text}
       </Text>
@@ -34,13 +35,14 @@ function DialogFailure({ error, opened, onClose }: { error: unknown; opened: boo
         </Button>
         <Button onClick={reloadPage}>Reload</Button>
       </Group>
-    </Modal>
+    </AppModal>
   );
 }
 
 /**
  * A dialog component with the props of the one `load` gives, which renders nothing (and loads
  * nothing) until `isOpen(props)` is first true. If its code cannot be loaded, a dialog says so.
+ * Its Modal is thus first rendered open; AppModal gives the focus back to the opener when it closes.
  */
 export function lazyDialog<P extends { onClose: () => void }>(
   load: () => Promise<ComponentType<P>>,

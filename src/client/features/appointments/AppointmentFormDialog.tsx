@@ -2,7 +2,8 @@
 // #validation): patient, type, doctor, department, date (from today), location, notes and the time
 // slot grid. Required fields missing: "Please fill in all required fields". Slots are wall-clock
 // times in the hospital's time zone, past ones disabled; the API gets ISO instants.
-import { Button, Modal, Select, SimpleGrid, Stack, Textarea, TextInput } from '@mantine/core';
+import { Button, Select, SimpleGrid, Stack, Textarea, TextInput } from '@mantine/core';
+import { AppModal } from '../../components/AppModal';
 import { DateInput } from '@mantine/dates';
 import type { z } from 'zod';
 import {
@@ -66,7 +67,7 @@ interface Props {
 
 export function AppointmentFormDialog(props: Props) {
   return (
-    <Modal
+    <AppModal
       opened={props.opened}
       onClose={props.onClose}
       title={props.editing ? 'Edit Appointment' : 'Schedule New Appointment'}
@@ -74,7 +75,7 @@ export function AppointmentFormDialog(props: Props) {
     >
       {/* Keyed so each opening starts from fresh values. */}
       {props.opened && <AppointmentForm key={props.editing?.id ?? 'new'} {...props} />}
-    </Modal>
+    </AppModal>
   );
 }
 

@@ -1,7 +1,8 @@
 // Consent card (docs/spec.md#patient-dashboard; docs/decisions.md#consent: saves are persisted,
 // ledgered and audited): switches Share with Specialists and Family Access (both on until the
 // patient saves a choice), each saved as it is flipped, and the Manage Consent modal.
-import { Button, Modal, Paper, Stack, Switch, Text, Title, Alert } from '@mantine/core';
+import { Button, Paper, Stack, Switch, Text, Title, Alert } from '@mantine/core';
+import { AppModal } from '../../components/AppModal';
 import { IconShieldLock } from '@tabler/icons-react';
 import { useState } from 'react';
 import { consentInputSchema, DEFAULT_CONSENT, type ConsentInput } from '../../../shared/consent';
@@ -52,7 +53,7 @@ function ManageConsentModal(props: {
     if (await saver.run(consent)) props.onClose();
   };
   return (
-    <Modal opened={props.opened} onClose={props.onClose} title="Manage Consent">
+    <AppModal opened={props.opened} onClose={props.onClose} title="Manage Consent">
       <SubmitForm onSubmit={form.onSubmit(save)}>
         <Stack>
           <Switch
@@ -77,7 +78,7 @@ function ManageConsentModal(props: {
           </FormActions>
         </Stack>
       </SubmitForm>
-    </Modal>
+    </AppModal>
   );
 }
 

@@ -1,6 +1,7 @@
 // Opened by every "Forgot password?": asks for the e-mail and requests a one-time reset link. The
 // answer is the same whether or not the address has an account, and so is what this dialog shows.
-import { Alert, Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Button, Group, Stack, Text, TextInput } from '@mantine/core';
+import { AppModal } from '../../components/AppModal';
 import { IconMailCheck } from '@tabler/icons-react';
 import { useState } from 'react';
 import { forgotPasswordSchema } from '../../../shared/providers';
@@ -38,7 +39,7 @@ export default function ForgotPasswordDialog({ opened, onClose }: ForgotPassword
   }
 
   return (
-    <Modal opened={opened} onClose={close} title="Reset your password" centered>
+    <AppModal opened={opened} onClose={close} title="Reset your password" centered>
       {answer ? (
         <Stack gap="md">
           <Alert color="teal" icon={<IconMailCheck aria-hidden />} title="Check your email" role="status">
@@ -70,6 +71,6 @@ export default function ForgotPasswordDialog({ opened, onClose }: ForgotPassword
           </Stack>
         </form>
       )}
-    </Modal>
+    </AppModal>
   );
 }

@@ -1,7 +1,8 @@
 // The patient's one-time activation code (docs/decisions.md#identity), shown to the hospital once:
 // right after Add Patient, or after "New Activation Code" in the patient's details. Print gives a
 // sheet to hand over; Copy puts MRN, code and link on the clipboard.
-import { Alert, Button, Code, Group, Modal, Stack, Text } from '@mantine/core';
+import { Alert, Button, Code, Group, Stack, Text } from '@mantine/core';
+import { AppModal } from '../../components/AppModal';
 import { IconCopy, IconPrinter } from '@tabler/icons-react';
 import { activationLink, type IssuedActivationCode } from '../../../shared/activation';
 import { formatDate } from '../../format';
@@ -138,8 +139,8 @@ export function ActivationCodeModal({
   onClose: () => void;
 }) {
   return (
-    <Modal opened={details !== null} onClose={onClose} title={title}>
+    <AppModal opened={details !== null} onClose={onClose} title={title}>
       {details && <ActivationCodeView details={details} onDone={onClose} replaced />}
-    </Modal>
+    </AppModal>
   );
 }

@@ -1,6 +1,7 @@
 // The Edit Profile modal (docs/spec.md#patient-dashboard): tabs Profile and Family Contacts (with a
 // count). Used by the patient dashboard and by the profile page.
-import { Badge, Modal, Tabs, Text } from '@mantine/core';
+import { Badge, Tabs, Text } from '@mantine/core';
+import { AppModal } from '../../components/AppModal';
 import { useState } from 'react';
 import { useAuth } from '../../auth/context';
 import { useFamilyContacts } from '../family-contacts/api';
@@ -16,7 +17,7 @@ export function EditProfileModal({ opened, onClose }: { opened: boolean; onClose
   const [page, setPage] = useState(1);
   const contacts = useFamilyContacts(profile.data?.id, page);
   return (
-    <Modal opened={opened} onClose={onClose} title="Edit Profile" size="lg">
+    <AppModal opened={opened} onClose={onClose} title="Edit Profile" size="lg">
       <Tabs defaultValue="profile" keepMounted={false}>
         <Tabs.List mb="md">
           <Tabs.Tab value="profile">Profile</Tabs.Tab>
@@ -56,6 +57,6 @@ export function EditProfileModal({ opened, onClose }: { opened: boolean; onClose
           />
         </Tabs.Panel>
       </Tabs>
-    </Modal>
+    </AppModal>
   );
 }

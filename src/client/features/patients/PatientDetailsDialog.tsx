@@ -1,7 +1,8 @@
 // Patient details dialog (docs/spec.md#hospital-dashboard): contact, medical, insurance and account
 // details; the patient's medical records with View and Download; Upload Record opens a dialog whose
 // Done button reloads the list.
-import { Badge, Button, Group, Modal, Paper, SimpleGrid, Stack, Switch, Text, Title } from '@mantine/core';
+import { Badge, Button, Group, Paper, SimpleGrid, Stack, Switch, Text, Title } from '@mantine/core';
+import { AppModal } from '../../components/AppModal';
 import { IconEye, IconKey, IconUpload } from '@tabler/icons-react';
 import { FhirExportButton } from '../fhir/FhirExportButton';
 import { useState } from 'react';
@@ -45,14 +46,14 @@ function Section({ title, rows }: { title: string; rows: [string, string | null 
 
 export function PatientDetailsDialog({ patient, onClose }: { patient: Patient | null; onClose: () => void }) {
   return (
-    <Modal
+    <AppModal
       opened={!!patient}
       onClose={onClose}
       size="xl"
       title={patient ? patientDisplayName(patient) : 'Patient'}
     >
       {patient && <PatientDetails patient={patient} />}
-    </Modal>
+    </AppModal>
   );
 }
 
@@ -187,7 +188,7 @@ function PatientDetails({ patient }: { patient: Patient }) {
       </Stack>
       <ListPager list={records.data} one="record" other="records" onPage={setPage} hideEmpty />
 
-      <Modal opened={uploading} onClose={() => setUploading(false)} title="Upload Record" size="lg">
+      <AppModal opened={uploading} onClose={() => setUploading(false)} title="Upload Record" size="lg">
         <Stack>
           <UploadRecordForm
             key={formKey}
@@ -204,7 +205,7 @@ function PatientDetails({ patient }: { patient: Patient }) {
             Done
           </Button>
         </Stack>
-      </Modal>
+      </AppModal>
       <RecordDetailDialog recordId={viewing} onClose={() => setViewing(null)} />
     </Stack>
   );

@@ -1,7 +1,8 @@
 // Add Patient and Edit Patient (docs/spec.md#hospital-dashboard and #validation): every field
 // optional, empty values sent as null, the date of birth as a calendar date. Adding shows the
 // generated MRN for 10 seconds, and the dialog turns into the patient's activation code (shown once).
-import { Alert, Button, List, Modal, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Button, List, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { AppModal } from '../../components/AppModal';
 import { DateInput } from '@mantine/dates';
 import { useState } from 'react';
 import { createdPatientSchema } from '../../../shared/activation';
@@ -54,7 +55,7 @@ export function PatientFormDialog({ patient, onClose }: Props) {
     onClose();
   };
   return (
-    <Modal
+    <AppModal
       opened={patient !== null}
       onClose={close}
       title={added ? 'Patient Added Successfully' : editing ? 'Edit Patient' : 'Add Patient'}
@@ -67,7 +68,7 @@ export function PatientFormDialog({ patient, onClose }: Props) {
           <PatientForm key={editing?.id ?? 'new'} editing={editing} onClose={close} onAdded={setAdded} />
         )
       )}
-    </Modal>
+    </AppModal>
   );
 }
 

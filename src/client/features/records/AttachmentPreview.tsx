@@ -2,7 +2,8 @@
 // bytes come through the download route, so the access check, the audit entry and the integrity
 // check are the download's: a file that fails its check is broken off and shown as failed, never
 // partly. PDFs use the browser's own viewer in a frame; images can be zoomed.
-import { Alert, Box, Button, Group, Loader, Modal, Slider, Stack, Text } from '@mantine/core';
+import { Alert, Box, Button, Group, Loader, Slider, Stack, Text } from '@mantine/core';
+import { AppModal } from '../../components/AppModal';
 import { IconEye } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import type { Attachment } from '../../../shared/records';
@@ -36,9 +37,9 @@ export function PreviewButton({ attachment }: { attachment: PreviewableAttachmen
       >
         Preview
       </SmallButton>
-      <Modal opened={open} onClose={() => setOpen(false)} title={attachment.fileName} size="xl">
+      <AppModal opened={open} onClose={() => setOpen(false)} title={attachment.fileName} size="xl">
         {open && <PreviewBody attachment={attachment} kind={kind} />}
-      </Modal>
+      </AppModal>
     </>
   );
 }

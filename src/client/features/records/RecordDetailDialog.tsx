@@ -3,7 +3,8 @@
 // Record, Download Receipt (the ledger receipt, checked on /verify), the specialist links (Share with a
 // Specialist, docs/decisions.md#specialist-share-links) and Print Record. Every opening reads the record again, so every view
 // is audited.
-import { Badge, Button, Grid, Group, Loader, Modal, Paper, Stack, Switch, Text, Title } from '@mantine/core';
+import { Badge, Button, Grid, Group, Loader, Paper, Stack, Switch, Text, Title } from '@mantine/core';
+import { AppModal } from '../../components/AppModal';
 import { IconDownload, IconPrinter, IconReceipt } from '@tabler/icons-react';
 import { useState } from 'react';
 import type { MedicalRecord } from '../../../shared/records';
@@ -37,7 +38,7 @@ export function RecordDetailDialog({ recordId, onClose, readOnly = false }: Prop
   const shownId = other && other.from === recordId ? other.id : recordId;
   const { data: record, isLoading, isError, error, refetch } = useRecord(shownId);
   return (
-    <Modal opened={!!recordId} onClose={onClose} size="xl" title={record?.title ?? 'Medical Record'}>
+    <AppModal opened={!!recordId} onClose={onClose} size="xl" title={record?.title ?? 'Medical Record'}>
       {isLoading && <Loader role="status" aria-label="Loading record" />}
       {isError && <LoadFailed what="This record" error={error} onRetry={() => void refetch()} />}
       {!isLoading && !isError && !record && <Text c="dimmed">No record selected.</Text>}
@@ -49,7 +50,7 @@ export function RecordDetailDialog({ recordId, onClose, readOnly = false }: Prop
           onOpen={(id) => setOther({ from: recordId, id })}
         />
       )}
-    </Modal>
+    </AppModal>
   );
 }
 

@@ -1,7 +1,8 @@
 // Amendments and retractions in the record view (docs/decisions.md#records): the record's status
 // (Amended, Superseded, Entered in error), its version history with who did what when, and for the
 // hospital that uploaded it the two ways to correct a record without erasing it.
-import { Alert, Button, Group, Modal, Paper, Stack, Text, Textarea, Title } from '@mantine/core';
+import { Alert, Button, Group, Paper, Stack, Text, Textarea, Title } from '@mantine/core';
+import { AppModal } from '../../components/AppModal';
 import { IconAlertTriangle, IconEdit, IconHistory } from '@tabler/icons-react';
 import { useState } from 'react';
 import { enteredInErrorSchema, type MedicalRecord } from '../../../shared/records';
@@ -107,7 +108,12 @@ export function RecordVersions({ record, onOpen }: Props) {
           </Button>
         </Group>
       )}
-      <Modal opened={amending} onClose={() => setAmending(false)} size="lg" title={`Amend "${record.title}"`}>
+      <AppModal
+        opened={amending}
+        onClose={() => setAmending(false)}
+        size="lg"
+        title={`Amend "${record.title}"`}
+      >
         <Text size="sm" c="dimmed" mb="sm">
           The record is not changed: the amendment is a new version entered in the ledger, and the current
           version is kept as superseded.
@@ -119,7 +125,7 @@ export function RecordVersions({ record, onOpen }: Props) {
             onOpen(saved.id);
           }}
         />
-      </Modal>
+      </AppModal>
       <EnteredInErrorDialog record={record} opened={retracting} onClose={() => setRetracting(false)} />
     </>
   );
@@ -151,7 +157,7 @@ function EnteredInErrorDialog({
   }
 
   return (
-    <Modal opened={opened} onClose={onClose} title="Mark as entered in error?">
+    <AppModal opened={opened} onClose={onClose} title="Mark as entered in error?">
       <Stack>
         <Text size="sm">
           Use this for a record uploaded to the wrong patient or in error. The record is kept and stays
@@ -176,6 +182,6 @@ function EnteredInErrorDialog({
           </Button>
         </FormActions>
       </Stack>
-    </Modal>
+    </AppModal>
   );
 }

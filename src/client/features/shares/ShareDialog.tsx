@@ -1,6 +1,7 @@
 // "Share with a specialist" (docs/decisions.md#specialist-share-links): the recipient's e-mail, how
 // many hours the link works and a note, checked with the shared schema; the server mails the link.
-import { Alert, Button, Modal, NumberInput, Stack, Text, TextInput, Textarea } from '@mantine/core';
+import { Alert, Button, NumberInput, Stack, Text, TextInput, Textarea } from '@mantine/core';
+import { AppModal } from '../../components/AppModal';
 import { schemaResolver, useForm } from '@mantine/form';
 import { IconInfoCircle } from '@tabler/icons-react';
 import {
@@ -40,7 +41,7 @@ export function ShareDialog({ recordId, recordTitle, opened, onClose }: Props) {
   }
 
   return (
-    <Modal opened={opened} onClose={onClose} title="Share with a Specialist">
+    <AppModal opened={opened} onClose={onClose} title="Share with a Specialist">
       <form noValidate onSubmit={form.onSubmit((values) => void submit(values))}>
         <Stack>
           <Text size="sm">
@@ -76,6 +77,6 @@ export function ShareDialog({ recordId, recordTitle, opened, onClose }: Props) {
           </FormActions>
         </Stack>
       </form>
-    </Modal>
+    </AppModal>
   );
 }

@@ -3,14 +3,14 @@
 // critical WCAG 2.1 A/AA violation, nothing makes the page scroll sideways, no button, tab or label
 // is cut off, and a screenshot of each is saved under test-results/screenshots/ for a reviewer to
 // look through after every change. And what axe cannot see: where the focus goes when a dialog
-// closes (also over another dialog).
+// closes (also over another dialog), and what screen readers are given to name and announce.
 import fs from 'node:fs';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { samplePdf } from '../src/server/features/records/testing';
-import { addPatient, PASSWORD, signedInHospital, signedInPatient, uniqueEmail } from './auth-helpers';
+import { addPatient, PASSWORD, signedInHospital, signedInPatient, toast, uniqueEmail } from './auth-helpers';
 import { ADMIN_EMAIL, ADMIN_PASSWORD } from './harness';
 import { mailedLink, startJourney } from './journey';
 import { bookAppointment, patientIdOf, uploadRecord } from './record-helpers';
@@ -471,5 +471,19 @@ describe('keyboard and screen readers', () => {
     await record.waitFor({ state: 'detached' });
     await expect.poll(() => hasFocus(openButton)).toBe(true);
     await Promise.all([context.close(), hospital.close()]);
+  });
+
+  it("names a toast's close button", async () => {
+    const context = await journey.browser.newContext();
+    await signedInHospital(context, journey.app.url);
+    const page = await context.newPage();
+    await page.goto(`${journey.app.url}/hospital-dashboard?tab=upload`);
+    await page.getByRole('heading', { name: 'Upload Medical Records' }).waitFor();
+    // Uploading an empty form says what is missing in a toast.
+    await page.getByRole('button', { name: 'Upload Record', exact: true }).click();
+    const shown = toast(page, 'Missing Information');
+    await shown.getByRole('button', { name: 'Close notification' }).click();
+    await shown.waitFor({ state: 'detached' });
+    await context.close();
   });
 });

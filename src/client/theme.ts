@@ -18,6 +18,8 @@ export const theme = createTheme({
     DateInput: { defaultProps: { clearButtonProps: { 'aria-label': 'Clear date' } } },
     // And every dialog's close (x) button (Mantine's has no name of its own).
     Modal: { defaultProps: { closeButtonProps: { 'aria-label': 'Close dialog' } } },
+    // And every toast's (@mantine/notifications renders each as a Notification).
+    Notification: { defaultProps: { closeButtonProps: { 'aria-label': 'Close notification' } } },
   },
 });
 

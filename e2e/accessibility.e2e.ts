@@ -486,4 +486,34 @@ describe('keyboard and screen readers', () => {
     await shown.waitFor({ state: 'detached' });
     await context.close();
   });
+
+  it('gives fixed hints in dialogs and pages as notes, not as alerts a screen reader breaks in with', async () => {
+    const { hospital, patient: context } = await patientWithRelative();
+    const page = await context.newPage();
+    await page.goto(`${journey.app.url}/patient-dashboard`);
+    const note = (container: Locator, text: string) =>
+      container.getByRole('note').filter({ hasText: text }).waitFor();
+
+    await page.getByRole('button', { name: 'Manage Consent' }).click();
+    const consent = page.getByRole('dialog', { name: 'Manage Consent' });
+    await note(consent, 'Consent changes are recorded on the blockchain');
+    expect(await consent.getByRole('alert').count()).toBe(0);
+    await consent.getByRole('button', { name: 'Cancel' }).click();
+    await consent.waitFor({ state: 'detached' });
+
+    await openRecord(page);
+    await page
+      .getByRole('dialog', { name: LONG_TITLE })
+      .getByRole('button', { name: 'Share with a Specialist' })
+      .click();
+    const share = page.getByRole('dialog', { name: 'Share with a Specialist' });
+    await note(share, 'revokes every link at once');
+    expect(await share.getByRole('alert').count()).toBe(0);
+
+    const hospitalPage = await hospital.newPage();
+    await hospitalPage.goto(`${journey.app.url}/profile/edit`);
+    await note(hospitalPage.getByRole('main'), 'Hospital details are managed by a system administrator.');
+    expect(await hospitalPage.getByRole('main').getByRole('alert').count()).toBe(0);
+    await Promise.all([context.close(), hospital.close()]);
+  });
 });

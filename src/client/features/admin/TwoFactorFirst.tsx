@@ -9,7 +9,12 @@ export function TwoFactorFirst({ why }: { why: string }) {
   const { user } = useAuth();
   if (!user || user.twoFactorEnabled) return null;
   return (
-    <Alert variant="light" title="Turn on two-factor sign-in first" icon={<IconShieldLock aria-hidden />}>
+    <Alert
+      variant="light"
+      title="Turn on two-factor sign-in first"
+      icon={<IconShieldLock aria-hidden />}
+      role="note"
+    >
       <Stack gap="xs" align="flex-start">
         <Text size="sm">{why}</Text>
         <Button component={Link} to="/profile/edit#two-factor">

@@ -68,7 +68,7 @@ function ManageConsentModal(props: {
           />
           <FamilyAccessHolders />
           <OpenShareList />
-          <Alert variant="light" icon={<IconShieldLock aria-hidden />}>
+          <Alert variant="light" icon={<IconShieldLock aria-hidden />} role="note">
             Consent changes are recorded on the blockchain for a tamper-evident history.
           </Alert>
           <FormActions onCancel={props.onClose} busy={saver.isPending}>

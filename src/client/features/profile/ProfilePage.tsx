@@ -63,7 +63,7 @@ function HospitalInfo({ user }: { user: PublicUser }) {
         <Field label="Access Level" value="Full Hospital Access" />
       </SimpleGrid>
       <Divider my="md" />
-      <Alert variant="light" icon={<IconInfoCircle aria-hidden />}>
+      <Alert variant="light" icon={<IconInfoCircle aria-hidden />} role="note">
         Hospital details are managed by a system administrator.
       </Alert>
       <Button mt="md" variant="default" leftSection={<IconMail size={16} aria-hidden />} disabled>

@@ -97,6 +97,7 @@ export default function ProviderRegisterPage() {
                 variant="light"
                 icon={<IconGift aria-hidden />}
                 title={`${TRIAL_DAYS}-day free trial`}
+                role="note"
               >
                 Your account starts with a {TRIAL_DAYS}-day free trial. No payment is needed now; after the
                 trial a payment method is needed to keep adding and changing records.

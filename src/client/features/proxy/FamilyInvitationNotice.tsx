@@ -28,7 +28,7 @@ export function FamilyInvitationNotice({ inviteToken }: { inviteToken: string })
   }
 
   return (
-    <Alert variant="light" icon={<IconUsers aria-hidden />} title="Family invitation" mb="md">
+    <Alert variant="light" icon={<IconUsers aria-hidden />} title="Family invitation" mb="md" role="note">
       <Stack gap="xs">
         <Text size="sm">
           A patient has invited you to read their medical records and upcoming appointments. Create your

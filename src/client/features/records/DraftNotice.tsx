@@ -5,7 +5,7 @@ import { IconClock } from '@tabler/icons-react';
 
 export function DraftNotice() {
   return (
-    <Alert color="gray" icon={<IconClock aria-hidden />} title="Draft">
+    <Alert color="gray" icon={<IconClock aria-hidden />} title="Draft" role="note">
       This draft is not in the ledger yet. It is entered when it is uploaded.
     </Alert>
   );

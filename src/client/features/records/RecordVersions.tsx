@@ -38,7 +38,12 @@ export function RecordVersions({ record, onOpen }: Props) {
   return (
     <>
       {record.documentStatus === 'entered-in-error' && record.enteredInError && (
-        <Alert color="red" icon={<IconAlertTriangle size={18} aria-hidden />} title="Entered in error">
+        <Alert
+          color="red"
+          icon={<IconAlertTriangle size={18} aria-hidden />}
+          title="Entered in error"
+          role="note"
+        >
           Marked as entered in error on {formatDateTime(record.enteredInError.at)}
           {record.enteredInError.byName ? ` by ${record.enteredInError.byName}` : ''}:{' '}
           {record.enteredInError.reason}. It is kept for the record and no longer part of the patient&apos;s
@@ -46,7 +51,12 @@ export function RecordVersions({ record, onOpen }: Props) {
         </Alert>
       )}
       {record.documentStatus === 'superseded' && record.supersededById && (
-        <Alert color="orange" icon={<IconHistory size={18} aria-hidden />} title="A corrected version exists">
+        <Alert
+          color="orange"
+          icon={<IconHistory size={18} aria-hidden />}
+          title="A corrected version exists"
+          role="note"
+        >
           <Group justify="space-between">
             <Text size="sm">This version was amended. The corrected version is the current one.</Text>
             <Button size="xs" variant="light" onClick={() => onOpen(record.supersededById!)}>

@@ -66,7 +66,7 @@ export function ShareDialog({ recordId, recordTitle, opened, onClose }: Props) {
             {...form.getInputProps('expiresInHours')}
           />
           <Textarea label="Note to the specialist" autosize minRows={2} {...form.getInputProps('note')} />
-          <Alert variant="light" icon={<IconInfoCircle aria-hidden />}>
+          <Alert variant="light" icon={<IconInfoCircle aria-hidden />} role="note">
             Turning off &ldquo;Share with Specialists&rdquo; in your consent settings revokes every link at
             once; the record&apos;s own Specialists switch stops its links from opening.
           </Alert>

@@ -67,7 +67,7 @@ function SharedRecordView({ shared }: { shared: SharedRecord }) {
             </Badge>
           </Group>
           {shared.note && (
-            <Alert variant="light" title="Note from the sender">
+            <Alert variant="light" title="Note from the sender" role="note">
               <Text size="sm" style={{ whiteSpace: 'pre-wrap' }}>
                 {shared.note}
               </Text>

@@ -25,8 +25,10 @@ const pdfBytes = samplePdf('Knee MRI report');
 const pngBytes = samplePng();
 const pdfPath = path.join(fixtures, 'knee-report.pdf');
 const pngPath = path.join(fixtures, 'knee-scan.png');
+const emptyPath = path.join(fixtures, 'empty.pdf');
 fs.writeFileSync(pdfPath, pdfBytes);
 fs.writeFileSync(pngPath, pngBytes);
+fs.writeFileSync(emptyPath, '');
 
 afterAll(async () => {
   fs.rmSync(fixtures, { recursive: true, force: true });
@@ -161,6 +163,18 @@ describe('hospital dashboard', () => {
     await shareForm.getByRole('button', { name: 'Cancel' }).click();
     await shareForm.waitFor({ state: 'detached' });
     await page.screenshot({ path: '/tmp/medledger-record-dialog.png', fullPage: true });
+    await context.close();
+  });
+
+  it('refuses an empty file as soon as it is chosen, and lists the others', async () => {
+    const { context, page } = await hospitalPage();
+    await nav(page, 'Upload Records').click();
+    await page.getByRole('heading', { name: 'Upload Medical Records' }).waitFor();
+    await page.locator('input[type="file"]').setInputFiles([emptyPath, pdfPath]);
+    await toast(page, 'File Not Accepted').filter({ hasText: 'empty.pdf: the file is empty.' }).waitFor();
+    const chosen = page.getByRole('region', { name: 'Chosen files' });
+    await chosen.getByRole('button', { name: 'Remove knee-report.pdf' }).waitFor();
+    expect(await chosen.getByText('empty.pdf').count()).toBe(0);
     await context.close();
   });
 

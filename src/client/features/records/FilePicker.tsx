@@ -32,6 +32,10 @@ interface Props {
   disabled?: boolean;
 }
 
+/** An empty file is refused as it is chosen, not only by the server on upload. */
+const refuseEmpty = (file: File) =>
+  file.size === 0 ? { code: 'file-empty', message: 'the file is empty.' } : null;
+
 function describeRejection(r: FileRejection): string {
   const code = r.errors[0]?.code;
   if (code === 'file-too-large') return `${r.file.name}: ${TOO_LARGE_MESSAGE}`;
@@ -65,6 +69,7 @@ export function FilePicker({ files, onChange, existing, disabled }: Props) {
         }
         accept={ACCEPT}
         maxSize={MAX_UPLOAD_BYTES}
+        validator={refuseEmpty}
         inputProps={{ 'aria-label': 'Attachments to upload' }}
         multiple
         disabled={disabled || room <= 0}

@@ -32,6 +32,28 @@ export default tseslint.config(
           patterns: [
             { group: ['**/server/**', '*/server/*'], message: 'The client never imports server code.' },
           ],
+          paths: [
+            {
+              name: '@mantine/core',
+              importNames: ['Modal'],
+              message:
+                'Dialogs are AppModal (components/AppModal.tsx): Esc and the focus across nested dialogs.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The one place Mantine's Modal is used.
+    files: ['src/client/components/AppModal.tsx'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['**/server/**', '*/server/*'], message: 'The client never imports server code.' },
+          ],
         },
       ],
     },

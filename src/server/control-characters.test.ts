@@ -107,24 +107,17 @@ describe('control and broken characters in text', () => {
     expect(after.json().total).toBe(before.json().total);
   });
 
+  const addPatientWith = (payload: object) =>
+    t.app.inject({ method: 'POST', url: '/api/patients', headers: { cookie: hospital }, payload });
+
   it('keeps emoji and other characters outside the basic plane, whose surrogates come in pairs', async () => {
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/api/patients',
-      headers: { cookie: hospital },
-      payload: { firstName: 'Ann 🌼', lastName: '𠜎' },
-    });
+    const res = await addPatientWith({ firstName: 'Ann 🌼', lastName: '𠜎' });
     expect(res.statusCode).toBe(201);
     expect(res.json()).toMatchObject({ firstName: 'Ann 🌼', lastName: '𠜎' });
   });
 
   it('keeps line breaks and tabs, which notes need', async () => {
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/api/patients',
-      headers: { cookie: hospital },
-      payload: { firstName: 'Ann', address: '1 Main St\r\n\tFlat 2' },
-    });
+    const res = await addPatientWith({ firstName: 'Ann', address: '1 Main St\r\n\tFlat 2' });
     expect(res.statusCode).toBe(201);
   });
 });

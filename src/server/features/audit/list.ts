@@ -60,10 +60,13 @@ const aboutWhatThePatientCanSee = and(
 
 const routineRead = isRoutineRead(auditLogs.action, auditLogs.entityType);
 
+/** A hospital's trail: its entries (the id given, or a prepared statement's placeholder for it). */
+const hospitalTrail = (hospitalId: string | Placeholder) => eq(auditLogs.hospitalId, hospitalId);
+
 /** Which entries a trail holds: the hospital's, or what its patient may see of theirs. */
 function scopeCondition(scope: TrailScope): SQL | undefined {
   return 'hospitalId' in scope
-    ? eq(auditLogs.hospitalId, scope.hospitalId)
+    ? hospitalTrail(scope.hospitalId)
     : and(eq(auditLogs.patientId, scope.patientId), aboutWhatThePatientCanSee);
 }
 
@@ -127,7 +130,7 @@ function trailPageQuery(
  */
 const wholeHospitalTrail = (hide: boolean) =>
   preparedPerDb((db) =>
-    trailPageQuery(db, eq(auditLogs.hospitalId, sql.placeholder('hospitalId')), hide, {
+    trailPageQuery(db, hospitalTrail(sql.placeholder('hospitalId')), hide, {
       limit: sql.placeholder('limit'),
       offset: sql.placeholder('offset'),
     }).prepare(`audit_trail_hospital_${hide ? 'hide' : 'show'}`),

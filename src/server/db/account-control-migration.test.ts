@@ -5,15 +5,8 @@ import { databaseBeforeMigration } from './migration-testing.js';
 import * as schema from './schema.js';
 
 it('verifies existing hospitals of approved applications only; nobody is suspended', async () => {
-  const { client, db, finish } = await databaseBeforeMigration('account_control');
+  const { client, db, finish, user } = await databaseBeforeMigration('account_control');
   // Written with plain SQL: the schema in the code already has the new columns.
-  const user = async (email: string, role: string) =>
-    (
-      await client.query<{ id: string }>(
-        `insert into users (email, password, role) values ($1, 'x', $2) returning id`,
-        [email, role],
-      )
-    ).rows[0].id;
   const vetted = await user('vetted@example.test', 'hospital');
   const selfSignedUp = await user('walkin@example.test', 'hospital');
   const rejectedLater = await user('rejected@example.test', 'hospital');

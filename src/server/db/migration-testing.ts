@@ -30,5 +30,13 @@ export async function databaseBeforeMigration(tag: string) {
     client,
     db,
     finish: () => migrate(db, { migrationsFolder: migrations }),
+    /** A user written with plain SQL, in the columns every schema version has; its id. */
+    user: async (email: string, role = 'hospital') =>
+      (
+        await client.query<{ id: string }>(
+          `insert into users (email, password, role) values ($1, 'x', $2) returning id`,
+          [email, role],
+        )
+      ).rows[0].id,
   };
 }

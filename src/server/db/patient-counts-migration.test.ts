@@ -3,19 +3,12 @@ import { databaseBeforeMigration } from './migration-testing.js';
 import * as schema from './schema.js';
 
 it("counts each hospital's active patients already there, and keeps counting after", async () => {
-  const { client, db, finish } = await databaseBeforeMigration('patient_counts');
+  const { client, db, finish, user } = await databaseBeforeMigration('patient_counts');
   // Raw SQL: written as the database was before the migration.
-  const hospital = async (email: string) =>
-    (
-      await client.query<{ id: string }>(
-        `insert into users (email, password, role) values ($1, 'x', 'hospital') returning id`,
-        [email],
-      )
-    ).rows[0].id;
   const [north, south, empty] = [
-    await hospital('n@example.test'),
-    await hospital('s@example.test'),
-    await hospital('e@example.test'),
+    await user('n@example.test'),
+    await user('s@example.test'),
+    await user('e@example.test'),
   ];
   let mrn = 0;
   const patient = (hospitalId: string, archived: boolean) =>

@@ -587,6 +587,25 @@ export const hospitalPatientCounts = pgTable('hospital_patient_counts', {
 });
 
 /**
+ * How many entries each hospital's audit trail holds, and how many of them are routine reads: the
+ * totals of the Audit page's opening view, read from a few rows instead of counted over the whole
+ * trail on every page (features/audit/list.ts), which grows with every audited read. Kept by a
+ * trigger on audit_logs (migration 0026) in the transaction of every change. Each database
+ * connection adds to its own row (`slot`: its backend pid), so that writers never wait on one
+ * another for a counter; slot 0 holds what foldAuditCounts gathered of the others.
+ */
+export const hospitalAuditCounts = pgTable(
+  'hospital_audit_counts',
+  {
+    hospitalId: uuid('hospital_id').notNull(),
+    slot: integer('slot').notNull(),
+    entries: bigint('entries', { mode: 'number' }).notNull().default(0),
+    routineReads: bigint('routine_reads', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.hospitalId, t.slot] })],
+);
+
+/**
  * Request counters of the rate limiter on public writes (plugins/rate-limit-store.ts), in the
  * database so that every server process shares them: one row per key and fixed window.
  */

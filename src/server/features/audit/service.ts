@@ -4,7 +4,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/connect.js';
 import { preparedPerDb } from '../../db/prepared.js';
-import { auditLogs } from '../../db/schema.js';
+import { auditLogs, hospitalAuditCounts } from '../../db/schema.js';
 import type { AUDIT_ACTIONS } from '../../../shared/constants.js';
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
@@ -81,4 +81,26 @@ export function auditInsert(
     .insert(auditLogs)
     .values({ ...auditRow(actor, entry), blockchainHash })
     .returning({ id: auditLogs.id });
+}
+
+/**
+ * Folds a hospital's counter rows (hospital_audit_counts, one per connection that wrote to its
+ * trail) into slot 0, so that the rows summed for its trail's totals stay few as connections come
+ * and go. Rows that a transaction in progress has written are skipped (SKIP LOCKED) and left for
+ * a later fold: the fold waits on no writer, and the sum is the same before and after.
+ */
+export async function foldAuditCounts(db: Db, hospitalId: string): Promise<void> {
+  const c = hospitalAuditCounts;
+  await db.execute(sql`
+    with folded as (
+      delete from ${c}
+      where (${c.hospitalId}, ${c.slot}) in (
+        select ${c.hospitalId}, ${c.slot} from ${c}
+        where ${c.hospitalId} = ${hospitalId} and ${c.slot} <> 0
+        for update skip locked)
+      returning ${c.entries}, ${c.routineReads})
+    insert into ${c} as kept (hospital_id, slot, entries, routine_reads)
+    select ${hospitalId}::uuid, 0, coalesce(sum(entries), 0), coalesce(sum(routine_reads), 0) from folded
+    on conflict (hospital_id, slot) do update
+      set entries = kept.entries + excluded.entries, routine_reads = kept.routine_reads + excluded.routine_reads`);
 }

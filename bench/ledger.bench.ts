@@ -47,11 +47,12 @@ async function freshDatabase(dataDir: string): Promise<Database> {
     return connect({ pgliteDir: path.join(dataDir, `pglite-${crypto.randomBytes(4).toString('hex')}`) });
   const database = await connect({ databaseUrl: url });
   // The ledger tables refuse truncation (append-only triggers); a benchmark database is reset
-  // with triggers off, which needs a superuser connection.
+  // with triggers off, which needs a superuser connection, so the counts those triggers keep are
+  // emptied by name.
   await database.db.transaction(async (tx) => {
     await tx.execute(sql`set local session_replication_role = replica`);
     await tx.execute(
-      sql`truncate ledger_nodes, ledger_entries, attachments, medical_records, patients, subscriptions, sessions, audit_logs, users cascade`,
+      sql`truncate ledger_nodes, ledger_entries, attachments, medical_records, patients, subscriptions, sessions, audit_logs, users, hospital_patient_counts, hospital_audit_counts cascade`,
     );
   });
   return database;

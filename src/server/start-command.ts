@@ -10,5 +10,16 @@
  * spent about 3.5 times as long per young-generation collection (measured: 7–8 ms against
  * 2–2.5 ms, promoting 1.4 MB each time against 56 KB) and about 30% more CPU per list request
  * than one started on a migrated database; with this flag both behave as the latter.
+ * `--max-semi-space-size=64`: a young generation of up to 2 x 64 MB instead of V8's default of
+ * 2 x 16 MB. A request's objects die with it; a larger young generation is collected less often
+ * for the same survivors, so each list read spends less of its CPU in the collector (bench/api-cpu,
+ * alternated runs: app CPU per patient-list read 0.254-0.258 -> 0.236-0.238 ms, per record-list
+ * read 0.428-0.461 -> 0.406-0.429 ms), for at most 96 MB more memory under load.
  */
-export const SERVER_NODE_ARGS = ['--no-allocation-site-pretenuring', '--import', 'tsx', 'src/server/main.ts'];
+export const SERVER_NODE_ARGS = [
+  '--no-allocation-site-pretenuring',
+  '--max-semi-space-size=64',
+  '--import',
+  'tsx',
+  'src/server/main.ts',
+];

@@ -12,6 +12,15 @@ const SERVER_FAULT = 'Something went wrong on our side. Please try again.';
 const INTEGRITY_FAILURE =
   'This file failed its integrity check: it may have been altered since it was uploaded, so it is not sent.';
 
+/**
+ * A fault of ours: logged with the error under `what`, answered 500 with the request id (in the
+ * answer and in every log line, so that a support request can be traced) and nothing of the error.
+ */
+function answerServerFault(err: FastifyError, what: string, request: FastifyRequest, reply: FastifyReply) {
+  request.log.error({ err: loggableError(err) }, what);
+  return reply.status(500).send({ message: SERVER_FAULT, requestId: request.id });
+}
+
 interface ZodLikeIssue {
   message?: string;
   instancePath?: string;
@@ -48,8 +57,7 @@ export function answerFrameworkError(err: FastifyError, request: FastifyRequest,
   } else if (err.code === 'FST_ERR_MAX_PARAM_LENGTH') {
     void reply.status(414).send({ message: 'The address is too long.' });
   } else {
-    request.log.error({ err: loggableError(err) }, 'router error');
-    void reply.status(500).send({ message: SERVER_FAULT, requestId: request.id });
+    void answerServerFault(err, 'router error', request, reply);
   }
 }
 
@@ -77,8 +85,7 @@ export function registerErrorHandling(app: FastifyInstance) {
       return reply.status(500).send({ message: INTEGRITY_FAILURE, requestId: request.id });
     }
     if (isResponseSerializationError(err)) {
-      request.log.error({ err: loggableError(err) }, 'response did not match its schema');
-      return reply.status(500).send({ message: SERVER_FAULT, requestId: request.id });
+      return answerServerFault(err, 'response did not match its schema', request, reply);
     }
     const status = err.statusCode ?? 500;
     if (status >= 400 && status < 500) {
@@ -94,8 +101,6 @@ export function registerErrorHandling(app: FastifyInstance) {
       }
       return reply.status(status).send({ message });
     }
-    // The request id is in the answer and in every log line, so a support request can be traced.
-    request.log.error({ err: loggableError(err) }, 'unhandled error');
-    return reply.status(500).send({ message: SERVER_FAULT, requestId: request.id });
+    return answerServerFault(err, 'unhandled error', request, reply);
   });
 }

@@ -17,14 +17,13 @@ import {
   type Placeholder,
   type SQL,
 } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { AuditPage, AuditQuery, AuditUser } from '../../../shared/hospital.js';
 import { displayName, joinedDisplayName } from '../../../shared/users.js';
-import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/connect.js';
 import { isoTime } from '../../db/iso-time.js';
 import { pageBounds, subqueryTotal } from '../../db/paging.js';
 import { preparedPerDb } from '../../db/prepared.js';
-import { foldAuditCounts } from './service.js';
 import {
   attachments,
   auditLogs,
@@ -34,6 +33,7 @@ import {
   medicalRecords,
   users,
 } from '../../db/schema.js';
+import { foldAuditCounts } from './service.js';
 
 /** A hospital's trail, or a patient's (`patientUserId`: the patient's own account). */
 export type TrailScope = { hospitalId: string } | { patientId: string; patientUserId: string };
@@ -181,15 +181,17 @@ export async function listTrail(db: Db, scope: TrailScope, query: AuditQuery): P
   const filtered = queryFilters(query);
   const matching = and(scopeCondition(scope), ...filtered);
   const bounds = pageBounds(query);
+  // A hospital's whole trail (its Audit page's opening view) is counted from its counter rows.
   const whole = 'hospitalId' in scope && filtered.length === 0 ? scope.hospitalId : null;
-  const counts = whole === null ? matchingCounts(db, matching, hide) : wholeTrailCounts(db, whole, hide);
+  const counts = () =>
+    whole === null ? matchingCounts(db, matching, hide) : wholeTrailCounts(db, whole, hide);
   const rows =
     whole === null
-      ? await trailPageQuery(db, matching, hide, counts, bounds)
+      ? await trailPageQuery(db, matching, hide, counts(), bounds)
       : await wholeHospitalTrails[hide ? 'hide' : 'show'](db).execute({ hospitalId: whole, ...bounds });
   // An empty page carries no counts: they are asked apart (an empty trail, a page past its end, or
   // a trail of routine reads only, hidden), from one row, since each count is a subquery.
-  const counted = rows[0] ?? (await db.select(counts).from(sql`(select 1) as one`))[0];
+  const counted = rows[0] ?? (await db.select(counts()).from(sql`(select 1) as one`))[0];
   if (whole !== null && counted.slots > FOLD_AT_SLOTS) await foldAuditCounts(db, whole);
   return {
     items: rows.map(({ entry, user, ledgerHash }) => ({

@@ -13,33 +13,63 @@ CREATE TABLE "hospital_audit_counts" (
 -- share a counter row: an audited read never waits for another's commit, and a counter can take
 -- part in no deadlock. A slot's figures may go below zero (an entry counted in another slot
 -- removed here); only their sum over a hospital's slots is its count.
+-- Statement triggers over the transition tables: one upsert per hospital a statement touches. A
+-- row trigger updated the counter once per row, and a statement inserting many entries of one
+-- hospital made each update walk every earlier version of that row (none can be pruned before
+-- the transaction ends): 450,000 entries in one INSERT did not finish in ten minutes.
 CREATE FUNCTION count_audit_entries() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   IF TG_OP = 'TRUNCATE' THEN
     DELETE FROM hospital_audit_counts;
     RETURN NULL;
   END IF;
-  IF TG_OP IN ('UPDATE', 'DELETE') AND OLD.hospital_id IS NOT NULL THEN
+  -- Each branch reads only the transition tables its event has.
+  IF TG_OP = 'INSERT' THEN
     INSERT INTO hospital_audit_counts AS c (hospital_id, slot, entries, routine_reads)
-    VALUES (OLD.hospital_id, pg_backend_pid(), -1,
-            -(OLD.action = 'record_access' AND coalesce(OLD.entity_type, '') = 'patient')::int)
+      SELECT hospital_id, pg_backend_pid(), count(*),
+             count(*) FILTER (WHERE action = 'record_access' AND coalesce(entity_type, '') = 'patient')
+      FROM new_entries WHERE hospital_id IS NOT NULL GROUP BY hospital_id
     ON CONFLICT (hospital_id, slot) DO UPDATE
       SET entries = c.entries + excluded.entries, routine_reads = c.routine_reads + excluded.routine_reads;
-  END IF;
-  IF TG_OP IN ('INSERT', 'UPDATE') AND NEW.hospital_id IS NOT NULL THEN
+  ELSIF TG_OP = 'DELETE' THEN
     INSERT INTO hospital_audit_counts AS c (hospital_id, slot, entries, routine_reads)
-    VALUES (NEW.hospital_id, pg_backend_pid(), 1,
-            (NEW.action = 'record_access' AND coalesce(NEW.entity_type, '') = 'patient')::int)
+      SELECT hospital_id, pg_backend_pid(), -count(*),
+             -count(*) FILTER (WHERE action = 'record_access' AND coalesce(entity_type, '') = 'patient')
+      FROM old_entries WHERE hospital_id IS NOT NULL GROUP BY hospital_id
+    ON CONFLICT (hospital_id, slot) DO UPDATE
+      SET entries = c.entries + excluded.entries, routine_reads = c.routine_reads + excluded.routine_reads;
+  ELSE
+    -- An update: what its rows were taken away, what they are now added; nothing written where
+    -- that changes no count (a change of details, say).
+    INSERT INTO hospital_audit_counts AS c (hospital_id, slot, entries, routine_reads)
+      SELECT hospital_id, pg_backend_pid(), sum(sign), sum(sign * routine)
+      FROM (
+        SELECT hospital_id, 1 AS sign,
+               (action = 'record_access' AND coalesce(entity_type, '') = 'patient')::int AS routine
+        FROM new_entries
+        UNION ALL
+        SELECT hospital_id, -1, (action = 'record_access' AND coalesce(entity_type, '') = 'patient')::int
+        FROM old_entries
+      ) AS changed
+      WHERE hospital_id IS NOT NULL GROUP BY hospital_id
+      HAVING sum(sign) <> 0 OR sum(sign * routine) <> 0
     ON CONFLICT (hospital_id, slot) DO UPDATE
       SET entries = c.entries + excluded.entries, routine_reads = c.routine_reads + excluded.routine_reads;
   END IF;
   RETURN NULL;
 END $$;--> statement-breakpoint
-CREATE TRIGGER audit_logs_count AFTER INSERT OR DELETE OR UPDATE OF hospital_id, action, entity_type
-  ON audit_logs FOR EACH ROW EXECUTE FUNCTION count_audit_entries();--> statement-breakpoint
+CREATE TRIGGER audit_logs_count_insert AFTER INSERT ON audit_logs
+  REFERENCING NEW TABLE AS new_entries
+  FOR EACH STATEMENT EXECUTE FUNCTION count_audit_entries();--> statement-breakpoint
+CREATE TRIGGER audit_logs_count_update AFTER UPDATE ON audit_logs
+  REFERENCING OLD TABLE AS old_entries NEW TABLE AS new_entries
+  FOR EACH STATEMENT EXECUTE FUNCTION count_audit_entries();--> statement-breakpoint
+CREATE TRIGGER audit_logs_count_delete AFTER DELETE ON audit_logs
+  REFERENCING OLD TABLE AS old_entries
+  FOR EACH STATEMENT EXECUTE FUNCTION count_audit_entries();--> statement-breakpoint
 CREATE TRIGGER audit_logs_count_truncate AFTER TRUNCATE ON audit_logs
   FOR EACH STATEMENT EXECUTE FUNCTION count_audit_entries();--> statement-breakpoint
--- The entries already there, in slot 0. The trigger was created first in this transaction, and
+-- The entries already there, in slot 0. The triggers were created first in this transaction, and
 -- CREATE TRIGGER holds off writes to audit_logs until the transaction ends, so an entry is
 -- counted either here or by the trigger, never both or neither.
 INSERT INTO hospital_audit_counts (hospital_id, slot, entries, routine_reads)

@@ -238,7 +238,9 @@ export const consentSettings = pgTable(
  * A routine read: a list of a patient's records opened (one entry per list, not about one record),
  * which a trail may hide (routine=hide) and counts apart. Declared once for the trail's query
  * (features/audit/list.ts) and its partial index below, whose predicate has to be the query's for
- * PostgreSQL to use it. coalesce: never null, so `not` of it keeps every other entry.
+ * PostgreSQL to use it. coalesce: never null, so `not` of it keeps every other entry. The audit
+ * counts' triggers test the same in SQL (audit_routine_read, migration 0026); the audit-counts
+ * tests hold the two to the same answers.
  */
 export const isRoutineRead = (action: AnyPgColumn, entityType: AnyPgColumn) =>
   sql`(${action} = 'record_access' and coalesce(${entityType}, '') = 'patient')`;

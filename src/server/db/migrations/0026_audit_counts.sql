@@ -6,9 +6,14 @@ CREATE TABLE "hospital_audit_counts" (
 	CONSTRAINT "hospital_audit_counts_hospital_id_slot_pk" PRIMARY KEY("hospital_id","slot")
 );
 --> statement-breakpoint
+-- Whether an entry is a routine read: isRoutineRead of db/schema.ts, written once for the triggers
+-- and the count of the entries already there (a SQL function of one expression, inlined where it
+-- is called).
+CREATE FUNCTION audit_routine_read(action text, entity_type text) RETURNS boolean
+  LANGUAGE sql IMMUTABLE AS $$ SELECT action = 'record_access' AND coalesce(entity_type, '') = 'patient' $$;--> statement-breakpoint
 -- Kept in the transaction of every change to audit_logs: one more where an entry of a hospital
--- comes, one less where one goes (a routine read also in routine_reads; its test is isRoutineRead
--- of db/schema.ts, the predicate of audit_logs_routine_read_idx); TRUNCATE empties the counts.
+-- comes, one less where one goes (a routine read, audit_routine_read, also in routine_reads);
+-- TRUNCATE empties the counts.
 -- Each connection writes the row of its own backend pid, so no two transactions in progress
 -- share a counter row: an audited read never waits for another's commit, and a counter can take
 -- part in no deadlock. A slot's figures may go below zero (an entry counted in another slot
@@ -27,14 +32,14 @@ BEGIN
   IF TG_OP = 'INSERT' THEN
     INSERT INTO hospital_audit_counts AS c (hospital_id, slot, entries, routine_reads)
       SELECT hospital_id, pg_backend_pid(), count(*),
-             count(*) FILTER (WHERE action = 'record_access' AND coalesce(entity_type, '') = 'patient')
+             count(*) FILTER (WHERE audit_routine_read(action, entity_type))
       FROM new_entries WHERE hospital_id IS NOT NULL GROUP BY hospital_id
     ON CONFLICT (hospital_id, slot) DO UPDATE
       SET entries = c.entries + excluded.entries, routine_reads = c.routine_reads + excluded.routine_reads;
   ELSIF TG_OP = 'DELETE' THEN
     INSERT INTO hospital_audit_counts AS c (hospital_id, slot, entries, routine_reads)
       SELECT hospital_id, pg_backend_pid(), -count(*),
-             -count(*) FILTER (WHERE action = 'record_access' AND coalesce(entity_type, '') = 'patient')
+             -count(*) FILTER (WHERE audit_routine_read(action, entity_type))
       FROM old_entries WHERE hospital_id IS NOT NULL GROUP BY hospital_id
     ON CONFLICT (hospital_id, slot) DO UPDATE
       SET entries = c.entries + excluded.entries, routine_reads = c.routine_reads + excluded.routine_reads;
@@ -45,10 +50,10 @@ BEGIN
       SELECT hospital_id, pg_backend_pid(), sum(sign), sum(sign * routine)
       FROM (
         SELECT hospital_id, 1 AS sign,
-               (action = 'record_access' AND coalesce(entity_type, '') = 'patient')::int AS routine
+               audit_routine_read(action, entity_type)::int AS routine
         FROM new_entries
         UNION ALL
-        SELECT hospital_id, -1, (action = 'record_access' AND coalesce(entity_type, '') = 'patient')::int
+        SELECT hospital_id, -1, audit_routine_read(action, entity_type)::int
         FROM old_entries
       ) AS changed
       WHERE hospital_id IS NOT NULL GROUP BY hospital_id
@@ -74,5 +79,5 @@ CREATE TRIGGER audit_logs_count_truncate AFTER TRUNCATE ON audit_logs
 -- counted either here or by the trigger, never both or neither.
 INSERT INTO hospital_audit_counts (hospital_id, slot, entries, routine_reads)
   SELECT hospital_id, 0, count(*),
-         count(*) FILTER (WHERE action = 'record_access' AND coalesce(entity_type, '') = 'patient')
+         count(*) FILTER (WHERE audit_routine_read(action, entity_type))
   FROM audit_logs WHERE hospital_id IS NOT NULL GROUP BY hospital_id;

@@ -53,6 +53,27 @@ const entry = (routine: boolean, details: string) => ({
   hospitalId: t.hospital.userId,
 });
 
+/**
+ * `n` (even) counter rows of the hospital from slot `first` on, as many connections would leave,
+ * each pair +figures and -figures, so that the trail's totals stay those of its rows.
+ */
+const addSlotsSummingToNothing = (
+  n: number,
+  first: number,
+  figures: { entries: number; routineReads: number },
+) =>
+  t.ctx.db.insert(hospitalAuditCounts).values(
+    Array.from({ length: n }, (_, i) => {
+      const sign = i % 2 === 0 ? 1 : -1;
+      return {
+        hospitalId: t.hospital.userId,
+        slot: first + i,
+        entries: sign * figures.entries,
+        routineReads: sign * figures.routineReads,
+      };
+    }),
+  );
+
 describe("a hospital's trail counts", () => {
   it('follow every entry written, removed or changed', async () => {
     // Entries through the API: sign-in, patients added, their lists read (routine reads).
@@ -96,14 +117,7 @@ describe("a hospital's trail counts", () => {
 
   it('are the same after their rows are folded into one', async () => {
     // Rows of many connections (slots that sum to nothing, so the trail's count stays its own).
-    await t.ctx.db.insert(hospitalAuditCounts).values(
-      Array.from({ length: 40 }, (_, i) => ({
-        hospitalId: t.hospital.userId,
-        slot: 1_000_000 + i,
-        entries: i % 2 === 0 ? 5 : -5,
-        routineReads: i % 2 === 0 ? -2 : 2,
-      })),
-    );
+    await addSlotsSummingToNothing(40, 1_000_000, { entries: 5, routineReads: -2 });
     expect((await counterRows()).length).toBeGreaterThan(40);
     await foldAuditCounts(t.ctx.db, t.hospital.userId);
     expect((await counterRows()).map((r) => r.slot)).toEqual([0]);
@@ -111,13 +125,7 @@ describe("a hospital's trail counts", () => {
   });
 
   it('are folded by the page that finds too many rows', async () => {
-    await t.ctx.db.insert(hospitalAuditCounts).values(
-      Array.from({ length: 34 }, (_, i) => ({
-        hospitalId: t.hospital.userId,
-        slot: 2_000_000 + i,
-        entries: i % 2 === 0 ? 1 : -1,
-      })),
-    );
+    await addSlotsSummingToNothing(34, 2_000_000, { entries: 1, routineReads: 0 });
     // The page that finds them still answers the true totals, then leaves one row.
     await expectTotalsOfTheRows();
     expect((await counterRows()).length).toBe(1);

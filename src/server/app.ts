@@ -32,6 +32,8 @@ import { fhirRoutes } from './features/fhir/routes.js';
 import { calendarRoutes } from './features/calendar/routes.js';
 import { notificationRoutes } from './features/notifications/routes.js';
 import { shareRoutes } from './features/shares/routes.js';
+import { createMetrics, registerMetricHooks } from './features/metrics/metrics.js';
+import { metricsRoutes } from './features/metrics/routes.js';
 import { readClientFiles, registerClientFiles, sendClientFile, type ClientFile } from './client-files.js';
 import { fileStoreFor } from './files/database-store.js';
 import { createMailer } from './mail/mailer.js';
@@ -142,16 +144,21 @@ export async function buildApp(
     return503OnClosing: true,
     frameworkErrors: answerFrameworkError,
   });
+  const now = options.now ?? (() => new Date());
+  const metrics = config.metricsToken ? createMetrics(database, now) : undefined;
+  const files = fileStoreFor(config, database.db);
   const ctx: AppContext = {
     db: database.db,
     database,
     config,
-    files: fileStoreFor(config, database.db),
-    now: options.now ?? (() => new Date()),
+    files: metrics ? metrics.countingStore(files) : files,
+    now,
     mail: createMailer(config, app.log),
+    metrics,
   };
 
   if (options.onRoute) app.addHook('onRoute', options.onRoute);
+  if (metrics) registerMetricHooks(app, metrics);
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Request-Id', request.id);
   });
@@ -220,6 +227,7 @@ export async function buildApp(
     await fhirRoutes(scope, ctx);
     await notificationRoutes(scope, ctx);
     await shareRoutes(scope, ctx);
+    await metricsRoutes(scope, ctx);
   });
 
   const clientDir = options.clientDir ?? defaultClientDir;

@@ -10,6 +10,7 @@ import cluster, { type Worker } from 'node:cluster';
 import type { Config } from './config.js';
 import { createLedgerSigner } from './features/ledger/signing.js';
 import { loadKey } from './files/store.js';
+import { answerClusterMetrics } from './features/metrics/cluster.js';
 
 /** The worker's place (0..N-1) among the workers; 0 outside a cluster. */
 export const WORKER_INDEX_ENV = 'MEDLEDGER_WORKER_INDEX';
@@ -40,6 +41,9 @@ export function runPrimary(config: Config, workers: number): void {
     publicUrl: config.publicUrl,
     keyHex: config.ledgerSigningKey,
   });
+
+  // A worker taking a scrape of /metrics asks here for every worker's figures.
+  if (config.metricsToken) answerClusterMetrics();
 
   let stopping = false;
   let listening = 0;

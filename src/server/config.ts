@@ -57,6 +57,11 @@ export interface Config {
   attachmentStore: 'directory' | 'database';
   /** App processes `npm start` runs on one port (WORKERS, or --workers N); 1 runs no cluster. */
   workers: number;
+  /**
+   * The bearer token GET /metrics asks for (METRICS_TOKEN, at least 16 characters); without it
+   * there are no metrics and /metrics is a 404.
+   */
+  metricsToken?: string;
   /** Serve the built client from dist/client (off in API tests). */
   serveClient: boolean;
   /**
@@ -81,6 +86,16 @@ function tls(env: NodeJS.ProcessEnv): Config['tls'] {
   if (!certFile || !keyFile)
     throw new Error('HTTPS needs both TLS_CERT_FILE and TLS_KEY_FILE (or neither for plain HTTP)');
   return { certFile: path.resolve(certFile), keyFile: path.resolve(keyFile) };
+}
+
+/** Long enough that guessing it is hopeless (the route answers every wrong token at once). */
+export const METRICS_TOKEN_MIN_LENGTH = 16;
+
+function metricsToken(env: NodeJS.ProcessEnv): string | undefined {
+  const token = env.METRICS_TOKEN || undefined;
+  if (token !== undefined && token.length < METRICS_TOKEN_MIN_LENGTH)
+    throw new Error(`METRICS_TOKEN must be at least ${METRICS_TOKEN_MIN_LENGTH} characters long`);
+  return token;
 }
 
 function num(value: string | undefined, fallback: number): number {
@@ -122,6 +137,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     uploadSweepGraceMs: num(env.UPLOAD_SWEEP_GRACE_MS, SWEEP_GRACE_MS),
     attachmentStore: attachmentStore(env),
     workers: Math.max(1, Math.floor(num(env.WORKERS, 1))),
+    metricsToken: metricsToken(env),
     serveClient: env.SERVE_CLIENT !== 'false',
     checkResponses: env.CHECK_RESPONSES === '1',
   };

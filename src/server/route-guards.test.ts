@@ -3,6 +3,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { subscriptions } from './db/schema.js';
+import { METRICS_PATH } from './features/metrics/routes.js';
 import {
   addPatient,
   createTestApp,
@@ -67,12 +68,15 @@ const cookies: Record<string, string> = {};
 
 beforeAll(async () => {
   t = await createTestApp(
-    {},
+    // With its token set, /metrics is served, and refuses callers without the token with 401.
+    { metricsToken: 'route-guards-metrics-token' },
     {
       onRoute: (route) => {
         const methods = Array.isArray(route.method) ? route.method : [route.method];
         for (const method of methods) {
-          if (route.url.startsWith('/api/') && !route.url.startsWith('/api/docs') && method !== 'HEAD') {
+          const api = route.url.startsWith('/api/') && !route.url.startsWith('/api/docs');
+          // GET /metrics is outside /api/ (where Prometheus looks) and is guarded like the API.
+          if ((api || route.url === METRICS_PATH) && method !== 'HEAD') {
             routes.push({ method, url: route.url });
           }
         }

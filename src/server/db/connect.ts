@@ -13,8 +13,8 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import * as schema from './schema.js';
-import { ArrayRowsClient } from './array-rows-query.js';
 import { DrizzlePGlite } from './pglite-client.js';
+import { QueryTiming, timedPgClient, type QueryListener } from './query-timing.js';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 /** A transaction handle; every service function accepts either. */
@@ -26,6 +26,19 @@ export interface Database {
   close(): Promise<void>;
   /** Sends errors of idle pooled connections to `listener` from now on (PostgreSQL only). */
   onPoolError?(listener: PoolErrorListener): void;
+  /** Tells `listener` the seconds each query takes from now on (the metrics). */
+  observeQueries(listener: QueryListener): void;
+  /** The pool's connections now (PostgreSQL); PGlite is one connection in this process. */
+  poolStats(): PoolStats;
+}
+
+/** What the metrics report of the connection pool. */
+export interface PoolStats {
+  max: number;
+  total: number;
+  idle: number;
+  /** Requests waiting for a connection. */
+  waiting: number;
 }
 
 const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
@@ -119,11 +132,15 @@ async function migrateLocked(pool: pg.Pool): Promise<void> {
 
 export async function connect(options: ConnectOptions): Promise<Database> {
   const runMigrations = options.migrate ?? true;
+  const timing = new QueryTiming();
+  const observeQueries = (listener: QueryListener) => {
+    timing.listener = listener;
+  };
   if (options.databaseUrl) {
     const pool = new pg.Pool({
       connectionString: options.databaseUrl,
       ...POOL_SETTINGS,
-      Client: ArrayRowsClient,
+      Client: timedPgClient(timing),
     });
     // Without a listener, an idle connection ended by the server (restart, failover,
     // pg_terminate_backend) is an unhandled 'error' event that kills the process.
@@ -141,11 +158,18 @@ export async function connect(options: ConnectOptions): Promise<Database> {
       onPoolError: (listener) => {
         onPoolError = listener;
       },
+      observeQueries,
+      poolStats: () => ({
+        max: POOL_SETTINGS.max,
+        total: pool.totalCount,
+        idle: pool.idleCount,
+        waiting: pool.waitingCount,
+      }),
     };
   }
   const unlock = options.pgliteDir ? lockFolder(options.pgliteDir) : () => {};
   try {
-    const client = await DrizzlePGlite.open({ dataDir: options.pgliteDir, ...pgliteOptions });
+    const client = await DrizzlePGlite.open({ dataDir: options.pgliteDir, ...pgliteOptions }, timing);
     const db = drizzlePglite(client, { schema }) as unknown as Db;
     if (runMigrations) await migratePglite(drizzlePglite(client), { migrationsFolder });
     return {
@@ -155,6 +179,14 @@ export async function connect(options: ConnectOptions): Promise<Database> {
         await client.close();
         unlock();
       },
+      observeQueries,
+      // One connection: a statement or transaction holds it, the others wait for PGlite's lock.
+      poolStats: () => ({
+        max: 1,
+        total: 1,
+        idle: client.inFlight === 0 ? 1 : 0,
+        waiting: Math.max(client.inFlight - 1, 0),
+      }),
     };
   } catch (err) {
     unlock();

@@ -13,6 +13,7 @@ import {
   type Results,
   type Transaction,
 } from '@electric-sql/pglite';
+import { QueryTiming } from './query-timing.js';
 
 /** The types Drizzle's PGlite driver keeps as text (drizzle-orm/pglite/session.js). */
 const TEXT_TYPES = new Set<number>([
@@ -38,8 +39,13 @@ function withoutTextParsers(options: QueryOptions | undefined): QueryOptions | u
 }
 
 export class DrizzlePGlite extends PGlite {
-  static async open(options: PGliteOptions): Promise<DrizzlePGlite> {
+  /** Statements and transactions asked for and not yet settled (the metrics' "pool"). */
+  inFlight = 0;
+  private timing = new QueryTiming();
+
+  static async open(options: PGliteOptions, timing?: QueryTiming): Promise<DrizzlePGlite> {
     const client = new DrizzlePGlite(options);
+    if (timing) client.timing = timing;
     await client.waitReady;
     // After waitReady: PGlite fills in the array types' parsers while it starts.
     for (const oid of TEXT_TYPES) client.parsers[oid] = asText;
@@ -47,15 +53,30 @@ export class DrizzlePGlite extends PGlite {
   }
 
   override query<T>(query: string, params?: unknown[], options?: QueryOptions): Promise<Results<T>> {
-    return super.query<T>(query, params, withoutTextParsers(options));
+    return this.counted(
+      this.timing.timePromise(
+        process.hrtime.bigint(),
+        super.query<T>(query, params, withoutTextParsers(options)),
+      ),
+    );
   }
 
   override transaction<T>(callback: (tx: Transaction) => Promise<T>): Promise<T> {
-    return super.transaction((tx) => {
-      const query = tx.query.bind(tx);
-      tx.query = <R>(text: string, params?: unknown[], options?: QueryOptions) =>
-        query<R>(text, params, withoutTextParsers(options));
-      return callback(tx);
-    });
+    return this.counted(
+      super.transaction((tx) => {
+        const query = tx.query.bind(tx);
+        tx.query = <R>(text: string, params?: unknown[], options?: QueryOptions) =>
+          this.timing.timePromise(
+            process.hrtime.bigint(),
+            query<R>(text, params, withoutTextParsers(options)),
+          );
+        return callback(tx);
+      }),
+    );
+  }
+
+  private counted<T>(work: Promise<T>): Promise<T> {
+    this.inFlight++;
+    return work.finally(() => this.inFlight--);
   }
 }

@@ -6,8 +6,11 @@ import { createRenderer } from './render.js';
 
 export const WORKER_INTERVAL_MS = 30_000;
 
-export const runNotificationsOnce = (ctx: AppContext) =>
-  runDueJobs(ctx.db, ctx.mail, createRenderer(ctx.config.publicUrl), ctx.now());
+export async function runNotificationsOnce(ctx: AppContext) {
+  const result = await runDueJobs(ctx.db, ctx.mail, createRenderer(ctx.config.publicUrl), ctx.now());
+  ctx.metrics?.countNotificationRun(result);
+  return result;
+}
 
 export const startNotificationWorker = (ctx: AppContext, onError: (err: unknown) => void) =>
   startWorker(() => runNotificationsOnce(ctx), WORKER_INTERVAL_MS, onError);

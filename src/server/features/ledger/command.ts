@@ -4,13 +4,13 @@
 import type { Db } from '../../db/connect.js';
 import type { FileStore } from '../../files/store.js';
 import { HttpError } from '../../errors.js';
-import { eraseEntryContent } from './commitments.js';
+import { eraseEntryContent, type ErasureRequest } from './erasure.js';
 import type { HashPool } from './hash-pool.js';
 import { auditLedger } from './integrity.js';
 
 export const LEDGER_USAGE = `Usage: npm run ledger -- verify [--skip-records] [--batch <entries>]
        npm run ledger -- migrate-files
-       npm run ledger -- erase <entry number or hash>
+       npm run ledger -- erase <entry number or hash> --by <who> --reason <why>
        npm run ledger -- witness --url <server> --key <verifier key> --state <file>
        npm run ledger -- verify-receipt <receipt.json> [file...] [--key <verifier key>]
 
@@ -22,7 +22,10 @@ export const LEDGER_USAGE = `Usage: npm run ledger -- verify [--skip-records] [-
                   chunked one (each old file's tag is checked first; the plaintext SHA-256 must
                   not change); safe to run again; exits 1 if a file could not be converted
   erase           deletes the salt and content of one (format 2) entry, so that the entry can no
-                  longer be linked to its content; the entry, chain and tree stay and verify
+                  longer be linked to its content, and ledgers the erasure (which entry, who, when,
+                  why); the entry, chain and tree stay and verify. verify fails for an opening
+                  deleted any other way. --by and --reason are kept in the ledger's (committed)
+                  content: name a role or a ticket, no health data
   witness         checks the server's signed checkpoint against the last one seen (see
                   "Witnessing the ledger" in the README); needs no database
   verify-receipt  checks a record's receipt offline; needs no database`;
@@ -45,14 +48,10 @@ export function parseLedgerArgs(
 ):
   | { options: VerifyOptions }
   | { command: 'migrate-files' }
-  | { command: 'erase'; entryId: string }
+  | { command: 'erase'; entryId: string; request: ErasureRequest }
   | { error: string } {
   const [command, ...rest] = args;
-  if (command === 'erase') {
-    if (rest.length !== 1 || rest[0].startsWith('--'))
-      return { error: `erase takes one entry: its number or its hash\n${LEDGER_USAGE}` };
-    return { command, entryId: rest[0] };
-  }
+  if (command === 'erase') return parseEraseArgs(rest);
   if (command === 'migrate-files') {
     return rest.length === 0 ? { command } : { error: `Unknown option ${rest[0]}\n${LEDGER_USAGE}` };
   }
@@ -65,6 +64,28 @@ export function parseLedgerArgs(
     else return { error: `Unknown option ${rest[i]}\n${LEDGER_USAGE}` };
   }
   return { options };
+}
+
+/** `erase <entry> --by <who> --reason <why>`, in any order. */
+function parseEraseArgs(
+  args: string[],
+): { command: 'erase'; entryId: string; request: ErasureRequest } | { error: string } {
+  const entries: string[] = [];
+  const request: Partial<ErasureRequest> = {};
+  for (let i = 0; i < args.length; i++) {
+    const option = args[i] === '--by' ? 'by' : args[i] === '--reason' ? 'reason' : null;
+    if (option) {
+      const value = args[++i];
+      if (value === undefined) return { error: `${args[i - 1]} needs a value\n${LEDGER_USAGE}` };
+      request[option] = value;
+    } else if (args[i].startsWith('--')) return { error: `Unknown option ${args[i]}\n${LEDGER_USAGE}` };
+    else entries.push(args[i]);
+  }
+  if (entries.length !== 1)
+    return { error: `erase takes one entry: its number or its hash\n${LEDGER_USAGE}` };
+  if (request.by === undefined || request.reason === undefined)
+    return { error: `erase needs --by <who> and --reason <why>: the erasure is ledgered\n${LEDGER_USAGE}` };
+  return { command: 'erase', entryId: entries[0], request: { by: request.by, reason: request.reason } };
 }
 
 /** Runs the audit, prints progress and a summary; returns the exit code (0 OK, 1 mismatch). */
@@ -102,11 +123,15 @@ export async function runLedgerVerify(
     );
   }
   if (report.erasedCount > 0) {
-    const listed = report.erased.join(', ');
+    const listed = report.erased.map((e) => e.erasedSeq).join(', ');
     const more = report.erasedCount > report.erased.length ? ', ...' : '';
     io.out(
-      `Content erased: ${report.erasedCount} entr${report.erasedCount === 1 ? 'y' : 'ies'} (${listed}${more}); their hashes, chain links and leaves were checked, their content cannot be.`,
+      `Content erased: ${report.erasedCount} entr${report.erasedCount === 1 ? 'y' : 'ies'} (${listed}${more}); their hashes, chain links and leaves were checked, their content cannot be. Each erasure is ledgered:`,
     );
+    for (const e of report.erased)
+      io.out(
+        `  - entry ${e.erasedSeq}: erased ${e.at.toISOString()} by ${e.erasedBy} (erasure entry ${e.seq}): ${e.reason}`,
+      );
   }
   io.out(`Time: ${seconds.toFixed(1)} s`);
   if (report.problemCount === 0) {
@@ -120,15 +145,20 @@ export async function runLedgerVerify(
   return 1;
 }
 
-/** `npm run ledger -- erase <entry>`: deletes one entry's opening and says what it did. */
-export async function runLedgerErase(entryId: string, db: Db, io: CommandIo): Promise<number> {
+/** `npm run ledger -- erase <entry> --by --reason`: erases one entry's opening, says what it did. */
+export async function runLedgerErase(
+  entryId: string,
+  request: ErasureRequest,
+  db: Db,
+  io: CommandIo,
+): Promise<number> {
   try {
-    const result = await eraseEntryContent(db, entryId);
+    const result = await eraseEntryContent(db, entryId, request);
     io.out(result.message);
     return result.erased || result.alreadyErased ? 0 : 1;
   } catch (err) {
     if (!(err instanceof HttpError)) throw err;
     io.err(`erase: ${err.message}`);
-    return err.statusCode === 404 ? 1 : 2;
+    return err.statusCode === 400 ? 2 : 1;
   }
 }

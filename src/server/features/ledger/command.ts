@@ -10,7 +10,7 @@ import { auditLedger } from './integrity.js';
 
 export const LEDGER_USAGE = `Usage: npm run ledger -- verify [--skip-records] [--batch <entries>]
        npm run ledger -- migrate-files
-       npm run ledger -- erase <entry number or hash> --by <who> --reason <why>
+       npm run ledger -- erase <entry number or hash> --by <who> --reason <why> [--earlier]
        npm run ledger -- witness --url <server> --key <verifier key> --state <file>
        npm run ledger -- verify-receipt <receipt.json> [file...] [--key <verifier key>]
 
@@ -26,6 +26,8 @@ export const LEDGER_USAGE = `Usage: npm run ledger -- verify [--skip-records] [-
                   why); the entry, chain and tree stay and verify. verify fails for an opening
                   deleted any other way. --by and --reason are kept in the ledger's (committed)
                   content: name a role or a ticket, no health data
+  --earlier       ledgers the erasure of an opening already deleted before erasures were
+                  ledgered (verify fails on those until then); the record is taken as it stands
   witness         checks the server's signed checkpoint against the last one seen (see
                   "Witnessing the ledger" in the README); needs no database
   verify-receipt  checks a record's receipt offline; needs no database`;
@@ -45,11 +47,7 @@ export interface VerifyOptions {
 /** The options of `verify`, `migrate-files`, `erase`, or the message to print (exit code 2). */
 export function parseLedgerArgs(
   args: string[],
-):
-  | { options: VerifyOptions }
-  | { command: 'migrate-files' }
-  | { command: 'erase'; entryId: string; request: ErasureRequest }
-  | { error: string } {
+): { options: VerifyOptions } | { command: 'migrate-files' } | EraseCommand | { error: string } {
   const [command, ...rest] = args;
   if (command === 'erase') return parseEraseArgs(rest);
   if (command === 'migrate-files') {
@@ -66,13 +64,23 @@ export function parseLedgerArgs(
   return { options };
 }
 
-/** `erase <entry> --by <who> --reason <why>`, in any order. */
-function parseEraseArgs(
-  args: string[],
-): { command: 'erase'; entryId: string; request: ErasureRequest } | { error: string } {
+export interface EraseCommand {
+  command: 'erase';
+  entryId: string;
+  request: ErasureRequest;
+  earlier: boolean;
+}
+
+/** `erase <entry> --by <who> --reason <why> [--earlier]`, in any order. */
+function parseEraseArgs(args: string[]): EraseCommand | { error: string } {
   const entries: string[] = [];
   const request: Partial<ErasureRequest> = {};
+  let earlier = false;
   for (let i = 0; i < args.length; i++) {
+    if (args[i] === '--earlier') {
+      earlier = true;
+      continue;
+    }
     const option = args[i] === '--by' ? 'by' : args[i] === '--reason' ? 'reason' : null;
     if (option) {
       const value = args[++i];
@@ -85,7 +93,8 @@ function parseEraseArgs(
     return { error: `erase takes one entry: its number or its hash\n${LEDGER_USAGE}` };
   if (request.by === undefined || request.reason === undefined)
     return { error: `erase needs --by <who> and --reason <why>: the erasure is ledgered\n${LEDGER_USAGE}` };
-  return { command: 'erase', entryId: entries[0], request: { by: request.by, reason: request.reason } };
+  const { by, reason } = request;
+  return { command: 'erase', entryId: entries[0], request: { by, reason }, earlier };
 }
 
 /** Runs the audit, prints progress and a summary; returns the exit code (0 OK, 1 mismatch). */
@@ -147,13 +156,12 @@ export async function runLedgerVerify(
 
 /** `npm run ledger -- erase <entry> --by --reason`: erases one entry's opening, says what it did. */
 export async function runLedgerErase(
-  entryId: string,
-  request: ErasureRequest,
+  erase: Omit<EraseCommand, 'command'>,
   db: Db,
   io: CommandIo,
 ): Promise<number> {
   try {
-    const result = await eraseEntryContent(db, entryId, request);
+    const result = await eraseEntryContent(db, erase.entryId, erase.request, { earlier: erase.earlier });
     io.out(result.message);
     return result.erased || result.alreadyErased ? 0 : 1;
   } catch (err) {

@@ -30,10 +30,10 @@ async function verifyAll() {
   return { code, out: out.join('\n') };
 }
 
-async function erase(entryId: string, request = TEST_ERASURE) {
+async function erase(entryId: string, request = TEST_ERASURE, earlier = false) {
   const out: string[] = [];
   const err: string[] = [];
-  const code = await runLedgerErase(entryId, request, t.ctx.db, {
+  const code = await runLedgerErase({ entryId, request, earlier }, t.ctx.db, {
     out: (l) => out.push(l),
     err: (l) => err.push(l),
   });
@@ -113,6 +113,28 @@ describe('erasure: npm run ledger -- erase <entry>', () => {
     expect(again.out).toMatch(/already erased \(erasure entry \d+\)\. Nothing was changed\./);
   });
 
+  it('records with --earlier an opening deleted before erasures were ledgered; verify fails until then', async () => {
+    const made = await createLedgeredRecord(t.ctx, t.hospital.userId, { title: 'Erased long ago' });
+    const early = await erase(String(made.seq), TEST_ERASURE, true);
+    expect(early).toMatchObject({ code: 1, err: expect.stringMatching(/still there; --earlier is for one/) });
+    // As an erasure before this change did it: the opening deleted, nothing ledgered.
+    await t.ctx.db.delete(ledgerContents).where(eq(ledgerContents.seq, made.seq));
+    const before = await verifyAll();
+    expect(before.code).toBe(1);
+    expect(before.out).toContain(`Entry ${made.seq} (record_upload): its content is missing`);
+    const plain = await erase(String(made.seq));
+    expect(plain).toMatchObject({ code: 1, err: expect.stringMatching(/record that with --earlier/) });
+
+    const recorded = await erase(String(made.seq), TEST_ERASURE, true);
+    expect(recorded.code, recorded.err).toBe(0);
+    expect(recorded.out).toMatch(
+      /the earlier deletion of its salt and content is recorded as erasure entry \d+/,
+    );
+    const after = await verifyAll();
+    expect(after.code, after.out).toBe(0);
+    expect(after.out).toMatch(new RegExp(`entry ${made.seq}: erased \\S+ by Privacy officer`));
+  });
+
   it('answers unknown entries and malformed ids with a message', async () => {
     const unknown = await erase(String(10_000_000));
     expect(unknown.code).toBe(1);
@@ -130,6 +152,7 @@ describe('erasure: npm run ledger -- erase <entry>', () => {
       command: 'erase',
       entryId: '12',
       request: { by: 'DPO', reason: 'asked' },
+      earlier: false,
     });
     const blank = await erase('1', { by: ' ', reason: 'asked' });
     expect(blank).toMatchObject({ code: 2, err: 'erase: Say who erases the entry (--by).' });

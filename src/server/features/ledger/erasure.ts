@@ -84,7 +84,7 @@ export interface ErasureResult {
   kind: string;
   /** true: the opening was deleted now; false: nothing to delete (already erased, or a v1 entry). */
   erased: boolean;
-  /** Nothing to delete because an earlier erasure did it. */
+  /** Nothing to delete because an earlier erasure did it (recorded then, or now with `earlier`). */
   alreadyErased: boolean;
   /** The seq of the `content_erasure` entry that records it (null when nothing was erased). */
   erasureSeq: number | null;
@@ -102,8 +102,16 @@ export async function eraseEntryContent(
   db: Db,
   entryId: string,
   request: ErasureRequest,
-  now = new Date(),
+  options: {
+    now?: Date;
+    /**
+     * Ledger the erasure of an opening that is already gone (one deleted before erasures were
+     * ledgered): the operator vouches for it, and the record's digest is taken as it stands.
+     */
+    earlier?: boolean;
+  } = {},
 ): Promise<ErasureResult> {
+  const now = options.now ?? new Date();
   const id = entryId.trim().toLowerCase();
   const where = /^\d{1,15}$/.test(id)
     ? eq(ledgerEntries.seq, Number(id))
@@ -140,12 +148,16 @@ export async function eraseEntryContent(
           erasureSeq: recorded.seq,
           message: `Entry ${seq} (${entry.kind}): its content was already erased (erasure entry ${recorded.seq}). Nothing was changed.`,
         };
+      if (!options.earlier)
+        throw conflict(
+          `Entry ${seq} (${entry.kind}): its content is missing but no erasure entry records its erasure, so it was deleted outside this command (verify reports it). Nothing was changed. If it was erased before erasures were ledgered, record that with --earlier.`,
+        );
+    } else if (options.earlier)
       throw conflict(
-        `Entry ${seq} (${entry.kind}): its content is missing but no erasure entry records its erasure, so it was deleted outside this command (verify reports it). Nothing was changed.`,
+        `Entry ${seq} (${entry.kind}): its content is still there; --earlier is for one already gone.`,
       );
-    }
     const recordDigest = entry.kind === 'record_upload' ? await recordDigestAt(tx, entry, opening) : null;
-    await tx.delete(ledgerContents).where(eq(ledgerContents.seq, seq));
+    if (opening) await tx.delete(ledgerContents).where(eq(ledgerContents.seq, seq));
     const erasure = await appendLedgerEntry(
       tx,
       {
@@ -157,31 +169,36 @@ export async function eraseEntryContent(
       },
       { now },
     );
+    const done = opening
+      ? 'its salt and content were deleted, recorded'
+      : 'the earlier deletion of its salt and content is recorded';
     return {
       ...base,
-      erased: true,
-      alreadyErased: false,
+      erased: opening !== null,
+      alreadyErased: opening === null,
       erasureSeq: erasure.seq,
-      message: `Entry ${seq} (${entry.kind}, hash ${entry.hash}): its salt and content were deleted, recorded as erasure entry ${erasure.seq} (by ${by}). The entry, the hash chain and the Merkle tree are unchanged; the entry can no longer be linked to its content.`,
+      message: `Entry ${seq} (${entry.kind}, hash ${entry.hash}): ${done} as erasure entry ${erasure.seq} (by ${by}). The entry, the hash chain and the Merkle tree are unchanged; the entry can no longer be linked to its content.`,
     };
   });
 }
 
 /**
  * The digest of an upload's record as it stands, once it is shown to match its entry (from the
- * rows: the attachments' recorded SHA-256, which verify checks against their bytes). Null when the
- * record is gone (verify reports that on its own).
+ * rows: the attachments' recorded SHA-256, which verify checks against their bytes); without an
+ * opening (`--earlier`) nothing can show that, and the digest is of the record as it is. Null when
+ * the record is gone (verify reports that on its own).
  */
 async function recordDigestAt(
   tx: Db,
   entry: typeof ledgerEntries.$inferSelect,
-  opening: NonNullable<Awaited<ReturnType<typeof openingOf>>>,
+  opening: Awaited<ReturnType<typeof openingOf>>,
 ): Promise<string | null> {
   if (!entry.recordId) return null;
   const [record] = await tx.select().from(medicalRecords).where(eq(medicalRecords.id, entry.recordId));
   if (!record) return null;
   const rows = await tx.select().from(attachments).where(eq(attachments.recordId, record.id));
   const content = recordLedgerContent(record, rows);
+  if (!opening) return recordDigestOf(content);
   const recomputed = recanonicalOpened(entry, content, opening, openEntry(entry, opening));
   if (recomputed === null || sha256Hex(recomputed) !== entry.hash)
     throw conflict(

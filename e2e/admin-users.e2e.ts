@@ -1,11 +1,14 @@
 // Account control (issue 9): the administrator finds a hospital in Users, suspends it (after the
-// confirmation), the hospital is signed out and cannot sign in; reactivated, it can; verified, its
-// row says so. Also that the Users page fits a phone's width. And the patient's side: a sign-in
+// confirmation), the hospital is signed out and cannot sign in, and its share link stops (issue 56);
+// reactivated with "restore" ticked, it can sign in and the link opens again; verified, its row says
+// so. Also that the Users page fits a phone's width. And the patient's side: a sign-in
 // refused on the wrong portal is no sign-in ("New Notifications" still counts the new record), and
 // the record says its provider is not verified.
+import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { samplePdf } from '../src/server/features/records/testing';
+import { linksIn, outboxMessages } from '../src/server/mail/read-message';
 import {
   addPatient,
   enableTwoFactor,
@@ -29,6 +32,29 @@ describe('the administrator’s Users table', () => {
     const hospital = await signedInHospital(hospitalContext, url, 'Harbor Clinic');
     const me = async () => (await (await hospitalContext.request.get(`${url}/api/auth/me`)).json()).user;
     expect(await me()).toMatchObject({ email: hospital.email });
+    // The hospital sends a specialist a link to one of its records.
+    const mrn = await addPatient(hospitalContext, url, { firstName: 'Sam', lastName: 'Shore' });
+    const record = await uploadRecord(hospitalContext, url, {
+      patientId: await patientIdOf(hospitalContext, url, mrn),
+      recordType: 'lab-results',
+      title: 'Echo report',
+      shareWithSpecialists: 'true',
+      files: { name: 'echo.pdf', mimeType: 'application/pdf', buffer: samplePdf('Echo report') },
+    });
+    const shared = await hospitalContext.request.post(`${url}/api/medical-records/${record.id}/shares`, {
+      data: { recipientEmail: 'dr.echo@clinic.example', expiresInHours: 48 },
+    });
+    expect(shared.status()).toBe(201);
+    const shareLink = outboxMessages(path.join(journey.app.dataDir, 'outbox'))
+      .filter((m) => m.includes('To: dr.echo@clinic.example'))
+      .flatMap(linksIn)
+      .find((l) => new URL(l).pathname.startsWith('/shared/'))!;
+    const specialist = await journey.browser.newContext();
+    const linkOpens = async () =>
+      (
+        await specialist.request.get(`${url}/api/shares/${new URL(shareLink).pathname.split('/')[2]}`)
+      ).status();
+    expect(await linkOpens()).toBe(200);
 
     const admin = await journey.newPage({ viewport: { width: 1280, height: 900 } });
     await admin.goto(`${url}/medledger-login`);
@@ -56,8 +82,9 @@ describe('the administrator’s Users table', () => {
     await confirm.getByRole('button', { name: 'Suspend' }).click();
     await toast(admin, 'Account Suspended').waitFor();
     await row.getByText('Suspended', { exact: true }).waitFor();
-    // The hospital's open session ended with the suspension.
+    // The hospital's open session ended with the suspension, and its share link stopped.
     expect(await me()).toBeNull();
+    expect(await linkOpens()).toBe(404);
 
     const hospitalPage = await journey.newPage({ viewport: { width: 1280, height: 900 } });
     await hospitalPage.goto(`${url}/hospital-login`);
@@ -66,12 +93,17 @@ describe('the administrator’s Users table', () => {
     expect(hospitalPage.url()).toBe(`${url}/hospital-login`);
 
     await row.getByRole('button', { name: 'Reactivate Harbor Clinic' }).click();
-    await admin
-      .getByRole('dialog', { name: 'Reactivate this account?' })
-      .getByRole('button', { name: 'Reactivate' })
-      .click();
+    const reactivate = admin.getByRole('dialog', { name: 'Reactivate this account?' });
+    // Restoring what the account shared is asked for, and not the default.
+    const restore = reactivate.getByRole('checkbox', { name: /restore the share links and family access/ });
+    expect(await restore.isChecked()).toBe(false);
+    await restore.check();
+    await reactivate.getByRole('button', { name: 'Reactivate' }).click();
     await toast(admin, 'Account Reactivated').waitFor();
+    await admin.getByText('1 share link and 0 family grants restored').waitFor();
     await row.getByText('Active', { exact: true }).waitFor();
+    expect(await linkOpens()).toBe(200);
+    await specialist.close();
 
     await hospitalPage.getByRole('button', { name: 'Sign In' }).click();
     await hospitalPage.waitForURL(`${url}/hospital-dashboard`);

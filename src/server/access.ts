@@ -167,7 +167,8 @@ export const hospitalPatientsFilter = (hospitalId: string | Placeholder) =>
 
 // Family proxy access (docs/decisions.md#family-proxy-access). A grant counts while the patient's
 // "Share with family" consent is on (on until the patient saves it off), the contact it was made for
-// still exists (the grant goes with it) and that contact's "Can Access Medical Records" flag is on.
+// still exists (the grant goes with it), that contact's "Can Access Medical Records" flag is on and
+// the patient's account is not suspended.
 // Evaluated on every request: nothing is cached, so turning any of them off ends access at once.
 
 /**
@@ -182,6 +183,8 @@ export const liveGrantJoin = and(
 export const liveGrantFilter = (familyUserId?: string) =>
   and(
     familyUserId ? eq(familyGrants.familyUserId, familyUserId) : undefined,
+    // Not while the patient who gave it is suspended (docs/decisions.md#account-control).
+    isNull(familyGrants.suspendedAt),
     eq(familyContacts.canAccessRecords, true),
     familySharingOn(familyGrants.patientId),
   );
@@ -239,18 +242,19 @@ export const specialistsConsentOn = (patientId: AnyColumn | SQL) =>
 
 /**
  * A specialist share link opens (docs/decisions.md#specialist-share-links) while it is neither
- * revoked nor expired, the patient's "Share with specialists" consent is on, the record's own
+ * revoked nor expired nor suspended with the account that made it, the patient's "Share with specialists" consent is on, the record's own
  * Specialists switch is on and the record is uploaded and not entered in error. The predicate and
  * its SQL (over share_links joined with medical_records) say the same.
  */
 export function mayOpenShareLink(
-  link: Pick<ShareLinkRow, 'revokedAt' | 'expiresAt'>,
+  link: Pick<ShareLinkRow, 'revokedAt' | 'expiresAt' | 'suspendedAt'>,
   record: Pick<RecordRow, 'shareWithSpecialists' | 'status' | 'enteredInErrorAt'>,
   specialistsConsent: boolean,
   now: Date,
 ): boolean {
   return (
     link.revokedAt === null &&
+    link.suspendedAt === null &&
     link.expiresAt > now &&
     specialistsConsent &&
     record.shareWithSpecialists &&
@@ -262,6 +266,7 @@ export function mayOpenShareLink(
 export const openShareLinkFilter = (now: Date) =>
   and(
     isNull(shareLinks.revokedAt),
+    isNull(shareLinks.suspendedAt),
     gt(shareLinks.expiresAt, now),
     specialistsConsentOn(medicalRecords.patientId),
     eq(medicalRecords.shareWithSpecialists, true),

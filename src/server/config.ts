@@ -40,7 +40,7 @@ export interface Config {
   loginMaxFailures: number;
   /** Sign-ups one address may try in 15 minutes (MRN guessing, and each try costs an argon2 hash). */
   registerMaxPerIp: number;
-  /** Patient sign-ups one MRN may see in an hour (REGISTER_MAX_PER_MRN), over all addresses. */
+  /** Patient sign-ups one MRN may see from one address in an hour (REGISTER_MAX_PER_MRN). */
   registerMaxPerMrn: number;
   /** Days a patient's activation code stays valid (ACTIVATION_CODE_DAYS). */
   activationCodeDays: number;

@@ -50,4 +50,16 @@ export type AdminUser = z.infer<typeof adminUserSchema>;
 export const adminUserPageSchema = pagedSchema(adminUserSchema);
 export type AdminUserPage = z.infer<typeof adminUserPageSchema>;
 
+/**
+ * POST /api/admin/users/{id}/reactivate: whether the share links and family grants the suspension
+ * stopped come back (default no: they end for good). No body means no.
+ */
+export const adminReactivateSchema = z.preprocess(
+  (body) => body ?? {},
+  z.object({
+    restoreSharing: z.boolean({ error: 'restoreSharing must be true or false' }).default(false),
+  }),
+);
+export type AdminReactivateInput = z.input<typeof adminReactivateSchema>;
+
 export const adminUserActionAnswerSchema = z.object({ user: adminUserSchema, message: z.string() });

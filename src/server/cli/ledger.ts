@@ -73,7 +73,7 @@ async function main() {
     process.exitCode =
       'command' in parsed
         ? parsed.command === 'erase'
-          ? await runLedgerErase(parsed.entryId, database.db, io)
+          ? await runLedgerErase(parsed, database.db, io)
           : await runMigrateFiles(database.db, files, io, directory)
         : await verifyOnAllCores(parsed.options, database.db, files, config);
   } finally {

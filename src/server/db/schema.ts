@@ -339,6 +339,11 @@ export const familyGrants = pgTable(
     contactId: uuid('contact_id')
       .notNull()
       .references(() => familyContacts.id, { onDelete: 'cascade' }),
+    /**
+     * Set while the patient who gave the grant is suspended (docs/decisions.md#account-control):
+     * the grant does not count; a reactivation clears it (restored) or deletes the grant.
+     */
+    suspendedAt: ts('suspended_at'),
     createdAt: createdAt(),
   },
   (t) => [
@@ -734,6 +739,11 @@ export const shareLinks = pgTable(
     tokenHash: text('token_hash').notNull().unique(),
     expiresAt: ts('expires_at').notNull(),
     revokedAt: ts('revoked_at'),
+    /**
+     * Set while the account that made the link is suspended (docs/decisions.md#account-control):
+     * the link does not open; a reactivation clears it (restored) or revokes the link.
+     */
+    suspendedAt: ts('suspended_at'),
     timesOpened: integer('times_opened').notNull().default(0),
     lastOpenedAt: ts('last_opened_at'),
     createdAt: createdAt(),

@@ -20,6 +20,8 @@ export const LEDGER_KINDS = [
   'consent_change',
   'appointment_cancel',
   'record_entered_in_error',
+  /** An erasure of another entry's opening (`npm run ledger -- erase`): which, who, why. */
+  'content_erasure',
 ] as const;
 export type LedgerKind = (typeof LEDGER_KINDS)[number];
 

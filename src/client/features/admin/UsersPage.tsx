@@ -2,7 +2,7 @@
 // e-mail, filtered by role and status, paged on the server; suspend, reactivate and verify, each
 // behind the same confirmation pattern as Approve / Reject. The route guard lets only
 // medledger_admin in; the server checks the role and two-factor sign-in again.
-import { Badge, Button, Group, Paper, Stack, Table, Text, Title, Tooltip } from '@mantine/core';
+import { Badge, Button, Checkbox, Group, Paper, Stack, Table, Text, Title, Tooltip } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { useState, type ReactNode } from 'react';
 import { ROLE_LABELS, USER_ROLE_FILTERS, type AdminUser } from '../../../shared/admin-users';
@@ -45,7 +45,8 @@ const CONFIRMATIONS: Record<
   suspend: {
     title: 'Suspend this account?',
     body: (u) =>
-      `${nameOf(u)} (${u.email}) will be signed out everywhere at once and cannot sign in until the account is reactivated.`,
+      `${nameOf(u)} (${u.email}) will be signed out everywhere at once and cannot sign in until the account is reactivated. ` +
+      'The share links and family access this account gave stop at once too.',
     label: 'Suspend',
     danger: true,
   },
@@ -62,6 +63,27 @@ const CONFIRMATIONS: Record<
     label: 'Verify',
   },
 };
+
+/**
+ * The reactivation's choice: whether the share links and family access the suspension stopped come
+ * back. Unticked by default (they then end for good). Kept in the dialog's own state and handed out
+ * through `onChange`, as the confirm dialog is opened imperatively.
+ */
+function RestoreSharingChoice({ onChange }: { onChange: (restore: boolean) => void }) {
+  const [checked, setChecked] = useState(false);
+  return (
+    <Checkbox
+      mt="md"
+      label="Also restore the share links and family access this account gave"
+      description="Left unticked, they stay ended: the account has to share again and send new invitations."
+      checked={checked}
+      onChange={(event) => {
+        setChecked(event.currentTarget.checked);
+        onChange(event.currentTarget.checked);
+      }}
+    />
+  );
+}
 
 function StatusBadges({ user }: { user: AdminUser }) {
   return (
@@ -122,14 +144,14 @@ export default function UsersPage() {
     setPage(1);
   };
 
-  function run(u: AdminUser, kind: AccountAction) {
+  function run(u: AdminUser, kind: AccountAction, restoreSharing = false) {
     const titles = {
       suspend: 'Account Suspended',
       reactivate: 'Account Reactivated',
       verify: 'Provider Verified',
     };
     action.mutate(
-      { id: u.id, action: kind },
+      { id: u.id, action: kind, body: kind === 'reactivate' ? { restoreSharing } : undefined },
       {
         onSuccess: (answer) => notifySuccess(titles[kind], answer.message),
         onError: (error) => notifyError('Error', errorMessage(error, 'The account could not be changed.')),
@@ -139,12 +161,20 @@ export default function UsersPage() {
 
   function confirm(u: AdminUser, kind: AccountAction) {
     const { title, body, label, danger } = CONFIRMATIONS[kind];
+    let restoreSharing = false;
     modals.openConfirmModal({
       title,
-      children: <Text size="sm">{body(u)}</Text>,
+      children: (
+        <>
+          <Text size="sm">{body(u)}</Text>
+          {kind === 'reactivate' && (
+            <RestoreSharingChoice onChange={(restore) => (restoreSharing = restore)} />
+          )}
+        </>
+      ),
       labels: { confirm: label, cancel: 'Cancel' },
       confirmProps: danger ? { color: 'red' } : undefined,
-      onConfirm: () => run(u, kind),
+      onConfirm: () => run(u, kind, restoreSharing),
     });
   }
 

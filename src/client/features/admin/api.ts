@@ -1,7 +1,7 @@
 // The administrator's calls: the applications list, review, a new link, "mark active", and the
 // Users table with suspend / reactivate / verify.
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { AdminUser, AdminUserPage } from '../../../shared/admin-users';
+import type { AdminReactivateInput, AdminUser, AdminUserPage } from '../../../shared/admin-users';
 import type { Application, HospitalSubscriptionList } from '../../../shared/providers';
 import type { Paged } from '../../../shared/paging';
 import { apiJson } from '../../api/request';
@@ -66,8 +66,17 @@ export function useAdminUsers(query: {
 export function useAccountAction() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (vars: { id: string; action: 'suspend' | 'reactivate' | 'verify' }) =>
-      apiJson<{ user: AdminUser; message: string }>('POST', `/api/admin/users/${vars.id}/${vars.action}`),
+    mutationFn: (vars: {
+      id: string;
+      action: 'suspend' | 'reactivate' | 'verify';
+      /** Reactivation: whether the account's share links and family grants come back. */
+      body?: AdminReactivateInput;
+    }) =>
+      apiJson<{ user: AdminUser; message: string }>(
+        'POST',
+        `/api/admin/users/${vars.id}/${vars.action}`,
+        vars.body,
+      ),
     onSettled: () =>
       Promise.all([
         client.invalidateQueries({ queryKey: USERS_KEY }),

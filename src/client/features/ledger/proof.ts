@@ -11,6 +11,7 @@ export const KIND_LABELS: Record<string, string> = {
   consent_change: 'Consent change',
   appointment_cancel: 'Appointment cancellation',
   record_entered_in_error: 'Record marked as entered in error',
+  content_erasure: 'Erasure of an entry’s content',
 };
 
 export const kindLabel = (kind: string) => KIND_LABELS[kind] ?? kind.replace(/_/g, ' ');

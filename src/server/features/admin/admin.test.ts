@@ -115,7 +115,7 @@ describe('suspension', () => {
     expect(res.statusCode).toBe(200);
     expect(res.json<{ user: AdminUser; message: string }>()).toMatchObject({
       user: { id: hospital.userId, status: 'suspended' },
-      message: 'The account has been suspended; 2 sessions ended.',
+      message: 'The account has been suspended; 2 sessions ended, 0 share links and 0 family grants stopped.',
     });
     expect(await t.ctx.db.select().from(sessions).where(eq(sessions.userId, hospital.userId))).toEqual([]);
     // Both cookies stop working at once: signed out, and the hospital's routes answer 401.

@@ -6,6 +6,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { TWO_FACTOR_MESSAGES } from '../../../shared/account.js';
 import {
+  adminReactivateSchema,
   adminUserActionAnswerSchema,
   adminUserListQuerySchema,
   adminUserPageSchema,
@@ -13,7 +14,7 @@ import {
 import { text } from '../../../shared/text.js';
 import type { AppContext } from '../../context.js';
 import { currentUser, requireRole, requireTwoFactor } from '../../plugins/session.js';
-import { listUsers, reactivateUser, suspendUser, verifyProvider } from './service.js';
+import { listUsers, plural, reactivateUser, sharingText, suspendUser, verifyProvider } from './service.js';
 
 const idParams = z.object({ id: text().max(100) });
 const tags = ['admin'];
@@ -48,13 +49,14 @@ export async function adminRoutes(app: FastifyInstance, ctx: AppContext) {
       onRequest: adminWithTwoFactor,
       schema: {
         tags,
-        summary: 'Suspend an account: every session ends and sign-in answers 403 (not your own)',
+        summary:
+          'Suspend an account: every session ends, sign-in answers 403, its share links and family grants stop (not your own)',
         params: idParams,
         response: { 200: adminUserActionAnswerSchema },
       },
     },
     async (request) => {
-      const { user, sessionsEnded } = await suspendUser(
+      const { user, sessionsEnded, sharingStopped } = await suspendUser(
         ctx.db,
         actorOf(request),
         request.params.id,
@@ -62,7 +64,7 @@ export async function adminRoutes(app: FastifyInstance, ctx: AppContext) {
       );
       return {
         user,
-        message: `The account has been suspended; ${sessionsEnded} session${sessionsEnded === 1 ? '' : 's'} ended.`,
+        message: `The account has been suspended; ${plural(sessionsEnded, 'session')} ended, ${sharingText(sharingStopped)} stopped.`,
       };
     },
   );
@@ -74,13 +76,24 @@ export async function adminRoutes(app: FastifyInstance, ctx: AppContext) {
       schema: {
         tags,
         summary: 'Lift a suspension: the account can sign in again',
+        description:
+          'The share links and family grants the suspension stopped come back with `restoreSharing: true`; otherwise (the default) they end for good.',
         params: idParams,
+        body: adminReactivateSchema,
         response: { 200: adminUserActionAnswerSchema },
       },
     },
     async (request) => {
-      const user = await reactivateUser(ctx.db, actorOf(request), request.params.id);
-      return { user, message: 'The account has been reactivated.' };
+      const { restoreSharing } = request.body;
+      const { user, sharing } = await reactivateUser(
+        ctx.db,
+        actorOf(request),
+        request.params.id,
+        restoreSharing,
+        ctx.now(),
+      );
+      const outcome = restoreSharing ? 'restored' : 'ended for good';
+      return { user, message: `The account has been reactivated; ${sharingText(sharing)} ${outcome}.` };
     },
   );
 

@@ -1,10 +1,12 @@
 // The administrator's account control (issue 9, items 6 and 7; docs/decisions.md#account-control):
-// the Users table, suspension (every session ends, sign-in answers 403), reactivation and provider
-// verification. Each change is audited in the transaction that makes it.
-import { and, count, desc, eq, ilike, isNotNull, isNull, or, sql, type SQL } from 'drizzle-orm';
+// the Users table, suspension (every session ends, sign-in answers 403, and what the account made
+// reach others stops: its share links and family grants), reactivation (which restores those only
+// when the administrator says so) and provider verification. Each change is audited in the
+// transaction that makes it.
+import { and, count, desc, eq, ilike, inArray, isNotNull, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { AdminUser, AdminUserListQuery, AdminUserPage } from '../../../shared/admin-users.js';
 import type { Db } from '../../db/connect.js';
-import { users } from '../../db/schema.js';
+import { familyGrants, familyInvitations, patients, shareLinks, users } from '../../db/schema.js';
 import { badRequest, conflict, notFound } from '../../errors.js';
 import { destroyUserSessions } from '../../plugins/session.js';
 import { isUuid } from '../../access.js';
@@ -113,16 +115,80 @@ async function changeAccount(
 const auditAccount = (tx: Db, actor: AdminActor, action: AuditAction, row: UserRow, details: string) =>
   writeAudit(tx, actor, { action, entityType: 'user', entityId: row.id, details, hospitalId: trailOf(row) });
 
+/** "1 session", "3 sessions": the counts in audit entries and answers. */
+export const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+/** The patient rows of an account (a patient's own; none for other roles), as a subquery. */
+const patientRowsOf = (tx: Db, userId: string) =>
+  tx.select({ id: patients.id }).from(patients).where(eq(patients.userId, userId));
+
+/** What an account made reach others: the share links it made, the family grants it gave. */
+const sharingOf = (tx: Db, userId: string) => ({
+  links: eq(shareLinks.createdBy, userId),
+  grants: inArray(familyGrants.patientId, patientRowsOf(tx, userId)),
+});
+
 /**
- * Suspends an account: it can no longer sign in (403 with ACCOUNT_SUSPENDED), and every session
- * and unfinished two-step sign-in of it ends in the same transaction. Not the caller's own.
+ * Stops what the account made reach others, in the suspension's transaction: its live share links
+ * and its family grants are marked suspended (access.ts then refuses them at the next request),
+ * and its invitations not yet accepted are cancelled (an acceptance would make a grant afresh).
+ */
+async function suspendSharing(tx: Db, userId: string, now: Date) {
+  const of = sharingOf(tx, userId);
+  const links = await tx
+    .update(shareLinks)
+    .set({ suspendedAt: now })
+    .where(and(of.links, isNull(shareLinks.revokedAt), isNull(shareLinks.suspendedAt)))
+    .returning({ id: shareLinks.id });
+  const grants = await tx
+    .update(familyGrants)
+    .set({ suspendedAt: now })
+    .where(and(of.grants, isNull(familyGrants.suspendedAt)))
+    .returning({ id: familyGrants.id });
+  await tx
+    .delete(familyInvitations)
+    .where(
+      and(inArray(familyInvitations.patientId, patientRowsOf(tx, userId)), isNull(familyInvitations.usedAt)),
+    );
+  return { links: links.length, grants: grants.length };
+}
+
+/**
+ * On reactivation, what the suspension stopped either comes back (`restore`) or ends for good: the
+ * links are revoked and the grants removed (a family member then needs a new invitation).
+ */
+async function endOrRestoreSharing(tx: Db, userId: string, restore: boolean, now: Date) {
+  const of = sharingOf(tx, userId);
+  const links = await tx
+    .update(shareLinks)
+    .set(restore ? { suspendedAt: null } : { suspendedAt: null, revokedAt: now })
+    .where(and(of.links, isNotNull(shareLinks.suspendedAt)))
+    .returning({ id: shareLinks.id });
+  const suspendedGrants = and(of.grants, isNotNull(familyGrants.suspendedAt));
+  const grants = restore
+    ? await tx
+        .update(familyGrants)
+        .set({ suspendedAt: null })
+        .where(suspendedGrants)
+        .returning({ id: familyGrants.id })
+    : await tx.delete(familyGrants).where(suspendedGrants).returning({ id: familyGrants.id });
+  return { links: links.length, grants: grants.length };
+}
+
+export const sharingText = (n: { links: number; grants: number }) =>
+  `${plural(n.links, 'share link')} and ${plural(n.grants, 'family grant')}`;
+
+/**
+ * Suspends an account: it can no longer sign in (403 with ACCOUNT_SUSPENDED), every session and
+ * unfinished two-step sign-in of it ends, and its share links and family grants stop, all in the
+ * same transaction. Not the caller's own.
  */
 export async function suspendUser(
   db: Db,
   actor: AdminActor,
   id: string,
   now: Date,
-): Promise<{ user: AdminUser; sessionsEnded: number }> {
+): Promise<{ user: AdminUser; sessionsEnded: number; sharingStopped: { links: number; grants: number } }> {
   const target = await findUser(db, id);
   if (target.id === actor.id) throw badRequest('You cannot suspend your own account.');
   return db.transaction(async (tx) => {
@@ -134,14 +200,24 @@ export async function suspendUser(
       'This account is already suspended.',
     );
     const sessionsEnded = await destroyUserSessions(tx, row.id);
-    const ended = `ended ${sessionsEnded} session${sessionsEnded === 1 ? '' : 's'}`;
+    const sharingStopped = await suspendSharing(tx, row.id, now);
+    const ended = `ended ${plural(sessionsEnded, 'session')}; stopped ${sharingText(sharingStopped)}`;
     await auditAccount(tx, actor, 'account_suspend', row, `Suspended the account ${who(row)}; ${ended}`);
-    return { user: toAdminUser(row), sessionsEnded };
+    return { user: toAdminUser(row), sessionsEnded, sharingStopped };
   });
 }
 
-/** Lifts a suspension: the account can sign in again (its old sessions stay ended). */
-export async function reactivateUser(db: Db, actor: AdminActor, id: string): Promise<AdminUser> {
+/**
+ * Lifts a suspension: the account can sign in again (its old sessions stay ended). Its share links
+ * and family grants come back only with `restoreSharing`; otherwise they end for good.
+ */
+export async function reactivateUser(
+  db: Db,
+  actor: AdminActor,
+  id: string,
+  restoreSharing: boolean,
+  now: Date,
+): Promise<{ user: AdminUser; sharing: { links: number; grants: number } }> {
   const target = await findUser(db, id);
   return db.transaction(async (tx) => {
     const row = await changeAccount(
@@ -151,8 +227,16 @@ export async function reactivateUser(db: Db, actor: AdminActor, id: string): Pro
       isNotNull(users.suspendedAt),
       'This account is not suspended.',
     );
-    await auditAccount(tx, actor, 'account_reactivate', row, `Reactivated the account ${who(row)}`);
-    return toAdminUser(row);
+    const sharing = await endOrRestoreSharing(tx, row.id, restoreSharing, now);
+    const outcome = `${restoreSharing ? 'restored' : 'ended for good'} ${sharingText(sharing)}`;
+    await auditAccount(
+      tx,
+      actor,
+      'account_reactivate',
+      row,
+      `Reactivated the account ${who(row)}; ${outcome}`,
+    );
+    return { user: toAdminUser(row), sharing };
   });
 }
 

@@ -90,55 +90,78 @@ describe('sign-up rate limit per address', () => {
   });
 });
 
-describe('sign-up rate limit per MRN', () => {
-  it('answers 429 after 4 tries on one MRN from any addresses and instances, even with the right code', async () => {
-    const hospital = await signedInHospital(a.app);
-    const target = await addPatient(a.app, hospital.cookie);
-    const other = await addPatient(a.app, hospital.cookie);
+describe('sign-up rate limit per MRN and address', () => {
+  // Another instance whose per-address limit lies above the per-MRN one, so the MRN count answers.
+  let c: TestApp;
+  let now = new Date();
+  beforeAll(async () => {
+    c = await createTestAppOn(
+      { ...database, close: async () => {} },
+      { registerMaxPerIp: 100, registerMaxPerMrn: 4, fileEncryptionKey },
+      { now: () => now },
+    );
+  });
+  afterAll(() => c?.close());
+
+  const signUpFrom = (t: TestApp, ip: string, patient: { patientId: string; activationCode: string }) =>
+    t.app.inject({
+      method: 'POST',
+      url: '/api/auth/register',
+      remoteAddress: ip,
+      payload: patientSignup(patient),
+    });
+
+  it('cannot lock a patient out: wrong codes from other addresses leave the right one working', async () => {
+    const hospital = await signedInHospital(c.app);
+    const target = await addPatient(c.app, hospital.cookie);
     const statuses: number[] = [];
-    for (let i = 0; i < 4; i++)
-      statuses.push((await guess(i % 2 ? b : a, target.patientId, `10.21.0.${i}`)).statusCode);
+    // Three times the limit on the one MRN, from many addresses, through both instances.
+    for (let i = 0; i < 12; i++)
+      statuses.push((await guess(i % 2 ? c : a, target.patientId, `10.21.${i % 3}.${i}`)).statusCode);
+    expect(statuses).toEqual(Array(12).fill(400));
+    const signup = await signUpFrom(c, '10.21.9.9', target);
+    expect(signup.statusCode, signup.body).toBe(201);
+  });
+
+  it('answers 429 after 4 tries on one MRN from one address, even with the right code; other MRNs and addresses are not affected', async () => {
+    const hospital = await signedInHospital(c.app);
+    const target = await addPatient(c.app, hospital.cookie);
+    const other = await addPatient(c.app, hospital.cookie);
+    const ip = '10.22.0.1';
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i++) statuses.push((await guess(c, target.patientId, ip)).statusCode);
     expect(statuses).toEqual([400, 400, 400, 400]);
-    const signUpFrom = (app: TestApp, ip: string, patient: typeof target) =>
-      app.app.inject({
-        method: 'POST',
-        url: '/api/auth/register',
-        remoteAddress: ip,
-        payload: patientSignup(patient),
-      });
-    const limited = await signUpFrom(a, '10.21.1.1', target);
+    const limited = await signUpFrom(c, ip, target);
     expect(limited.statusCode).toBe(429);
     expect(limited.json().message).toBe(MRN_RATE_LIMITED);
-    // Another MRN is not affected.
-    const fine = await signUpFrom(b, '10.21.1.2', other);
-    expect(fine.statusCode).toBe(201);
+    expect((await signUpFrom(c, ip, other)).statusCode).toBe(201);
+    expect((await signUpFrom(c, '10.22.0.2', target)).statusCode).toBe(201);
+  });
+
+  it('lets a new activation code from the hospital work at once, from the address that was refused', async () => {
+    const hospital = await signedInHospital(c.app);
+    const target = await addPatient(c.app, hospital.cookie);
+    const ip = '10.23.0.1';
+    for (let i = 0; i < 4; i++) await guess(c, target.patientId, ip);
+    expect((await signUpFrom(c, ip, target)).statusCode).toBe(429);
+    const reissued = await c.app.inject({
+      method: 'POST',
+      url: `/api/patients/${target.id}/activation-code`,
+      headers: { cookie: hospital.cookie },
+    });
+    expect(reissued.statusCode).toBe(200);
+    const fresh = { patientId: target.patientId, activationCode: reissued.json().activationCode };
+    const signup = await signUpFrom(c, ip, fresh);
+    expect(signup.statusCode, signup.body).toBe(201);
   });
 
   it('opens again when the hour is over', async () => {
-    const hospital = await signedInHospital(a.app);
-    const target = await addPatient(a.app, hospital.cookie);
-    let now = new Date();
-    const later = await createTestAppOn(
-      { ...database, close: async () => {} },
-      { registerMaxPerMrn: 4, fileEncryptionKey },
-      {
-        now: () => now,
-      },
-    );
-    try {
-      for (let i = 0; i < 4; i++) await guess(later, target.patientId, `10.22.0.${i}`);
-      const signup = () =>
-        later.app.inject({
-          method: 'POST',
-          url: '/api/auth/register',
-          remoteAddress: '10.22.1.1',
-          payload: patientSignup(target),
-        });
-      expect((await signup()).statusCode).toBe(429);
-      now = new Date(now.getTime() + 60 * 60_000 + 1000);
-      expect((await signup()).statusCode).toBe(201);
-    } finally {
-      await later.close();
-    }
+    const hospital = await signedInHospital(c.app);
+    const target = await addPatient(c.app, hospital.cookie);
+    const ip = '10.24.0.1';
+    for (let i = 0; i < 4; i++) await guess(c, target.patientId, ip);
+    expect((await signUpFrom(c, ip, target)).statusCode).toBe(429);
+    now = new Date(now.getTime() + 60 * 60_000 + 1000);
+    expect((await signUpFrom(c, ip, target)).statusCode).toBe(201);
   });
 });

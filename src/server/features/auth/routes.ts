@@ -39,7 +39,7 @@ export async function authRoutes(app: FastifyInstance, ctx: AppContext) {
     '/api/auth/register',
     {
       // Public and costly (an argon2 hash per try), and the way an MRN would be guessed. Counted in
-      // the database (every process shares the counts); patients are also limited per MRN.
+      // the database (every process shares the counts); patients are also limited per MRN and address.
       config: { rateLimit: { max: ctx.config.registerMaxPerIp, timeWindow: '15 minutes' } },
       schema: {
         tags: ['auth'],
@@ -51,6 +51,7 @@ export async function authRoutes(app: FastifyInstance, ctx: AppContext) {
       const user = await registerUser(ctx.db, request.body, ctx.now(), {
         activationKey: ctx.files.deriveKey(ACTIVATION_KEY_PURPOSE),
         maxPerMrn: ctx.config.registerMaxPerMrn,
+        address: request.ip,
       });
       return reply
         .status(201)

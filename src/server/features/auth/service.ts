@@ -16,7 +16,7 @@ import { toPublicUser } from '../../users.js';
 import { hashPassword, verifyAgainstDummy, verifyPassword } from './passwords.js';
 import { reserveSignInAttempt, signInSucceeded } from './throttle.js';
 import { notifyPatientClaimed, notifyTrialEnding } from '../notifications/events.js';
-import { consumeActivationCode } from '../patients/activation.js';
+import { consumeActivationCode, signupAttemptsKey } from '../patients/activation.js';
 import { countHit } from '../../plugins/rate-limit-store.js';
 import { acceptInvitation } from '../proxy/invitations.js';
 
@@ -29,14 +29,18 @@ export const EMAIL_TAKEN = 'An account with this email already exists.';
 export const MRN_NOT_MATCHED =
   'We could not match this Medical Record Number and activation code. Check both with your healthcare provider, and use the email address they have on file.';
 export const MRN_RATE_LIMITED =
-  'Too many sign-up attempts for this Medical Record Number. Please wait an hour and try again.';
+  'Too many sign-up attempts for this Medical Record Number from your network. Please wait an hour, or ask your healthcare provider for a new activation code, which works at once.';
 export const MRN_WINDOW_MS = 60 * 60_000;
 
-/** What a patient's signup needs besides the form: the codes' HMAC key and the per-MRN limit. */
+/**
+ * What a patient's signup needs besides the form: the codes' HMAC key, the per-MRN-and-address
+ * limit and the address the attempt comes from.
+ */
 export interface PatientClaimSettings {
   activationKey: Buffer;
-  /** Sign-up attempts per MRN and hour (REGISTER_MAX_PER_MRN), counted in the database. */
+  /** Sign-up attempts per MRN, address and hour (REGISTER_MAX_PER_MRN), counted in the database. */
   maxPerMrn: number;
+  address: string;
 }
 export const INVALID_CREDENTIALS = 'Invalid credentials';
 
@@ -53,8 +57,10 @@ export async function registerUser(
   if (input.role === 'patient') {
     if (!claim || !activationKey) throw new Error('registerUser: a patient signup needs the claim settings');
     // Counted before anything is checked (or hashed), in its own statement, so every attempt on an
-    // MRN counts, across processes, whatever its outcome. Known and unknown MRNs count alike.
-    const { hits } = await countHit(db, `register-mrn:${input.mrn ?? ''}`, MRN_WINDOW_MS, now);
+    // MRN from an address counts, across processes, whatever its outcome. Known and unknown MRNs
+    // count alike. A new activation code starts the MRN's counts again (activation.ts).
+    const key = signupAttemptsKey(input.mrn ?? '', claim.address);
+    const { hits } = await countHit(db, key, MRN_WINDOW_MS, now);
     if (hits > claim.maxPerMrn) throw tooManyRequests(MRN_RATE_LIMITED);
   }
   const passwordHash = await hashPassword(input.password);

@@ -4,13 +4,13 @@
 import type { Db } from '../../db/connect.js';
 import type { FileStore } from '../../files/store.js';
 import { HttpError } from '../../errors.js';
-import { eraseEntryContent } from './commitments.js';
+import { eraseEntryContent, type ErasureRequest } from './erasure.js';
 import type { HashPool } from './hash-pool.js';
 import { auditLedger } from './integrity.js';
 
 export const LEDGER_USAGE = `Usage: npm run ledger -- verify [--skip-records] [--batch <entries>]
        npm run ledger -- migrate-files
-       npm run ledger -- erase <entry number or hash>
+       npm run ledger -- erase <entry number or hash> --by <who> --reason <why> [--earlier]
        npm run ledger -- witness --url <server> --key <verifier key> --state <file>
        npm run ledger -- verify-receipt <receipt.json> [file...] [--key <verifier key>]
 
@@ -22,7 +22,12 @@ export const LEDGER_USAGE = `Usage: npm run ledger -- verify [--skip-records] [-
                   chunked one (each old file's tag is checked first; the plaintext SHA-256 must
                   not change); safe to run again; exits 1 if a file could not be converted
   erase           deletes the salt and content of one (format 2) entry, so that the entry can no
-                  longer be linked to its content; the entry, chain and tree stay and verify
+                  longer be linked to its content, and ledgers the erasure (which entry, who, when,
+                  why); the entry, chain and tree stay and verify. verify fails for an opening
+                  deleted any other way. --by and --reason are kept in the ledger's (committed)
+                  content: name a role or a ticket, no health data
+  --earlier       ledgers the erasure of an opening already deleted before erasures were
+                  ledgered (verify fails on those until then); the record is taken as it stands
   witness         checks the server's signed checkpoint against the last one seen (see
                   "Witnessing the ledger" in the README); needs no database
   verify-receipt  checks a record's receipt offline; needs no database`;
@@ -42,17 +47,9 @@ export interface VerifyOptions {
 /** The options of `verify`, `migrate-files`, `erase`, or the message to print (exit code 2). */
 export function parseLedgerArgs(
   args: string[],
-):
-  | { options: VerifyOptions }
-  | { command: 'migrate-files' }
-  | { command: 'erase'; entryId: string }
-  | { error: string } {
+): { options: VerifyOptions } | { command: 'migrate-files' } | EraseCommand | { error: string } {
   const [command, ...rest] = args;
-  if (command === 'erase') {
-    if (rest.length !== 1 || rest[0].startsWith('--'))
-      return { error: `erase takes one entry: its number or its hash\n${LEDGER_USAGE}` };
-    return { command, entryId: rest[0] };
-  }
+  if (command === 'erase') return parseEraseArgs(rest);
   if (command === 'migrate-files') {
     return rest.length === 0 ? { command } : { error: `Unknown option ${rest[0]}\n${LEDGER_USAGE}` };
   }
@@ -65,6 +62,39 @@ export function parseLedgerArgs(
     else return { error: `Unknown option ${rest[i]}\n${LEDGER_USAGE}` };
   }
   return { options };
+}
+
+export interface EraseCommand {
+  command: 'erase';
+  entryId: string;
+  request: ErasureRequest;
+  earlier: boolean;
+}
+
+/** `erase <entry> --by <who> --reason <why> [--earlier]`, in any order. */
+function parseEraseArgs(args: string[]): EraseCommand | { error: string } {
+  const entries: string[] = [];
+  const request: Partial<ErasureRequest> = {};
+  let earlier = false;
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === '--earlier') {
+      earlier = true;
+      continue;
+    }
+    const option = args[i] === '--by' ? 'by' : args[i] === '--reason' ? 'reason' : null;
+    if (option) {
+      const value = args[++i];
+      if (value === undefined) return { error: `${args[i - 1]} needs a value\n${LEDGER_USAGE}` };
+      request[option] = value;
+    } else if (args[i].startsWith('--')) return { error: `Unknown option ${args[i]}\n${LEDGER_USAGE}` };
+    else entries.push(args[i]);
+  }
+  if (entries.length !== 1)
+    return { error: `erase takes one entry: its number or its hash\n${LEDGER_USAGE}` };
+  if (request.by === undefined || request.reason === undefined)
+    return { error: `erase needs --by <who> and --reason <why>: the erasure is ledgered\n${LEDGER_USAGE}` };
+  const { by, reason } = request;
+  return { command: 'erase', entryId: entries[0], request: { by, reason }, earlier };
 }
 
 /** Runs the audit, prints progress and a summary; returns the exit code (0 OK, 1 mismatch). */
@@ -102,11 +132,15 @@ export async function runLedgerVerify(
     );
   }
   if (report.erasedCount > 0) {
-    const listed = report.erased.join(', ');
+    const listed = report.erased.map((e) => e.erasedSeq).join(', ');
     const more = report.erasedCount > report.erased.length ? ', ...' : '';
     io.out(
-      `Content erased: ${report.erasedCount} entr${report.erasedCount === 1 ? 'y' : 'ies'} (${listed}${more}); their hashes, chain links and leaves were checked, their content cannot be.`,
+      `Content erased: ${report.erasedCount} entr${report.erasedCount === 1 ? 'y' : 'ies'} (${listed}${more}); their hashes, chain links and leaves were checked, their content cannot be. Each erasure is ledgered:`,
     );
+    for (const e of report.erased)
+      io.out(
+        `  - entry ${e.erasedSeq}: erased ${e.at.toISOString()} by ${e.erasedBy} (erasure entry ${e.seq}): ${e.reason}`,
+      );
   }
   io.out(`Time: ${seconds.toFixed(1)} s`);
   if (report.problemCount === 0) {
@@ -120,15 +154,19 @@ export async function runLedgerVerify(
   return 1;
 }
 
-/** `npm run ledger -- erase <entry>`: deletes one entry's opening and says what it did. */
-export async function runLedgerErase(entryId: string, db: Db, io: CommandIo): Promise<number> {
+/** `npm run ledger -- erase <entry> --by --reason`: erases one entry's opening, says what it did. */
+export async function runLedgerErase(
+  erase: Omit<EraseCommand, 'command'>,
+  db: Db,
+  io: CommandIo,
+): Promise<number> {
   try {
-    const result = await eraseEntryContent(db, entryId);
+    const result = await eraseEntryContent(db, erase.entryId, erase.request, { earlier: erase.earlier });
     io.out(result.message);
     return result.erased || result.alreadyErased ? 0 : 1;
   } catch (err) {
     if (!(err instanceof HttpError)) throw err;
     io.err(`erase: ${err.message}`);
-    return err.statusCode === 404 ? 1 : 2;
+    return err.statusCode === 400 ? 2 : 1;
   }
 }

@@ -7,10 +7,10 @@ import { describe, expect, it } from 'vitest';
 import { ledgerContents, ledgerEntries } from '../../db/schema.js';
 import { useCast } from '../../test/helpers.js';
 import { samplePdf } from '../records/testing.js';
-import { eraseEntryContent } from './commitments.js';
+import { eraseEntryContent } from './erasure.js';
 import { parseLedgerArgs, runLedgerErase, runLedgerVerify } from './command.js';
 import { appendLedgerEntry } from './service.js';
-import { createLedgeredRecord, ENTRY_LOOKUP_FIELDS, ledgerContentOf } from './testing.js';
+import { createLedgeredRecord, ENTRY_LOOKUP_FIELDS, ledgerContentOf, TEST_ERASURE } from './testing.js';
 
 const t = useCast({ patient: false });
 
@@ -30,10 +30,13 @@ async function verifyAll() {
   return { code, out: out.join('\n') };
 }
 
-async function erase(entryId: string) {
+async function erase(entryId: string, request = TEST_ERASURE, earlier = false) {
   const out: string[] = [];
   const err: string[] = [];
-  const code = await runLedgerErase(entryId, t.ctx.db, { out: (l) => out.push(l), err: (l) => err.push(l) });
+  const code = await runLedgerErase({ entryId, request, earlier }, t.ctx.db, {
+    out: (l) => out.push(l),
+    err: (l) => err.push(l),
+  });
   return { code, out: out.join('\n'), err: err.join('\n') };
 }
 
@@ -82,7 +85,7 @@ describe('erasure: npm run ledger -- erase <entry>', () => {
     const res = await erase(made.hash.toUpperCase());
     expect(res.code).toBe(0);
     expect(res.out).toContain(
-      `Entry ${made.seq} (record_upload, hash ${made.hash}): its salt and content were deleted.`,
+      `Entry ${made.seq} (record_upload, hash ${made.hash}): its salt and content were deleted, recorded as erasure entry ${made.seq + 2} (by Privacy officer).`,
     );
     expect(await t.ctx.db.select().from(ledgerContents).where(eq(ledgerContents.seq, made.seq))).toEqual([]);
     expect(await ledgerContentOf(t.ctx.db, made.seq)).toBeNull();
@@ -107,7 +110,29 @@ describe('erasure: npm run ledger -- erase <entry>', () => {
     // Erasing again changes nothing and says so; the public file lookup no longer links the file.
     const again = await erase(String(made.seq));
     expect(again).toMatchObject({ code: 0 });
-    expect(again.out).toMatch(/already erased\. Nothing was changed\./);
+    expect(again.out).toMatch(/already erased \(erasure entry \d+\)\. Nothing was changed\./);
+  });
+
+  it('records with --earlier an opening deleted before erasures were ledgered; verify fails until then', async () => {
+    const made = await createLedgeredRecord(t.ctx, t.hospital.userId, { title: 'Erased long ago' });
+    const early = await erase(String(made.seq), TEST_ERASURE, true);
+    expect(early).toMatchObject({ code: 1, err: expect.stringMatching(/still there; --earlier is for one/) });
+    // As an erasure before this change did it: the opening deleted, nothing ledgered.
+    await t.ctx.db.delete(ledgerContents).where(eq(ledgerContents.seq, made.seq));
+    const before = await verifyAll();
+    expect(before.code).toBe(1);
+    expect(before.out).toContain(`Entry ${made.seq} (record_upload): its content is missing`);
+    const plain = await erase(String(made.seq));
+    expect(plain).toMatchObject({ code: 1, err: expect.stringMatching(/record that with --earlier/) });
+
+    const recorded = await erase(String(made.seq), TEST_ERASURE, true);
+    expect(recorded.code, recorded.err).toBe(0);
+    expect(recorded.out).toMatch(
+      /the earlier deletion of its salt and content is recorded as erasure entry \d+/,
+    );
+    const after = await verifyAll();
+    expect(after.code, after.out).toBe(0);
+    expect(after.out).toMatch(new RegExp(`entry ${made.seq}: erased \\S+ by Privacy officer`));
   });
 
   it('answers unknown entries and malformed ids with a message', async () => {
@@ -119,7 +144,18 @@ describe('erasure: npm run ledger -- erase <entry>', () => {
     expect(bad.err).toMatch(/number \(seq\) or its 64-character hash/);
     expect(parseLedgerArgs(['erase'])).toHaveProperty('error');
     expect(parseLedgerArgs(['erase', '1', '2'])).toHaveProperty('error');
-    expect(parseLedgerArgs(['erase', '12'])).toEqual({ command: 'erase', entryId: '12' });
+    expect(parseLedgerArgs(['erase', '12'])).toMatchObject({
+      error: expect.stringMatching(/--by <who> and --reason <why>/),
+    });
+    expect(parseLedgerArgs(['erase', '12', '--by', 'DPO'])).toHaveProperty('error');
+    expect(parseLedgerArgs(['erase', '12', '--reason', 'asked', '--by', 'DPO'])).toEqual({
+      command: 'erase',
+      entryId: '12',
+      request: { by: 'DPO', reason: 'asked' },
+      earlier: false,
+    });
+    const blank = await erase('1', { by: ' ', reason: 'asked' });
+    expect(blank).toMatchObject({ code: 2, err: 'erase: Say who erases the entry (--by).' });
   });
 });
 
@@ -225,7 +261,7 @@ describe('no health data in the ledger or in its public answers', () => {
     expect(Object.keys(entry).sort()).toEqual(ENTRY_LOOKUP_FIELDS);
     expect([null, true, false]).toContain(entry.providerVerified);
     // Once erased, the file no longer leads to the entry.
-    await eraseEntryContent(t.ctx.db, made.hash);
+    await eraseEntryContent(t.ctx.db, made.hash, TEST_ERASURE);
     expect((await get(`/api/ledger/files/${sha(pdf)}`)).json()).toMatchObject({ found: false, entry: null });
   });
 });

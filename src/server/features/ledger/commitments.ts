@@ -1,6 +1,7 @@
 // Salted commitments (v2 entries, src/shared/ledger/entry.ts): reading an entry's content back
-// from its opening in ledger_contents, checking the opening against the entry's commitments, and
-// erasure. A v1 entry carries its content inline and has no opening.
+// from its opening in ledger_contents and checking the opening against the entry's commitments
+// (erasure, which deletes an opening, is in erasure.ts). A v1 entry carries its content inline and
+// has no opening.
 import { and, eq, gt, lte, type SQL } from 'drizzle-orm';
 import { canonicalJson } from '../../../shared/ledger/canonical.js';
 import {
@@ -13,7 +14,6 @@ import {
 } from '../../../shared/ledger/entry.js';
 import type { Db } from '../../db/connect.js';
 import { ledgerContents, ledgerEntries } from '../../db/schema.js';
-import { badRequest, notFound } from '../../errors.js';
 import { sha256 } from './hashing.js';
 
 export type LedgerEntryRow = typeof ledgerEntries.$inferSelect;
@@ -154,65 +154,6 @@ export async function openingOf(db: Db, seq: number): Promise<Opening | null> {
 export async function entryContent(db: Db, entry: LedgerEntryRow): Promise<Record<string, unknown> | null> {
   const opened = openEntry(entry, await openingOf(db, Number(entry.seq)));
   return opened.state === 'open' ? opened.content : null;
-}
-
-export interface ErasureResult {
-  seq: number;
-  hash: string;
-  kind: string;
-  /** true: the opening was deleted now; false: nothing to delete (already erased, or a v1 entry). */
-  erased: boolean;
-  /** Nothing to delete because an earlier erasure did it. */
-  alreadyErased: boolean;
-  message: string;
-}
-
-/**
- * Erasure: deletes the salt and content of a v2 entry (found by its number or its hash), so the
- * entry can no longer be linked to any content. The entry, its hash, the chain and the tree stay.
- * A v1 entry holds its content inline and cannot be erased this way (the ledger is append-only).
- */
-export async function eraseEntryContent(db: Db, entryId: string): Promise<ErasureResult> {
-  const id = entryId.trim().toLowerCase();
-  const where = /^\d{1,15}$/.test(id)
-    ? eq(ledgerEntries.seq, Number(id))
-    : /^[0-9a-f]{64}$/.test(id)
-      ? eq(ledgerEntries.hash, id)
-      : null;
-  if (!where) throw badRequest('Give the entry as its number (seq) or its 64-character hash.');
-  return db.transaction(async (tx) => {
-    const [entry] = await tx.select().from(ledgerEntries).where(where);
-    if (!entry) throw notFound(`No ledger entry ${entryId}.`);
-    const seq = Number(entry.seq);
-    const base = { seq, hash: entry.hash, kind: entry.kind };
-    const version = versionOf(entry.canonical);
-    if (version !== 2) {
-      return {
-        ...base,
-        erased: false,
-        alreadyErased: false,
-        message: `Entry ${seq} (${entry.kind}) is a format-1 entry: its content is inside the append-only ledger and cannot be erased. Nothing was changed.`,
-      };
-    }
-    const deleted = await tx
-      .delete(ledgerContents)
-      .where(eq(ledgerContents.seq, seq))
-      .returning({ seq: ledgerContents.seq });
-    if (deleted.length === 0) {
-      return {
-        ...base,
-        erased: false,
-        alreadyErased: true,
-        message: `Entry ${seq} (${entry.kind}): its content was already erased. Nothing was changed.`,
-      };
-    }
-    return {
-      ...base,
-      erased: true,
-      alreadyErased: false,
-      message: `Entry ${seq} (${entry.kind}, hash ${entry.hash}): its salt and content were deleted. The entry, the hash chain and the Merkle tree are unchanged; the entry can no longer be linked to its content.`,
-    };
-  });
 }
 
 /** Canonical JSON of a content object, as stored in ledger_contents.content. */

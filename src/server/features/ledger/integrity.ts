@@ -2,9 +2,11 @@
 // the sequence has no gaps, each hash against its canonical text, each chain link, every stored
 // Merkle node against the tree rebuilt from the entries, and every record against its entry
 // (row fields and attachment bytes). A v2 entry's opening (salt + content in ledger_contents) must
-// match its commitments; one that was erased is counted as "content erased", not as a problem: its
-// hash, chain link and leaf are checked like any other. Memory stays constant: entries are read in batches and the
-// tree is rebuilt with a stack of at most log2(n) pending subtrees.
+// match its commitments. A missing opening is "content erased", not a problem, only when a
+// `content_erasure` entry records it (erasure.ts); its hash, chain link and leaf are checked like
+// any other, and an erased upload's record must still be as it was when erased. Memory stays
+// constant but for the erasures: entries are read in batches and the tree is rebuilt with a stack
+// of at most log2(n) pending subtrees.
 import { and, asc, eq, gt, inArray, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/connect.js';
 import { attachments, ledgerEntries, ledgerNodes, medicalRecords } from '../../db/schema.js';
@@ -15,6 +17,7 @@ import { bytesOf, chainHashOf, hexOf, leafOf, nodeOf, sha256, sha256Hex } from '
 import type { AttachmentHasher } from './hash-pool.js';
 import { rootAt } from './tree.js';
 import { openEntry, openingsBetween, type OpenedEntry, type Opening } from './commitments.js';
+import { recordDigestOf, recordedErasures, type Erasure } from './erasure.js';
 import { compareRecord, type AttachmentRow, type ComparedRecord, type LedgerEntryRow } from './verify.js';
 
 export interface AuditProgress {
@@ -33,10 +36,10 @@ export interface AuditReport {
   problems: string[];
   /** Problems beyond this many are counted, not listed. */
   problemCount: number;
-  /** v2 entries whose content was erased (salt deleted); not problems. */
+  /** v2 entries whose content was erased by a recorded erasure; not problems. */
   erasedCount: number;
-  /** Their numbers (the first maxListedProblems). */
-  erased: number[];
+  /** Their erasures (the first maxListedProblems). */
+  erased: Erasure[];
 }
 
 export interface AuditOptions {
@@ -81,6 +84,7 @@ export async function auditLedger(
     if (report.problems.length < maxListed) report.problems.push(text);
   };
   let total: number | undefined; // read only for progress reports
+  const erasures = await recordedErasures(db);
 
   let expectedSeq = 0;
   let previousChain = GENESIS_CHAIN_HASH;
@@ -95,7 +99,9 @@ export async function auditLedger(
   const hasher = options.hasher ?? files;
   let end = await windowEnd(db, lastSeq, batchSize);
   let recordChecks =
-    end !== null && checkRecords ? await beginRecordChecks(db, hasher, lastSeq, end, report) : undefined;
+    end !== null && checkRecords
+      ? await beginRecordChecks(db, hasher, lastSeq, end, report, erasures)
+      : undefined;
   let finalChecks: Promise<string[]> | undefined;
   while (end !== null) {
     const batch = await db
@@ -125,8 +131,15 @@ export async function auditLedger(
           `Entry ${seq}: its stored content was changed (it no longer matches the entry's commitments).`,
         );
       else if (opened.state === 'erased') {
-        report.erasedCount++;
-        if (report.erased.length < maxListed) report.erased.push(seq);
+        const erasure = erasures.get(seq);
+        if (erasure?.erasedHash !== entry.hash)
+          problem(
+            `Entry ${seq} (${entry.kind}): its content is missing and no erasure entry records its erasure (it was deleted outside \`npm run ledger -- erase\`).`,
+          );
+        else {
+          report.erasedCount++;
+          if (report.erased.length < maxListed) report.erased.push(erasure);
+        }
       }
       if (chainHashOf(previousChain, entry.hash) !== entry.chainHash)
         problem(`Entry ${seq}: its chain hash does not follow from entry ${seq - 1}.`);
@@ -147,7 +160,9 @@ export async function auditLedger(
     await compareNodes(db, first, expectedSeq, computed, problem);
     end = await windowEnd(db, lastSeq, batchSize);
     const nextChecks =
-      end !== null && checkRecords ? await beginRecordChecks(db, hasher, lastSeq, end, report) : undefined;
+      end !== null && checkRecords
+        ? await beginRecordChecks(db, hasher, lastSeq, end, report, erasures)
+        : undefined;
     // After the last batch, the checks of the whole tree and table run while its records finish.
     if (end === null) {
       finalChecks = checkWhole(db, expectedSeq, stack, checkRecords, report);
@@ -273,6 +288,7 @@ async function beginRecordChecks(
   after: number,
   end: number,
   report: AuditReport,
+  erasures: Map<number, Erasure>,
 ): Promise<
   (
     batch: LedgerEntryRow[],
@@ -337,10 +353,16 @@ async function beginRecordChecks(
         content,
         attachments: stored,
         erased,
+        recordContent,
       } = await compareRecord(hasher, record, own, entry, openings.get(seq) ?? null, opened.get(seq));
-      // An erased entry can no longer vouch for its record's fields (counted above, not a problem);
-      // the attachment bytes are still checked against their recorded SHA-256.
-      if (erased) content.ok = true;
+      // An erased entry can no longer vouch for its record's fields, but its erasure holds the
+      // record's digest as it stood then. Without an erasure the entry is a problem (above).
+      // The attachment bytes are still checked against their recorded SHA-256.
+      const erasure = erasures.get(seq);
+      if (erased && erasure?.erasedHash === entry.hash) {
+        content.ok = erasure.recordDigest === recordDigestOf(recordContent);
+        content.detail = `The record changed after its entry's content was erased (erasure entry ${erasure.seq}).`;
+      }
       report.attachmentBytes += own.reduce((sum, a) => sum + Number(a.size), 0);
       report.records++;
       return [stored, content]

@@ -18,8 +18,8 @@ import {
 import { samplePdf, samplePng, uploadRecord } from '../records/testing.js';
 import { parseVerifyReceiptArgs, runVerifyReceipt } from './receipt-command.js';
 import { noteSigner } from './signing.js';
-import { eraseEntryContent } from './commitments.js';
-import { appendTestEntries, createLedgeredRecord } from './testing.js';
+import { eraseEntryContent } from './erasure.js';
+import { appendTestEntries, createLedgeredRecord, TEST_ERASURE } from './testing.js';
 
 /** Later appends before the receipt is checked (about 15 s on PGlite). */
 const LATER_APPENDS = 1000;
@@ -126,7 +126,7 @@ describe('GET /api/medical-records/:id/receipt', () => {
     expect((await get(`/api/medical-records/${made.recordId}/receipt`, hospital.cookie)).statusCode).toBe(
       200,
     );
-    expect((await eraseEntryContent(t.ctx.db, String(made.seq))).erased).toBe(true);
+    expect((await eraseEntryContent(t.ctx.db, String(made.seq), TEST_ERASURE)).erased).toBe(true);
     const res = await get(`/api/medical-records/${made.recordId}/receipt`, hospital.cookie);
     expect(res.statusCode).toBe(409);
     expect(res.json().message).toMatch(/erased/);

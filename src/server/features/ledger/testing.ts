@@ -154,6 +154,9 @@ export async function appendTestEntries(
   }
 }
 
+/** Who erases and why, for tests that erase an entry (`erase --by --reason`). */
+export const TEST_ERASURE = { by: 'Privacy officer', reason: 'Erasure request ER-12' };
+
 /** The content a ledger entry covers: inline (format 1) or from its opening (format 2); null once erased. */
 export async function ledgerContentOf(db: Db, seq: number): Promise<Record<string, unknown> | null> {
   const [entry] = await db.select().from(ledgerEntries).where(eq(ledgerEntries.seq, seq));

@@ -108,7 +108,7 @@ export async function checkRecordContent(
   files: FileStore,
   record: RecordRow,
   entry: LedgerEntryRow,
-): Promise<{ content: VerificationCheck; attachments: VerificationCheck; erased: boolean }> {
+): Promise<RecordComparison> {
   const rows = await db
     .select()
     .from(attachments)
@@ -120,6 +120,15 @@ export async function checkRecordContent(
 /** What compareRecord reads of a record: the fields its entry covers and its entry hash. */
 export type ComparedRecord = RecordContentSource & Pick<RecordRow, 'blockchainHash'>;
 
+export interface RecordComparison {
+  content: VerificationCheck;
+  attachments: VerificationCheck;
+  /** The entry's opening is gone: `content` cannot compare the record with it. */
+  erased: boolean;
+  /** The record's ledger content as it stands (content.ts, attachments by the bytes read back). */
+  recordContent: Record<string, unknown>;
+}
+
 /** Reads back every attachment and recomputes the entry's hash from the row and the bytes. */
 export async function compareRecord(
   files: Pick<FileStore, 'hashStored'>,
@@ -129,7 +138,7 @@ export async function compareRecord(
   opening: Opening | null,
   /** The entry read with its opening, when the caller has read it already (the audit). */
   opened: OpenedEntry = openEntry(entry, opening),
-): Promise<{ content: VerificationCheck; attachments: VerificationCheck; erased: boolean }> {
+): Promise<RecordComparison> {
   const problems: string[] = [];
   const fromBytes: AttachmentRow[] = [];
   for (const row of rows) {
@@ -153,6 +162,7 @@ export async function compareRecord(
   const hashOk = record.blockchainHash === entry.hash;
   return {
     erased: opened.state === 'erased',
+    recordContent: content,
     content: {
       name: 'content',
       ok: contentOk && hashOk,

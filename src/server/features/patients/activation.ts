@@ -8,7 +8,7 @@
 // stolen table alone yields nothing; and an HMAC costs nothing per sign-up, unlike scrypt/argon2.
 import crypto from 'node:crypto';
 import { addDays } from 'date-fns';
-import { and, eq, gt } from 'drizzle-orm';
+import { and, eq, gt, sql } from 'drizzle-orm';
 import {
   ACTIVATION_CODE_ALPHABET,
   ACTIVATION_CODE_LENGTH,
@@ -17,7 +17,7 @@ import {
   normalizeActivationCode,
 } from '../../../shared/activation.js';
 import type { Db } from '../../db/connect.js';
-import { activationCodes, patients, users } from '../../db/schema.js';
+import { activationCodes, patients, rateLimitCounters, users } from '../../db/schema.js';
 import type { OutgoingMail } from '../../mail/mailer.js';
 import { patientActivation } from '../../mail/templates.js';
 import { joinNames } from '../../../shared/users.js';
@@ -48,7 +48,21 @@ export function generateActivationCode(): string {
 const hashCode = (key: Buffer, normalized: string) =>
   crypto.createHmac('sha256', key).update(normalized).digest('hex');
 
-/** A new code for the patient, replacing any earlier one (which is void from now on). */
+/**
+ * The counter of patient sign-up attempts on one MRN from one address (REGISTER_MAX_PER_MRN an
+ * hour). Per address as well as per MRN, so that guesses from elsewhere cannot lock the real
+ * patient out, as a count over all addresses did (issue 56). Guessing stays out of reach: even
+ * 10,000 addresses, each held to REGISTER_MAX_PER_IP tries in 15 minutes, make about 6·10^8 tries
+ * over a code's 30 days against 2^50 (10^15) codes.
+ */
+export const signupAttemptsKey = (mrn: string, address: string) => `${signupAttemptsPrefix(mrn)}${address}`;
+const signupAttemptsPrefix = (mrn: string) => `register-mrn:${mrn}:`;
+
+/**
+ * A new code for the patient, replacing any earlier one (which is void from now on). The MRN's
+ * sign-up attempt counts start again, so the new code works at once, wherever the earlier
+ * attempts came from.
+ */
 export async function issueActivationCode(
   tx: Db,
   settings: ActivationSettings,
@@ -65,6 +79,14 @@ export async function issueActivationCode(
       target: activationCodes.patientId,
       set: { codeHash, expiresAt, createdAt: now },
     });
+  const [patient] = await tx
+    .select({ mrn: patients.patientId })
+    .from(patients)
+    .where(eq(patients.id, patientRowId));
+  if (patient)
+    await tx
+      .delete(rateLimitCounters)
+      .where(sql`starts_with(${rateLimitCounters.key}, ${signupAttemptsPrefix(patient.mrn)})`);
   return { code: formatActivationCode(code), expiresAt };
 }
 

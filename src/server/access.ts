@@ -186,6 +186,39 @@ export const liveGrantFilter = (familyUserId?: string) =>
     familySharingOn(familyGrants.patientId),
   );
 
+/**
+ * Serialises, until the transaction ends, every change that grants or revokes a reach into one
+ * patient's records by link or by relative: consent saves, share links made, invitations sent and
+ * accepted, contact changes and revokes. Each reads the state it depends on after taking it, so a
+ * revocation and a grant racing it are decided one after the other (docs/decisions.md#consent).
+ * NO KEY UPDATE conflicts with itself but not with the key-share locks of foreign keys, so records
+ * and appointments of the patient can still be written meanwhile.
+ */
+export async function lockPatientGrants(tx: Db, patientRowId: string) {
+  await tx
+    .select({ id: patients.id })
+    .from(patients)
+    .where(eq(patients.id, patientRowId))
+    .for('no key update');
+}
+
+/**
+ * A grant belongs to the person who accepted the invitation, not to the contact row: a change
+ * that may point the contact at someone else (its e-mail or name) or takes its access away ends
+ * the contact's grants, and only a new invitation, accepted, gives access again.
+ */
+export function contactChangeEndsGrant(
+  before: Pick<typeof familyContacts.$inferSelect, 'email' | 'firstName' | 'lastName' | 'canAccessRecords'>,
+  after: Pick<typeof familyContacts.$inferSelect, 'email' | 'firstName' | 'lastName' | 'canAccessRecords'>,
+): boolean {
+  return (
+    (before.email ?? '').toLowerCase() !== (after.email ?? '').toLowerCase() ||
+    before.firstName !== after.firstName ||
+    before.lastName !== after.lastName ||
+    !after.canAccessRecords
+  );
+}
+
 /** Whether the family member holds a live grant for the patient row. */
 export async function hasLiveGrant(db: Db, familyUserId: string, patientRowId: string): Promise<boolean> {
   const [row] = await db

@@ -13,6 +13,7 @@ import {
   type Actor,
   findRecordForUser,
   isUuid,
+  lockPatientGrants,
   mayOpenShareLink,
   openShareLinkFilter,
   type PatientRow,
@@ -105,13 +106,22 @@ export async function createShare(
   input: ShareInput,
   now: Date,
 ): Promise<Share> {
-  const { record, patient } = await findRecordForUser(db, actor, recordId);
-  if (record.status !== 'final' || documentStatusOf(record) !== 'current') throw conflict(NOT_CURRENT);
-  if (!(await specialistsConsent(db, patient.id))) throw conflict(CONSENT_OFF);
-  if (!record.shareWithSpecialists) throw conflict(SWITCH_OFF);
+  const { record: found, patient } = await findRecordForUser(db, actor, recordId);
   const token = crypto.randomBytes(32).toString('base64url');
   const expiresAt = addHours(now, input.expiresInHours);
-  const link = await db.transaction(async (tx) => {
+  const { link, record } = await db.transaction(async (tx) => {
+    // The consent and the record's switch are read under the patient's grant lock and the
+    // record's row lock: a consent save or a switch change racing this one is decided before or
+    // after it, never in between (a link made meanwhile would escape the consent-off revocation).
+    await lockPatientGrants(tx, patient.id);
+    const [record] = await tx
+      .select()
+      .from(medicalRecords)
+      .where(eq(medicalRecords.id, found.id))
+      .for('share');
+    if (record.status !== 'final' || documentStatusOf(record) !== 'current') throw conflict(NOT_CURRENT);
+    if (!(await specialistsConsent(tx, patient.id))) throw conflict(CONSENT_OFF);
+    if (!record.shareWithSpecialists) throw conflict(SWITCH_OFF);
     const [row] = await tx
       .insert(shareLinks)
       .values({
@@ -136,7 +146,7 @@ export async function createShare(
       },
       now,
     );
-    return row;
+    return { link: row, record };
   });
   const mail = shareLinkMail(
     link.recipientEmail,

@@ -2,6 +2,7 @@
 // through it. Another party's resource is answered as 404, so its existence does not leak.
 import type { FastifyRequest } from 'fastify';
 import { and, eq, gt, isNull, sql, type AnyColumn, type Placeholder, type SQL } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import { CONSENT_TYPES } from '../shared/consent.js';
 import type { Role } from '../shared/constants.js';
 import { isUuid } from '../shared/fields.js';
@@ -272,13 +273,15 @@ export const specialistsConsentOn = (patientId: AnyColumn | SQL) =>
 
 /**
  * A specialist share link opens (docs/decisions.md#specialist-share-links) while it is neither
- * revoked nor expired, the patient's "Share with specialists" consent is on, the record's own
- * Specialists switch is on and the record is uploaded and not entered in error. The predicate and
- * its SQL (over share_links joined with medical_records) say the same.
+ * revoked nor expired, the patient's "Share with specialists" consent is on, and the current
+ * version of its record (a link follows its record through amendments: `linkedRecordVersion`) has
+ * its own Specialists switch on and is uploaded and not entered in error. The predicate (given
+ * that current version) and its SQL (over share_links joined with medical_records on
+ * `linkedRecordVersion`) say the same.
  */
 export function mayOpenShareLink(
   link: Pick<ShareLinkRow, 'revokedAt' | 'expiresAt'>,
-  record: Pick<RecordRow, 'shareWithSpecialists' | 'status' | 'enteredInErrorAt'>,
+  record: Pick<RecordRow, 'shareWithSpecialists' | 'status' | 'enteredInErrorAt' | 'supersededById'>,
   specialistsConsent: boolean,
   now: Date,
 ): boolean {
@@ -288,6 +291,7 @@ export function mayOpenShareLink(
     specialistsConsent &&
     record.shareWithSpecialists &&
     record.status === 'final' &&
+    record.supersededById === null &&
     record.enteredInErrorAt === null
   );
 }
@@ -299,5 +303,21 @@ export const openShareLinkFilter = (now: Date) =>
     specialistsConsentOn(medicalRecords.patientId),
     eq(medicalRecords.shareWithSpecialists, true),
     eq(medicalRecords.status, 'final'),
+    isNull(medicalRecords.supersededById),
     isNull(medicalRecords.enteredInErrorAt),
   );
+
+const version = alias(medicalRecords, 'version');
+/**
+ * The id of the latest version of the record a share link was made for: its record, or the end of
+ * that record's chain of amendments (one version has at most one successor, so the chain is a
+ * line), as SQL over share_links. Join medical_records on it to read what the link opens now.
+ */
+export const linkedRecordVersion = sql<string>`(
+  with recursive chain(id, next) as (
+    select ${version.id}, ${version.supersededById} from ${medicalRecords} as ${version} where ${version.id} = ${shareLinks.recordId}
+    union all
+    select ${version.id}, ${version.supersededById} from ${medicalRecords} as ${version}
+      join chain on ${version.id} = chain.next
+  )
+  select chain.id from chain where chain.next is null)`;

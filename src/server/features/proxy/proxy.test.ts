@@ -14,7 +14,7 @@ import {
   uniqueEmail,
   useCast,
 } from '../../test/helpers.js';
-import { uploadRecord } from '../records/testing.js';
+import { multipartBody, uploadRecord } from '../records/testing.js';
 import { INVITE_MESSAGES } from './invitations.js';
 
 const t = useCast({ patient: false });
@@ -206,6 +206,24 @@ describe('losing access', () => {
     expect(await t.ctx.db.select().from(familyGrants).where(eq(familyGrants.contactId, g.contactId))).toEqual(
       [],
     );
+  });
+
+  it('follows a record through its amendment, which keeps the Family switch', async () => {
+    const g = await grantedFamily();
+    const { payload, headers } = multipartBody([
+      { name: 'patientId', value: g.row.id },
+      { name: 'recordType', value: 'lab-results' },
+      { name: 'title', value: 'Blood panel (corrected)' },
+    ]);
+    const amended = await t.app.inject({
+      method: 'POST',
+      url: `/api/medical-records/${g.record.id}/amend`,
+      headers: { ...headers, cookie: t.hospital.cookie },
+      payload,
+    });
+    expect(amended.statusCode, amended.body).toBe(201);
+    const records = await send('GET', `/api/proxy/patients/${g.row.id}/records`, g.family.cookie);
+    expect(records.json().items.map((r: { title: string }) => r.title)).toEqual(['Blood panel (corrected)']);
   });
 
   it('covers a record once it is entered in error', async () => {

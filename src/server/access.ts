@@ -205,8 +205,8 @@ export async function lockPatientGrants(tx: Db, patientRowId: string) {
 
 /**
  * A grant belongs to the person who accepted the invitation, not to the contact row: a change
- * that may point the contact at someone else (its e-mail or name) or takes its access away ends
- * the contact's grants, and only a new invitation, accepted, gives access again.
+ * that may point the contact at someone else (its e-mail or name), or that touches a contact whose
+ * access is off, ends the contact's grants, and only a new invitation, accepted, gives access again.
  */
 export function contactChangeEndsGrant(
   before: Pick<typeof familyContacts.$inferSelect, 'email' | 'firstName' | 'lastName' | 'canAccessRecords'>,
@@ -216,6 +216,9 @@ export function contactChangeEndsGrant(
     (before.email ?? '').toLowerCase() !== (after.email ?? '').toLowerCase() ||
     before.firstName !== after.firstName ||
     before.lastName !== after.lastName ||
+    // Off on either side: taken away now, or given back after a Revoke (grants from before this
+    // rule, kept while the flag was off, end here too instead of coming back).
+    !before.canAccessRecords ||
     !after.canAccessRecords
   );
 }

@@ -2,7 +2,7 @@
 // losing one, other patients' ids, and the patient's trail.
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { familyGrants, familyInvitations } from '../../db/schema.js';
+import { familyContacts, familyGrants, familyInvitations } from '../../db/schema.js';
 import { headerOf, outboxMessages } from '../../mail/read-message.js';
 import {
   addPatient,
@@ -337,6 +337,25 @@ describe('a grant belongs to the person who accepted the invitation', () => {
       (await send('POST', '/api/proxy/accept', g.family.cookie, { inviteToken: token })).statusCode,
     ).toBe(200);
     expect(await proxyReads(g)).toEqual(granted);
+  });
+
+  it('ends a grant kept from before this rule (flag cleared, grant left) when the flag is ticked again', async () => {
+    const g = await grantedFamily();
+    // What Revoke used to leave behind: the flag off, the grant row still there.
+    await t.ctx.db
+      .update(familyContacts)
+      .set({ canAccessRecords: false })
+      .where(eq(familyContacts.id, g.contactId));
+    expect(await grantsOf(g.contactId)).toHaveLength(1);
+    const put = await send(
+      'PUT',
+      `/api/family-contacts/${g.contactId}`,
+      g.patient.cookie,
+      relative(g.family.email),
+    );
+    expect(put.statusCode, put.body).toBe(200);
+    expect(await grantsOf(g.contactId)).toEqual([]);
+    expect(await proxyReads(g)).toEqual(refused);
   });
 
   it('is not given back by ticking the flag again after clearing it in the contact form', async () => {

@@ -1,14 +1,15 @@
 // Specialist share links (issue 12; docs/decisions.md#specialist-share-links): a patient shares a
 // record from its view; the specialist opens the e-mailed link from the outbox without signing in,
 // sees the record verified and downloads the attachment (the same bytes); the patient's trail shows
-// the opening and the Manage Consent dialog lists the link; revoked there, it is refused.
+// the opening; the hospital amends the record and the link opens the corrected version, saying so,
+// with the version history; the Manage Consent dialog lists the link; revoked there, it is refused.
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { samplePdf } from '../src/server/features/records/testing';
 import { linksIn, outboxMessages } from '../src/server/mail/read-message';
 import { signedInPatient, toast, uniqueEmail } from './auth-helpers';
-import { hospitalWithPatient, uploadRecord } from './record-helpers';
+import { hospitalWithPatient, openRecordDialog, uploadRecord } from './record-helpers';
 import { startJourney } from './journey';
 
 const journey = startJourney();
@@ -43,7 +44,6 @@ describe('specialist share links', () => {
       shareWithSpecialists: 'true',
       files: { name: 'echo.pdf', mimeType: 'application/pdf', buffer: pdfBytes },
     });
-    await hospital.close();
 
     // The patient shares it from the record's view.
     const patient = await journey.browser.newContext();
@@ -95,13 +95,38 @@ describe('specialist share links', () => {
     await shared.screenshot({ path: '/tmp/medledger-shared-record.png', fullPage: true });
     await page.screenshot({ path: '/tmp/medledger-record-links.png', fullPage: true });
 
+    // The hospital amends the record from its view, leaving the sharing switches alone: the link
+    // follows the record, and the specialist sees the corrected version, told that it was amended,
+    // with the version history.
+    const hospitalPage = await hospital.newPage();
+    const hospitalRecord = await openRecordDialog(hospitalPage, url, 'Ada Lovelace', 'Echocardiogram');
+    await hospitalRecord.getByRole('button', { name: 'Amend Record' }).click();
+    const amend = hospitalPage.getByRole('dialog', { name: 'Amend "Echocardiogram"' });
+    await amend.getByLabel('Title').fill('Echocardiogram (corrected)');
+    await amend.getByRole('button', { name: 'Save Amendment' }).click();
+    await toast(hospitalPage, 'Record Amended').waitFor();
+    await hospital.close();
+    await shared.reload();
+    await shared.getByRole('heading', { name: 'Echocardiogram (corrected)' }).waitFor();
+    await shared.getByText('This record was amended', { exact: true }).waitFor();
+    await shared.getByText(/corrected after this link was sent/).waitFor();
+    await shared.getByText('Version 1: Echocardiogram', { exact: true }).waitFor();
+    await shared.getByText('Version 2: Echocardiogram (corrected) (shown)').waitFor();
+    await shared.getByText('Superseded', { exact: true }).waitFor();
+    await shared.getByText('Blockchain Verified', { exact: true }).waitFor();
+    await shared.getByRole('button', { name: 'Download echo.pdf' }).waitFor();
+    await shared.screenshot({ path: '/tmp/medledger-shared-amended.png', fullPage: true });
+    await shared.setViewportSize({ width: 390, height: 844 });
+    await shared.screenshot({ path: '/tmp/medledger-shared-amended-390.png', fullPage: true });
+    expect(await shared.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+
     // The Manage Consent dialog lists the link holding access; revoked there, the link is refused.
     await page.keyboard.press('Escape');
     await record.waitFor({ state: 'detached' });
     await page.getByRole('button', { name: 'Manage Consent' }).click();
     const consent = page.getByRole('dialog', { name: 'Manage Consent' });
     await consent.getByText(SPECIALIST).waitFor();
-    await consent.getByText('Echocardiogram').waitFor();
+    await consent.getByText('Echocardiogram (corrected)').waitFor();
     await consent.getByRole('button', { name: `Revoke the link to ${SPECIALIST}` }).click();
     await toast(page, 'Link Revoked').waitFor();
     await consent.getByText('No specialist link opens any of your records.').waitFor();

@@ -2,6 +2,7 @@
 // through it. Another party's resource is answered as 404, so its existence does not leak.
 import type { FastifyRequest } from 'fastify';
 import { and, eq, gt, isNull, sql, type AnyColumn, type Placeholder, type SQL } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import { CONSENT_TYPES } from '../shared/consent.js';
 import type { Role } from '../shared/constants.js';
 import { isUuid } from '../shared/fields.js';
@@ -189,6 +190,42 @@ export const liveGrantFilter = (familyUserId?: string) =>
     familySharingOn(familyGrants.patientId),
   );
 
+/**
+ * Serialises, until the transaction ends, every change that grants or revokes a reach into one
+ * patient's records by link or by relative: consent saves, share links made, invitations sent and
+ * accepted, contact changes and revokes. Each reads the state it depends on after taking it, so a
+ * revocation and a grant racing it are decided one after the other (docs/decisions.md#consent).
+ * NO KEY UPDATE conflicts with itself but not with the key-share locks of foreign keys, so records
+ * and appointments of the patient can still be written meanwhile.
+ */
+export async function lockPatientGrants(tx: Db, patientRowId: string) {
+  await tx
+    .select({ id: patients.id })
+    .from(patients)
+    .where(eq(patients.id, patientRowId))
+    .for('no key update');
+}
+
+/**
+ * A grant belongs to the person who accepted the invitation, not to the contact row: a change
+ * that may point the contact at someone else (its e-mail or name), or that touches a contact whose
+ * access is off, ends the contact's grants, and only a new invitation, accepted, gives access again.
+ */
+export function contactChangeEndsGrant(
+  before: Pick<typeof familyContacts.$inferSelect, 'email' | 'firstName' | 'lastName' | 'canAccessRecords'>,
+  after: Pick<typeof familyContacts.$inferSelect, 'email' | 'firstName' | 'lastName' | 'canAccessRecords'>,
+): boolean {
+  return (
+    (before.email ?? '').toLowerCase() !== (after.email ?? '').toLowerCase() ||
+    before.firstName !== after.firstName ||
+    before.lastName !== after.lastName ||
+    // Off on either side: taken away now, or given back after a Revoke (grants from before this
+    // rule, kept while the flag was off, end here too instead of coming back).
+    !before.canAccessRecords ||
+    !after.canAccessRecords
+  );
+}
+
 /** Whether the family member holds a live grant for the patient row. */
 export async function hasLiveGrant(db: Db, familyUserId: string, patientRowId: string): Promise<boolean> {
   const [row] = await db
@@ -242,13 +279,15 @@ export const specialistsConsentOn = (patientId: AnyColumn | SQL) =>
 
 /**
  * A specialist share link opens (docs/decisions.md#specialist-share-links) while it is neither
- * revoked nor expired nor suspended with the account that made it, the patient's "Share with specialists" consent is on, the record's own
- * Specialists switch is on and the record is uploaded and not entered in error. The predicate and
- * its SQL (over share_links joined with medical_records) say the same.
+ * revoked nor expired nor suspended with the account that made it, the patient's "Share with
+ * specialists" consent is on, and the current version of its record (a link follows its record
+ * through amendments: `linkedRecordVersion`) has its own Specialists switch on and is uploaded and
+ * not entered in error. The predicate (given that current version) and its SQL (over share_links
+ * joined with medical_records on `linkedRecordVersion`) say the same.
  */
 export function mayOpenShareLink(
   link: Pick<ShareLinkRow, 'revokedAt' | 'expiresAt' | 'suspendedAt'>,
-  record: Pick<RecordRow, 'shareWithSpecialists' | 'status' | 'enteredInErrorAt'>,
+  record: Pick<RecordRow, 'shareWithSpecialists' | 'status' | 'enteredInErrorAt' | 'supersededById'>,
   specialistsConsent: boolean,
   now: Date,
 ): boolean {
@@ -259,6 +298,7 @@ export function mayOpenShareLink(
     specialistsConsent &&
     record.shareWithSpecialists &&
     record.status === 'final' &&
+    record.supersededById === null &&
     record.enteredInErrorAt === null
   );
 }
@@ -271,5 +311,21 @@ export const openShareLinkFilter = (now: Date) =>
     specialistsConsentOn(medicalRecords.patientId),
     eq(medicalRecords.shareWithSpecialists, true),
     eq(medicalRecords.status, 'final'),
+    isNull(medicalRecords.supersededById),
     isNull(medicalRecords.enteredInErrorAt),
   );
+
+const version = alias(medicalRecords, 'version');
+/**
+ * The id of the latest version of the record a share link was made for: its record, or the end of
+ * that record's chain of amendments (one version has at most one successor, so the chain is a
+ * line), as SQL over share_links. Join medical_records on it to read what the link opens now.
+ */
+export const linkedRecordVersion = sql<string>`(
+  with recursive chain(id, next) as (
+    select ${version.id}, ${version.supersededById} from ${medicalRecords} as ${version} where ${version.id} = ${shareLinks.recordId}
+    union all
+    select ${version.id}, ${version.supersededById} from ${medicalRecords} as ${version}
+      join chain on ${version.id} = chain.next
+  )
+  select chain.id from chain where chain.next is null)`;

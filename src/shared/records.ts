@@ -44,6 +44,12 @@ const formBoolean = (fallback: boolean) =>
       v === undefined || v === '' ? fallback : ['true', 'on', '1', true].includes(v as string | boolean),
     z.boolean(),
   );
+/** The same, with absent left undefined: the server decides what an unset switch means. */
+const unsetFormBoolean = z.preprocess(
+  (v) =>
+    v === undefined || v === '' ? undefined : ['true', 'on', '1', true].includes(v as string | boolean),
+  z.boolean().optional(),
+);
 
 /** The upload form's fields. hospitalId, isBlockchainVerified and blockchainHash are ignored. */
 export const recordFieldsSchema = z.object({
@@ -63,8 +69,12 @@ export const recordFieldsSchema = z.object({
     z.enum(DEPARTMENTS, { error: 'Unknown department' }).nullish(),
   ),
   consentProvided: formBoolean(true),
-  shareWithSpecialists: formBoolean(false),
-  shareWithFamily: formBoolean(false),
+  /**
+   * The sharing switches; left out, they are the version's the upload continues (the record an
+   * amendment corrects, the draft it finishes), else off (docs/decisions.md#records).
+   */
+  shareWithSpecialists: unsetFormBoolean,
+  shareWithFamily: unsetFormBoolean,
   /** "Save as Draft": kept for the hospital only, not ledgered until uploaded. */
   draft: formBoolean(false),
   /** Continue a saved draft (its fields are replaced, its files kept, new files added). */

@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { emailSchema } from './auth.js';
 import { recordVerificationSchema } from './ledger/api.js';
-import { attachmentSchema, recordSchema } from './records.js';
+import { attachmentSchema, recordSchema, recordVersionSchema } from './records.js';
 import { blankToNull, nullableStrings, only, strings } from './fields.js';
 import { text } from './text.js';
 
@@ -39,7 +39,10 @@ export const shareSchema = z.object({
 });
 export type Share = z.infer<typeof shareSchema>;
 
-/** What the recipient of a link sees: the record, its files and its verification, nothing else. */
+/**
+ * What the recipient of a link sees: the latest version of the record (a link follows its
+ * amendments), its files, its verification and its versions, nothing else.
+ */
 export const sharedRecordSchema = z.object({
   record: recordSchema.pick(
     only(
@@ -57,6 +60,12 @@ export const sharedRecordSchema = z.object({
   /** `url` is `/api/shares/{token}/attachments/{attachment id}`. */
   attachments: z.array(attachmentSchema.omit({ position: true })),
   verification: recordVerificationSchema,
+  /** Every version of the record, oldest first; the last is the one shown. */
+  versions: z.array(
+    recordVersionSchema.pick(only('title', 'createdAt', 'providerName', 'documentStatus', 'blockchainHash')),
+  ),
+  /** The record was amended after the link was made: the link now opens the corrected version. */
+  amendedSinceShared: z.boolean(),
   expiresAt: z.string(),
   note: z.string().nullable(),
 });

@@ -83,7 +83,15 @@ export function FamilyContactForm({ contact, saving, onSave, onCancel }: Props) 
           <Group>
             <Checkbox label="Primary Contact" {...check('isPrimary')} />
             <Checkbox label="Emergency Contact" {...check('emergencyContact')} />
-            <Checkbox label="Can Access Medical Records" {...check('canAccessRecords')} />
+            <Checkbox
+              label="Can Access Medical Records"
+              description={
+                contact?.canAccessRecords
+                  ? 'Changing the name or e-mail ends the current access; the contact is invited again.'
+                  : undefined
+              }
+              {...check('canAccessRecords')}
+            />
           </Group>
           <FormActions onCancel={onCancel} busy={saving}>
             <Button type="submit" disabled={!ready || saving} loading={saving}>

@@ -1,5 +1,6 @@
 // The family members holding access to the patient's records now, each with "Revoke" (which clears
-// the contact's "Can Access Medical Records" flag; docs/decisions.md#family-proxy-access). Its own
+// the contact's "Can Access Medical Records" flag and ends the grant, so access comes back only by a
+// new invitation; docs/decisions.md#family-proxy-access). Its own
 // component so the Manage Consent dialog can show other holders (share links) beside it.
 import { Button, Group, Loader, Stack, Text, Title } from '@mantine/core';
 import { notifyError, notifySuccess } from '../../notify';
@@ -15,7 +16,10 @@ export function FamilyAccessHolders() {
   async function onRevoke(contactId: string, name: string) {
     try {
       await revoke.mutateAsync(contactId);
-      notifySuccess('Access Revoked', `${name} can no longer see your records.`);
+      notifySuccess(
+        'Access Revoked',
+        `${name} can no longer see your records. Giving access again sends a new invitation.`,
+      );
     } catch (error) {
       notifyError('Revoke Failed', errorMessage(error, 'Could not revoke the access. Please try again.'));
     }

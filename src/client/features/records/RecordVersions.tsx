@@ -1,7 +1,7 @@
 // Amendments and retractions in the record view (docs/decisions.md#records): the record's status
 // (Amended, Superseded, Entered in error), its version history with who did what when, and for the
 // hospital that uploaded it the two ways to correct a record without erasing it.
-import { Alert, Button, Group, Paper, Stack, Text, Textarea, Title } from '@mantine/core';
+import { Alert, Button, Group, Stack, Text, Textarea } from '@mantine/core';
 import { AppModal } from '../../components/AppModal';
 import { IconAlertTriangle, IconEdit, IconHistory } from '@tabler/icons-react';
 import { useState } from 'react';
@@ -14,8 +14,7 @@ import { notifyError, notifySuccess } from '../../notify';
 import { useMarkEnteredInError, useRecordHistory } from './api';
 import { UploadRecordForm } from './UploadRecordForm';
 import { FormActions } from '../../components/FormActions';
-import { ListRow } from '../../components/ListRow';
-import { RecordStatusBadges } from './RecordStatusBadges';
+import { VersionHistory } from './VersionHistory';
 
 interface Props {
   record: MedicalRecord;
@@ -65,44 +64,12 @@ export function RecordVersions({ record, onOpen }: Props) {
           </Group>
         </Alert>
       )}
-      {hasHistory && (
-        <Paper withBorder p="md">
-          <Title order={3} size="h5" mb="xs">
-            Version history
-          </Title>
-          <Stack gap={6}>
-            {(data?.versions ?? []).map((v, i) => (
-              <ListRow
-                key={v.id}
-                actions={
-                  <Group gap={4} wrap="nowrap">
-                    <RecordStatusBadges record={{ documentStatus: v.documentStatus, supersedesId: null }} />
-                    {v.id !== record.id && (
-                      <Button
-                        size="xs"
-                        variant="subtle"
-                        aria-label={`Open version ${i + 1}`}
-                        onClick={() => onOpen(v.id)}
-                      >
-                        Open
-                      </Button>
-                    )}
-                  </Group>
-                }
-              >
-                <Text size="sm">
-                  Version {i + 1}: {v.title}
-                  {v.id === record.id ? ' (shown)' : ''}
-                </Text>
-                <Text size="xs" c="dimmed">
-                  {i === 0 ? 'Uploaded' : 'Amended'} {formatDateTime(v.createdAt)}
-                  {v.providerName ? ` by ${v.providerName}` : ''}
-                  {v.enteredInError ? ` · entered in error ${formatDateTime(v.enteredInError.at)}` : ''}
-                </Text>
-              </ListRow>
-            ))}
-          </Stack>
-        </Paper>
+      {hasHistory && data && (
+        <VersionHistory
+          versions={data.versions}
+          shown={data.versions.findIndex((v) => v.id === record.id)}
+          onOpen={(i) => onOpen(data.versions[i].id)}
+        />
       )}
       {mayCorrect && (
         <Group>

@@ -31,6 +31,7 @@ const SWITCHES = [
   ['shareWithSpecialists', 'Share with specialists'],
   ['shareWithFamily', 'Share with family members'],
 ] as const;
+const SHARING_SWITCHES = new Set(['shareWithSpecialists', 'shareWithFamily']);
 
 interface Props {
   /** A patient chosen beforehand (the patient details dialog): no picker shown. */
@@ -72,8 +73,12 @@ export function UploadRecordForm({ fixedPatient: given, draft: saved, amending, 
   ) {
     // Fields first, files last: the server checks the fields before it stores any file.
     const body = new FormData();
-    for (const [name, value] of Object.entries(fields))
+    for (const [name, value] of Object.entries(fields)) {
+      // An amendment sends a sharing switch only when it is changed here; otherwise the new version
+      // keeps the current one's as the server has it (docs/decisions.md#records).
+      if (amending && SHARING_SWITCHES.has(name) && !form.isDirty(name)) continue;
       body.append(name, value === null ? '' : String(value));
+    }
     if (!amending) body.append('draft', String(asDraft));
     if (saved) body.append('draftId', saved.id);
     for (const file of files) body.append('files', file, file.name);

@@ -1,8 +1,9 @@
 // /shared/:token (docs/decisions.md#specialist-share-links): what a specialist sees through a share
-// link, without an account: the record, its attachments (preview and download under the link) and
-// its ledger verification, nothing else. A link that does not open shows one message, never why.
+// link, without an account: the record's current version (a link follows its amendments, and the
+// page says so, with the version history), its attachments (preview and download under the link)
+// and its ledger verification, nothing else. A link that does not open shows one message, never why.
 import { Alert, Badge, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core';
-import { IconLinkOff } from '@tabler/icons-react';
+import { IconHistory, IconLinkOff } from '@tabler/icons-react';
 import { useParams } from 'react-router';
 import { SHARE_UNAVAILABLE, type SharedRecord } from '../../../shared/shares';
 import { useSharedRecord } from './api';
@@ -13,6 +14,7 @@ import { formatDate, formatDateTime } from '../../format';
 import { VerificationAlert } from '../ledger/VerificationBanner';
 import { AttachmentList } from '../records/AttachmentList';
 import { RecordDetails } from '../records/RecordDetails';
+import { VersionHistory } from '../records/VersionHistory';
 
 const STATUS_LABELS: Record<SharedRecord['record']['documentStatus'], string> = {
   current: 'Current version',
@@ -47,6 +49,8 @@ export default function SharedRecordPage() {
 
 function SharedRecordView({ shared }: { shared: SharedRecord }) {
   const { record } = shared;
+  // The link follows its record: it shows the latest version, and says when there are others.
+  const amended = shared.versions.length > 1;
   return (
     <Stack>
       <Paper withBorder p="md" shadow="sm">
@@ -75,9 +79,22 @@ function SharedRecordView({ shared }: { shared: SharedRecord }) {
           )}
         </Stack>
       </Paper>
+      {amended && (
+        <Alert
+          color="blue"
+          icon={<IconHistory size={18} aria-hidden />}
+          title="This record was amended"
+          role="note"
+        >
+          {shared.amendedSinceShared
+            ? 'It was corrected after this link was sent. You see the current version; the earlier ones are listed under Version history.'
+            : 'It was corrected before it was shared. You see the current version; the earlier ones are listed under Version history.'}
+        </Alert>
+      )}
       <VerificationAlert result={shared.verification} />
       <RecordDetails record={record} headingOrder={2} />
       <AttachmentList attachments={shared.attachments} />
+      {amended && <VersionHistory versions={shared.versions} shown={shared.versions.length - 1} />}
     </Stack>
   );
 }

@@ -14,7 +14,7 @@ import type { Db } from '../../db/connect.js';
 import { consentSettings } from '../../db/schema.js';
 import { forbidden } from '../../errors.js';
 import { appendLedgered } from '../ledger/ledgered.js';
-import { findPatientByUserId, type Actor } from '../../access.js';
+import { findPatientByUserId, lockPatientGrants, type Actor } from '../../access.js';
 import { revokePatientShares } from '../shares/service.js';
 
 type ConsentKey = keyof typeof CONSENT_TYPES;
@@ -57,6 +57,9 @@ export async function saveConsent(
     shareWithFamily: input.shareWithFamily,
   };
   await db.transaction(async (tx) => {
+    // A link being made meanwhile is either committed before this (and revoked below) or reads
+    // the consent after this save.
+    await lockPatientGrants(tx, patient.id);
     // docs/decisions.md#specialist-share-links: consent off ends every link at once.
     const revoked = consent.shareWithSpecialists ? 0 : await revokePatientShares(tx, patient.id, now);
     await appendLedgered(

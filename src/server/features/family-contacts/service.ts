@@ -2,20 +2,31 @@
 // patient (read only); added, changed and removed only by the patient, each change audited in
 // the same transaction. Another patient's contact is 404. One contact at most is the primary one
 // (a partial unique index says so) and a patient keeps at most MAX_FAMILY_CONTACTS: every change
-// runs under a lock on the patient's row, so parallel requests are decided one after the other.
+// runs under the patient's grant lock (access.ts), so parallel requests, and the invitations and
+// acceptances racing them, are decided one after the other. A change of a contact's e-mail or name,
+// or of its access, ends the grants made through it (contactChangeEndsGrant).
 import { and, asc, count, desc, eq, ne } from 'drizzle-orm';
 import {
   MAX_FAMILY_CONTACTS,
   type FamilyContact,
   type FamilyContactInput,
 } from '../../../shared/family-contacts.js';
-import { type Actor, findOwnPatient, findPatientForUser, isUuid, type PatientRow } from '../../access.js';
+import {
+  type Actor,
+  contactChangeEndsGrant,
+  findOwnPatient,
+  findPatientForUser,
+  isUuid,
+  lockPatientGrants,
+  type PatientRow,
+} from '../../access.js';
 import type { Paged, PagingQuery } from '../../../shared/paging.js';
 import type { Db } from '../../db/connect.js';
 import { fetchPage, windowTotal } from '../../db/paging.js';
-import { familyContacts, patients } from '../../db/schema.js';
+import { familyContacts } from '../../db/schema.js';
 import { conflict, forbidden, notFound } from '../../errors.js';
 import { writeAudit } from '../audit/service.js';
+import { endContactGrants } from '../proxy/invitations.js';
 
 type ContactRow = typeof familyContacts.$inferSelect;
 
@@ -63,15 +74,6 @@ async function audit(tx: Db, actor: Actor, patient: PatientRow, contactId: strin
     hospitalId: patient.createdByHospitalId,
     patientId: patient.id,
   });
-}
-
-/**
- * Serialises the changes to one patient's contacts until the transaction ends. NO KEY UPDATE
- * conflicts with itself but not with the key-share locks of foreign keys, so records and
- * appointments of the patient can still be written meanwhile.
- */
-async function lockContactsOf(tx: Db, patientId: string) {
-  await tx.select({ id: patients.id }).from(patients).where(eq(patients.id, patientId)).for('no key update');
 }
 
 /**
@@ -137,7 +139,7 @@ export async function addContact(
   if (actor.role !== 'patient') throw forbidden();
   const patient = await findOwnPatient(db, actor);
   return db.transaction(async (tx) => {
-    await lockContactsOf(tx, patient.id);
+    await lockPatientGrants(tx, patient.id);
     const [{ n }] = await tx
       .select({ n: count() })
       .from(familyContacts)
@@ -160,18 +162,31 @@ export async function updateContact(
   input: FamilyContactInput,
   now: Date,
 ): Promise<FamilyContact> {
-  const { patient, row: existing } = await findOwnContact(db, actor, contactId);
+  const { patient, row: found } = await findOwnContact(db, actor, contactId);
   return db.transaction(async (tx) => {
-    await lockContactsOf(tx, patient.id);
-    if (input.isPrimary) await clearPrimary(tx, patient.id, existing.id);
+    await lockPatientGrants(tx, patient.id);
+    // Read again under the lock: the contact as the last change left it.
+    const [before] = await tx.select().from(familyContacts).where(eq(familyContacts.id, found.id));
+    // Removed by a parallel request after it was found.
+    if (!before) throw notFound('Family contact not found.');
+    if (input.isPrimary) await clearPrimary(tx, patient.id, before.id);
     const [row] = await tx
       .update(familyContacts)
       .set({ ...values(input), updatedAt: now })
-      .where(and(eq(familyContacts.id, existing.id), eq(familyContacts.patientId, patient.id)))
+      .where(and(eq(familyContacts.id, before.id), eq(familyContacts.patientId, patient.id)))
       .returning();
-    // Removed by a parallel request after it was found.
-    if (!row) throw notFound('Family contact not found.');
     await audit(tx, actor, patient, row.id, `Updated family contact ${label(row)}`);
+    // docs/decisions.md#family-proxy-access: the grant was the invited person's, not the row's.
+    const ended = contactChangeEndsGrant(before, row) ? await endContactGrants(tx, row.id) : 0;
+    if (ended > 0)
+      await writeAudit(tx, actor, {
+        action: 'family_access',
+        entityType: 'family_contact',
+        entityId: row.id,
+        details: `Family access through ${label(before)} ended: the contact was changed, so access needs a new invitation`,
+        hospitalId: patient.createdByHospitalId,
+        patientId: patient.id,
+      });
     return toContact(row);
   });
 }
@@ -179,6 +194,8 @@ export async function updateContact(
 export async function deleteContact(db: Db, actor: Actor, contactId: string): Promise<void> {
   const { patient, row } = await findOwnContact(db, actor, contactId);
   await db.transaction(async (tx) => {
+    // An invitation being accepted meanwhile is decided before or after the removal.
+    await lockPatientGrants(tx, patient.id);
     // Of two deletes at once, only the one that removed the row is audited; the other is a 404.
     const deleted = await tx
       .delete(familyContacts)

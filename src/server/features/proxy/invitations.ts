@@ -7,7 +7,7 @@ import { addHours } from 'date-fns';
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import { FAMILY_INVITE_HOURS } from '../../../shared/constants.js';
 import { joinNames } from '../../../shared/users.js';
-import { type Actor, familySharingOn, findOwnPatient, isUuid } from '../../access.js';
+import { type Actor, familySharingOn, findOwnPatient, isUuid, lockPatientGrants } from '../../access.js';
 import type { Db } from '../../db/connect.js';
 import { familyContacts, familyGrants, familyInvitations, patients, users } from '../../db/schema.js';
 import { HttpError, badRequest, conflict, forbidden, notFound } from '../../errors.js';
@@ -70,19 +70,53 @@ const refusal = (row: { contact: ContactRow; sharing: boolean }) =>
         ? INVITE_MESSAGES.consentOff
         : null;
 
+/** Whether the contact already holds a grant or an unused, unexpired link to its address. */
+async function holdsGrantOrLink(db: Db, contact: ContactRow, now: Date): Promise<boolean> {
+  const [granted] = await db
+    .select({ id: familyGrants.id })
+    .from(familyGrants)
+    .where(eq(familyGrants.contactId, contact.id))
+    .limit(1);
+  const [pending] = await db
+    .select({ id: familyInvitations.id })
+    .from(familyInvitations)
+    .where(
+      and(
+        eq(familyInvitations.contactId, contact.id),
+        eq(familyInvitations.email, contact.email!),
+        isNull(familyInvitations.usedAt),
+        gt(familyInvitations.expiresAt, now),
+      ),
+    )
+    .limit(1);
+  return !!granted || !!pending;
+}
+
 /**
  * Issues a new link for the contact (earlier unused ones die), audits it in the patient's trail
- * and mails it, all in one transaction: a failed send leaves nothing behind (503).
+ * and mails it, all in one transaction: a failed send leaves nothing behind (503). The contact,
+ * its flag and the patient's consent are read under the patient's grant lock, so a contact change
+ * or a revoke racing it is decided before or after it (a link never goes to an address the
+ * contact no longer has). `asked` ("Send invitation") answers 409 with the reason it cannot be
+ * sent; `due` (the automatic one) sends only when nothing is held yet, else does nothing.
+ * Answers the address it was sent to, or null.
  */
 async function sendInvitation(
   deps: InviteDeps,
   actor: Actor,
-  contact: ContactRow,
-  patient: PatientRow,
+  found: { contact: ContactRow; patient: PatientRow },
+  mode: 'asked' | 'due',
   now: Date,
-) {
-  const email = contact.email!;
-  await deps.db.transaction(async (tx) => {
+): Promise<string | null> {
+  return deps.db.transaction(async (tx) => {
+    await lockPatientGrants(tx, found.patient.id);
+    const row = await loadContact(tx, found.contact.id);
+    if (!row) throw notFound('Family contact not found.');
+    const why = refusal(row);
+    if (why && mode === 'asked') throw conflict(why);
+    if (why || (mode === 'due' && (await holdsGrantOrLink(tx, row.contact, now)))) return null;
+    const { contact, patient } = row;
+    const email = contact.email!;
     await tx
       .delete(familyInvitations)
       .where(and(eq(familyInvitations.contactId, contact.id), isNull(familyInvitations.usedAt)));
@@ -116,6 +150,7 @@ async function sendInvitation(
       deps.logError(err);
       throw new HttpError(503, INVITE_MESSAGES.mailFailed);
     }
+    return email;
   });
 }
 
@@ -124,10 +159,8 @@ export async function inviteContact(deps: InviteDeps, actor: Actor, contactId: s
   if (actor.role !== 'patient') throw forbidden();
   const row = await loadContact(deps.db, contactId);
   if (!row || row.patient.userId !== actor.id) throw notFound('Family contact not found.');
-  const why = refusal(row);
-  if (why) throw conflict(why);
-  await sendInvitation(deps, actor, row.contact, row.patient, now);
-  return { message: `Invitation sent to ${row.contact.email}.` };
+  const email = await sendInvitation(deps, actor, row, 'asked', now);
+  return { message: `Invitation sent to ${email}.` };
 }
 
 /**
@@ -138,29 +171,27 @@ export async function inviteContact(deps: InviteDeps, actor: Actor, contactId: s
 export async function inviteIfDue(deps: InviteDeps, actor: Actor, contactId: string, now: Date) {
   try {
     const row = await loadContact(deps.db, contactId);
-    if (!row || refusal(row)) return;
-    const [granted] = await deps.db
-      .select({ id: familyGrants.id })
-      .from(familyGrants)
-      .where(eq(familyGrants.contactId, contactId))
-      .limit(1);
-    const [pending] = await deps.db
-      .select({ id: familyInvitations.id })
-      .from(familyInvitations)
-      .where(
-        and(
-          eq(familyInvitations.contactId, contactId),
-          eq(familyInvitations.email, row.contact.email!),
-          isNull(familyInvitations.usedAt),
-          gt(familyInvitations.expiresAt, now),
-        ),
-      )
-      .limit(1);
-    if (granted || pending) return;
-    await sendInvitation(deps, actor, row.contact, row.patient, now);
+    if (row) await sendInvitation(deps, actor, row, 'due', now);
   } catch (err) {
     deps.logError(err);
   }
+}
+
+/**
+ * Ends every grant made through the contact and voids its unused links, in the caller's
+ * transaction (under the patient's grant lock): the contact now names someone else, or its access
+ * was taken away, so only a new invitation, accepted, gives access again. Answers how many grants
+ * ended.
+ */
+export async function endContactGrants(tx: Db, contactId: string): Promise<number> {
+  const ended = await tx
+    .delete(familyGrants)
+    .where(eq(familyGrants.contactId, contactId))
+    .returning({ id: familyGrants.id });
+  await tx
+    .delete(familyInvitations)
+    .where(and(eq(familyInvitations.contactId, contactId), isNull(familyInvitations.usedAt)));
+  return ended.length;
 }
 
 /** Every contact of the signed-in patient that is due an invitation (family sharing was saved on). */
@@ -186,11 +217,16 @@ export async function acceptInvitation(
 ) {
   const parsed = parseToken(token);
   if (!parsed) throw badRequest(INVITE_MESSAGES.invalid);
-  const [invitation] = await tx
-    .select()
+  const bySelector = eq(familyInvitations.tokenSelector, parsed.selector);
+  const [seen] = await tx
+    .select({ patientId: familyInvitations.patientId })
     .from(familyInvitations)
-    .where(eq(familyInvitations.tokenSelector, parsed.selector))
-    .for('update');
+    .where(bySelector);
+  if (!seen) throw badRequest(INVITE_MESSAGES.invalid);
+  // Read again under the patient's grant lock: a contact change or revoke that voided this link
+  // meanwhile has deleted it, and one that comes later ends the grant made here.
+  await lockPatientGrants(tx, seen.patientId);
+  const [invitation] = await tx.select().from(familyInvitations).where(bySelector).for('update');
   if (!invitation || !verifierMatches(parsed.verifier, invitation.tokenVerifierHash))
     throw badRequest(INVITE_MESSAGES.invalid);
   if (invitation.usedAt) throw conflict(INVITE_MESSAGES.used);

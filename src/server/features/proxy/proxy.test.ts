@@ -2,7 +2,7 @@
 // losing one, other patients' ids, and the patient's trail.
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { familyGrants, familyInvitations } from '../../db/schema.js';
+import { familyContacts, familyGrants, familyInvitations } from '../../db/schema.js';
 import { headerOf, outboxMessages } from '../../mail/read-message.js';
 import {
   addPatient,
@@ -14,7 +14,7 @@ import {
   uniqueEmail,
   useCast,
 } from '../../test/helpers.js';
-import { uploadRecord } from '../records/testing.js';
+import { multipartBody, uploadRecord } from '../records/testing.js';
 import { INVITE_MESSAGES } from './invitations.js';
 
 const t = useCast({ patient: false });
@@ -208,6 +208,24 @@ describe('losing access', () => {
     );
   });
 
+  it('follows a record through its amendment, which keeps the Family switch', async () => {
+    const g = await grantedFamily();
+    const { payload, headers } = multipartBody([
+      { name: 'patientId', value: g.row.id },
+      { name: 'recordType', value: 'lab-results' },
+      { name: 'title', value: 'Blood panel (corrected)' },
+    ]);
+    const amended = await t.app.inject({
+      method: 'POST',
+      url: `/api/medical-records/${g.record.id}/amend`,
+      headers: { ...headers, cookie: t.hospital.cookie },
+      payload,
+    });
+    expect(amended.statusCode, amended.body).toBe(201);
+    const records = await send('GET', `/api/proxy/patients/${g.row.id}/records`, g.family.cookie);
+    expect(records.json().items.map((r: { title: string }) => r.title)).toEqual(['Blood panel (corrected)']);
+  });
+
   it('covers a record once it is entered in error', async () => {
     const g = await grantedFamily();
     const retracted = await send(
@@ -223,6 +241,129 @@ describe('losing access', () => {
       (await send('GET', `/api/medical-records/record/${g.record.id}`, g.family.cookie)).statusCode,
     ).toBe(404);
     expect((await send('GET', g.download, g.family.cookie)).statusCode).toBe(404);
+  });
+});
+
+describe('a grant belongs to the person who accepted the invitation', () => {
+  const grantsOf = (contactId: string) =>
+    t.ctx.db.select().from(familyGrants).where(eq(familyGrants.contactId, contactId));
+
+  it('ends when the contact is re-pointed to another e-mail, which gets a new invitation', async () => {
+    const g = await grantedFamily();
+    const other = uniqueEmail('other-relative');
+    const put = await send('PUT', `/api/family-contacts/${g.contactId}`, g.patient.cookie, relative(other));
+    expect(put.statusCode, put.body).toBe(200);
+    expect(await proxyReads(g)).toEqual(refused);
+    expect(await grantsOf(g.contactId)).toEqual([]);
+    // The new address is invited and, once registered, reads; the old account stays out.
+    const joined = await familySignup(other, invitationTo(other));
+    expect(joined.statusCode, joined.body).toBe(201);
+    expect(await grantsOf(g.contactId)).toEqual([
+      expect.objectContaining({ familyUserId: joined.json().user.id }),
+    ]);
+    expect(await proxyReads(g)).toEqual(refused);
+    const trail = await send('GET', '/api/audit-logs/patient?pageSize=100', g.patient.cookie);
+    expect(trail.json<{ items: { details: string }[] }>().items.map((e) => e.details)).toContain(
+      'Family access through Ana Lopez (child) ended: the contact was changed, so access needs a new invitation',
+    );
+  });
+
+  it('ends when the contact’s name changes; the same address must accept a new invitation', async () => {
+    const g = await grantedFamily();
+    const before = invitationsTo(g.family.email);
+    const put = await send(
+      'PUT',
+      `/api/family-contacts/${g.contactId}`,
+      g.patient.cookie,
+      relative(g.family.email, { firstName: 'Anna', lastName: 'Perez' }),
+    );
+    expect(put.statusCode, put.body).toBe(200);
+    expect(await proxyReads(g)).toEqual(refused);
+    expect(invitationsTo(g.family.email)).toBe(before + 1);
+    const token = invitationTo(g.family.email)!;
+    expect(token).not.toBe(g.token);
+    expect(
+      (await send('POST', '/api/proxy/accept', g.family.cookie, { inviteToken: token })).statusCode,
+    ).toBe(200);
+    expect(await proxyReads(g)).toEqual(granted);
+  });
+
+  it('voids a link still unused when the contact is re-pointed', async () => {
+    const row = await addPatient(t.app, t.hospital.cookie, { firstName: 'Rosa', lastName: 'Lopez' });
+    const patient = await signedInPatient(t.app, row);
+    const first = uniqueEmail('first');
+    const added = await send('POST', '/api/family-contacts', patient.cookie, relative(first));
+    const oldToken = invitationTo(first)!;
+    const contactId = added.json<{ id: string }>().id;
+    const second = uniqueEmail('second');
+    expect(
+      (await send('PUT', `/api/family-contacts/${contactId}`, patient.cookie, relative(second))).statusCode,
+    ).toBe(200);
+    expect((await familySignup(first, oldToken)).statusCode).toBe(400);
+    expect(await grantsOf(contactId)).toEqual([]);
+  });
+
+  it('keeps access through a change of phone, address or relationship', async () => {
+    const g = await grantedFamily();
+    const put = await send(
+      'PUT',
+      `/api/family-contacts/${g.contactId}`,
+      g.patient.cookie,
+      relative(g.family.email, { phone: '+1 555 0100', address: '1 Main St', relationship: 'sibling' }),
+    );
+    expect(put.statusCode, put.body).toBe(200);
+    expect(await proxyReads(g)).toEqual(granted);
+  });
+
+  it('is not given back by ticking "Can Access Medical Records" again after Revoke', async () => {
+    const g = await grantedFamily();
+    expect((await send('DELETE', `/api/proxy/holders/${g.contactId}`, g.patient.cookie)).statusCode).toBe(
+      200,
+    );
+    const before = invitationsTo(g.family.email);
+    const put = await send(
+      'PUT',
+      `/api/family-contacts/${g.contactId}`,
+      g.patient.cookie,
+      relative(g.family.email),
+    );
+    expect(put.statusCode, put.body).toBe(200);
+    expect(await proxyReads(g)).toEqual(refused);
+    expect((await send('GET', '/api/proxy/holders', g.patient.cookie)).json().holders).toEqual([]);
+    // A new invitation is mailed; accepting it gives access again.
+    expect(invitationsTo(g.family.email)).toBe(before + 1);
+    const token = invitationTo(g.family.email)!;
+    expect(
+      (await send('POST', '/api/proxy/accept', g.family.cookie, { inviteToken: token })).statusCode,
+    ).toBe(200);
+    expect(await proxyReads(g)).toEqual(granted);
+  });
+
+  it('ends a grant kept from before this rule (flag cleared, grant left) when the flag is ticked again', async () => {
+    const g = await grantedFamily();
+    // What Revoke used to leave behind: the flag off, the grant row still there.
+    await t.ctx.db
+      .update(familyContacts)
+      .set({ canAccessRecords: false })
+      .where(eq(familyContacts.id, g.contactId));
+    expect(await grantsOf(g.contactId)).toHaveLength(1);
+    const put = await send(
+      'PUT',
+      `/api/family-contacts/${g.contactId}`,
+      g.patient.cookie,
+      relative(g.family.email),
+    );
+    expect(put.statusCode, put.body).toBe(200);
+    expect(await grantsOf(g.contactId)).toEqual([]);
+    expect(await proxyReads(g)).toEqual(refused);
+  });
+
+  it('is not given back by ticking the flag again after clearing it in the contact form', async () => {
+    const g = await grantedFamily();
+    const url = `/api/family-contacts/${g.contactId}`;
+    await send('PUT', url, g.patient.cookie, relative(g.family.email, { canAccessRecords: false }));
+    await send('PUT', url, g.patient.cookie, relative(g.family.email));
+    expect(await proxyReads(g)).toEqual(refused);
   });
 });
 

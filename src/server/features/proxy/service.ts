@@ -15,6 +15,7 @@ import {
   isUuid,
   liveGrantFilter,
   liveGrantJoin,
+  lockPatientGrants,
   proxyRecordsFilter,
 } from '../../access.js';
 import type { Db } from '../../db/connect.js';
@@ -23,6 +24,7 @@ import { forbidden, notFound } from '../../errors.js';
 import { listWhere } from '../appointments/service.js';
 import { writeAudit } from '../audit/service.js';
 import { auditList } from '../records/read.js';
+import { endContactGrants } from './invitations.js';
 import { loadRecordPage } from '../records/load.js';
 
 /** GET /api/proxy/patients: the family member's live grants, one per patient. */
@@ -100,18 +102,21 @@ export async function listAccessHolders(db: Db, actor: Actor): Promise<AccessHol
 
 /**
  * DELETE /api/proxy/holders/{contactId}: "Revoke" clears the contact's "Can Access Medical Records"
- * flag (audited), which ends every grant made through that contact at once.
+ * flag and ends every grant made through that contact (audited), at once.
  */
 export async function revokeHolder(db: Db, actor: Actor, contactId: string, now: Date): Promise<void> {
   if (!isUuid(contactId)) throw notFound('Family contact not found.');
   const patient = await findOwnPatient(db, actor);
   await db.transaction(async (tx) => {
+    await lockPatientGrants(tx, patient.id);
     const [row] = await tx
       .update(familyContacts)
       .set({ canAccessRecords: false, updatedAt: now })
       .where(and(eq(familyContacts.id, contactId), eq(familyContacts.patientId, patient.id)))
       .returning();
     if (!row) throw notFound('Family contact not found.');
+    // Ticking the flag again later asks for a new invitation: the grant is gone, not paused.
+    await endContactGrants(tx, row.id);
     await writeAudit(tx, actor, {
       action: 'family_access',
       entityType: 'family_contact',

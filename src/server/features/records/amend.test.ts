@@ -160,6 +160,31 @@ describe('amending a record', () => {
   });
 });
 
+describe('an amendment’s sharing switches', () => {
+  const sharingOf = (r: { shareWithSpecialists: boolean; shareWithFamily: boolean }) => [
+    r.shareWithSpecialists,
+    r.shareWithFamily,
+  ];
+  it('are its predecessor’s unless the amendment sets them', async () => {
+    const res = await uploadRecord(t.app, t.hospital.cookie, t.patientRow.id, {
+      fields: { title: 'Shared panel', shareWithSpecialists: 'true', shareWithFamily: 'true' },
+      files: [{ fileName: 'lab.pdf', bytes: samplePdf('shared') }],
+    });
+    const original = res.json<Rec & { shareWithSpecialists: boolean; shareWithFamily: boolean }>();
+    const kept = await amend(original.id, { title: 'Shared panel (corrected)' });
+    expect(kept.statusCode, kept.body).toBe(201);
+    expect(sharingOf(kept.json())).toEqual([true, true]);
+    const changed = await amend(kept.json<Rec>().id, { title: 'Third', shareWithFamily: 'false' });
+    expect(changed.statusCode, changed.body).toBe(201);
+    expect(sharingOf(changed.json())).toEqual([true, false]);
+    // A new upload that says nothing has them off, as before.
+    const plain = await upload('Plain');
+    expect(
+      sharingOf(plain as unknown as { shareWithSpecialists: boolean; shareWithFamily: boolean }),
+    ).toEqual([false, false]);
+  });
+});
+
 describe('entered in error', () => {
   it('retracts the record: kept, ledgered, named in history, hidden from default lists', async () => {
     const record = await upload('Wrong patient X-ray');

@@ -5,7 +5,7 @@
 import { and, asc, eq, inArray, isNull } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import { recordFieldsSchema, type MedicalRecord, type RecordVersion } from '../../../shared/records.js';
-import { type Actor, findRecordForUser } from '../../access.js';
+import { type Actor, findRecordForUser, type RecordRow } from '../../access.js';
 import type { Db } from '../../db/connect.js';
 import { attachments, medicalRecords } from '../../db/schema.js';
 import { badRequest, conflict } from '../../errors.js';
@@ -140,8 +140,15 @@ export async function markEnteredInError(
 /** GET /api/medical-records/{id}/history: every version of the record, oldest first. */
 export async function recordHistory(db: Db, actor: Actor, recordId: string): Promise<RecordVersion[]> {
   const { record } = await findRecordForUser(db, actor, recordId);
-  // Walk back to the first version, then forward; each step is one indexed lookup and a
-  // correction chain is short.
+  return recordVersions(db, await versionIds(db, record));
+}
+
+/**
+ * The ids of every version of the record, oldest first (the last is the current one, or a
+ * retracted one). Walks back to the first version, then forward; each step is one indexed lookup
+ * and a correction chain is short.
+ */
+export async function versionIds(db: Db, record: RecordRow): Promise<string[]> {
   let first = record;
   for (let i = 0; first.supersedesId && i < MAX_VERSIONS; i++) {
     const [previous] = await db
@@ -161,6 +168,11 @@ export async function recordHistory(db: Db, actor: Actor, recordId: string): Pro
       .where(eq(medicalRecords.id, next));
     next = row?.supersededById ?? null;
   }
+  return ids;
+}
+
+/** The versions named by `ids`, in that order, as a record's history shows them. */
+export async function recordVersions(db: Db, ids: string[]): Promise<RecordVersion[]> {
   const loaded = await loadRecords(db, inArray(medicalRecords.id, ids));
   const byId = new Map(loaded.map((v) => [v.id, v]));
   const versions = ids.flatMap((id) => byId.get(id) ?? []);

@@ -108,6 +108,7 @@ export async function saveUpload(
   const all = [...target.existing, ...newFiles];
   const first = all[0];
   const createdAt = target.draft && !finalise ? target.draft.createdAt : now;
+  const continued = target.supersedes ?? target.draft;
   const values = {
     patientId: target.patient.id,
     hospitalId: actor.id,
@@ -117,8 +118,10 @@ export async function saveUpload(
     doctorName: fields.doctorName ?? null,
     department: fields.department ?? null,
     consentProvided: fields.consentProvided,
-    shareWithSpecialists: fields.shareWithSpecialists,
-    shareWithFamily: fields.shareWithFamily,
+    // An amendment keeps its predecessor's switches unless it sets them (so do the links and the
+    // family access that follow it); a draft keeps its own.
+    shareWithSpecialists: fields.shareWithSpecialists ?? continued?.shareWithSpecialists ?? false,
+    shareWithFamily: fields.shareWithFamily ?? continued?.shareWithFamily ?? false,
     status: finalise ? ('final' as const) : ('draft' as const),
     fileName: first?.fileName ?? null,
     fileUrl: first ? downloadUrl(first.storageKey) : null,

@@ -5,7 +5,7 @@
 // consent changes: ledgered (consent_change, scope "share") and audited like the consent switches.
 import crypto from 'node:crypto';
 import { addHours } from 'date-fns';
-import { and, desc, eq, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { patientDisplayName } from '../../../shared/patients.js';
 import { SHARE_UNAVAILABLE, type Share, type SharedRecord, type ShareInput } from '../../../shared/shares.js';
 import { formatInstantWithZone } from '../../../shared/time.js';
@@ -13,6 +13,8 @@ import {
   type Actor,
   findRecordForUser,
   isUuid,
+  linkedRecordVersion,
+  lockPatientGrants,
   mayOpenShareLink,
   openShareLinkFilter,
   type PatientRow,
@@ -29,6 +31,7 @@ import { shareLinkMail } from '../../mail/templates.js';
 import { writeAudit } from '../audit/service.js';
 import { appendLedgered } from '../ledger/ledgered.js';
 import { verifyRecord } from '../ledger/verify.js';
+import { recordVersions, versionIds } from '../records/amend.js';
 import { documentStatusOf, loadRecord } from '../records/load.js';
 import type { DownloadTarget } from '../records/read.js';
 import { sha256Hex } from '../../digest.js';
@@ -105,13 +108,22 @@ export async function createShare(
   input: ShareInput,
   now: Date,
 ): Promise<Share> {
-  const { record, patient } = await findRecordForUser(db, actor, recordId);
-  if (record.status !== 'final' || documentStatusOf(record) !== 'current') throw conflict(NOT_CURRENT);
-  if (!(await specialistsConsent(db, patient.id))) throw conflict(CONSENT_OFF);
-  if (!record.shareWithSpecialists) throw conflict(SWITCH_OFF);
+  const { record: found, patient } = await findRecordForUser(db, actor, recordId);
   const token = crypto.randomBytes(32).toString('base64url');
   const expiresAt = addHours(now, input.expiresInHours);
-  const link = await db.transaction(async (tx) => {
+  const { link, record } = await db.transaction(async (tx) => {
+    // The consent and the record's switch are read under the patient's grant lock and the
+    // record's row lock: a consent save or a switch change racing this one is decided before or
+    // after it, never in between (a link made meanwhile would escape the consent-off revocation).
+    await lockPatientGrants(tx, patient.id);
+    const [record] = await tx
+      .select()
+      .from(medicalRecords)
+      .where(eq(medicalRecords.id, found.id))
+      .for('share');
+    if (record.status !== 'final' || documentStatusOf(record) !== 'current') throw conflict(NOT_CURRENT);
+    if (!(await specialistsConsent(tx, patient.id))) throw conflict(CONSENT_OFF);
+    if (!record.shareWithSpecialists) throw conflict(SWITCH_OFF);
     const [row] = await tx
       .insert(shareLinks)
       .values({
@@ -136,7 +148,7 @@ export async function createShare(
       },
       now,
     );
-    return row;
+    return { link: row, record };
   });
   const mail = shareLinkMail(
     link.recipientEmail,
@@ -178,16 +190,32 @@ function shapeShare(link: ShareLinkRow, record: RecordRow, consent: boolean, now
   };
 }
 
-/** GET /api/medical-records/{id}/shares: every link of the record, newest first. */
+/**
+ * Every version of the record (its links were made for one of them) and the latest one, which
+ * its links open now (docs/decisions.md#specialist-share-links).
+ */
+async function linkedVersions(db: Db, record: RecordRow): Promise<{ ids: string[]; latest: RecordRow }> {
+  const ids = await versionIds(db, record);
+  const latestId = ids[ids.length - 1];
+  if (latestId === record.id) return { ids, latest: record };
+  const [latest] = await db.select().from(medicalRecords).where(eq(medicalRecords.id, latestId));
+  return { ids, latest };
+}
+
+/**
+ * GET /api/medical-records/{id}/shares: every link of the record, made for any of its versions,
+ * newest first; whether each opens is decided on the latest version.
+ */
 export async function listShares(db: Db, actor: Actor, recordId: string, now: Date): Promise<Share[]> {
   const { record, patient } = await findRecordForUser(db, actor, recordId);
+  const { ids, latest } = await linkedVersions(db, record);
   const links = await db
     .select()
     .from(shareLinks)
-    .where(eq(shareLinks.recordId, record.id))
+    .where(inArray(shareLinks.recordId, ids))
     .orderBy(desc(shareLinks.createdAt), desc(shareLinks.id));
   const consent = await specialistsConsent(db, patient.id);
-  return links.map((link) => shapeShare(link, record, consent, now));
+  return links.map((link) => shapeShare(link, latest, consent, now));
 }
 
 /**
@@ -198,7 +226,7 @@ export async function listOpenShares(db: Db, patient: PatientRow, now: Date): Pr
   const rows = await db
     .select({ link: shareLinks, record: medicalRecords })
     .from(shareLinks)
-    .innerJoin(medicalRecords, eq(medicalRecords.id, shareLinks.recordId))
+    .innerJoin(medicalRecords, eq(medicalRecords.id, linkedRecordVersion))
     .where(and(eq(shareLinks.patientId, patient.id), openShareLinkFilter(now)))
     .orderBy(desc(shareLinks.createdAt), desc(shareLinks.id));
   return rows.map(({ link, record }) => shapeShare(link, record, true, now));
@@ -212,21 +240,19 @@ export async function revokeShare(
   shareId: string,
   now: Date,
 ): Promise<Share> {
-  const { record, patient } = await findRecordForUser(db, actor, recordId);
+  const { record: found, patient } = await findRecordForUser(db, actor, recordId);
   if (!isUuid(shareId)) throw notFound('Share link not found.');
+  // A link of any version of the record; the change names the version it opens now.
+  const { ids, latest: record } = await linkedVersions(db, found);
+  const ofRecord = and(eq(shareLinks.id, shareId), inArray(shareLinks.recordId, ids));
   const link = await db.transaction(async (tx) => {
     const [row] = await tx
       .update(shareLinks)
       .set({ revokedAt: now })
-      .where(
-        and(eq(shareLinks.id, shareId), eq(shareLinks.recordId, record.id), isNull(shareLinks.revokedAt)),
-      )
+      .where(and(ofRecord, isNull(shareLinks.revokedAt)))
       .returning();
     if (!row) {
-      const [existing] = await tx
-        .select()
-        .from(shareLinks)
-        .where(and(eq(shareLinks.id, shareId), eq(shareLinks.recordId, record.id)));
+      const [existing] = await tx.select().from(shareLinks).where(ofRecord);
       if (!existing) throw notFound('Share link not found.');
       return existing; // already revoked: nothing changes
     }
@@ -265,7 +291,7 @@ async function findOpenShare(db: Db, token: string, now: Date) {
   const [row] = await db
     .select({ link: shareLinks, record: medicalRecords })
     .from(shareLinks)
-    .innerJoin(medicalRecords, eq(medicalRecords.id, shareLinks.recordId))
+    .innerJoin(medicalRecords, eq(medicalRecords.id, linkedRecordVersion))
     .where(and(eq(shareLinks.tokenHash, hashToken(token)), openShareLinkFilter(now)));
   if (!row) throw notFound(SHARE_UNAVAILABLE);
   return row;
@@ -274,8 +300,8 @@ async function findOpenShare(db: Db, token: string, now: Date) {
 const openedBy = (link: ShareLinkRow) => `by specialist link to ${link.recipientEmail}`;
 
 /**
- * GET /api/shares/{token}: the record, its attachments (downloads under the token) and its full
- * verification. Each opening counts on the link and is audited with the IP (record_view, no user),
+ * GET /api/shares/{token}: the latest version of the record (a link follows its amendments), its
+ * attachments (downloads under the token), its full verification and its versions. Each opening counts on the link and is audited with the IP (record_view, no user),
  * in the patient's and the hospital's trails.
  */
 export async function openShare(
@@ -304,9 +330,10 @@ export async function openShare(
       },
     );
   });
-  const [loaded, verification] = await Promise.all([
+  const [loaded, verification, versions] = await Promise.all([
     loadRecord(db, record.id),
     verifyRecord(db, files, record, now),
+    versionIds(db, record).then((ids) => recordVersions(db, ids)),
   ]);
   return {
     record: {
@@ -329,6 +356,14 @@ export async function openShare(
       url: attachmentUrl(token, a.id),
     })),
     verification,
+    versions: versions.map((v) => ({
+      title: v.title,
+      createdAt: v.createdAt,
+      providerName: v.providerName,
+      documentStatus: v.documentStatus,
+      blockchainHash: v.blockchainHash,
+    })),
+    amendedSinceShared: link.recordId !== record.id,
     expiresAt: link.expiresAt.toISOString(),
     note: link.note,
   };

@@ -9,7 +9,7 @@ import { ledgerEntries, shareLinks } from '../../db/schema.js';
 import { linksIn, outboxMessages } from '../../mail/read-message.js';
 import { auditRows, call, useCast } from '../../test/helpers.js';
 import { ledgerContentOf } from '../ledger/testing.js';
-import { samplePdf, uploadRecord } from '../records/testing.js';
+import { multipartBody, samplePdf, uploadRecord } from '../records/testing.js';
 import { CONSENT_OFF, NOT_CURRENT, SWITCH_OFF } from './service.js';
 
 const start = new Date('2026-11-23T10:00:00Z');
@@ -242,6 +242,99 @@ describe('opening a link without an account', () => {
       expect(res.statusCode).toBe(404);
       expect(res.json().message).toBe(SHARE_UNAVAILABLE);
     }
+  });
+});
+
+/** The hospital amends the record (without files: the new version keeps them); the new version. */
+async function amendRecord(recordId: string, fields: Record<string, string>) {
+  const { payload, headers: multipart } = multipartBody(
+    Object.entries({ patientId: t.patientRow.id, recordType: 'lab-results', ...fields }).map(
+      ([name, value]) => ({
+        name,
+        value,
+      }),
+    ),
+  );
+  const res = await t.app.inject({
+    method: 'POST',
+    url: `/api/medical-records/${recordId}/amend`,
+    headers: { ...multipart, cookie: t.hospital.cookie },
+    payload,
+  });
+  expect(res.statusCode, res.body).toBe(201);
+  return res.json<{ id: string; attachments: { sha256: string }[] }>();
+}
+
+describe('a link follows its record', () => {
+  it('opens the current version once the record is amended, says so and lists the versions', async () => {
+    const s = await sharedRecord();
+    const v2 = await amendRecord(s.recordId, { title: 'Cardiology report (corrected)' });
+    const res = await open(s.token);
+    expect(res.statusCode, res.body).toBe(200);
+    const shared = res.json();
+    expect(shared.record).toMatchObject({
+      title: 'Cardiology report (corrected)',
+      documentStatus: 'current',
+    });
+    expect(shared.amendedSinceShared).toBe(true);
+    expect(
+      shared.versions.map((v: { title: string; documentStatus: string }) => `${v.title}:${v.documentStatus}`),
+    ).toEqual(['Cardiology report:superseded', 'Cardiology report (corrected):current']);
+    expect(shared.verification.verified).toBe(true);
+    // The downloads are the current version's files.
+    expect(shared.attachments.map((a: { sha256: string }) => a.sha256)).toEqual(
+      v2.attachments.map((a) => a.sha256),
+    );
+    const file = await t.app.inject({ method: 'GET', url: shared.attachments[0].url });
+    expect(file.statusCode).toBe(200);
+    expect(file.rawPayload.equals(pdf)).toBe(true);
+    // The owners see the link on the new version too, active, and can revoke it there.
+    const listed = (await list(v2.id, t.patient.cookie)).json().items;
+    expect(listed).toEqual([expect.objectContaining({ id: s.shareId, active: true })]);
+    expect((await list(s.recordId, t.patient.cookie)).json().items).toEqual([
+      expect.objectContaining({ id: s.shareId, active: true }),
+    ]);
+    expect((await revoke(v2.id, s.shareId, t.patient.cookie)).statusCode).toBe(200);
+    expect((await open(s.token)).statusCode).toBe(404);
+  });
+
+  it('keeps following through a second amendment; a link made on the current version says it was not amended since', async () => {
+    const s = await sharedRecord();
+    const v2 = await amendRecord(s.recordId, { title: 'Second' });
+    const fresh = await share(v2.id, t.patient.cookie);
+    expect(fresh.statusCode, fresh.body).toBe(201);
+    const freshToken = lastToken();
+    const shownFresh = (await open(freshToken)).json();
+    expect(shownFresh.amendedSinceShared).toBe(false);
+    expect(shownFresh.versions).toHaveLength(2);
+    await amendRecord(v2.id, { title: 'Third' });
+    for (const token of [s.token, freshToken]) {
+      const shown = (await open(token)).json();
+      expect(shown.record.title).toBe('Third');
+      expect(shown.versions.map((v: { title: string }) => v.title)).toEqual([
+        'Cardiology report',
+        'Second',
+        'Third',
+      ]);
+    }
+  });
+
+  it('stops when the new version is entered in error', async () => {
+    const s = await sharedRecord();
+    const v2 = await amendRecord(s.recordId, { title: 'Corrected' });
+    await retract(v2.id);
+    await expectRefused(s);
+    expect(
+      (await call(t.app, 'GET', '/api/shares', t.patient.cookie))
+        .json()
+        .items.map((i: { id: string }) => i.id),
+    ).not.toContain(s.shareId);
+  });
+
+  it('stops while the new version’s own Specialists switch is off, as the amendment set it', async () => {
+    const s = await sharedRecord();
+    await amendRecord(s.recordId, { title: 'Corrected', shareWithSpecialists: 'false' });
+    await expectRefused(s);
   });
 });
 

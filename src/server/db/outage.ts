@@ -106,3 +106,30 @@ export function loggableError(err: unknown): Record<string, unknown> {
   }
   return out;
 }
+
+/** Pauses between the tries of `nowOrOnceDatabaseIsBack` (about half a minute in all). */
+const RETRY_DELAYS_MS = [500, 1_000, 2_000, 4_000, 8_000, 15_000];
+
+/**
+ * Runs a clean-up that has to happen (an upload given up: its stored rows and its reservation).
+ * When it fails because the database is away (a restart, a failover: seconds), it is tried again
+ * in the background until the database answers, so that the request fails at once (503) and still
+ * leaves nothing behind. What a longer outage keeps is the sweep's (files/sweep.ts). Any other
+ * failure rejects as usual.
+ */
+export async function nowOrOnceDatabaseIsBack(task: () => Promise<void>): Promise<void> {
+  try {
+    await task();
+  } catch (err) {
+    if (!isDatabaseOutage(err)) throw err;
+    const retry = (attempt: number) => {
+      const timer = setTimeout(() => {
+        task().catch((again: unknown) => {
+          if (isDatabaseOutage(again) && attempt + 1 < RETRY_DELAYS_MS.length) retry(attempt + 1);
+        });
+      }, RETRY_DELAYS_MS[attempt]);
+      timer.unref(); // never what keeps a stopping process alive
+    };
+    retry(0);
+  }
+}

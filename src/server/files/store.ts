@@ -20,6 +20,7 @@ import { PassThrough, Transform, type Readable, type Writable } from 'node:strea
 import { pipeline } from 'node:stream/promises';
 import { tooLarge } from '../errors.js';
 import type { Db } from '../db/connect.js';
+import { nowOrOnceDatabaseIsBack } from '../db/outage.js';
 import { protectedKeys, type PendingUploads } from './pending.js';
 import {
   CHUNK_SIZE,
@@ -247,7 +248,13 @@ export abstract class SealedStore implements FileStore {
 
   async write(source: Readable, maxBytes: number, inspect?: (head: Buffer) => void): Promise<PendingFile> {
     const storageKey = crypto.randomBytes(24).toString('base64url');
-    await this.pending?.reserve(storageKey);
+    try {
+      await this.pending?.reserve(storageKey);
+    } catch (err) {
+      // A connection lost before its answer may have made the reservation all the same.
+      await this.giveUp(storageKey, async () => {}).catch(() => {});
+      throw err;
+    }
     const hash = crypto.createHash('sha256');
     let size = 0;
     let head = Buffer.alloc(0);
@@ -286,8 +293,7 @@ export abstract class SealedStore implements FileStore {
     try {
       await pipeline(source, meter, new Sealer(this.key, storageKey), sink.stream);
     } catch (err) {
-      await sink.discard().catch(() => {});
-      await this.pending?.release(storageKey).catch(() => {});
+      await this.giveUp(storageKey, () => sink.discard()).catch(() => {});
       // Drain the rest of the upload so the request can still be answered.
       source.resume();
       if (err instanceof FileTooLargeError || (source as { truncated?: boolean }).truncated) {
@@ -307,11 +313,16 @@ export abstract class SealedStore implements FileStore {
         await sink.commit();
         committed = true;
       },
-      discard: async () => {
-        await (committed ? this.remove(storageKey) : sink.discard());
-        await this.pending?.release(storageKey);
-      },
+      discard: () => this.giveUp(storageKey, () => (committed ? this.remove(storageKey) : sink.discard())),
     };
+  }
+
+  /** Removes an upload's bytes, then its reservation; again once the database is back if it was away. */
+  private giveUp(storageKey: string, removeBytes: () => Promise<void>): Promise<void> {
+    return nowOrOnceDatabaseIsBack(async () => {
+      await removeBytes();
+      await this.pending?.release(storageKey);
+    });
   }
 
   protected decipherFor(meta: StoredFileRef) {

@@ -2,7 +2,7 @@
 // network cut, a pool that cannot connect) rather than a bug: those are answered 503 with
 // Retry-After, and the app serves again by itself once the database is back. Also what else a
 // driver error says, wrapped by Drizzle or not: its SQLSTATE, a unique violation's constraint,
-// and what of it may be logged.
+// whether storage (the disk or the database's) is full, and what of it may be logged.
 
 /** SQLSTATE classes and codes of a database that is not reachable right now. */
 const OUTAGE_SQLSTATES = new Set([
@@ -57,6 +57,15 @@ export function driverError(err: unknown): { code: string; message: string } | u
  */
 export function isUniqueViolation(err: unknown, constraint?: string): boolean {
   for (const e of chain(err)) if (e.code === '23505') return !constraint || e.constraint === constraint;
+  return false;
+}
+
+/** Out of space: the disk (ENOSPC), a quota (EDQUOT), or PostgreSQL's disk (53100 disk_full). */
+const OUT_OF_SPACE_CODES = new Set(['ENOSPC', 'EDQUOT', '53100']);
+
+/** True when `err` (wrapped by Drizzle or not) says the storage it wrote to is full. */
+export function isOutOfSpace(err: unknown): boolean {
+  for (const e of chain(err)) if (typeof e.code === 'string' && OUT_OF_SPACE_CODES.has(e.code)) return true;
   return false;
 }
 

@@ -19,6 +19,7 @@ import path from 'node:path';
 import { PassThrough, Transform, type Readable, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { tooLarge } from '../errors.js';
+import { MAX_UPLOAD_BYTES } from '../../shared/constants.js';
 import type { Db } from '../db/connect.js';
 import { nowOrOnceDatabaseIsBack } from '../db/outage.js';
 import { protectedKeys, type PendingUploads } from './pending.js';
@@ -367,8 +368,14 @@ export class DirectoryStore extends SealedStore {
     fs.mkdirSync(this.tmpDir, { recursive: true });
   }
 
-  /** A probe file is written, synced and removed. */
+  /**
+   * A probe file is written, synced and removed; and the folder's file system must have room for a
+   * file at the upload limit, or the check fails as the write would (ENOSPC: readiness says full).
+   */
   async checkWritable(): Promise<void> {
+    const { bavail, bsize } = await fsp.statfs(this.tmpDir);
+    if (bavail * bsize < MAX_UPLOAD_BYTES)
+      throw Object.assign(new Error('less free space than one file at the upload limit'), { code: 'ENOSPC' });
     const probe = path.join(
       this.tmpDir,
       `ready-${process.pid}-${crypto.randomBytes(4).toString('hex')}.probe`,

@@ -318,9 +318,14 @@ export abstract class SealedStore implements FileStore {
     };
   }
 
-  /** Removes an upload's bytes, then its reservation; again once the database is back if it was away. */
+  /**
+   * Removes an upload's bytes, then its reservation, unless its record did commit (a failure that
+   * was only the COMMIT's answer lost); again once the database is back if it was away, since
+   * only the database can say which.
+   */
   private giveUp(storageKey: string, removeBytes: () => Promise<void>): Promise<void> {
     return nowOrOnceDatabaseIsBack(async () => {
+      if (await this.pending?.committed(storageKey)) return;
       await removeBytes();
       await this.pending?.release(storageKey);
     });

@@ -171,6 +171,16 @@ async function leftovers(databaseUrl: string) {
   }
 }
 
+async function recordIds(databaseUrl: string): Promise<string[]> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    return (await client.query<{ id: string }>('select id from medical_records')).rows.map((r) => r.id);
+  } finally {
+    await client.end();
+  }
+}
+
 async function expectIntactAndVerified(base: string, cookie: string, acknowledged: Acknowledged[]) {
   for (const record of acknowledged) {
     if (record.url && record.bytes) {
@@ -221,6 +231,15 @@ describe.each([
     expect(recovered).toBeLessThan(10_000);
 
     await expectIntactAndVerified(server.url, cookie, acknowledged);
+    // And every record the database holds, also one whose 201 was lost with its connection: its
+    // files were not given up.
+    const held = await recordIds(databaseUrl);
+    expect(held.length).toBeGreaterThanOrEqual(acknowledged.length);
+    await expectIntactAndVerified(
+      server.url,
+      cookie,
+      held.map((id) => ({ id, bytes: null, url: null })),
+    );
     // Failed uploads released their reservations and removed their rows (once the database was back).
     await vi.waitFor(
       async () => expect(await leftovers(databaseUrl)).toEqual({ reserved: 0, unclaimed: 0 }),

@@ -26,7 +26,8 @@ export function findPgBinDir(): string | null {
 export interface PgCluster {
   /** postgres://postgres@127.0.0.1:<port>/postgres */
   url: string;
-  restart(): void;
+  /** Stops (fast by default; immediate is a crash: no checkpoint, recovery at start) and starts. */
+  restart(mode?: 'fast' | 'immediate'): void;
   stop(): void;
   start(): void;
   /** Stops the server and removes its folder. */
@@ -68,7 +69,8 @@ export async function startPgCluster(
       '-w',
       'start',
     ]);
-  const stop = () => run('pg_ctl', ['-D', dataDir, '-m', 'fast', '-w', 'stop']);
+  const stop = (mode: 'fast' | 'immediate' = 'fast') =>
+    run('pg_ctl', ['-D', dataDir, '-m', mode, '-w', 'stop']);
   start();
   let running = true;
   return {
@@ -82,8 +84,8 @@ export async function startPgCluster(
       stop();
       running = false;
     },
-    restart: () => {
-      stop();
+    restart: (mode = 'fast') => {
+      stop(mode);
       start();
     },
     destroy: () => {

@@ -49,6 +49,8 @@ export interface Config {
    * flight are claimed by their reservation row, so this is only a second guard.
    */
   uploadSweepGraceMs: number;
+  /** How often the running server sweeps upload leftovers (UPLOAD_SWEEP_INTERVAL_MS; files/sweep.ts). */
+  uploadSweepIntervalMs: number;
   /**
    * Where attachments are kept (ATTACHMENT_STORE): 'database' (rows of `attachment_chunks`,
    * shared by every process; the default with DATABASE_URL) or 'directory' (DATA_DIR/attachments,
@@ -135,6 +137,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     registerMaxPerMrn: num(env.REGISTER_MAX_PER_MRN, 10),
     activationCodeDays: num(env.ACTIVATION_CODE_DAYS, 30),
     uploadSweepGraceMs: num(env.UPLOAD_SWEEP_GRACE_MS, SWEEP_GRACE_MS),
+    uploadSweepIntervalMs: num(env.UPLOAD_SWEEP_INTERVAL_MS, 15 * 60_000),
     attachmentStore: attachmentStore(env),
     workers: Math.max(1, Math.floor(num(env.WORKERS, 1))),
     metricsToken: metricsToken(env),

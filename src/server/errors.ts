@@ -23,3 +23,10 @@ export const paymentRequired = (message: string) => new HttpError(402, message);
 export const tooLarge = (message: string) => new HttpError(413, message);
 export const unsupportedType = (message: string) => new HttpError(415, message);
 export const tooManyRequests = (message: string) => new HttpError(429, message);
+/** The disk (or the database's disk) has no room for what was sent: 507 Insufficient Storage. */
+export const storageFull = () =>
+  new HttpError(
+    507,
+    'MedLedger has run out of storage space, so this could not be saved. Nothing of it was kept; ' +
+      'please tell your administrator and try again later.',
+  );

@@ -5,7 +5,7 @@ import cluster from 'node:cluster';
 import { runPrimary, workerCount, workerIndex } from './cluster.js';
 import { loadConfig, type Config } from './config.js';
 import { openDatabaseForCli } from './cli/open-database.js';
-import { dropStaleReservations } from './files/pending.js';
+import { startUploadSweeps, sweepUploadLeftovers } from './files/sweep.js';
 import { buildApp, reloadCertificate } from './app.js';
 import { createAdmin } from './features/auth/service.js';
 import { startNotificationWorker } from './features/notifications/worker.js';
@@ -19,12 +19,19 @@ async function main(config: Config) {
   const database = await openDatabaseForCli(config);
   const { app, ctx } = await buildApp(config, database);
 
-  // Leftovers of uploads that never committed (a crash between file and transaction). Uploads in
-  // flight in another process sharing the storage are reserved in the database and left alone.
-  const now = new Date();
-  const swept = await ctx.files.sweepUnfinished(database.db, config.uploadSweepGraceMs, now);
-  await dropStaleReservations(database.db, now);
-  if (swept > 0) app.log.info(`Removed ${swept} unfinished upload file(s).`);
+  // Leftovers of uploads that never committed, now and then periodically (files/sweep.ts).
+  const onSwept = (files: number) => app.log.info(`Removed ${files} unfinished upload file(s).`);
+  const swept = await sweepUploadLeftovers(database.db, ctx.files, config.uploadSweepGraceMs, ctx.now());
+  if (swept > 0) onSwept(swept);
+  const stopSweeps = startUploadSweeps({
+    db: database.db,
+    files: ctx.files,
+    graceMs: config.uploadSweepGraceMs,
+    intervalMs: config.uploadSweepIntervalMs,
+    now: ctx.now,
+    onSwept,
+    onError: (err) => app.log.error({ err: loggableError(err) }, 'upload sweep failed'),
+  });
 
   // Attachments kept in DATA_DIR before they moved into PostgreSQL are copied in by one process.
   if (workerIndex() === 0) {
@@ -64,6 +71,7 @@ async function main(config: Config) {
     }, SHUTDOWN_TIMEOUT_MS);
     force.unref();
     stopNotifications();
+    stopSweeps();
     try {
       await app.close();
       await database.close();

@@ -24,7 +24,7 @@ export interface Database {
   db: Db;
   kind: 'pglite' | 'postgres';
   close(): Promise<void>;
-  /** Sends errors of idle pooled connections to `listener` from now on (PostgreSQL only). */
+  /** Sends errors of pooled connections, idle or in use, to `listener` from now on (PostgreSQL only). */
   onPoolError?(listener: PoolErrorListener): void;
   /** Tells `listener` the seconds each query takes from now on (the metrics). */
   observeQueries(listener: QueryListener): void;
@@ -84,7 +84,7 @@ function lockFolder(folder: string): () => void {
   throw new Error(`Could not lock ${folder}`);
 }
 
-/** Receives errors of idle pooled connections (a restart or a terminated backend): never fatal. */
+/** Receives errors of pooled connections, idle or in use (a restart or a terminated backend): never fatal. */
 export type PoolErrorListener = (err: Error) => void;
 
 export interface ConnectOptions {
@@ -94,7 +94,7 @@ export interface ConnectOptions {
   pgliteDir?: string;
   /** Apply migrations before returning (default true). */
   migrate?: boolean;
-  /** Where errors of idle pooled connections go (default: one line on stderr). */
+  /** Where errors of pooled connections go (default: one line on stderr). */
   onPoolError?: PoolErrorListener;
 }
 
@@ -110,6 +110,31 @@ export const POOL_SETTINGS = {
   statement_timeout: 30_000,
   idle_in_transaction_session_timeout: 15_000,
 } as const;
+
+/**
+ * An 'error' listener on every client the pool makes, for the time the app holds it (a
+ * transaction, the migration lock). pg-pool listens only while a client is idle in the pool, but
+ * a client emits 'error' whenever its connection ends (a restart, a terminated backend), even
+ * while one of its queries runs: unheard, that event killed the process. The lost client's
+ * queries fail on their own (outage errors: the request answers 503). Here it is also handed back
+ * to the pool to be destroyed at once, and its holder's own release later does nothing: a holder
+ * that never releases it (Drizzle's transaction() when its `begin` fails) cannot keep a pool slot.
+ */
+function handleLostCheckedOutClients(pool: pg.Pool, report: PoolErrorListener): void {
+  const held = new WeakSet<pg.PoolClient>();
+  pool.on('acquire', (client) => held.add(client));
+  pool.on('release', (_err, client) => held.delete(client));
+  pool.on('connect', (client) => {
+    client.on('error', (err) => {
+      if (!held.has(client)) return; // idle in the pool: the pool's own listener removes and reports it
+      held.delete(client);
+      const release = client.release;
+      client.release = () => {};
+      release(err);
+      report(err);
+    });
+  });
+}
 
 /** The advisory lock that serialises migrations between processes (any constant of our own). */
 const MIGRATION_LOCK = 0x6d6c6467; // "mldg"
@@ -149,6 +174,7 @@ export async function connect(options: ConnectOptions): Promise<Database> {
       ((err) =>
         console.error(`Database connection lost (${(err as { code?: string }).code ?? err.message}).`));
     pool.on('error', (err) => onPoolError(err));
+    handleLostCheckedOutClients(pool, (err) => onPoolError(err));
     const db = drizzlePg(pool, { schema }) as unknown as Db;
     if (runMigrations) await migrateLocked(pool);
     return {

@@ -2,11 +2,13 @@
 // disturbs no other test): backends terminated under concurrent requests, and the server stopped
 // and started again. While the database is away requests get 503 with Retry-After, never 500, the
 // process stays up, and once the database is back the app serves again by itself.
+import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findPgBinDir, startPgCluster, type PgCluster } from '../../../scripts/pg-cluster.js';
 import { createTestAppOn, type TestApp } from '../test/helpers.js';
 import { connect } from './connect.js';
+import { isDatabaseOutage } from './outage.js';
 
 let cluster: PgCluster;
 let t: TestApp;
@@ -68,6 +70,25 @@ describe('database faults', () => {
     for (let i = 0; i < 10 && last.statusCode !== 200; i++) last = await readHead();
     expect(last.statusCode).toBe(200);
     expect((await t.app.inject({ method: 'GET', url: '/api/health/ready' })).json().status).toBe('ready');
+  });
+
+  it('fails only the transaction whose connection is lost between its statements, and stays up', async () => {
+    // A checked-out client waiting between two statements (an upload streaming inside a
+    // transaction): its connection ending used to be an 'error' event nobody listened to.
+    const lost = t.ctx.db.transaction(async (tx) => {
+      await tx.execute(sql`select 1`);
+      await terminateAppBackends();
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      await tx.execute(sql`select 1`);
+    });
+    const err = await lost.then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(isDatabaseOutage(err)).toBe(true);
+    let after = await readHead();
+    for (let i = 0; i < 10 && after.statusCode !== 200; i++) after = await readHead();
+    expect(after.statusCode).toBe(200);
   });
 
   it('answers 503 with Retry-After while the server is down and recovers by itself after it starts', async () => {

@@ -1,10 +1,16 @@
 // Telling an unreachable database from a bug, and logging failures without their data.
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, type TestApp } from '../test/helpers.js';
 import { onDisk } from '../files/testing.js';
 import { users } from './schema.js';
-import { driverError, isDatabaseOutage, isUniqueViolation, loggableError } from './outage.js';
+import {
+  driverError,
+  isDatabaseOutage,
+  isUniqueViolation,
+  loggableError,
+  nowOrOnceDatabaseIsBack,
+} from './outage.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -31,6 +37,38 @@ describe('database outages', () => {
     expect(isDatabaseOutage(withCode('23505'))).toBe(false);
     expect(isDatabaseOutage(withCode('22P02'))).toBe(false);
     expect(isDatabaseOutage(new Error('boom'))).toBe(false);
+  });
+});
+
+describe('clean-ups that must happen', () => {
+  it('are tried again in the background while the database is away, and not after another failure', async () => {
+    vi.useFakeTimers();
+    try {
+      let tries = 0;
+      const refusedTwice = async () => {
+        if (++tries <= 2) throw withCode('ECONNREFUSED');
+      };
+      await nowOrOnceDatabaseIsBack(refusedTwice); // resolves at once: the caller answers 503 now
+      expect(tries).toBe(1);
+      await vi.advanceTimersByTimeAsync(500);
+      expect(tries).toBe(2);
+      await vi.advanceTimersByTimeAsync(1_000);
+      expect(tries).toBe(3);
+      await vi.advanceTimersByTimeAsync(60_000);
+      expect(tries).toBe(3); // done: no more tries
+
+      const bug = withCode('42601');
+      await expect(nowOrOnceDatabaseIsBack(() => Promise.reject(bug))).rejects.toBe(bug);
+      let down = 0;
+      await nowOrOnceDatabaseIsBack(async () => {
+        down++;
+        throw withCode('57P03');
+      });
+      await vi.advanceTimersByTimeAsync(10 * 60_000);
+      expect(down).toBe(7); // the first try and six more, then it is the sweep's
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 

@@ -2,7 +2,7 @@
 // network cut, a pool that cannot connect) rather than a bug: those are answered 503 with
 // Retry-After, and the app serves again by itself once the database is back. Also what else a
 // driver error says, wrapped by Drizzle or not: its SQLSTATE, a unique violation's constraint,
-// and what of it may be logged.
+// whether storage (the disk or the database's) is full, and what of it may be logged.
 
 /** SQLSTATE classes and codes of a database that is not reachable right now. */
 const OUTAGE_SQLSTATES = new Set([
@@ -60,6 +60,15 @@ export function isUniqueViolation(err: unknown, constraint?: string): boolean {
   return false;
 }
 
+/** Out of space: the disk (ENOSPC), a quota (EDQUOT), or PostgreSQL's disk (53100 disk_full). */
+const OUT_OF_SPACE_CODES = new Set(['ENOSPC', 'EDQUOT', '53100']);
+
+/** True when `err` (wrapped by Drizzle or not) says the storage it wrote to is full. */
+export function isOutOfSpace(err: unknown): boolean {
+  for (const e of chain(err)) if (typeof e.code === 'string' && OUT_OF_SPACE_CODES.has(e.code)) return true;
+  return false;
+}
+
 export function isDatabaseOutage(err: unknown): boolean {
   for (const e of chain(err)) {
     const code = typeof e.code === 'string' ? e.code : '';
@@ -105,4 +114,31 @@ export function loggableError(err: unknown): Record<string, unknown> {
       .join('\n');
   }
   return out;
+}
+
+/** Pauses between the tries of `nowOrOnceDatabaseIsBack` (about half a minute in all). */
+const RETRY_DELAYS_MS = [500, 1_000, 2_000, 4_000, 8_000, 15_000];
+
+/**
+ * Runs a clean-up that has to happen (an upload given up: its stored rows and its reservation).
+ * When it fails because the database is away (a restart, a failover: seconds), it is tried again
+ * in the background until the database answers, so that the request fails at once (503) and still
+ * leaves nothing behind. What a longer outage keeps is the sweep's (files/sweep.ts). Any other
+ * failure rejects as usual.
+ */
+export async function nowOrOnceDatabaseIsBack(task: () => Promise<void>): Promise<void> {
+  try {
+    await task();
+  } catch (err) {
+    if (!isDatabaseOutage(err)) throw err;
+    const retry = (attempt: number) => {
+      const timer = setTimeout(() => {
+        task().catch((again: unknown) => {
+          if (isDatabaseOutage(again) && attempt + 1 < RETRY_DELAYS_MS.length) retry(attempt + 1);
+        });
+      }, RETRY_DELAYS_MS[attempt]);
+      timer.unref(); // never what keeps a stopping process alive
+    };
+    retry(0);
+  }
 }

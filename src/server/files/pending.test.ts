@@ -5,11 +5,16 @@ import fs from 'node:fs';
 import { Readable } from 'node:stream';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pendingUploads } from '../db/schema.js';
+import { attachments, pendingUploads } from '../db/schema.js';
 import { uploadRecord } from '../features/records/testing.js';
 import { addPatient, createTestApp, signedInHospital, type TestApp } from '../test/helpers.js';
 import { onDisk } from './testing.js';
-import { dropStaleReservations, PENDING_UPLOAD_TTL_MS, protectedKeys } from './pending.js';
+import {
+  dropStaleReservations,
+  PENDING_UPLOAD_TTL_MS,
+  protectedKeys,
+  releaseInTransaction,
+} from './pending.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -52,6 +57,33 @@ describe('reserved uploads and the start-up sweep', () => {
     expect(await t.ctx.db.select().from(pendingUploads)).toEqual([]);
     expect(await sweepNow()).toBe(0);
     expect(fs.readdirSync(onDisk(t.ctx.files).dir).filter((n) => n !== '.tmp')).toEqual(stored);
+  });
+
+  it('never gives up a file whose record committed though its answer was lost', async () => {
+    const hospital = await signedInHospital(t.app);
+    const patient = await addPatient(t.app, hospital.cookie);
+    const record = (await uploadRecord(t.app, hospital.cookie, patient.id)).json<{ id: string }>();
+    const file = await t.ctx.files.write(pdf(), 1024 * 1024);
+    await file.commit();
+    // The record's transaction commits (attachment row, reservation ended), but the connection is
+    // lost with the COMMIT's answer: the upload code sees a failure and gives the file up.
+    await t.ctx.db.transaction(async (tx) => {
+      await tx.insert(attachments).values({
+        recordId: record.id,
+        storageKey: file.storageKey,
+        fileName: 'late.pdf',
+        mimeType: 'application/pdf',
+        size: file.size,
+        sha256: file.sha256,
+        format: file.format,
+        iv: '',
+        authTag: '',
+        position: 1,
+      });
+      await releaseInTransaction(tx, [file.storageKey]);
+    });
+    await file.discard();
+    expect(await t.ctx.files.hashStored(file)).toEqual({ ok: true, sha256: file.sha256 });
   });
 
   it('removes the leftovers of a process that died: unreserved files, and expired reservations', async () => {

@@ -2,7 +2,7 @@
 // folder: a row is written before the file (reserve), and deleted either in the transaction that
 // commits the file's attachment row (releaseInTransaction) or when the upload is given up
 // (release). The start-up sweep keeps every file that is committed or still reserved.
-import { and, gte, inArray, lt } from 'drizzle-orm';
+import { and, eq, gte, inArray, lt } from 'drizzle-orm';
 import type { Db } from '../db/connect.js';
 import { attachments, pendingUploads } from '../db/schema.js';
 
@@ -12,6 +12,11 @@ export const PENDING_UPLOAD_TTL_MS = 6 * 60 * 60_000;
 export interface PendingUploads {
   reserve(storageKey: string): Promise<void>;
   release(storageKey: string): Promise<void>;
+  /**
+   * Whether an attachment row holds the file: its record committed although the app never heard
+   * (the connection was lost with the COMMIT's answer). Such a file is never given up.
+   */
+  committed(storageKey: string): Promise<boolean>;
 }
 
 export function pendingUploadsIn(db: Db): PendingUploads {
@@ -21,6 +26,14 @@ export function pendingUploadsIn(db: Db): PendingUploads {
     },
     release: async (storageKey) => {
       await db.delete(pendingUploads).where(inArray(pendingUploads.storageKey, [storageKey]));
+    },
+    committed: async (storageKey) => {
+      const rows = await db
+        .select({ id: attachments.id })
+        .from(attachments)
+        .where(eq(attachments.storageKey, storageKey))
+        .limit(1);
+      return rows.length > 0;
     },
   };
 }

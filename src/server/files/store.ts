@@ -19,7 +19,9 @@ import path from 'node:path';
 import { PassThrough, Transform, type Readable, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { tooLarge } from '../errors.js';
+import { MAX_UPLOAD_BYTES } from '../../shared/constants.js';
 import type { Db } from '../db/connect.js';
+import { nowOrOnceDatabaseIsBack } from '../db/outage.js';
 import { protectedKeys, type PendingUploads } from './pending.js';
 import {
   CHUNK_SIZE,
@@ -247,7 +249,13 @@ export abstract class SealedStore implements FileStore {
 
   async write(source: Readable, maxBytes: number, inspect?: (head: Buffer) => void): Promise<PendingFile> {
     const storageKey = crypto.randomBytes(24).toString('base64url');
-    await this.pending?.reserve(storageKey);
+    try {
+      await this.pending?.reserve(storageKey);
+    } catch (err) {
+      // A connection lost before its answer may have made the reservation all the same.
+      await this.giveUp(storageKey, async () => {}).catch(() => {});
+      throw err;
+    }
     const hash = crypto.createHash('sha256');
     let size = 0;
     let head = Buffer.alloc(0);
@@ -286,8 +294,7 @@ export abstract class SealedStore implements FileStore {
     try {
       await pipeline(source, meter, new Sealer(this.key, storageKey), sink.stream);
     } catch (err) {
-      await sink.discard().catch(() => {});
-      await this.pending?.release(storageKey).catch(() => {});
+      await this.giveUp(storageKey, () => sink.discard()).catch(() => {});
       // Drain the rest of the upload so the request can still be answered.
       source.resume();
       if (err instanceof FileTooLargeError || (source as { truncated?: boolean }).truncated) {
@@ -307,11 +314,21 @@ export abstract class SealedStore implements FileStore {
         await sink.commit();
         committed = true;
       },
-      discard: async () => {
-        await (committed ? this.remove(storageKey) : sink.discard());
-        await this.pending?.release(storageKey);
-      },
+      discard: () => this.giveUp(storageKey, () => (committed ? this.remove(storageKey) : sink.discard())),
     };
+  }
+
+  /**
+   * Removes an upload's bytes, then its reservation, unless its record did commit (a failure that
+   * was only the COMMIT's answer lost); again once the database is back if it was away, since
+   * only the database can say which.
+   */
+  private giveUp(storageKey: string, removeBytes: () => Promise<void>): Promise<void> {
+    return nowOrOnceDatabaseIsBack(async () => {
+      if (await this.pending?.committed(storageKey)) return;
+      await removeBytes();
+      await this.pending?.release(storageKey);
+    });
   }
 
   protected decipherFor(meta: StoredFileRef) {
@@ -356,8 +373,14 @@ export class DirectoryStore extends SealedStore {
     fs.mkdirSync(this.tmpDir, { recursive: true });
   }
 
-  /** A probe file is written, synced and removed. */
+  /**
+   * A probe file is written, synced and removed; and the folder's file system must have room for a
+   * file at the upload limit, or the check fails as the write would (ENOSPC: readiness says full).
+   */
   async checkWritable(): Promise<void> {
+    const { bavail, bsize } = await fsp.statfs(this.tmpDir);
+    if (bavail * bsize < MAX_UPLOAD_BYTES)
+      throw Object.assign(new Error('less free space than one file at the upload limit'), { code: 'ENOSPC' });
     const probe = path.join(
       this.tmpDir,
       `ready-${process.pid}-${crypto.randomBytes(4).toString('hex')}.probe`,

@@ -2,8 +2,8 @@
 // and never a 500 for bad input.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
-import { isDatabaseOutage, loggableError } from '../db/outage.js';
-import { HttpError } from '../errors.js';
+import { isDatabaseOutage, isOutOfSpace, loggableError } from '../db/outage.js';
+import { HttpError, storageFull } from '../errors.js';
 import { isIntegrityFailure } from '../files/store.js';
 
 /** Seconds a client is told to wait while the database is away. */
@@ -77,6 +77,13 @@ export function registerErrorHandling(app: FastifyInstance) {
           'MedLedger is briefly unavailable (its database cannot be reached). Please try again in a moment.',
         requestId: request.id,
       });
+    }
+    if (isOutOfSpace(err)) {
+      // The disk or the database's disk is full: the operator's to fix, so logged as an error, but
+      // not a fault of the request; the write failed whole (a transaction, a discarded upload).
+      request.log.error({ err: loggableError(err) }, 'storage full');
+      const full = storageFull();
+      return reply.status(full.statusCode).send({ message: full.message, requestId: request.id });
     }
     if (isIntegrityFailure(err)) {
       // A stored attachment whose first chunk is not what was written, before anything was sent

@@ -15,6 +15,8 @@ export const PROCESS_ORIGIN = 'http://medledger.test';
 export interface ServerProcess {
   url: string;
   output(): string;
+  /** Whether the process (npm start, and the server it runs) is still running. */
+  running(): boolean;
   /** SIGTERM (graceful) or SIGKILL; resolves once the process has exited. */
   stop(signal?: 'SIGTERM' | 'SIGKILL'): Promise<void>;
 }
@@ -73,6 +75,7 @@ export async function startServerProcess(
     pid: child.pid ?? 0,
     url: `http://127.0.0.1:${port}`,
     output: () => output,
+    running: () => child.exitCode === null && child.signalCode === null,
     stop: async (signal = 'SIGTERM') => {
       if (child.exitCode !== null || child.signalCode !== null) return;
       const exited = new Promise((resolve) => child.once('exit', resolve));

@@ -91,27 +91,3 @@ export async function runDueJobs(db: Db, mail: Mailer, render: RenderJob, now: D
   });
   return result;
 }
-
-/** The worker loop main.ts starts: runs due jobs every interval until stopped. */
-export function startWorker(
-  run: () => Promise<unknown>,
-  intervalMs: number,
-  onError: (err: unknown) => void,
-) {
-  let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  const tick = async () => {
-    if (stopped) return;
-    try {
-      await run();
-    } catch (err) {
-      onError(err);
-    }
-    if (!stopped) timer = setTimeout(() => void tick(), intervalMs);
-  };
-  timer = setTimeout(() => void tick(), 0);
-  return () => {
-    stopped = true;
-    clearTimeout(timer);
-  };
-}

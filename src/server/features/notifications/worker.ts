@@ -1,7 +1,8 @@
 // One pass over the due notification jobs with the app's mailer (tests call it directly), and the
 // loop main.ts starts.
 import type { AppContext } from '../../context.js';
-import { runDueJobs, startWorker } from './jobs.js';
+import { startPeriodic } from '../../periodic.js';
+import { runDueJobs } from './jobs.js';
 import { createRenderer } from './render.js';
 
 export const WORKER_INTERVAL_MS = 30_000;
@@ -13,4 +14,4 @@ export async function runNotificationsOnce(ctx: AppContext) {
 }
 
 export const startNotificationWorker = (ctx: AppContext, onError: (err: unknown) => void) =>
-  startWorker(() => runNotificationsOnce(ctx), WORKER_INTERVAL_MS, onError);
+  startPeriodic(() => runNotificationsOnce(ctx), WORKER_INTERVAL_MS, onError);

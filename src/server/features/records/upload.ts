@@ -67,7 +67,9 @@ export function describeMultipartError(err: unknown): unknown {
     case 'FST_REQ_PREMATURE_CLOSE':
       return badRequest('The upload was interrupted.');
   }
-  if (/multipart|part|boundary|form/i.test(e?.message ?? '')) {
+  // The form parser's own errors carry no code; a coded one (a full disk, a database error) is
+  // not the form's fault whatever its message says, and the error handler answers it.
+  if (typeof e?.code !== 'string' && /multipart|part|boundary|form/i.test(e?.message ?? '')) {
     return badRequest('The upload was malformed or interrupted. Please try again.');
   }
   return err;

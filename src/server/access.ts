@@ -3,6 +3,7 @@
 import type { FastifyRequest } from 'fastify';
 import { and, eq, gt, isNull, sql, type AnyColumn, type Placeholder, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
+import { ACCOUNT_SUSPENDED } from '../shared/admin-users.js';
 import { CONSENT_TYPES } from '../shared/consent.js';
 import type { Role } from '../shared/constants.js';
 import { isUuid } from '../shared/fields.js';
@@ -15,8 +16,9 @@ import {
   medicalRecords,
   patients,
   shareLinks,
+  users,
 } from './db/schema.js';
-import { notFound } from './errors.js';
+import { forbidden, notFound } from './errors.js';
 import { currentUser } from './plugins/session.js';
 
 /** The acting user of a request as the services take it: id, role and the IP the audit trail keeps. */
@@ -204,6 +206,22 @@ export async function lockPatientGrants(tx: Db, patientRowId: string) {
     .from(patients)
     .where(eq(patients.id, patientRowId))
     .for('no key update');
+}
+
+/**
+ * Holds the account that a grant comes from (the maker of a share link, the patient behind a family
+ * invitation) against a suspension until the grant's transaction ends, and refuses a suspended one.
+ * Suspension updates this row before it marks the account's links and grants, so a grant made
+ * alongside it is either refused here or committed first and then marked with the rest
+ * (docs/decisions.md#account-control). Take it after `lockPatientGrants` and before any other row.
+ */
+export async function lockActiveAccount(tx: Db, userId: string) {
+  const [account] = await tx
+    .select({ suspendedAt: users.suspendedAt })
+    .from(users)
+    .where(eq(users.id, userId))
+    .for('share');
+  if (!account || account.suspendedAt !== null) throw forbidden(ACCOUNT_SUSPENDED);
 }
 
 /**

@@ -363,3 +363,93 @@ describe('family invitations raced by a change of the contact', () => {
     }
   }, 300_000);
 });
+
+describe('share links made while their maker is being suspended', () => {
+  it('are stopped by the suspension, in either order, and end with a plain reactivation', async () => {
+    // The suspension runs in this test's own process (the admin service on the same PostgreSQL),
+    // the share creations in a server process: three processes, one database.
+    const { connect } = await import('./db/connect.js');
+    const { suspendUser, reactivateUser } = await import('./features/admin/service.js');
+    const admin = await connect({ databaseUrl: database.url, migrate: false });
+    const [adminRow] = (
+      await sql.query<{ id: string }>(
+        `insert into users (email, password, role, first_name, last_name)
+         values ($1, 'x', 'medledger_admin', 'Ada', 'Admin') returning id`,
+        [newEmail('admin')],
+      )
+    ).rows;
+    const adminActor = { id: adminRow.id, ip: '127.0.0.1' };
+    try {
+      const ROUNDS = 6;
+      const SHARES = 6;
+      const outcomes = { made: 0, refused: 0 };
+      for (let round = 0; round < ROUNDS; round++) {
+        const { hospital, patient, patientRowId, userId } = await hospitalAndPatient();
+        const { payload, headers } = multipartBody([
+          { name: 'patientId', value: patientRowId },
+          { name: 'recordType', value: 'lab-results' },
+          { name: 'title', value: 'Blood panel' },
+          { name: 'shareWithSpecialists', value: 'true' },
+          { name: 'files', fileName: 'report.pdf', bytes: samplePdf('suspend') },
+        ]);
+        const record = await json<{ id: string }>(
+          await fetch(`${a.url}/api/medical-records`, {
+            method: 'POST',
+            headers: { ...headers, cookie: hospital, origin: PROCESS_ORIGIN },
+            body: new Uint8Array(payload),
+          }),
+          201,
+        );
+        await json(
+          await callProcess(b.url, 'PUT', `/api/consent/${userId}`, patient, {
+            shareWithSpecialists: true,
+            shareWithFamily: false,
+          }),
+          200,
+        );
+        const sharer = round % 2 === 0 ? a : b;
+        const suspendAfter = (round % 3) * 5;
+        const shares = Array.from({ length: SHARES }, async (_, i) => {
+          await pause((i * suspendAfter) / SHARES);
+          const res = await callProcess(
+            sharer.url,
+            'POST',
+            `/api/medical-records/${record.id}/shares`,
+            patient,
+            {
+              recipientEmail: newEmail('specialist'),
+              expiresInHours: 24,
+            },
+          );
+          return { status: res.status, body: await res.text() };
+        });
+        const suspension = pause(suspendAfter).then(() =>
+          suspendUser(admin.db, adminActor, userId, new Date()),
+        );
+        const [settled] = await Promise.all([Promise.all(shares), suspension]);
+        for (const s of settled) {
+          // Made before the suspension (then stopped by it), or refused after it: by the ended
+          // session (401) or by the account's lock (403).
+          expect([201, 401, 403], s.body).toContain(s.status);
+          if (s.status === 201) outcomes.made++;
+          else outcomes.refused++;
+        }
+        const live = await sql.query(
+          `select id from share_links where created_by = $1 and revoked_at is null and suspended_at is null`,
+          [userId],
+        );
+        expect(live.rows, `round ${round}: a link escaped the suspension`).toEqual([]);
+        await reactivateUser(admin.db, adminActor, userId, false, new Date());
+        const afterReactivation = await sql.query(
+          `select id from share_links where created_by = $1 and revoked_at is null`,
+          [userId],
+        );
+        expect(afterReactivation.rows, `round ${round}: a link survived a plain reactivation`).toEqual([]);
+      }
+      expect(outcomes.made).toBeGreaterThan(0);
+      expect(outcomes.refused).toBeGreaterThan(0);
+    } finally {
+      await admin.close();
+    }
+  }, 300_000);
+});

@@ -7,7 +7,14 @@ import { addHours } from 'date-fns';
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import { FAMILY_INVITE_HOURS } from '../../../shared/constants.js';
 import { joinNames } from '../../../shared/users.js';
-import { type Actor, familySharingOn, findOwnPatient, isUuid, lockPatientGrants } from '../../access.js';
+import {
+  type Actor,
+  familySharingOn,
+  findOwnPatient,
+  isUuid,
+  lockActiveAccount,
+  lockPatientGrants,
+} from '../../access.js';
 import type { Db } from '../../db/connect.js';
 import { familyContacts, familyGrants, familyInvitations, patients, users } from '../../db/schema.js';
 import { HttpError, badRequest, conflict, forbidden, notFound } from '../../errors.js';
@@ -110,6 +117,7 @@ async function sendInvitation(
 ): Promise<string | null> {
   return deps.db.transaction(async (tx) => {
     await lockPatientGrants(tx, found.patient.id);
+    await lockActiveAccount(tx, actor.id);
     const row = await loadContact(tx, found.contact.id);
     if (!row) throw notFound('Family contact not found.');
     const why = refusal(row);
@@ -219,13 +227,16 @@ export async function acceptInvitation(
   if (!parsed) throw badRequest(INVITE_MESSAGES.invalid);
   const bySelector = eq(familyInvitations.tokenSelector, parsed.selector);
   const [seen] = await tx
-    .select({ patientId: familyInvitations.patientId })
+    .select({ patientId: familyInvitations.patientId, patientUserId: patients.userId })
     .from(familyInvitations)
+    .innerJoin(patients, eq(patients.id, familyInvitations.patientId))
     .where(bySelector);
-  if (!seen) throw badRequest(INVITE_MESSAGES.invalid);
+  if (!seen?.patientUserId) throw badRequest(INVITE_MESSAGES.invalid);
   // Read again under the patient's grant lock: a contact change or revoke that voided this link
-  // meanwhile has deleted it, and one that comes later ends the grant made here.
+  // meanwhile has deleted it, and one that comes later ends the grant made here. The patient's
+  // account is held against a suspension too, which would otherwise miss the grant made here.
   await lockPatientGrants(tx, seen.patientId);
+  await lockActiveAccount(tx, seen.patientUserId);
   const [invitation] = await tx.select().from(familyInvitations).where(bySelector).for('update');
   if (!invitation || !verifierMatches(parsed.verifier, invitation.tokenVerifierHash))
     throw badRequest(INVITE_MESSAGES.invalid);

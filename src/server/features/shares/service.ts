@@ -14,6 +14,7 @@ import {
   findRecordForUser,
   isUuid,
   linkedRecordVersion,
+  lockActiveAccount,
   lockPatientGrants,
   mayOpenShareLink,
   openShareLinkFilter,
@@ -116,6 +117,7 @@ export async function createShare(
     // record's row lock: a consent save or a switch change racing this one is decided before or
     // after it, never in between (a link made meanwhile would escape the consent-off revocation).
     await lockPatientGrants(tx, patient.id);
+    await lockActiveAccount(tx, actor.id);
     const [record] = await tx
       .select()
       .from(medicalRecords)

@@ -23,6 +23,8 @@ const PUBLIC_ROUTES = new Set([
   'GET /api/auth/me',
   // The second sign-in step: the pending-login cookie of the password step is the credential.
   'POST /api/auth/2fa/verify',
+  // An account under attack finishes its sign-in with the e-mailed link: its token is the credential.
+  'POST /api/auth/sign-in-link',
   'GET /api/health/live',
   'GET /api/health/ready',
   'POST /api/provider-applications',

@@ -2,6 +2,7 @@
 // and no route answers 500 to malformed ids, bodies or query strings, whoever calls it.
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TWO_FACTOR_MESSAGES } from '../shared/account.js';
 import { patients, subscriptions } from './db/schema.js';
 import { samplePdf, uploadRecord } from './features/records/testing.js';
 import { linksIn, outboxMessages } from './mail/read-message.js';
@@ -9,6 +10,7 @@ import {
   addPatient,
   createTestApp,
   signedInAdmin,
+  signedInAdminWithoutTwoFactor,
   signedInFamily,
   signedInHospital,
   signedInPatient,
@@ -62,6 +64,21 @@ const WRITES_WITHOUT_SUBSCRIPTION = new Set([
   'POST /api/auth/2fa/disable',
   'POST /api/auth/password',
   'DELETE /api/auth/sessions/:id',
+]);
+/**
+ * What an administrator without two-factor sign-in may still reach: the routes every signed-in
+ * account has (its own sign-in security, where two-factor is set up, and its mail settings).
+ */
+const ADMIN_WITHOUT_TWO_FACTOR = new Set([
+  'GET /api/auth/2fa',
+  'POST /api/auth/2fa/setup',
+  'POST /api/auth/2fa/enable',
+  'POST /api/auth/2fa/disable',
+  'POST /api/auth/password',
+  'GET /api/auth/sessions',
+  'DELETE /api/auth/sessions/:id',
+  'GET /api/notifications/preferences',
+  'PUT /api/notifications/preferences',
 ]);
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -156,6 +173,32 @@ describe('every API route', () => {
       if (res.statusCode !== 401) open.push(`${key} -> ${res.statusCode}`);
     }
     expect(open).toEqual([]);
+  });
+
+  it('lets an administrator without two-factor sign-in reach only what every account has (its set-up)', async () => {
+    const bare = (await signedInAdminWithoutTwoFactor(t)).cookie;
+    const reached: string[] = [];
+    for (const route of routesTakingInput()) {
+      const key = `${route.method} ${route.url}`;
+      if (PUBLIC_ROUTES.has(key)) continue;
+      const res = await t.app.inject({
+        method: route.method as 'GET',
+        remoteAddress: nextAddress(),
+        url: fill(route.url, '00000000-0000-4000-8000-000000000000'),
+        headers: { cookie: bare },
+        payload: route.method === 'GET' || route.method === 'DELETE' ? undefined : {},
+      });
+      const message = res.json<{ message?: string }>().message ?? '';
+      // Refused: an administrator's route says why, another role's route is simply forbidden.
+      if (
+        res.statusCode === 403 &&
+        (message === TWO_FACTOR_MESSAGES.adminSetupRequired || !/two-factor/.test(message))
+      )
+        continue;
+      reached.push(`${key} -> ${res.statusCode}`);
+    }
+    const reachedRoutes = reached.map((r) => r.split(' -> ')[0]);
+    expect(reachedRoutes.sort(), reached.join('\n')).toEqual([...ADMIN_WITHOUT_TWO_FACTOR].sort());
   });
 
   it('refuses every write a hospital can reach with 402 after the trial', async () => {

@@ -10,7 +10,15 @@ import AxeBuilder from '@axe-core/playwright';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { samplePdf } from '../src/server/features/records/testing';
-import { addPatient, PASSWORD, signedInHospital, signedInPatient, toast, uniqueEmail } from './auth-helpers';
+import {
+  addPatient,
+  enableTwoFactor,
+  PASSWORD,
+  signedInHospital,
+  signedInPatient,
+  toast,
+  uniqueEmail,
+} from './auth-helpers';
 import { ADMIN_EMAIL, ADMIN_PASSWORD } from './harness';
 import { mailedLink, startJourney } from './journey';
 import { bookAppointment, patientIdOf, uploadRecord } from './record-helpers';
@@ -375,6 +383,8 @@ describe('accessibility (axe-core)', () => {
       data: { email: ADMIN_EMAIL, password: ADMIN_PASSWORD },
     });
     expect(res.ok()).toBe(true);
+    // With two-factor on, so that the page checked is the applications list, not only its set-up.
+    await enableTwoFactor(context, journey.app.url);
     const found = await check('admin', context, [{ path: '/medledger/applications', ready: 'Applications' }]);
     expect(found).toEqual([]);
     await context.close();

@@ -1,7 +1,7 @@
 // The administrator sees every hospital account, including one that signed up directly (not
 // through an application), and can mark its subscription active.
 import { describe, expect, it } from 'vitest';
-import { logIn, signedInHospital, toast } from './auth-helpers';
+import { enableTwoFactor, logIn, signedInHospital, toast } from './auth-helpers';
 import { ADMIN_EMAIL, ADMIN_PASSWORD } from './harness';
 import { startJourney } from './journey';
 
@@ -20,6 +20,9 @@ describe('hospital accounts on the administrator page', () => {
     await page.goto(`${journey.app.url}/medledger-login`);
     await logIn(page, ADMIN_EMAIL, ADMIN_PASSWORD);
     await page.waitForURL(`${journey.app.url}/medledger/applications`);
+    // The administrator pages need two-factor sign-in (without it they show only its set-up).
+    await enableTwoFactor(page.context(), journey.app.url);
+    await page.reload();
     await page.getByRole('heading', { name: 'Hospital Accounts (1)' }).waitFor();
     const row = page.getByRole('row').filter({ hasText: hospital.email });
     // The badge is in the row twice: in its column, and under the name (shown on a phone).

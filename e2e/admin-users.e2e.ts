@@ -60,8 +60,9 @@ describe('the administrator’s Users table', () => {
     await admin.goto(`${url}/medledger-login`);
     await logIn(admin, ADMIN_EMAIL, ADMIN_PASSWORD);
     await admin.waitForURL(`${url}/medledger/applications`);
-    // Suspending needs two-factor sign-in, like reviewing applications.
+    // The administrator pages need two-factor sign-in (without it they show only its set-up).
     await enableTwoFactor(admin.context(), url);
+    await admin.reload();
     await admin
       .getByRole('navigation', { name: 'Administration' })
       .getByRole('link', { name: 'Users' })

@@ -24,10 +24,14 @@ describe('provider onboarding', () => {
     await admin.waitForURL(`${journey.app.url}/medledger-login`);
     await logIn(admin, ADMIN_EMAIL, ADMIN_PASSWORD);
     await admin.waitForURL(`${journey.app.url}/medledger/applications`);
-    await admin.getByText('No provider applications yet').waitFor();
-    // Without two-factor sign-in the page asks for it first (reviewing needs it).
+    // Without two-factor sign-in the page shows nothing but the way to set it up (the server
+    // answers none of its calls until then).
     await admin.getByText('Turn on two-factor sign-in first').waitFor();
+    await admin.getByRole('link', { name: 'Set up two-factor sign-in' }).waitFor();
+    expect(await admin.getByText('No provider applications yet').count()).toBe(0);
     await enableTwoFactor(admin.context(), journey.app.url);
+    await admin.reload();
+    await admin.getByText('No provider applications yet').waitFor();
   });
 
   it('lets a provider apply, with the spec messages for bad input, then returns home after 3 s', async () => {

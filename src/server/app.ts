@@ -10,7 +10,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, validatorCompiler } from 'fastify-type-provider-zod';
-import type { Config } from './config.js';
+import { fastifyTrustProxy, type Config } from './config.js';
 import type { AppContext } from './context.js';
 import type { Database } from './db/connect.js';
 import { adminRoutes } from './features/admin/routes.js';
@@ -132,7 +132,7 @@ export async function buildApp(
           },
     // Every log line carries the request id; 5xx answers and the X-Request-Id header show it.
     genReqId: () => crypto.randomUUID(),
-    trustProxy: config.trustProxy,
+    trustProxy: fastifyTrustProxy(config.trustProxy),
     // One line per request is noise for someone trying the app; LOG_LEVEL=debug brings it back.
     // Every access to patient data is in the audit trail regardless.
     logController: new LogController({

@@ -1,5 +1,6 @@
 // Environment -> typed configuration, with defaults for the embedded (PGlite) mode.
 // Every variable here is listed in the README's configuration table.
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { SWEEP_GRACE_MS } from './files/store.js';
 
@@ -30,7 +31,12 @@ export interface Config {
   stripeWebhookSecret?: string;
   stripePriceId?: string;
   logLevel: string;
-  trustProxy: boolean;
+  /**
+   * Which `X-Forwarded-*` hops to believe (TRUST_PROXY): false (none, the default), the number of
+   * proxies in front of the app, or the proxies' addresses and CIDR ranges. Never "every hop": a
+   * client could then pose as any address by sending its own X-Forwarded-For.
+   */
+  trustProxy: TrustProxy;
   /**
    * PEM files of the certificate (chain) and its private key (TLS_CERT_FILE, TLS_KEY_FILE): with
    * both the server speaks HTTPS itself, HTTP/2 to browsers and HTTP/1.1 to other clients.
@@ -100,6 +106,59 @@ function metricsToken(env: NodeJS.ProcessEnv): string | undefined {
   return token;
 }
 
+export type TrustProxy = false | number | string[];
+
+/** proxy-addr's names for ranges, accepted in TRUST_PROXY beside addresses and CIDRs. */
+const RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+function isAddressOrRange(entry: string): boolean {
+  if (RANGE_NAMES.has(entry)) return true;
+  const [address, bits, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (!family || rest.length > 0) return false;
+  if (bits === undefined) return true;
+  const max = family === 4 ? 32 : 128;
+  return /^\d{1,3}$/.test(bits) && Number(bits) <= max;
+}
+
+/**
+ * TRUST_PROXY: empty or `false` trusts no proxy; a whole number N trusts the N hops nearest the app
+ * (the client address is the one N hops back in X-Forwarded-For); otherwise a comma-separated list
+ * of the proxies' addresses or CIDR ranges. `true` is refused: it trusted every hop.
+ */
+export function parseTrustProxy(value: string | undefined): TrustProxy {
+  const raw = (value ?? '').trim();
+  if (raw === '' || raw === 'false' || raw === '0') return false;
+  if (/^\d+$/.test(raw)) return Number(raw);
+  if (raw === 'true') {
+    throw new Error(
+      'TRUST_PROXY=true would believe every X-Forwarded-For hop; give the number of proxies in front of the app (e.g. 1) or their addresses (e.g. 10.0.0.5,10.0.1.0/24)',
+    );
+  }
+  const entries = raw.split(',').map((entry) => entry.trim());
+  const bad = entries.filter((entry) => !isAddressOrRange(entry));
+  if (bad.length > 0) {
+    throw new Error(
+      `TRUST_PROXY: not an address, a CIDR range or a number of proxies: ${bad.map((b) => JSON.stringify(b)).join(', ')}`,
+    );
+  }
+  return entries;
+}
+
+/**
+ * The option Fastify takes. Fastify itself trusts no hop for a bare number (it cannot tell the
+ * proxy from a client that reached the app directly), so a hop count is given as proxy-addr's hop
+ * function: the N hops nearest the app are believed. Safe only when the app cannot be reached but
+ * through those proxies (the README says so); a list of addresses is checked hop by hop.
+ */
+export function fastifyTrustProxy(
+  trustProxy: TrustProxy,
+): false | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof trustProxy !== 'number') return trustProxy;
+  const hops = trustProxy;
+  return (_address, hop) => hop < hops;
+}
+
 function num(value: string | undefined, fallback: number): number {
   const n = value === undefined || value === '' ? NaN : Number(value);
   return Number.isFinite(n) ? n : fallback;
@@ -130,7 +189,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     stripeWebhookSecret: env.STRIPE_WEBHOOK_SECRET || undefined,
     stripePriceId: env.STRIPE_PRICE_ID || undefined,
     logLevel: env.LOG_LEVEL || 'info',
-    trustProxy: env.TRUST_PROXY === 'true' || env.TRUST_PROXY === '1',
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
     tls: https,
     loginMaxFailures: num(env.LOGIN_MAX_FAILURES, 5),
     registerMaxPerIp: num(env.REGISTER_MAX_PER_IP, 20),

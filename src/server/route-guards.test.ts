@@ -2,12 +2,16 @@
 // and no route answers 500 to malformed ids, bodies or query strings, whoever calls it.
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { subscriptions } from './db/schema.js';
+import { TWO_FACTOR_MESSAGES } from '../shared/account.js';
+import { patients, subscriptions } from './db/schema.js';
 import { METRICS_PATH } from './features/metrics/routes.js';
+import { samplePdf, uploadRecord } from './features/records/testing.js';
+import { linksIn, outboxMessages } from './mail/read-message.js';
 import {
   addPatient,
   createTestApp,
   signedInAdmin,
+  signedInAdminWithoutTwoFactor,
   signedInFamily,
   signedInHospital,
   signedInPatient,
@@ -22,6 +26,8 @@ const PUBLIC_ROUTES = new Set([
   'GET /api/auth/me',
   // The second sign-in step: the pending-login cookie of the password step is the credential.
   'POST /api/auth/2fa/verify',
+  // An account under attack finishes its sign-in with the e-mailed link: its token is the credential.
+  'POST /api/auth/sign-in-link',
   'GET /api/health/live',
   'GET /api/health/ready',
   'POST /api/provider-applications',
@@ -60,7 +66,32 @@ const WRITES_WITHOUT_SUBSCRIPTION = new Set([
   'POST /api/auth/password',
   'DELETE /api/auth/sessions/:id',
 ]);
+/**
+ * What an administrator without two-factor sign-in may still reach: the routes every signed-in
+ * account has (its own sign-in security, where two-factor is set up, and its mail settings).
+ */
+const ADMIN_WITHOUT_TWO_FACTOR = new Set([
+  'GET /api/auth/2fa',
+  'POST /api/auth/2fa/setup',
+  'POST /api/auth/2fa/enable',
+  'POST /api/auth/2fa/disable',
+  'POST /api/auth/password',
+  'GET /api/auth/sessions',
+  'DELETE /api/auth/sessions/:id',
+  'GET /api/notifications/preferences',
+  'PUT /api/notifications/preferences',
+]);
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/**
+ * API answers that are public and may be kept by a cache, with their declared Cache-Control. Every
+ * other API answer, whoever asks and whatever the status, must be `no-store`.
+ */
+const CACHEABLE_ROUTES = new Map([
+  ['GET /api/ledger/public-key', 'public, max-age=300'],
+  ['GET /api/ledger/checkpoint', 'no-cache'],
+]);
+const NO_STORE = /(^|,\s*)no-store(\s*,|$)/;
 
 const routes: { method: string; url: string }[] = [];
 let t: TestApp;
@@ -146,6 +177,32 @@ describe('every API route', () => {
       if (res.statusCode !== 401) open.push(`${key} -> ${res.statusCode}`);
     }
     expect(open).toEqual([]);
+  });
+
+  it('lets an administrator without two-factor sign-in reach only what every account has (its set-up)', async () => {
+    const bare = (await signedInAdminWithoutTwoFactor(t)).cookie;
+    const reached: string[] = [];
+    for (const route of routesTakingInput()) {
+      const key = `${route.method} ${route.url}`;
+      if (PUBLIC_ROUTES.has(key)) continue;
+      const res = await t.app.inject({
+        method: route.method as 'GET',
+        remoteAddress: nextAddress(),
+        url: fill(route.url, '00000000-0000-4000-8000-000000000000'),
+        headers: { cookie: bare },
+        payload: route.method === 'GET' || route.method === 'DELETE' ? undefined : {},
+      });
+      const message = res.json<{ message?: string }>().message ?? '';
+      // Refused: an administrator's route says why, another role's route is simply forbidden.
+      if (
+        res.statusCode === 403 &&
+        (message === TWO_FACTOR_MESSAGES.adminSetupRequired || !/two-factor/.test(message))
+      )
+        continue;
+      reached.push(`${key} -> ${res.statusCode}`);
+    }
+    const reachedRoutes = reached.map((r) => r.split(' -> ')[0]);
+    expect(reachedRoutes.sort(), reached.join('\n')).toEqual([...ADMIN_WITHOUT_TWO_FACTOR].sort());
   });
 
   it('refuses every write a hospital can reach with 402 after the trial', async () => {
@@ -237,6 +294,61 @@ describe('every API route', () => {
       }
     }, 90_000); // every route with every bad id and body: slow on a loaded machine
   }
+
+  it('answers every API route no-store, as every role, unless it is declared public and cacheable', async () => {
+    const wrong: string[] = [];
+    for (const role of ['signed-out', 'hospital', 'patient', 'admin', 'family'] as const) {
+      for (const route of routesTakingInput()) {
+        const key = `${route.method} ${route.url}`;
+        const res = await t.app.inject({
+          method: route.method as 'GET',
+          remoteAddress: nextAddress(),
+          url: fill(route.url, '00000000-0000-4000-8000-000000000000'),
+          headers: role === 'signed-out' ? {} : { cookie: cookies[role] },
+          payload: route.method === 'GET' || route.method === 'DELETE' ? undefined : {},
+        });
+        const cacheControl = String(res.headers['cache-control'] ?? '');
+        const declared = CACHEABLE_ROUTES.get(key);
+        if (declared ? cacheControl !== declared : !NO_STORE.test(cacheControl))
+          wrong.push(`${key} (${role}) -> ${res.statusCode} cache-control: ${cacheControl || 'none'}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+  }, 90_000);
+
+  it('answers the health data the probe named with no-store, the 200s included', async () => {
+    const [patient] = await t.ctx.db.select().from(patients).limit(1);
+    const upload = await uploadRecord(t.app, cookies.hospital, patient.id, {
+      fields: { title: 'Cardiology report', shareWithSpecialists: 'true' },
+      files: [{ fileName: 'ecg.pdf', bytes: samplePdf('no-store') }],
+    });
+    expect(upload.statusCode).toBe(201);
+    const recordId = upload.json<{ id: string }>().id;
+    const shared = await t.app.inject({
+      method: 'POST',
+      url: `/api/medical-records/${recordId}/shares`,
+      headers: { cookie: cookies.patient },
+      payload: { recipientEmail: 'dr.heart@clinic.example', expiresInHours: 48 },
+    });
+    expect(shared.statusCode).toBe(201);
+    const messages = outboxMessages(t.ctx.mail.outboxDir);
+    const link = linksIn(messages[messages.length - 1]).find((l) =>
+      new URL(l).pathname.startsWith('/shared/'),
+    );
+    const token = new URL(link ?? 'http://x/').pathname.split('/').pop();
+    const reads: [string, string | undefined][] = [
+      ['/api/patients', cookies.hospital],
+      [`/api/patients/${patient.id}`, cookies.hospital],
+      [`/api/medical-records/record/${recordId}`, cookies.patient],
+      ['/api/audit-logs', cookies.hospital],
+      [`/api/shares/${token}`, undefined],
+    ];
+    for (const [url, cookie] of reads) {
+      const res = await t.app.inject({ method: 'GET', url, headers: cookie ? { cookie } : {} });
+      expect(res.statusCode, url).toBe(200);
+      expect(res.headers['cache-control'], url).toMatch(NO_STORE);
+    }
+  });
 
   it("answers the router's own refusals in words, without repeating the address", async () => {
     const tooLong = await t.app.inject({ method: 'GET', url: `/api/ledger/entries/${'a'.repeat(5000)}` });

@@ -94,6 +94,14 @@ export const loginSchema = z.object({
 });
 export type LoginInput = z.infer<typeof loginSchema>;
 
+/** POST /api/auth/sign-in-link: the token of the e-mailed link (an account under attack). */
+export const signInLinkBodySchema = z.object({
+  token: text({ error: 'This sign-in link is invalid. Please sign in with your password again.' })
+    .trim()
+    .min(1, 'This sign-in link is invalid. Please sign in with your password again.')
+    .max(100, 'This sign-in link is invalid. Please sign in with your password again.'),
+});
+
 /** Who an account is: the fields every view of a user starts with. */
 export const userIdentityShape = {
   ...strings('id', 'email'),

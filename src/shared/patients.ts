@@ -3,7 +3,8 @@
 // dashboard's forms.
 import { z } from 'zod';
 import { text } from './text.js';
-import { DEPARTMENTS } from './constants.js';
+import { DEPARTMENTS, GENDER_OPTIONS } from './constants.js';
+import { phoneSchema } from './patient-profile.js';
 import { pagedSchema, pagingQuerySchema } from './paging.js';
 import { blankToNull, mailAddress, nullableStrings, only, optionalText, strings } from './fields.js';
 
@@ -36,14 +37,24 @@ const optionalEmail = z.preprocess(
   text().trim().toLowerCase().pipe(mailAddress('Please enter a valid email address')).nullish(),
 );
 
+/** One of GENDER_OPTIONS (any case), or nothing. */
+const genderSchema = z.preprocess(
+  blankToNull,
+  text()
+    .trim()
+    .toLowerCase()
+    .pipe(z.enum(GENDER_OPTIONS, { error: `Gender must be one of ${GENDER_OPTIONS.join(', ')}` }))
+    .nullish(),
+);
+
 /** Add Patient: every field optional (docs/spec.md#validation); absent and empty both mean null. */
 export const patientInputSchema = z.object({
   firstName: optionalText(100),
   lastName: optionalText(100),
   email: optionalEmail,
   dateOfBirth: dateOfBirthSchema,
-  gender: optionalText(40),
-  phone: optionalText(40),
+  gender: genderSchema,
+  phone: phoneSchema,
   insuranceProvider: optionalText(200),
   insurancePolicy: optionalText(100),
   primaryCarePhysician: optionalText(200),

@@ -5,6 +5,7 @@ import { mailAddress, nullableStrings, strings, timeZoneSchema } from './fields.
 import { text } from './text.js';
 import { MESSAGES, accountEmailSchema, newPasswordSchema } from './auth.js';
 import { MIN_NAME_LENGTH } from './constants.js';
+import { phoneSchema } from './patient-profile.js';
 
 export const PROVIDER_MESSAGES = {
   hospitalName: 'Hospital name must be at least 2 characters',
@@ -63,7 +64,7 @@ export const providerApplicationSchema = z.object({
     .trim()
     .toLowerCase()
     .pipe(mailAddress(PROVIDER_MESSAGES.contactEmail)),
-  contactPhone: optionalText(50),
+  contactPhone: phoneSchema,
   npiNumber: optionalText(50),
   licenseNumber: optionalText(100),
 });

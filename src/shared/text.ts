@@ -14,9 +14,24 @@ export const UNPAIRED_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD80
 export const UNPAIRED_SURROGATE_MESSAGE =
   'Text must not contain broken characters (half of an emoji or symbol)';
 
-/** `z.string(params)` that refuses control and broken characters with a 400 and a plain message. */
+/**
+ * Unicode's bidirectional controls: embeddings, overrides and isolates (U+202A-U+202E,
+ * U+2066-U+2069) and the marks (U+200E, U+200F, U+061C). They reorder what is shown without
+ * changing what is stored: `invoice\u202Efdp.exe` reads as "invoiceexe.pdf". No name, title or note
+ * needs one (right-to-left scripts are laid out by the characters themselves).
+ */
+export const BIDI_CONTROLS = /[\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C]/;
+/** A name taken as sent (an uploaded file's) without its bidirectional controls. */
+export const stripBidiControls = (value: string) => value.replace(new RegExp(BIDI_CONTROLS.source, 'g'), '');
+export const BIDI_CONTROLS_MESSAGE = 'Text must not contain characters that change the reading direction';
+
+/**
+ * `z.string(params)` that refuses control, bidirectional-control and broken characters with a 400
+ * and a plain message.
+ */
 export const text = (params?: Parameters<typeof z.string>[0]) =>
   z
     .string(params)
     .refine((value) => !CONTROL_CHARACTERS.test(value), CONTROL_CHARACTERS_MESSAGE)
+    .refine((value) => !BIDI_CONTROLS.test(value), BIDI_CONTROLS_MESSAGE)
     .refine((value) => !UNPAIRED_SURROGATE.test(value), UNPAIRED_SURROGATE_MESSAGE);

@@ -6,7 +6,7 @@ import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react
 import { USER_STORAGE_KEY } from '../../shared/constants';
 import type { PublicUser } from '../../shared/users';
 import { setUnauthorizedHandler } from '../api/queryClient';
-import { meQuery, postLogin, postLogout, postTwoFactorCode } from './api';
+import { meQuery, postLogin, postLogout, postSignInLink, postTwoFactorCode } from './api';
 import {
   AuthContext,
   ME_QUERY_KEY,
@@ -69,6 +69,11 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     [signedIn],
   );
 
+  const signInWithLink = useCallback(
+    async (token: string) => signedIn((await postSignInLink(token)).user),
+    [signedIn],
+  );
+
   const logout = useCallback(async () => {
     writeStoredUser(null);
     try {
@@ -86,8 +91,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   );
 
   const value = useMemo<AuthContextValue>(
-    () => ({ user, isLoading, login, verifyTwoFactor, logout, setUser }),
-    [user, isLoading, login, verifyTwoFactor, logout, setUser],
+    () => ({ user, isLoading, login, verifyTwoFactor, signInWithLink, logout, setUser }),
+    [user, isLoading, login, verifyTwoFactor, signInWithLink, logout, setUser],
   );
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
 }

@@ -20,4 +20,8 @@ export const postLogin = (input: LoginInput) => apiJson<LoginOutcome>('POST', '/
 export const postTwoFactorCode = (code: string) =>
   apiJson<{ user: PublicUser }>('POST', '/api/auth/2fa/verify', { code });
 
+/** POST /api/auth/sign-in-link: finishes a sign-in with the link mailed to an account under attack. */
+export const postSignInLink = (token: string) =>
+  apiJson<{ user: PublicUser }>('POST', '/api/auth/sign-in-link', { token });
+
 export const postLogout = () => apiRequest('POST', '/api/auth/logout');

@@ -28,6 +28,8 @@ export interface AuthContextValue {
   login: (input: LoginInput) => Promise<LoginOutcome>;
   /** The second step: a code from the authenticator app or a recovery code; stores the user. */
   verifyTwoFactor: (code: string) => Promise<PublicUser>;
+  /** Finishes a sign-in with the e-mailed link of an account under attack; stores the user. */
+  signInWithLink: (token: string) => Promise<PublicUser>;
   /** Clears the local user, ends the server session, reloads at /. */
   logout: () => Promise<void>;
   /** Replaces the signed-in user (e.g. after a profile change). */

@@ -76,6 +76,7 @@ export const FamilyLoginPage = loginPage('FamilyLoginPage');
 export const ProviderApplyPage = lazyPage(() => import('../features/providers/ProviderApplyPage'));
 export const ProviderRegisterPage = lazyPage(() => import('../features/providers/ProviderRegisterPage'));
 export const ResetPasswordPage = lazyPage(() => import('../features/password-reset/ResetPasswordPage'));
+export const SignInLinkPage = lazyPage(() => import('../features/auth/SignInLinkPage'));
 export const SharedRecordPage = lazyPage(() => import('../features/shares/SharedRecordPage'));
 
 /**
@@ -92,5 +93,6 @@ export const PUBLIC_PAGES: Readonly<Record<string, LazyPage>> = {
   '/provider-apply': ProviderApplyPage,
   '/provider-register': ProviderRegisterPage,
   '/reset-password': ResetPasswordPage,
+  '/sign-in-link': SignInLinkPage,
   '/verify': VerifyPage,
 };

@@ -18,6 +18,7 @@ export const ROUTE_MODULES: Readonly<Record<string, string>> = {
   '/provider-apply': 'features/providers/ProviderApplyPage.tsx',
   '/provider-register': 'features/providers/ProviderRegisterPage.tsx',
   '/reset-password': 'features/password-reset/ResetPasswordPage.tsx',
+  '/sign-in-link': 'features/auth/SignInLinkPage.tsx',
   '/verify': 'features/ledger/VerifyPage.tsx',
 };
 

@@ -548,14 +548,19 @@ export const recoveryCodes = pgTable(
 );
 
 /**
- * A sign-in that passed the password and waits for the second step: bound to the browser by a
- * short-lived cookie whose SHA-256 is the key.
+ * A sign-in whose password was right, waiting for a second proof, keyed by the SHA-256 of its
+ * token: a two-factor code from the browser holding the short-lived cookie (`code`), or the
+ * e-mailed one-time link sent when the account was under attack (`mail`,
+ * docs/decisions.md#sign-in-security).
  */
 export const pendingLogins = pgTable('pending_logins', {
   tokenHash: text('token_hash').primaryKey(),
   userId: uuid('user_id')
     .notNull()
     .references(() => users.id),
+  proof: text('proof', { enum: ['code', 'mail'] })
+    .notNull()
+    .default('code'),
   remember: boolean('remember').notNull().default(false),
   failures: integer('failures').notNull().default(0),
   expire: ts('expire').notNull(),

@@ -103,6 +103,23 @@ export function passwordReset(to: string, name: string, link: string): OutgoingM
   };
 }
 
+/** The one-time link that finishes a sign-in when the account is under attack (sign-in-links.ts). */
+export function signInLink(to: string, name: string, link: string, minutes: number): OutgoingMail {
+  const lines = [
+    `Hello ${name},`,
+    `Your ${BRAND} account has had many failed sign-in attempts, so a password alone no longer signs in to it for now. Someone, probably you, has just signed in with the right password: to finish signing in, open the link below. It can be used once and is valid for ${minutes} minutes.`,
+    'If it was not you, your password is known to someone else: change it now, or use "Forgot password?" on the sign-in page.',
+  ];
+  return {
+    to,
+    kind: 'sign-in-link',
+    subject: `Finish signing in to ${BRAND}`,
+    text: `${lines.join('\n\n')}\n\n${link}\n\n${BRAND}\n`,
+    html: html(lines, { href: link, label: 'Sign In' }),
+    links: [link],
+  };
+}
+
 /**
  * A notification (issue 13): what happened, in a subject without health details, and a link into
  * the app; the details stay in the body, which only the account holder receives.

@@ -40,6 +40,19 @@ export function isSameOrigin(
  */
 /** Where the build's content-hashed files are served (app.ts answers a missing one with 404). */
 export const ASSETS_PATH = '/assets/';
+/**
+ * Every API answer is `no-store`: most carry personal or health data, and a shared or browser cache
+ * must keep none of it. A route whose answer is public and may be kept says so in its config
+ * (`config: { cacheControl: 'public, max-age=300' }`); nothing else can loosen it.
+ */
+const API_PATH = '/api/';
+const API_CACHE_CONTROL = 'no-store';
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The Cache-Control of a public API answer that may be cached; every other one is no-store. */
+    cacheControl?: string;
+  }
+}
 const ASSET_HEADERS = new Set([
   'x-content-type-options',
   'cross-origin-resource-policy',
@@ -92,6 +105,9 @@ export async function registerSecurity(
   );
   app.addHook('onRequest', (request, reply, done) => {
     reply.headers(request.url.startsWith(ASSETS_PATH) ? assetHeaders : headers);
+    if (request.url.startsWith(API_PATH)) {
+      reply.header('cache-control', request.routeOptions.config.cacheControl ?? API_CACHE_CONTROL);
+    }
     done();
   });
   await app.register(rateLimit, { global: false, store: databaseRateLimitStore(deps.db, deps.now) });

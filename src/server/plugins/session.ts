@@ -3,6 +3,7 @@
 import crypto from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import { and, eq, isNull, lt, ne, sql } from 'drizzle-orm';
+import { TWO_FACTOR_MESSAGES } from '../../shared/account.js';
 import type { Role } from '../../shared/constants.js';
 import type { PublicUser } from '../../shared/users.js';
 import type { Db } from '../db/connect.js';
@@ -181,9 +182,15 @@ export function registerSessions(app: FastifyInstance, db: Db) {
  * It runs before the body is parsed and validated, so strangers learn nothing about a route.
  */
 export function requireRole(...roles: Role[]): onRequestAsyncHookHandler {
+  // An administrator's routes reach every account, application and subscription: without
+  // two-factor sign-in an administrator reaches none of them, only the routes every role has (the
+  // account's own, where two-factor is set up). docs/decisions.md#sign-in-security.
+  const administratorsOnly = roles.length === 1 && roles[0] === 'medledger_admin';
   return async (request) => {
     if (!request.user) throw unauthorized();
     if (roles.length > 0 && !roles.includes(request.user.role)) throw forbidden();
+    if (administratorsOnly && !request.user.twoFactorEnabled)
+      throw forbidden(TWO_FACTOR_MESSAGES.adminSetupRequired);
   };
 }
 

@@ -39,6 +39,20 @@ function ApplicationsSection({
 }
 
 export default function ApplicationsPage() {
+  return (
+    <TwoFactorFirst
+      title="Provider Applications"
+      why={
+        'Reviewing applications decides who gets a hospital account, so the administrator pages need ' +
+        'two-factor sign-in: a code from an authenticator app at each sign-in. It takes a minute.'
+      }
+    >
+      <Applications />
+    </TwoFactorFirst>
+  );
+}
+
+function Applications() {
   const [page, setPage] = useState(1);
   const { data, isLoading, isError, error, refetch } = useApplications(page);
   const accounts = useHospitalAccounts();
@@ -126,12 +140,6 @@ export default function ApplicationsPage() {
           <Title order={1}>Provider Applications</Title>
           <Text c="dimmed">Review healthcare providers who asked to join MedLedger.</Text>
         </div>
-        <TwoFactorFirst
-          why={
-            'Approving or rejecting applications decides who gets a hospital account, so it needs ' +
-            'two-factor sign-in: a code from an authenticator app at each sign-in. It takes a minute.'
-          }
-        />
         {isLoading ? (
           <Center py="xl">
             <Loader role="status" aria-label="Loading applications" />

@@ -119,6 +119,17 @@ const USER_COLUMNS: Column[] = [
 ];
 
 export default function UsersPage() {
+  return (
+    <TwoFactorFirst
+      title="Users"
+      why="The user directory shows every account, so the administrator pages need two-factor sign-in: a code from an authenticator app at each sign-in."
+    >
+      <Users />
+    </TwoFactorFirst>
+  );
+}
+
+function Users() {
   const { user: me } = useAuth();
   const [searchInput, setSearchInput] = useState('');
   const [search, setSearch] = useState('');
@@ -186,7 +197,6 @@ export default function UsersPage() {
           <Title order={1}>Users</Title>
           <Text c="dimmed">Every account of every role: suspend, reactivate, and verify providers.</Text>
         </div>
-        <TwoFactorFirst why="Suspending, reactivating and verifying accounts needs two-factor sign-in." />
         <FilterBar
           onApply={() => {
             setSearch(searchInput.trim());

@@ -13,6 +13,7 @@ import {
   meResponseSchema,
   messageSchema,
   registerSchema,
+  signInLinkBodySchema,
   userResponseSchema,
 } from '../../../shared/auth.js';
 import type { AppContext } from '../../context.js';
@@ -27,6 +28,7 @@ import { ACTIVATION_KEY_PURPOSE } from '../patients/activation.js';
 import { accountRoutes } from './account-routes.js';
 import { DEVICE_COOKIE, recordSignInDevice, setDeviceCookie } from './devices.js';
 import { checkPassword, completeSignIn, registerUser } from './service.js';
+import { useSignInLink } from './sign-in-links.js';
 import { createPendingLogin, dropPendingLogin, verifyPendingLogin } from './two-factor.js';
 
 export const PENDING_COOKIE = 'medledger_2fa';
@@ -101,6 +103,7 @@ export async function authRoutes(app: FastifyInstance, ctx: AppContext) {
         request.ip,
         ctx.config.loginMaxFailures,
         ctx.now(),
+        { mail: ctx.mail, publicUrl: ctx.config.publicUrl },
       );
       // Rotate: whatever session the browser had before is ended, and a new id is issued.
       const oldSid = request.cookies.medledger_sid;
@@ -156,6 +159,25 @@ export async function authRoutes(app: FastifyInstance, ctx: AppContext) {
         remember,
         method === 'recovery' ? 'with a recovery code' : 'with two-factor',
       );
+    },
+  );
+
+  r.post(
+    '/api/auth/sign-in-link',
+    {
+      // Public (the browser is not signed in yet): the link's 32 random bytes are the credential.
+      config: { rateLimit: { max: 20, timeWindow: '15 minutes' } },
+      schema: {
+        tags: ['auth'],
+        summary:
+          'Finish a sign-in with the one-time link mailed when the account was under attack (too many failed sign-ins)',
+        body: signInLinkBodySchema,
+        response: { 200: userResponseSchema },
+      },
+    },
+    async (request, reply) => {
+      const { user, remember } = await useSignInLink(ctx.db, request.body.token, ctx.now());
+      return finishSignIn(request, reply, user, remember, 'with an e-mailed sign-in link');
     },
   );
 

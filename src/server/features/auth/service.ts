@@ -6,6 +6,7 @@ import { ACCOUNT_SUSPENDED } from '../../../shared/admin-users.js';
 import { PORTAL_DENIED, PORTAL_ROLE, type LoginInput, type RegisterInput } from '../../../shared/auth.js';
 import type { PublicUser } from '../../../shared/users.js';
 import type { Db } from '../../db/connect.js';
+import type { Mailer } from '../../mail/mailer.js';
 import { isUniqueViolation } from '../../db/outage.js';
 import { patients, users } from '../../db/schema.js';
 import { HttpError, badRequest, conflict, forbidden, tooManyRequests } from '../../errors.js';
@@ -14,6 +15,7 @@ import { startTrial } from '../billing/service.js';
 import { destroyUserSessions } from '../../plugins/session.js';
 import { toPublicUser } from '../../users.js';
 import { hashPassword, verifyAgainstDummy, verifyPassword } from './passwords.js';
+import { mailSignInLink } from './sign-in-links.js';
 import { reserveSignInAttempt, signInSucceeded } from './throttle.js';
 import { notifyPatientClaimed, notifyTrialEnding } from '../notifications/events.js';
 import { consumeActivationCode, signupAttemptsKey } from '../patients/activation.js';
@@ -135,19 +137,42 @@ export interface LoginResult {
 
 type UserRow = typeof users.$inferSelect;
 
-/** The password step: the account when the credentials are right (throttled), else 401. */
+/**
+ * The answer to every sign-in on an account under attack (past its cap), right password or wrong,
+ * known address or not: guessing past the cap learns nothing, and the owner is told what to do.
+ */
+export const SIGN_IN_LINK_SENT =
+  'Too many failed sign-in attempts on this account. If your password was right, we have e-mailed you a link to finish signing in.';
+
+/** How an account under attack gets its e-mailed sign-in link (sign-in-links.ts). */
+export interface SignInLinkDeps {
+  mail: Mailer;
+  publicUrl: string;
+}
+
+/**
+ * The password step: the account when the credentials are right (throttled), else 401. On an
+ * account under attack a right password is not enough: an account with two-factor goes on to its
+ * code (which a guesser lacks); any other answers SIGN_IN_LINK_SENT, and when the password was
+ * right a sign-in link is mailed, after the answer (so its timing tells nothing).
+ */
 export async function checkPassword(
   db: Db,
   input: LoginInput,
   ip: string,
   maxFailures: number,
-  now = new Date(),
+  now: Date,
+  links: SignInLinkDeps,
 ): Promise<UserRow> {
-  await reserveSignInAttempt(db, input.email, ip, maxFailures, now);
+  const { underAttack } = await reserveSignInAttempt(db, input.email, ip, maxFailures, now);
   const [user] = await db.select().from(users).where(eq(users.email, input.email));
   const ok = user
     ? await verifyPassword(user.password, input.password)
     : (await verifyAgainstDummy(input.password), false);
+  if (underAttack && !(ok && user?.twoFactorEnabled)) {
+    if (ok && user) links.mail.later(() => mailSignInLink(db, links, user.id, input.remember ?? false, now));
+    throw tooManyRequests(SIGN_IN_LINK_SENT);
+  }
   if (!user || !ok) throw new HttpError(401, INVALID_CREDENTIALS);
   // The right password, but no sign-in follows: a suspended account, or another role's sign-in
   // page. Neither is a guess, so the attempt is given back; lastLoginAt and the audit stay as
@@ -209,18 +234,6 @@ export async function completeSignIn(
   });
   await signInSucceeded(db, user.email, ip);
   return { user: toPublicUser(user, previousLoginAt), userId: user.id, previousLoginAt };
-}
-
-/** Checks the credentials (throttled), records the sign-in and writes the `login` audit entry. */
-export async function authenticate(
-  db: Db,
-  input: LoginInput,
-  ip: string,
-  maxFailures: number,
-  now = new Date(),
-): Promise<LoginResult> {
-  const user = await checkPassword(db, input, ip, maxFailures, now);
-  return completeSignIn(db, user, ip, now);
 }
 
 /**

@@ -322,12 +322,13 @@ describe('administrators', () => {
       });
     const refused = await review(bare.cookie);
     expect(refused.statusCode).toBe(403);
-    expect(refused.json().message).toBe(TWO_FACTOR_MESSAGES.adminRequired);
+    expect(refused.json().message).toBe(TWO_FACTOR_MESSAGES.adminSetupRequired);
     const resend = await post(`/api/provider-applications/${id}/resend-link`, bare.cookie);
     expect(resend.statusCode).toBe(403);
-    // The list stays readable, so the dashboard can show what waits.
+    // Nor the list: an administrator without two-factor reads nothing but its set-up (issue 56).
     const list = await call(t.app, 'GET', '/api/provider-applications', bare.cookie);
-    expect(list.statusCode).toBe(200);
+    expect(list.statusCode).toBe(403);
+    expect(list.json().message).toBe(TWO_FACTOR_MESSAGES.adminSetupRequired);
 
     const admin = await signedInAdmin(t);
     expect((await review(admin.cookie)).statusCode).toBe(404);

@@ -270,7 +270,13 @@ export async function verifyPendingLogin(
   const [pending] = await deps.db
     .select()
     .from(pendingLogins)
-    .where(and(eq(pendingLogins.tokenHash, sha256Hex(token)), gt(pendingLogins.expire, now)));
+    .where(
+      and(
+        eq(pendingLogins.tokenHash, sha256Hex(token)),
+        eq(pendingLogins.proof, 'code'),
+        gt(pendingLogins.expire, now),
+      ),
+    );
   if (!pending) throw unauthorized(TWO_FACTOR_MESSAGES.noPendingLogin);
   const [user] = await deps.db.select().from(users).where(eq(users.id, pending.userId));
   if (!user?.twoFactorEnabled) throw unauthorized(TWO_FACTOR_MESSAGES.noPendingLogin);

@@ -87,21 +87,21 @@ export async function ledgerRoutes(app: FastifyInstance, ctx: AppContext) {
   r.get(
     '/api/ledger/public-key',
     {
-      config: publicReads,
+      config: { ...publicReads, cacheControl: 'public, max-age=300' },
       schema: {
         tags,
         summary: "The log's Ed25519 verifier key (c2sp.org/signed-note): <name>+<key id>+<base64 key>",
         produces: [TEXT],
       },
     },
-    async (_request, reply) =>
-      reply.type(TEXT).header('cache-control', 'public, max-age=300').send(`${signer.verifierKey}\n`),
+    async (_request, reply) => reply.type(TEXT).send(`${signer.verifierKey}\n`),
   );
 
   r.get(
     '/api/ledger/checkpoint',
     {
-      config: publicReads,
+      // Public, and must be fetched again each time (a new one is signed every few seconds).
+      config: { ...publicReads, cacheControl: 'no-cache' },
       schema: {
         tags,
         summary:
@@ -113,7 +113,7 @@ export async function ledgerRoutes(app: FastifyInstance, ctx: AppContext) {
     },
     async (_request, reply) => {
       const checkpoint = await currentCheckpoint(ctx.db, checkpointOptions());
-      return reply.type(TEXT).header('cache-control', 'no-cache').send(checkpoint.note);
+      return reply.type(TEXT).send(checkpoint.note);
     },
   );
 

@@ -6,7 +6,7 @@ import { and, count, eq, gt, isNull } from 'drizzle-orm';
 import { PASSWORD_RESET_TOKEN_HOURS } from '../../../shared/constants.js';
 import { displayName } from '../../../shared/users.js';
 import type { Db } from '../../db/connect.js';
-import { loginFailures, passwordResetTokens, users } from '../../db/schema.js';
+import { passwordResetTokens, users } from '../../db/schema.js';
 import { badRequest } from '../../errors.js';
 import { issueToken, parseToken, verifierMatches } from '../../mail/link-tokens.js';
 import type { Mailer } from '../../mail/mailer.js';
@@ -14,6 +14,7 @@ import { passwordReset } from '../../mail/templates.js';
 import { destroyUserSessions } from '../../plugins/session.js';
 import { writeAudit } from '../audit/service.js';
 import { hashPassword } from '../auth/passwords.js';
+import { endAccountCount } from '../auth/throttle.js';
 
 export const RESET_INVALID = 'This reset link is invalid. Please request a new one.';
 export const RESET_USED = 'This reset link has already been used. Please request a new one.';
@@ -101,7 +102,7 @@ export async function resetPassword(
     if (!user) throw badRequest(RESET_INVALID);
     await destroyUserSessions(tx, row.userId);
     // A locked-out owner who proved control of the mailbox may sign in again at once.
-    await tx.delete(loginFailures).where(eq(loginFailures.key, `email:${user.email}`));
+    await endAccountCount(tx, user.email);
     await writeAudit(
       tx,
       { id: row.userId, ip },

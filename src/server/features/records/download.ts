@@ -3,6 +3,7 @@
 // audited as integrity_failure).
 import http2 from 'node:http2';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { stripBidiControls } from '../../../shared/text.js';
 import type { AppContext } from '../../context.js';
 import type { Db } from '../../db/connect.js';
 import { notFound } from '../../errors.js';
@@ -14,8 +15,12 @@ import type { DownloadTarget } from './read.js';
 /** Who downloads: a signed-in actor, or a share link's recipient (no user; docs/decisions.md#specialist-share-links). */
 export type Reader = Pick<Actor, 'ip'> & { id: string | null };
 
-/** RFC 6266 / 5987: an ASCII fallback plus the exact UTF-8 name. */
-export function contentDisposition(fileName: string): string {
+/**
+ * RFC 6266 / 5987: an ASCII fallback plus the UTF-8 name, without bidirectional controls (a name
+ * stored before uploads stripped them must not reach the browser's save dialog reversed).
+ */
+export function contentDisposition(stored: string): string {
+  const fileName = stripBidiControls(stored);
   const ascii = fileName.replace(/[^\x20-\x7e]|["\\]/g, '_');
   const encoded = encodeURIComponent(fileName).replace(
     /['()*]/g,

@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { FastifyRequest } from 'fastify';
 import type { Multipart } from '@fastify/multipart';
 import { MAX_UPLOAD_BYTES } from '../../../shared/constants.js';
+import { stripBidiControls } from '../../../shared/text.js';
 import {
   acceptedExtension,
   matchesSignature,
@@ -38,10 +39,15 @@ export const MAX_FORM_BYTES = MAX_FILES_PER_RECORD * MAX_UPLOAD_BYTES + 1024 * 1
 
 export const ACCEPTED_TYPES_MESSAGE = 'Unsupported file type. Accepted types: PDF, DOCX, JPG, JPEG and PNG.';
 
-/** The last path segment of a client-sent name, without control characters, at most 200 chars. */
+/**
+ * The last path segment of a client-sent name, without control characters or bidirectional
+ * controls (`invoice\u202Efdp.exe.pdf` would read as "invoicefdp.exe.pdf" reversed), at most 200 chars.
+ */
 export function cleanFileName(raw: string): string {
-  // eslint-disable-next-line no-control-regex
-  const base = path.win32.basename(path.posix.basename(raw)).replace(/[\u0000-\u001f\u007f]/g, '');
+  const base = stripBidiControls(
+    // eslint-disable-next-line no-control-regex
+    path.win32.basename(path.posix.basename(raw)).replace(/[\u0000-\u001f\u007f]/g, ''),
+  );
   if (base.length <= 200) return base.trim();
   const ext = path.extname(base);
   return base.slice(0, 200 - ext.length) + ext;

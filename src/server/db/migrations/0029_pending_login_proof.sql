@@ -1,0 +1,1 @@
+ALTER TABLE "pending_logins" ADD COLUMN "proof" text DEFAULT 'code' NOT NULL;

@@ -43,7 +43,8 @@ export const ASSETS_PATH = '/assets/';
 /**
  * Every API answer is `no-store`: most carry personal or health data, and a shared or browser cache
  * must keep none of it. A route whose answer is public and may be kept says so in its config
- * (`config: { cacheControl: 'public, max-age=300' }`); nothing else can loosen it.
+ * (`config: { cacheControl: 'public, max-age=300' }`); nothing else can loosen it. A route outside
+ * /api/ (the metrics) gets a Cache-Control only by declaring one.
  */
 const API_PATH = '/api/';
 const API_CACHE_CONTROL = 'no-store';
@@ -105,8 +106,9 @@ export async function registerSecurity(
   );
   app.addHook('onRequest', (request, reply, done) => {
     reply.headers(request.url.startsWith(ASSETS_PATH) ? assetHeaders : headers);
-    if (request.url.startsWith(API_PATH)) {
-      reply.header('cache-control', request.routeOptions.config.cacheControl ?? API_CACHE_CONTROL);
+    const declared = request.routeOptions.config.cacheControl;
+    if (declared !== undefined || request.url.startsWith(API_PATH)) {
+      reply.header('cache-control', declared ?? API_CACHE_CONTROL);
     }
     done();
   });

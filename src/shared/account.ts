@@ -18,12 +18,8 @@ export const TWO_FACTOR_MESSAGES = {
   enableCode: 'Enter the 6-digit code your app shows',
   codeInvalid: 'The code is not valid. Check your authenticator app and try again.',
   noPendingLogin: 'Your sign-in has expired. Please sign in with your password again.',
-  adminRequired:
-    'Administrators must turn on two-factor sign-in before reviewing provider applications. Set it up on your profile page.',
   adminSetupRequired:
     'Administrators must turn on two-factor sign-in before using the administrator pages. Set it up on your profile page.',
-  adminAccountsRequired:
-    'Administrators must turn on two-factor sign-in before suspending, reactivating or verifying accounts. Set it up on your profile page.',
 } as const;
 
 /** A 6-digit code or a recovery code; spaces and dashes are ignored, letters lower-cased. */

@@ -199,14 +199,3 @@ export function currentUser(request: FastifyRequest): SessionUser {
   if (!request.user) throw unauthorized();
   return request.user;
 }
-
-/**
- * Route guard for `onRequest` after `requireRole`: 403 unless the user has two-factor sign-in on
- * (administrators reviewing provider applications).
- */
-export function requireTwoFactor(message: string): onRequestAsyncHookHandler {
-  return async (request) => {
-    if (!request.user) throw unauthorized();
-    if (!request.user.twoFactorEnabled) throw forbidden(message);
-  };
-}

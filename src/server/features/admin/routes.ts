@@ -4,7 +4,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { TWO_FACTOR_MESSAGES } from '../../../shared/account.js';
 import {
   adminReactivateSchema,
   adminUserActionAnswerSchema,
@@ -13,7 +12,7 @@ import {
 } from '../../../shared/admin-users.js';
 import { text } from '../../../shared/text.js';
 import type { AppContext } from '../../context.js';
-import { currentUser, requireRole, requireTwoFactor } from '../../plugins/session.js';
+import { currentUser, requireRole } from '../../plugins/session.js';
 import { listUsers, plural, reactivateUser, sharingText, suspendUser, verifyProvider } from './service.js';
 
 const idParams = z.object({ id: text().max(100) });
@@ -22,7 +21,6 @@ const tags = ['admin'];
 export async function adminRoutes(app: FastifyInstance, ctx: AppContext) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const adminOnly = requireRole('medledger_admin');
-  const adminWithTwoFactor = [adminOnly, requireTwoFactor(TWO_FACTOR_MESSAGES.adminAccountsRequired)];
   const actorOf = (request: import('fastify').FastifyRequest) => ({
     id: currentUser(request).id,
     ip: request.ip,
@@ -46,7 +44,7 @@ export async function adminRoutes(app: FastifyInstance, ctx: AppContext) {
   r.post(
     '/api/admin/users/:id/suspend',
     {
-      onRequest: adminWithTwoFactor,
+      onRequest: adminOnly,
       schema: {
         tags,
         summary:
@@ -72,7 +70,7 @@ export async function adminRoutes(app: FastifyInstance, ctx: AppContext) {
   r.post(
     '/api/admin/users/:id/reactivate',
     {
-      onRequest: adminWithTwoFactor,
+      onRequest: adminOnly,
       schema: {
         tags,
         summary: 'Lift a suspension: the account can sign in again',
@@ -100,7 +98,7 @@ export async function adminRoutes(app: FastifyInstance, ctx: AppContext) {
   r.post(
     '/api/admin/users/:id/verify',
     {
-      onRequest: adminWithTwoFactor,
+      onRequest: adminOnly,
       schema: {
         tags,
         summary: 'Mark a hospital as a verified provider (its records and /verify then say so)',

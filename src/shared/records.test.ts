@@ -46,19 +46,17 @@ describe('recordFieldsSchema', () => {
     }
   });
 
-  it('reads form booleans and keeps the defaults when absent', () => {
+  it('reads form booleans, keeps the defaults when absent and leaves an absent sharing switch unset', () => {
     const parsed = recordFieldsSchema.parse({
       patientId: 'p',
       recordType: 'imaging',
       title: 'T',
       shareWithFamily: 'true',
     });
-    expect(parsed).toMatchObject({
-      consentProvided: true,
-      shareWithSpecialists: false,
-      shareWithFamily: true,
-      draft: false,
-    });
+    expect(parsed).toMatchObject({ consentProvided: true, shareWithFamily: true, draft: false });
+    // Unset, not false: the upload takes the switch of the version it continues (an amendment's
+    // predecessor, a draft), else off (records/service.ts).
+    expect(parsed.shareWithSpecialists).toBeUndefined();
     expect(
       recordFieldsSchema.parse({
         patientId: 'p',

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { familyContacts, familyGrants, familyInvitations } from '../../db/schema.js';
 import { headerOf, outboxMessages } from '../../mail/read-message.js';
 import {
+  accountIdOf,
   addPatient,
   familyInvitationToken,
   familySignup as signup,
@@ -259,7 +260,7 @@ describe('a grant belongs to the person who accepted the invitation', () => {
     const joined = await familySignup(other, invitationTo(other));
     expect(joined.statusCode, joined.body).toBe(201);
     expect(await grantsOf(g.contactId)).toEqual([
-      expect.objectContaining({ familyUserId: joined.json().user.id }),
+      expect.objectContaining({ familyUserId: await accountIdOf(t.app, other) }),
     ]);
     expect(await proxyReads(g)).toEqual(refused);
     const trail = await send('GET', '/api/audit-logs/patient?pageSize=100', g.patient.cookie);

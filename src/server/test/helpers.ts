@@ -118,6 +118,8 @@ const contextOf = new WeakMap<FastifyInstance, AppContext>();
 export async function accountIdOf(app: FastifyInstance, email: string): Promise<string> {
   const ctx = contextOf.get(app);
   if (!ctx) throw new Error('accountIdOf: not an app made by createTestApp');
+  // Its welcome mail goes out after the answer: wait for it, so a test counting mails is not raced.
+  await ctx.mail.idle();
   const [user] = await ctx.db
     .select({ id: users.id })
     .from(users)
@@ -471,7 +473,7 @@ export function useCast(options: CastOptions = {}): Cast {
 /** The token of the latest family invitation mailed to `email` (from the outbox), or undefined. */
 export function familyInvitationToken(t: TestApp, email: string): string | undefined {
   const mail = outboxMessages(t.ctx.mail.outboxDir)
-    .filter((m) => headerOf(m, 'To') === email)
+    .filter((m) => headerOf(m, 'To') === email && linkTo(m, '/signup'))
     .at(-1);
   const link = mail && linkTo(mail, '/signup');
   return link ? (new URL(link).searchParams.get('invite') ?? undefined) : undefined;

@@ -108,7 +108,7 @@ export function accountCreated(to: string, name: string, signInUrl: string): Out
   const lines = [
     `Welcome to ${BRAND}, ${name}!`,
     'Your account has been created. You can now sign in with this email address and the password you chose.',
-    'If you did not sign up, someone else used your address: reply to this email, and do not use the account.',
+    'If you did not sign up, someone else used your address: "Forgot password?" on the sign-in page lets you take the account over.',
   ];
   return {
     to,

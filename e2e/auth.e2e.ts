@@ -1,7 +1,7 @@
 // Browser journeys of signing up and signing in (docs/spec.md#screens-and-routes, #roles and #messages).
 import { describe, expect, it } from 'vitest';
 import { ADMIN_EMAIL, ADMIN_PASSWORD } from './harness';
-import { startJourney } from './journey';
+import { mailedLink, startJourney } from './journey';
 import {
   activationCodeOf,
   addPatient,
@@ -50,8 +50,10 @@ describe('signing up and signing in', () => {
     await page.screenshot({ path: '/tmp/medledger-signup.png', fullPage: true });
 
     await page.getByRole('button', { name: 'Create Account' }).click();
-    await toast(page, 'Account Created Successfully!').waitFor();
+    // The same answer as for a taken address; the welcome mail tells that the account is new.
+    await toast(page, 'Check Your Email').waitFor();
     await page.waitForURL(`${journey.app.url}/hospital-login`);
+    expect(await mailedLink(journey.app, email, '/')).toBe(`${journey.app.url}/`);
 
     await page.getByRole('heading', { name: 'Hospital Login' }).waitFor();
     await page.getByText('Enterprise Medical Records Access').waitFor();

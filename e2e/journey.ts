@@ -65,10 +65,12 @@ export function startJourney(
 /** The newest link to `pathname` the app mailed to `email` (its outbox), waiting briefly for it. */
 export async function mailedLink(app: RunningApp, email: string, pathname: string): Promise<string> {
   for (let i = 0; i < 50; i++) {
-    const mail = outboxMessages(path.join(app.dataDir, 'outbox'))
+    // The latest mail to `email` with such a link (a signup's welcome, say, may come after it).
+    const link = outboxMessages(path.join(app.dataDir, 'outbox'))
       .filter((m) => m.includes(`To: ${email}`))
+      .map((m) => linkTo(m, pathname))
+      .filter((l) => l !== undefined)
       .at(-1);
-    const link = mail && linkTo(mail, pathname);
     if (link) return link;
     await new Promise((r) => setTimeout(r, 100));
   }

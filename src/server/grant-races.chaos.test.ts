@@ -100,7 +100,7 @@ async function hospitalAndPatient() {
     201,
   );
   const patientEmail = newEmail('patient');
-  const signedUp = await json<{ user: { id: string } }>(
+  await json(
     await callProcess(b.url, 'POST', '/api/auth/register', undefined, {
       email: patientEmail,
       password: STRONG_PASSWORD,
@@ -112,12 +112,13 @@ async function hospitalAndPatient() {
     }),
     201,
   );
-  return {
-    hospital,
-    patientRowId: row.id,
-    userId: signedUp.user.id,
-    patient: await signIn(b.url, patientEmail),
-  };
+  // The signup answer carries no user (docs/decisions.md#accounts-and-signup): ask who signed in.
+  const patient = await signIn(b.url, patientEmail);
+  const me = await json<{ user: { id: string } }>(
+    await callProcess(b.url, 'GET', '/api/auth/me', patient),
+    200,
+  );
+  return { hospital, patientRowId: row.id, userId: me.user.id, patient };
 }
 
 /** Every message either process has mailed to `to`, oldest first within each outbox. */

@@ -83,6 +83,14 @@ export const registerSchema = z
   });
 export type RegisterInput = z.infer<typeof registerSchema>;
 
+/**
+ * POST /api/auth/register's answer to every signup that passes its checks: a new account's
+ * welcome mail, or the owner's mail when the address already has an account, is on its way. The
+ * same for both, so that signup does not tell who has an account.
+ */
+export const SIGNUP_ANSWER =
+  'Thank you for signing up. We have sent an email to the address you gave: follow it to sign in.';
+
 export const loginSchema = z.object({
   email: accountEmailSchema,
   password: requiredString(MESSAGES.passwordRequired)

@@ -103,6 +103,44 @@ export function passwordReset(to: string, name: string, link: string): OutgoingM
   };
 }
 
+/** After a signup that made an account: its welcome, which the signup answer tells to look for. */
+export function accountCreated(to: string, name: string, signInUrl: string): OutgoingMail {
+  const lines = [
+    `Welcome to ${BRAND}, ${name}!`,
+    'Your account has been created. You can now sign in with this email address and the password you chose.',
+    'If you did not sign up, someone else used your address: "Forgot password?" on the sign-in page lets you take the account over.',
+  ];
+  return {
+    to,
+    kind: 'welcome',
+    subject: `Welcome to ${BRAND}`,
+    text: `${lines.join('\n\n')}\n\n${signInUrl}\n\n${BRAND}\n`,
+    html: html(lines, { href: signInUrl, label: 'Sign In' }),
+    links: [signInUrl],
+  };
+}
+
+/**
+ * After a signup with an address that already has an account: nothing was made, and the owner
+ * (not the person who signed up) is told how to get in. The signup answer is the same either way.
+ */
+export function signupWithTakenAddress(to: string, name: string, signInUrl: string): OutgoingMail {
+  const lines = [
+    `Hello ${name},`,
+    `Someone, perhaps you, has just tried to create a ${BRAND} account with this email address. It already has an account, so no new one was made.`,
+    'If it was you, sign in with your password; if you have forgotten it, use "Forgot password?" on the sign-in page.',
+    'If it was not you, you can ignore this email; your account has not changed.',
+  ];
+  return {
+    to,
+    kind: 'signup-address-taken',
+    subject: `Your ${BRAND} account already exists`,
+    text: `${lines.join('\n\n')}\n\n${signInUrl}\n\n${BRAND}\n`,
+    html: html(lines, { href: signInUrl, label: 'Sign In' }),
+    links: [signInUrl],
+  };
+}
+
 /** The one-time link that finishes a sign-in when the account is under attack (sign-in-links.ts). */
 export function signInLink(to: string, name: string, link: string, minutes: number): OutgoingMail {
   const lines = [

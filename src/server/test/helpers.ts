@@ -12,7 +12,7 @@ import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { buildApp, type AppContext, type BuildOptions } from '../app.js';
 import { loadConfig, type Config } from '../config.js';
 import { connect, type Database } from '../db/connect.js';
-import { auditLogs, ledgerEntries } from '../db/schema.js';
+import { auditLogs, ledgerEntries, users } from '../db/schema.js';
 import type { LedgerKind } from '../../shared/ledger/entry.js';
 import { createAdmin } from '../features/auth/service.js';
 import { headerOf, linkTo, outboxMessages } from '../mail/read-message.js';
@@ -89,6 +89,7 @@ export async function createTestAppOn(
     ...overrides,
   };
   const { app, ctx } = await buildApp(config, database, { logger: false, ...options });
+  contextOf.set(app, ctx);
   sendOriginLikeABrowser(app, config.publicUrl);
   await app.ready();
   return {
@@ -105,6 +106,26 @@ export async function createTestAppOn(
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** Each test app's context, for helpers that are handed only the app. */
+const contextOf = new WeakMap<FastifyInstance, AppContext>();
+
+/**
+ * The id of the account an address has. The signup answer carries no user (it is the same whether
+ * or not the address already had an account), so helpers look the new account up.
+ */
+export async function accountIdOf(app: FastifyInstance, email: string): Promise<string> {
+  const ctx = contextOf.get(app);
+  if (!ctx) throw new Error('accountIdOf: not an app made by createTestApp');
+  // Its welcome mail goes out after the answer: wait for it, so a test counting mails is not raced.
+  await ctx.mail.idle();
+  const [user] = await ctx.db
+    .select({ id: users.id })
+    .from(users)
+    .where(eq(users.email, email.toLowerCase()));
+  if (!user) throw new Error(`no account has ${email}`);
+  return user.id;
 }
 
 /**
@@ -203,7 +224,7 @@ export async function registerHospital(
     },
   });
   if (res.statusCode !== 201) throw new Error(`register hospital: ${res.statusCode} ${res.body}`);
-  return { email, user: res.json().user as { id: string } };
+  return { email, user: { id: await accountIdOf(app, email) } };
 }
 
 export async function login(
@@ -279,7 +300,7 @@ export async function signedInPatient(
     payload: patientSignup(patient, email),
   });
   if (res.statusCode !== 201) throw new Error(`register patient: ${res.statusCode} ${res.body}`);
-  return { email, userId: (res.json().user as { id: string }).id, cookie: await login(app, email) };
+  return { email, userId: await accountIdOf(app, email), cookie: await login(app, email) };
 }
 
 /** Longer than a code takes to reach the server on a loaded machine. */
@@ -452,7 +473,7 @@ export function useCast(options: CastOptions = {}): Cast {
 /** The token of the latest family invitation mailed to `email` (from the outbox), or undefined. */
 export function familyInvitationToken(t: TestApp, email: string): string | undefined {
   const mail = outboxMessages(t.ctx.mail.outboxDir)
-    .filter((m) => headerOf(m, 'To') === email)
+    .filter((m) => headerOf(m, 'To') === email && linkTo(m, '/signup'))
     .at(-1);
   const link = mail && linkTo(mail, '/signup');
   return link ? (new URL(link).searchParams.get('invite') ?? undefined) : undefined;
@@ -492,7 +513,7 @@ export async function signedInFamily(t: TestApp, patientCookie: string, email = 
     email,
     token: token!,
     contactId: added.json<{ id: string }>().id,
-    userId: (res.json().user as { id: string }).id,
+    userId: await accountIdOf(t.app, email),
     cookie: await login(t.app, email),
   };
 }

@@ -53,11 +53,9 @@ export default function SignupPage() {
       return;
     }
     try {
-      await register.mutateAsync(registerPayload(values));
-      notifySuccess(
-        'Account Created Successfully!',
-        `Welcome to MedLedger, ${values.firstName.trim()}! You can now log in with your credentials.`,
-      );
+      // The same answer whether or not the address already had an account (docs/decisions.md#accounts-and-signup).
+      const { message } = await register.mutateAsync(registerPayload(values));
+      notifySuccess('Check Your Email', message);
       await navigate(LOGIN_PATH_FOR[values.role]);
     } catch (error) {
       notifyError('Registration Failed', errorMessage(error, 'Something went wrong. Please try again.'));

@@ -4,4 +4,6 @@ import type { RegisterInput } from '../../../shared/auth';
 import { apiJson } from '../../api/request';
 
 export const useRegister = () =>
-  useMutation({ mutationFn: (input: RegisterInput) => apiJson('POST', '/api/auth/register', input) });
+  useMutation({
+    mutationFn: (input: RegisterInput) => apiJson<{ message: string }>('POST', '/api/auth/register', input),
+  });

@@ -1,7 +1,10 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { patients, sessions, users } from '../../db/schema.js';
+import { SIGNUP_ANSWER } from '../../../shared/auth.js';
+import { headerOf, outboxMessages } from '../../mail/read-message.js';
 import {
+  accountIdOf,
   auditRows,
   call,
   createTestApp,
@@ -21,6 +24,15 @@ beforeAll(async () => {
   t = await createTestApp({ loginMaxFailures: 3 });
 });
 afterAll(async () => t?.close());
+
+/** The subjects of the mails sent to `to` so far, sorted (after the background mail is done). */
+async function subjectsTo(to: string): Promise<string[]> {
+  await t.ctx.mail.idle();
+  return outboxMessages(t.ctx.mail.outboxDir)
+    .filter((m) => headerOf(m, 'To') === to)
+    .map((m) => headerOf(m, 'Subject') ?? '')
+    .sort();
+}
 
 const register = (payload: Record<string, unknown>) =>
   t.app.inject({ method: 'POST', url: '/api/auth/register', payload });
@@ -68,23 +80,57 @@ describe('registration', () => {
       hospitalName: 'St. Mary',
     });
     expect(res.statusCode).toBe(201);
-    expect(res.json().user).toMatchObject({
-      email,
-      role: 'hospital',
-      hospitalName: 'St. Mary',
-      lastLoginAt: null,
-    });
+    expect(res.json()).toEqual({ message: SIGNUP_ANSWER });
     expect(res.cookies.find((c) => c.name === 'medledger_sid')).toBeUndefined();
     const [row] = await t.ctx.db.select().from(users).where(eq(users.email, email));
+    expect(row).toMatchObject({ role: 'hospital', hospitalName: 'St. Mary', lastLoginAt: null });
     expect(row.password).toMatch(/^\$argon2id\$/);
+    expect(await subjectsTo(email)).toEqual(['Welcome to MedLedger']);
   });
 
-  it('stores e-mails lower-cased and refuses a duplicate in any case with 409', async () => {
+  it('answers a taken address (in any case) as it answers a new one, and mails its owner instead', async () => {
     const email = uniqueEmail('dup');
-    expect((await signup({ email })).statusCode).toBe(201);
-    const again = await signup({ email: email.toUpperCase() });
-    expect(again.statusCode).toBe(409);
-    expect(again.json().message).toBe('An account with this email already exists.');
+    const first = await signup({ email, firstName: 'Owner' });
+    const fresh = await signup({ email: uniqueEmail('fresh') });
+    const again = await signup({
+      email: email.toUpperCase(),
+      firstName: 'Other',
+      password: 'An0ther!Passw0rd',
+    });
+    for (const res of [first, fresh, again]) {
+      expect(res.statusCode).toBe(201);
+      expect(res.body).toBe(JSON.stringify({ message: SIGNUP_ANSWER }));
+    }
+    const accounts = await t.ctx.db.select().from(users).where(eq(users.email, email));
+    expect(accounts).toHaveLength(1);
+    expect(accounts[0].firstName).toBe('Owner');
+    await login(t.app, email); // the owner's password is unchanged
+    expect(await subjectsTo(email)).toEqual([
+      'Welcome to MedLedger',
+      'Your MedLedger account already exists',
+    ]);
+  });
+
+  it("checks a patient's MRN and code before the address: a taken address gets the same refusal, and a right code back", async () => {
+    const taken = (await registerHospital(t.app)).email;
+    const { row, code } = await addPatientRecord('MRN2026000004', null);
+    const wrongOnTaken = await patientSignup('MRN2026000004', 'AAAAA-AAAAA', taken);
+    const wrongOnNew = await patientSignup('MRN2026000004', 'AAAAA-AAAAA', uniqueEmail());
+    expect(wrongOnTaken.statusCode).toBe(400);
+    expect(wrongOnTaken.body).toBe(wrongOnNew.body);
+
+    const rightOnTaken = await patientSignup('MRN2026000004', code, taken);
+    expect(rightOnTaken.statusCode).toBe(201);
+    expect(rightOnTaken.json()).toEqual({ message: SIGNUP_ANSWER });
+    // Nothing was claimed and the code was not used up: the patient can still sign up with it.
+    const [patient] = await t.ctx.db.select().from(patients).where(eq(patients.id, row.id));
+    expect(patient.userId).toBeNull();
+    const email = uniqueEmail('p');
+    expect((await patientSignup('MRN2026000004', code, email)).statusCode).toBe(201);
+    expect(await subjectsTo(taken)).toEqual([
+      'Welcome to MedLedger',
+      'Your MedLedger account already exists',
+    ]);
   });
 
   it('refuses a password shorter than 8 characters with the spec message', async () => {
@@ -116,7 +162,7 @@ describe('registration', () => {
     const res = await patientSignup('mrn2026000001', code.toLowerCase(), email);
     expect(res.statusCode).toBe(201);
     const [patient] = await t.ctx.db.select().from(patients).where(eq(patients.patientId, 'MRN2026000001'));
-    expect(patient.userId).toBe(res.json().user.id);
+    expect(patient.userId).toBe(await accountIdOf(t.app, email));
 
     const second = await patientSignup('MRN2026000001', code, uniqueEmail('p2'));
     expect(second.statusCode).toBe(400);
@@ -134,7 +180,7 @@ describe('registration', () => {
     expect(matching.statusCode).toBe(201);
   });
 
-  it('makes exactly one account of 20 simultaneous signups with one e-mail, the rest 409', async () => {
+  it('makes exactly one account of 20 simultaneous signups with one e-mail, all answered alike', async () => {
     const email = uniqueEmail('race');
     const results = await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
@@ -148,24 +194,25 @@ describe('registration', () => {
         }),
       ),
     );
-    const refused = results.filter((r) => r.statusCode === 409);
-    expect(results.filter((r) => r.statusCode === 201)).toHaveLength(1);
-    expect(refused).toHaveLength(19);
-    expect(refused.every((r) => r.json().message === 'An account with this email already exists.')).toBe(
-      true,
+    expect(new Set(results.map((r) => `${r.statusCode} ${r.body}`))).toEqual(
+      new Set([`201 ${JSON.stringify({ message: SIGNUP_ANSWER })}`]),
     );
     expect(await t.ctx.db.select().from(users).where(eq(users.email, email))).toHaveLength(1);
+    // One welcome; each of the others told the owner.
+    const subjects = await subjectsTo(email);
+    expect(subjects.filter((x) => x === 'Welcome to MedLedger')).toHaveLength(1);
+    expect(subjects.filter((x) => x === 'Your MedLedger account already exists')).toHaveLength(19);
   });
 
   it('lets exactly one of 20 simultaneous signups claim one MRN, leaving no other account behind', async () => {
     const { code } = await addPatientRecord('MRN2026000003', null);
     const emails = Array.from({ length: 20 }, () => uniqueEmail('claim'));
     const results = await Promise.all(emails.map((email) => patientSignup('MRN2026000003', code, email)));
-    const created = results.filter((r) => r.statusCode === 201);
+    const created = emails.filter((_, i) => results[i].statusCode === 201);
     expect(created).toHaveLength(1);
     expect(results.filter((r) => r.statusCode === 400)).toHaveLength(19);
     const [patient] = await t.ctx.db.select().from(patients).where(eq(patients.patientId, 'MRN2026000003'));
-    expect(patient.userId).toBe(created[0].json().user.id);
+    expect(patient.userId).toBe(await accountIdOf(t.app, created[0]));
     const accounts = await Promise.all(
       emails.map((email) => t.ctx.db.select().from(users).where(eq(users.email, email))),
     );

@@ -14,6 +14,7 @@ import {
   messageSchema,
   registerSchema,
   signInLinkBodySchema,
+  SIGNUP_ANSWER,
   userResponseSchema,
 } from '../../../shared/auth.js';
 import type { AppContext } from '../../context.js';
@@ -27,7 +28,7 @@ import {
 import { ACTIVATION_KEY_PURPOSE } from '../patients/activation.js';
 import { accountRoutes } from './account-routes.js';
 import { DEVICE_COOKIE, recordSignInDevice, setDeviceCookie } from './devices.js';
-import { checkPassword, completeSignIn, registerUser } from './service.js';
+import { checkPassword, completeSignIn, mailSignupOutcome, registerUser } from './service.js';
 import { useSignInLink } from './sign-in-links.js';
 import { createPendingLogin, dropPendingLogin, verifyPendingLogin } from './two-factor.js';
 
@@ -46,18 +47,18 @@ export async function authRoutes(app: FastifyInstance, ctx: AppContext) {
       schema: {
         tags: ['auth'],
         body: registerSchema,
-        response: { 201: userResponseSchema.extend({ message: messageSchema.shape.message }) },
+        response: { 201: messageSchema },
       },
     },
     async (request, reply) => {
-      const user = await registerUser(ctx.db, request.body, ctx.now(), {
+      const outcome = await registerUser(ctx.db, request.body, ctx.now(), {
         activationKey: ctx.files.deriveKey(ACTIVATION_KEY_PURPOSE),
         maxPerMrn: ctx.config.registerMaxPerMrn,
         address: request.ip,
       });
-      return reply
-        .status(201)
-        .send({ user, message: 'Account created. You can now log in with your credentials.' });
+      // After the answer, which is the same whether or not the address had an account.
+      ctx.mail.later(() => mailSignupOutcome(ctx.mail, ctx.config.publicUrl, outcome));
+      return reply.status(201).send({ message: SIGNUP_ANSWER });
     },
   );
 

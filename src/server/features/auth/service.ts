@@ -20,7 +20,8 @@ import { reserveSignInAttempt, signInSucceeded } from './throttle.js';
 import { notifyPatientClaimed, notifyTrialEnding } from '../notifications/events.js';
 import { consumeActivationCode, signupAttemptsKey } from '../patients/activation.js';
 import { countHit } from '../../plugins/rate-limit-store.js';
-import { acceptInvitation } from '../proxy/invitations.js';
+import { grantInvitation, usableInvitation } from '../proxy/invitations.js';
+import { accountCreated, signupWithTakenAddress } from '../../mail/templates.js';
 
 export const EMAIL_TAKEN = 'An account with this email already exists.';
 /**
@@ -46,12 +47,23 @@ export interface PatientClaimSettings {
 }
 export const INVALID_CREDENTIALS = 'Invalid credentials';
 
+/**
+ * What a signup came to. The signup route answers both alike and mails the address (a welcome, or
+ * a word to its owner), so that signup does not tell who has an account (issue 56, item 11).
+ */
+export type SignupOutcome =
+  | { created: true; user: PublicUser }
+  | { created: false; owner: { email: string; firstName: string | null } };
+
+/** Thrown inside the signup transaction to roll back every check's work (a used code comes back). */
+class AddressTaken extends Error {}
+
 export async function registerUser(
   db: Db,
   input: RegisterInput,
   now = new Date(),
   claim?: PatientClaimSettings,
-): Promise<PublicUser> {
+): Promise<SignupOutcome> {
   if (input.role === 'medledger_admin') {
     throw forbidden('Administrator accounts cannot be created by signup.');
   }
@@ -65,12 +77,12 @@ export async function registerUser(
     const { hits } = await countHit(db, key, MRN_WINDOW_MS, now);
     if (hits > claim.maxPerMrn) throw tooManyRequests(MRN_RATE_LIMITED);
   }
+  // Hashed whether or not the address is taken, so that the taken case is not quicker.
   const passwordHash = await hashPassword(input.password);
   try {
-    return await db.transaction(async (tx) => {
-      const [existing] = await tx.select({ id: users.id }).from(users).where(eq(users.email, input.email));
-      if (existing) throw conflict(EMAIL_TAKEN);
-
+    const user = await db.transaction(async (tx) => {
+      // Every check of the MRN, code and invitation comes before the address is looked at, so
+      // their refusals are the same for a taken address and a new one.
       let patientRowId: string | null = null;
       if (input.role === 'patient' && activationKey) {
         const [patient] = await tx
@@ -92,6 +104,13 @@ export async function registerUser(
         if (!codeOk) throw badRequest(MRN_NOT_MATCHED);
         patientRowId = patient.id;
       }
+      const invitation =
+        input.role === 'family'
+          ? await usableInvitation(tx, input.inviteToken ?? '', input.email, now)
+          : null;
+
+      const [existing] = await tx.select({ id: users.id }).from(users).where(eq(users.email, input.email));
+      if (existing) throw new AddressTaken();
 
       const [user] = await tx
         .insert(users)
@@ -117,16 +136,36 @@ export async function registerUser(
         if (claimed.length === 0) throw badRequest(MRN_NOT_MATCHED);
         await notifyPatientClaimed(tx, patientRowId, now);
       }
-      if (input.role === 'family') await acceptInvitation(tx, user, input.inviteToken ?? '', null, now);
+      if (invitation) await grantInvitation(tx, user.id, invitation, null, now);
       if (input.role === 'hospital') await startTrial(tx, user.id, now);
       if (input.role === 'hospital') await notifyTrialEnding(tx, user.id, now);
       return toPublicUser(user, null);
     });
+    return { created: true, user };
   } catch (err) {
     if (err instanceof HttpError) throw err;
-    if (isUniqueViolation(err)) throw conflict(EMAIL_TAKEN);
-    throw err;
+    // A concurrent signup with the same address committed first (the unique index): taken alike.
+    if (!(err instanceof AddressTaken) && !isUniqueViolation(err)) throw err;
+    const [owner] = await db
+      .select({ email: users.email, firstName: users.firstName })
+      .from(users)
+      .where(eq(users.email, input.email));
+    if (!owner) throw err;
+    return { created: false, owner };
   }
+}
+
+/**
+ * The mail that follows every signup, after the answer: a welcome to a new account, or a word to
+ * the owner of a taken address (sign in, or reset the password).
+ */
+export async function mailSignupOutcome(mail: Mailer, publicUrl: string, outcome: SignupOutcome) {
+  const signInUrl = `${publicUrl}/`;
+  await mail.send(
+    outcome.created
+      ? accountCreated(outcome.user.email, outcome.user.firstName ?? '', signInUrl)
+      : signupWithTakenAddress(outcome.owner.email, outcome.owner.firstName ?? '', signInUrl),
+  );
 }
 
 export interface LoginResult {

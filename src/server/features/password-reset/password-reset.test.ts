@@ -47,8 +47,11 @@ const confirm = (token: unknown, password = NEW_PASSWORD) =>
     remoteAddress: nextAddress(),
   });
 
+/** The reset-link mails sent to `email` (its signup's welcome is not one). */
 const mailsTo = (email: string) =>
-  outboxMessages(t.ctx.mail.outboxDir).filter((m) => m.includes(`To: ${email}`));
+  outboxMessages(t.ctx.mail.outboxDir).filter(
+    (m) => m.includes(`To: ${email}`) && linkTo(m, '/reset-password'),
+  );
 
 /** Requests a reset for `email` and returns the token from the e-mailed link. */
 async function resetToken(email: string): Promise<string> {

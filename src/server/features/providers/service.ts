@@ -22,7 +22,7 @@ import { issueToken, parseToken, verifierMatches } from '../../mail/link-tokens.
 import type { Mailer } from '../../mail/mailer.js';
 import { applicationRejected, registrationInvite } from '../../mail/templates.js';
 import { writeAudit } from '../audit/service.js';
-import { registerUser } from '../auth/service.js';
+import { EMAIL_TAKEN, registerUser } from '../auth/service.js';
 
 const ONE_PENDING_PER_EMAIL = 'provider_applications_one_pending_idx';
 
@@ -279,7 +279,7 @@ export async function registerProvider(
       .where(and(eq(providerApplications.id, application.id), eq(providerApplications.tokenUsed, false)))
       .returning({ id: providerApplications.id });
     if (used.length !== 1) throw badRequest(LINK_USED);
-    const user = await registerUser(
+    const outcome = await registerUser(
       tx,
       {
         email: application.contactEmail,
@@ -292,6 +292,10 @@ export async function registerProvider(
       },
       now,
     );
+    // The token was mailed to this address, and its holder never typed it: telling them that it
+    // already has an account tells nobody else anything (docs/decisions.md#accounts-and-signup).
+    if (!outcome.created) throw conflict(EMAIL_TAKEN);
+    const { user } = outcome;
     await tx
       .update(providerApplications)
       .set({ userId: user.id })

@@ -223,6 +223,15 @@ export async function acceptInvitation(
   ip: string | null,
   now: Date,
 ) {
+  const invitation = await usableInvitation(tx, token, familyUser.email, now);
+  await grantInvitation(tx, familyUser.id, invitation, ip, now);
+}
+
+/**
+ * The invitation a token names, locked, once it is known usable by `email` (else the 4xx that says
+ * why). Signup checks it before it looks at whether the address has an account.
+ */
+export async function usableInvitation(tx: Db, token: string, email: string, now: Date) {
   const parsed = parseToken(token);
   if (!parsed) throw badRequest(INVITE_MESSAGES.invalid);
   const bySelector = eq(familyInvitations.tokenSelector, parsed.selector);
@@ -242,12 +251,23 @@ export async function acceptInvitation(
     throw badRequest(INVITE_MESSAGES.invalid);
   if (invitation.usedAt) throw conflict(INVITE_MESSAGES.used);
   if (invitation.expiresAt <= now) throw new HttpError(410, INVITE_MESSAGES.expired);
-  if (invitation.email !== familyUser.email.toLowerCase()) throw badRequest(INVITE_MESSAGES.otherEmail);
+  if (invitation.email !== email.toLowerCase()) throw badRequest(INVITE_MESSAGES.otherEmail);
+  return invitation;
+}
+
+/** Uses up a usable invitation (`usableInvitation`): the family member's grant, audited. */
+export async function grantInvitation(
+  tx: Db,
+  familyUserId: string,
+  invitation: typeof familyInvitations.$inferSelect,
+  ip: string | null,
+  now: Date,
+) {
   await tx.update(familyInvitations).set({ usedAt: now }).where(eq(familyInvitations.id, invitation.id));
   await tx
     .insert(familyGrants)
     .values({
-      familyUserId: familyUser.id,
+      familyUserId,
       patientId: invitation.patientId,
       contactId: invitation.contactId,
       createdAt: now,
@@ -256,7 +276,7 @@ export async function acceptInvitation(
   const [patient] = await tx.select().from(patients).where(eq(patients.id, invitation.patientId));
   await writeAudit(
     tx,
-    { id: familyUser.id, ip },
+    { id: familyUserId, ip },
     {
       action: 'family_access',
       entityType: 'family_contact',

@@ -3,8 +3,9 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { familyContacts, familyGrants, familyInvitations } from '../../db/schema.js';
-import { headerOf, outboxMessages } from '../../mail/read-message.js';
+import { headerOf, linkTo, outboxMessages } from '../../mail/read-message.js';
 import {
+  accountIdOf,
   addPatient,
   familyInvitationToken,
   familySignup as signup,
@@ -16,6 +17,7 @@ import {
 } from '../../test/helpers.js';
 import { multipartBody, uploadRecord } from '../records/testing.js';
 import { INVITE_MESSAGES } from './invitations.js';
+import { SIGNUP_ANSWER } from '../../../shared/auth.js';
 
 const t = useCast({ patient: false });
 
@@ -25,7 +27,8 @@ const send = (method: Method, url: string, cookie: string, payload?: unknown) =>
 
 const invitationTo = (email: string) => familyInvitationToken(t, email);
 const invitationsTo = (email: string) =>
-  outboxMessages(t.ctx.mail.outboxDir).filter((m) => headerOf(m, 'To') === email).length;
+  outboxMessages(t.ctx.mail.outboxDir).filter((m) => headerOf(m, 'To') === email && linkTo(m, '/signup'))
+    .length;
 
 const relative = (email: string, extra: Record<string, unknown> = {}) => ({
   firstName: 'Ana',
@@ -259,7 +262,7 @@ describe('a grant belongs to the person who accepted the invitation', () => {
     const joined = await familySignup(other, invitationTo(other));
     expect(joined.statusCode, joined.body).toBe(201);
     expect(await grantsOf(g.contactId)).toEqual([
-      expect.objectContaining({ familyUserId: joined.json().user.id }),
+      expect.objectContaining({ familyUserId: await accountIdOf(t.app, other) }),
     ]);
     expect(await proxyReads(g)).toEqual(refused);
     const trail = await send('GET', '/api/audit-logs/patient?pageSize=100', g.patient.cookie);
@@ -482,6 +485,26 @@ describe('invitations', () => {
     const stranger = await signedInPatient(t.app, await addPatient(t.app, t.hospital.cookie));
     expect((await invite(stranger.cookie)).statusCode).toBe(404);
     expect((await invite(t.hospital.cookie)).statusCode).toBe(403);
+  });
+
+  it('answers a signup through it with an address that has an account as any other, and keeps it to accept', async () => {
+    const g = await grantedFamily();
+    const row = await addPatient(t.app, t.hospital.cookie, { firstName: 'Rosa', lastName: 'Lopez' });
+    const second = await signedInPatient(t.app, row);
+    const added = await send('POST', '/api/family-contacts', second.cookie, relative(g.family.email));
+    expect(added.statusCode, added.body).toBe(201);
+    const token = invitationTo(g.family.email)!;
+    // The invitation is checked before the address: a bad one is refused alike on a taken address.
+    const badOnTaken = await familySignup(g.family.email, 'not-a-real-token');
+    const badOnNew = await familySignup(uniqueEmail('new-relative'), 'not-a-real-token');
+    expect(badOnTaken.statusCode).toBe(400);
+    expect(badOnTaken.body).toBe(badOnNew.body);
+    const taken = await familySignup(g.family.email, token);
+    expect(taken.statusCode, taken.body).toBe(201);
+    expect(taken.json()).toEqual({ message: SIGNUP_ANSWER });
+    // Nothing was used up: the owner accepts it signed in.
+    const accepted = await send('POST', '/api/proxy/accept', g.family.cookie, { inviteToken: token });
+    expect(accepted.statusCode, accepted.body).toBe(200);
   });
 
   it('can be accepted by a signed-in family member for a further patient', async () => {

@@ -8,7 +8,7 @@ import {
   WORKSPACE_MODULES,
   WORKSPACE_CHUNKS_FILE,
   WORKSPACE_PROVIDERS_MODULE,
-} from './src/client/pages/routeModules.js';
+} from './src/client/app/routeModules.js';
 
 const outDir = path.resolve('dist/client');
 
@@ -51,7 +51,7 @@ function precompress(): Plugin {
 }
 
 /**
- * Writes, for each path of ROUTE_MODULES (src/client/pages/routeModules.ts), a copy of index.html
+ * Writes, for each path of ROUTE_MODULES (src/client/app/routeModules.ts), a copy of index.html
  * that also names the chunks of that path's page as <link rel="modulepreload"> (and its
  * stylesheets): the chunks Vite's preload helper would otherwise add when the page is first
  * rendered, after the entry has loaded and run. For each path of WORKSPACE_MODULES, a copy that

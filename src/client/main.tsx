@@ -8,13 +8,13 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
-import { App } from './App';
+import { App } from './app/App';
 import { createQueryClient } from './api/queryClient';
 import { AuthProvider } from './auth/AuthProvider';
 import { NotificationArea } from './components/NotificationArea';
-import { startFirstReads } from './pages/firstReads';
-import { addPageChunks } from './pages/pageChunks';
-import { PUBLIC_PAGES } from './pages/lazyPages';
+import { startFirstReads } from './app/firstReads';
+import { addPageChunks } from './app/pageChunks';
+import { PUBLIC_PAGES } from './app/lazyPages';
 import { cssVariablesResolver, theme } from './theme';
 
 const queryClient = createQueryClient();

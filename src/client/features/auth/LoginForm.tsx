@@ -13,7 +13,6 @@ import { AccountCard, BackButton } from '../../components/layout/AccountCard';
 import { LoadFailureBoundary } from '../../components/LoadFailureBoundary';
 import { PublicLayout } from '../../components/layout/PublicLayout';
 import { notifyError } from '../../notify';
-import { addWorkspaceChunks, workspaceChunkLists } from '../../pages/pageChunks';
 import {
   accessDeniedToast,
   isWrongPortal,
@@ -26,6 +25,17 @@ import {
 // Fetched when "Forgot password?" is first clicked: the sign-in page itself stays light.
 const ForgotPasswordDialog = lazy(() => import('../password-reset/ForgotPasswordDialog'));
 
+/**
+ * Downloads the code of the page a sign-in leads to while the password is checked (the app's
+ * pageChunks.ts, handed down by the route so that this form does not reach up into the app).
+ */
+export interface WorkspacePreload {
+  /** The form was focused: a sign-in is coming, so the list of each page's code is fetched. */
+  prepare: () => void;
+  /** The form was sent: the code of the page at `path` starts downloading. */
+  start: (path: string) => void;
+}
+
 export interface LoginFormProps {
   portal: LoginPortal;
   title: string;
@@ -34,9 +44,10 @@ export interface LoginFormProps {
   icon: ReactNode;
   /** Links under the form (e.g. "Don't have an account? Sign up"). */
   footer?: ReactNode;
+  preload?: WorkspacePreload;
 }
 
-export function LoginForm({ portal, title, subtitle, emailLabel, icon, footer }: LoginFormProps) {
+export function LoginForm({ portal, title, subtitle, emailLabel, icon, footer, preload }: LoginFormProps) {
   const { login, verifyTwoFactor } = useAuth();
   const navigate = useNavigate();
   const [email, setEmail] = useState('');
@@ -63,7 +74,7 @@ export function LoginForm({ portal, title, subtitle, emailLabel, icon, footer }:
     event.preventDefault();
     setLoading(true);
     // The portal's page is where a sign-in goes: its code downloads while the password is checked.
-    addWorkspaceChunks(SUCCESS_PATH[portal]);
+    preload?.start(SUCCESS_PATH[portal]);
     try {
       const outcome = await login({ email, password, remember, portal });
       if ('twoFactorRequired' in outcome) {
@@ -140,7 +151,7 @@ export function LoginForm({ portal, title, subtitle, emailLabel, icon, footer }:
           </form>
         ) : (
           // Focus means a sign-in is coming: the list of its page's code is fetched by then.
-          <form onSubmit={(e) => void handleSubmit(e)} onFocus={() => void workspaceChunkLists()}>
+          <form onSubmit={(e) => void handleSubmit(e)} onFocus={preload?.prepare}>
             <Stack gap="md">
               <TextInput
                 label={emailLabel}

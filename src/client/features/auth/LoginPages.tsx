@@ -4,9 +4,9 @@
 import { Anchor, Text } from '@mantine/core';
 import { IconBuildingHospital, IconUser, IconUserShield, IconUsers } from '@tabler/icons-react';
 import { Link } from 'react-router';
-import { LoginForm, type LoginFormProps } from './LoginForm';
+import { LoginForm, type LoginFormProps, type WorkspacePreload } from './LoginForm';
 
-const PAGES: Record<LoginFormProps['portal'], LoginFormProps> = {
+const PAGES: Record<LoginFormProps['portal'], Omit<LoginFormProps, 'preload'>> = {
   hospital: {
     portal: 'hospital',
     title: 'Hospital Login',
@@ -50,7 +50,20 @@ const PAGES: Record<LoginFormProps['portal'], LoginFormProps> = {
   },
 };
 
-export const HospitalLoginPage = () => <LoginForm {...PAGES.hospital} />;
-export const PatientLoginPage = () => <LoginForm {...PAGES.patient} />;
-export const AdminLoginPage = () => <LoginForm {...PAGES.admin} />;
-export const FamilyLoginPage = () => <LoginForm {...PAGES.family} />;
+/** What the route hands a sign-in page: how to download the next page's code ahead. */
+export interface LoginPageProps {
+  preload?: WorkspacePreload;
+}
+
+export const HospitalLoginPage = ({ preload }: LoginPageProps) => (
+  <LoginForm {...PAGES.hospital} preload={preload} />
+);
+export const PatientLoginPage = ({ preload }: LoginPageProps) => (
+  <LoginForm {...PAGES.patient} preload={preload} />
+);
+export const AdminLoginPage = ({ preload }: LoginPageProps) => (
+  <LoginForm {...PAGES.admin} preload={preload} />
+);
+export const FamilyLoginPage = ({ preload }: LoginPageProps) => (
+  <LoginForm {...PAGES.family} preload={preload} />
+);

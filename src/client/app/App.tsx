@@ -1,12 +1,12 @@
 // The route table of docs/spec.md#screens-and-routes, with each screen's guard and redirect rules.
 import { Route, Routes, useLocation } from 'react-router';
-import { useAuth } from './auth/context';
-import { DocumentTitle } from './components/DocumentTitle';
-import { LoadFailureBoundary } from './components/LoadFailureBoundary';
-import { LoadingScreen } from './components/LoadingScreen';
-import { RequireRole } from './components/RequireRole';
-import LoginOptionsPage from './features/auth/LoginOptionsPage';
-import NotFoundPage from './features/not-found/NotFoundPage';
+import { useAuth } from '../auth/context';
+import { DocumentTitle } from './DocumentTitle';
+import { LoadFailureBoundary } from '../components/LoadFailureBoundary';
+import { LoadingScreen } from '../components/LoadingScreen';
+import { RequireRole } from '../components/RequireRole';
+import LoginOptionsPage from '../features/auth/LoginOptionsPage';
+import NotFoundPage from '../features/not-found/NotFoundPage';
 import {
   ApplicationsPage,
   FamilyDashboardPage,
@@ -16,7 +16,7 @@ import {
   PUBLIC_PAGES,
   SharedRecordPage,
   UsersPage,
-} from './pages/lazyPages';
+} from './lazyPages';
 
 /** "/": login options when signed out, else the page of the user's role. */
 function HomeRoute() {

@@ -7,6 +7,7 @@
 // A sign-in page does the same for the workspace it leads to, from the build's list of every
 // workspace's chunks, while the password is checked (LoginForm.tsx): that page came without a
 // template, and the dashboard's code then downloads before the sign-in is answered.
+import type { WorkspacePreload } from '../features/auth/LoginForm';
 import { WORKSPACE_CHUNKS_FILE } from './routeModules';
 
 /** Links added per task. */
@@ -80,3 +81,9 @@ export function addWorkspaceChunks(path: string) {
 
 /** Settles once the chunks the page's HTML or a sign-in named are in the document (at once if none). */
 export const pageChunksAdded = () => added;
+
+/** What the sign-in pages are handed (lazyPages.tsx): the list on first focus, the links on submit. */
+export const workspacePreload: WorkspacePreload = {
+  prepare: () => void workspaceChunkLists(),
+  start: addWorkspaceChunks,
+};

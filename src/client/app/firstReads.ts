@@ -7,7 +7,7 @@ import type { Role } from '../../shared/constants';
 import { meQuery } from '../auth/api';
 import { BILLING_STATUS_KEY } from '../features/billing/keys';
 import { FIRST_PATIENTS_PAGE_KEY } from '../features/patients/keys';
-import { tabFromParam } from './hospital-dashboard/tabs';
+import { tabFromParam } from '../pages/hospital-dashboard/tabs';
 
 interface FirstReads {
   /** Whose page it is: anyone else gets no reads (the page's guard sends them elsewhere). */

@@ -1,7 +1,8 @@
 // Route-level code splitting: each page is its own chunk, fetched when its route is first shown,
 // so a visitor of the login page does not download the dashboards, calendars or upload forms.
 import { lazy, type ComponentType } from 'react';
-import { pageChunksAdded } from './pageChunks';
+import type { LoginPageProps } from '../features/auth/LoginPages';
+import { pageChunksAdded, workspacePreload } from './pageChunks';
 
 type PageModule = { default: ComponentType };
 
@@ -57,18 +58,27 @@ function workspacePage(load: () => Promise<PageModule>) {
 }
 
 export const HospitalDashboardPage = workspacePage(
-  () => import('./hospital-dashboard/HospitalDashboardPage'),
+  () => import('../pages/hospital-dashboard/HospitalDashboardPage'),
 );
-export const PatientDashboardPage = workspacePage(() => import('./patient-dashboard/PatientDashboardPage'));
-export const FamilyDashboardPage = workspacePage(() => import('./family-dashboard/FamilyDashboardPage'));
+export const PatientDashboardPage = workspacePage(
+  () => import('../pages/patient-dashboard/PatientDashboardPage'),
+);
+export const FamilyDashboardPage = workspacePage(
+  () => import('../pages/family-dashboard/FamilyDashboardPage'),
+);
 export const ApplicationsPage = workspacePage(() => import('../features/admin/ApplicationsPage'));
 export const UsersPage = workspacePage(() => import('../features/admin/UsersPage'));
 export const ProfilePage = workspacePage(() => import('../features/profile/ProfilePage'));
 export const VerifyPage = lazyPage(() => import('../features/ledger/VerifyPage'));
 export const SignupPage = lazyPage(() => import('../features/auth/SignupPage'));
+/** A sign-in page, handed what downloads its workspace's code while the password is checked. */
+function withWorkspacePreload(Page: ComponentType<LoginPageProps>): PageModule {
+  return { default: () => <Page preload={workspacePreload} /> };
+}
+
 /** One of the sign-in pages, which share one chunk. */
 const loginPage = (name: keyof typeof import('../features/auth/LoginPages')) =>
-  lazyPage(async () => ({ default: (await import('../features/auth/LoginPages'))[name] }));
+  lazyPage(async () => withWorkspacePreload((await import('../features/auth/LoginPages'))[name]));
 export const HospitalLoginPage = loginPage('HospitalLoginPage');
 export const PatientLoginPage = loginPage('PatientLoginPage');
 export const AdminLoginPage = loginPage('AdminLoginPage');

@@ -13,7 +13,7 @@ describe('ROUTE_MODULES', () => {
   });
 
   it('names, for each of its paths, the module lazyPages.tsx loads for that page', () => {
-    const lazyPages = source('pages/lazyPages.tsx');
+    const lazyPages = source('app/lazyPages.tsx');
     for (const [route, module] of Object.entries(ROUTE_MODULES)) {
       // '/signup': SignupPage: the page's name, then how it is loaded.
       const page = new RegExp(`'${route}': (\\w+),`).exec(lazyPages)?.[1];
@@ -34,11 +34,11 @@ describe('ROUTE_MODULES', () => {
 });
 
 describe('WORKSPACE_MODULES', () => {
-  const app = source('App.tsx');
-  const lazyPages = source('pages/lazyPages.tsx');
-  // How lazyPages.tsx (in pages/) imports a module named by its path under src/client.
+  const app = source('app/App.tsx');
+  const lazyPages = source('app/lazyPages.tsx');
+  // How lazyPages.tsx (in app/) imports a module named by its path under src/client.
   const importOf = (module: string) => {
-    const relative = path.posix.relative('pages', module.replace(/\.tsx$/, ''));
+    const relative = path.posix.relative('app', module.replace(/\.tsx$/, ''));
     return `import('${relative.startsWith('.') ? relative : `./${relative}`}')`;
   };
 

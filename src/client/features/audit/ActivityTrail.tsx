@@ -10,7 +10,7 @@ import { actionName, type AuditEntry } from '../../../shared/hospital';
 import { copyHash } from '../../notify';
 import { formatDateTime, localDayBounds, plural, truncateHash } from '../../format';
 import { useActivity } from './api';
-import { ACTIVITY_ACTION_LABELS, activityDescription } from '../../pages/patient-dashboard/dashboard';
+import { ACTIVITY_ACTION_LABELS, activityDescription } from './activity';
 import { ListPager } from '../../components/ListPager';
 import { LoadFailed } from '../../components/LoadFailed';
 import { IconAction } from '../../components/IconAction';

@@ -3,7 +3,7 @@ import { Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { IconEdit } from '@tabler/icons-react';
 import type { Patient } from '../../../shared/patients';
 import { formatDate } from '../../format';
-import { profileSummary } from '../../pages/patient-dashboard/dashboard';
+import { profileSummary } from './profileSummary';
 import { LoadFailed } from '../../components/LoadFailed';
 
 export function ProfileSummary(props: {

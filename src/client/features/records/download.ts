@@ -79,3 +79,13 @@ export async function downloadReceipt(record: Pick<MedicalRecord, 'id' | 'title'
     else notifyError('Download Failed', 'Unable to download the receipt. Please try again.');
   }
 }
+
+/** The list's Download: GET /api/download/<last segment of fileUrl>, saved as fileName or "<title>.pdf". */
+export function recordDownload(record: Pick<MedicalRecord, 'fileUrl' | 'fileName' | 'title'>) {
+  const last = record.fileUrl?.split('/').filter(Boolean).pop();
+  if (!last) return null;
+  return {
+    url: `/api/download/${encodeURIComponent(last)}`,
+    fileName: record.fileName || `${record.title}.pdf`,
+  };
+}

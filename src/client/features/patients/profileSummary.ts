@@ -1,0 +1,37 @@
+// The patient's profile summary (docs/spec.md#patient-dashboard): its rows with the spec's fallbacks.
+import type { Patient } from '../../../shared/patients';
+
+/** The profile summary's rows with the spec's fallbacks; Phone only when present. */
+export function profileSummary(
+  profile: Pick<
+    Patient,
+    | 'patientId'
+    | 'dateOfBirth'
+    | 'gender'
+    | 'primaryCarePhysician'
+    | 'insuranceProvider'
+    | 'insurancePolicy'
+    | 'phone'
+  > | null,
+  formatDate: (value: string) => string,
+): { label: string; value: string }[] {
+  const gender = profile?.gender?.trim();
+  const insurance = [
+    profile?.insuranceProvider,
+    profile?.insurancePolicy && `Policy ${profile.insurancePolicy}`,
+  ]
+    .filter(Boolean)
+    .join(' · ');
+  const rows = [
+    { label: 'Patient ID', value: profile?.patientId || 'Not assigned' },
+    {
+      label: 'Date of Birth',
+      value: profile?.dateOfBirth ? formatDate(profile.dateOfBirth) : 'Not provided',
+    },
+    { label: 'Gender', value: gender ? gender.charAt(0).toUpperCase() + gender.slice(1) : 'Not specified' },
+    { label: 'Primary Care', value: profile?.primaryCarePhysician || 'Not assigned' },
+    { label: 'Insurance', value: insurance || 'Not provided' },
+  ];
+  if (profile?.phone) rows.push({ label: 'Phone', value: profile.phone });
+  return rows;
+}

@@ -8,8 +8,7 @@ import { consentInputSchema, consentSchema } from '../../../shared/consent.js';
 import type { AppContext } from '../../context.js';
 import { requireRole } from '../../plugins/session.js';
 import { actorOf } from '../../access.js';
-import { inviteAllDue } from '../proxy/invitations.js';
-import { inviteDeps } from '../proxy/routes.js';
+import { inviteAllDue, inviteDeps } from '../proxy/invitations.js';
 import { getConsent, saveConsent } from './service.js';
 
 const tags = ['consent'];
@@ -50,7 +49,7 @@ export async function consentRoutes(app: FastifyInstance, ctx: AppContext) {
       const actor = actorOf(request);
       const consent = await saveConsent(ctx.db, actor, request.params.userId, request.body, ctx.now());
       // docs/decisions.md#family-proxy-access: family sharing on invites the contacts given access.
-      if (consent.shareWithFamily) await inviteAllDue(inviteDeps(ctx, request), actor, ctx.now());
+      if (consent.shareWithFamily) await inviteAllDue(inviteDeps(ctx, request.log), actor, ctx.now());
       return consent;
     },
   );

@@ -11,8 +11,7 @@ import { familyContactInputSchema, familyContactSchema } from '../../../shared/f
 import type { AppContext } from '../../context.js';
 import { requireRole } from '../../plugins/session.js';
 import { actorOf } from '../../access.js';
-import { inviteIfDue } from '../proxy/invitations.js';
-import { inviteDeps } from '../proxy/routes.js';
+import { inviteDeps, inviteIfDue } from '../proxy/invitations.js';
 import { addContact, deleteContact, listContacts, updateContact } from './service.js';
 
 const tags = ['family contacts'];
@@ -54,7 +53,7 @@ export async function familyContactRoutes(app: FastifyInstance, ctx: AppContext)
     async (request, reply) => {
       const contact = await addContact(ctx.db, actorOf(request), request.body, ctx.now());
       // docs/decisions.md#family-proxy-access: a contact with access and an e-mail is invited.
-      await inviteIfDue(inviteDeps(ctx, request), actorOf(request), contact.id, ctx.now());
+      await inviteIfDue(inviteDeps(ctx, request.log), actorOf(request), contact.id, ctx.now());
       return reply.status(201).send(contact);
     },
   );
@@ -79,7 +78,7 @@ export async function familyContactRoutes(app: FastifyInstance, ctx: AppContext)
         request.body,
         ctx.now(),
       );
-      await inviteIfDue(inviteDeps(ctx, request), actorOf(request), contact.id, ctx.now());
+      await inviteIfDue(inviteDeps(ctx, request.log), actorOf(request), contact.id, ctx.now());
       return contact;
     },
   );

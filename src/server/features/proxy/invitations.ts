@@ -15,6 +15,8 @@ import {
   lockActiveAccount,
   lockPatientGrants,
 } from '../../access.js';
+import type { FastifyBaseLogger } from 'fastify';
+import type { AppContext } from '../../context.js';
 import type { Db } from '../../db/connect.js';
 import { familyContacts, familyGrants, familyInvitations, patients, users } from '../../db/schema.js';
 import { HttpError, badRequest, conflict, forbidden, notFound } from '../../errors.js';
@@ -41,6 +43,17 @@ export interface InviteDeps {
   /** Where a failed send is reported (the request's logger). */
   logError: (err: unknown) => void;
 }
+
+/**
+ * What the invitation senders need, from the app and the request's logger: the proxy, family-contacts
+ * and consent routes all send invitations.
+ */
+export const inviteDeps = (ctx: AppContext, log: FastifyBaseLogger): InviteDeps => ({
+  db: ctx.db,
+  mail: ctx.mail,
+  publicUrl: ctx.config.publicUrl,
+  logError: (err) => log.error({ err }, 'family invitation could not be sent'),
+});
 
 /** The signup page with the token, and the invited address filled in (the account must use it). */
 export const invitationLink = (publicUrl: string, token: string, email: string) =>

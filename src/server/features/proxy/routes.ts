@@ -2,7 +2,7 @@
 // POST /api/proxy/accept, GET /api/proxy/patients, GET /api/proxy/patients/{patientId}/records and
 // /appointments, GET and DELETE /api/proxy/holders. Record view, download and verification stay on
 // their own routes, which admit a family member with a live grant.
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { appointmentSchema } from '../../../shared/appointments.js';
@@ -14,19 +14,11 @@ import { text } from '../../../shared/text.js';
 import type { AppContext } from '../../context.js';
 import { requireRole } from '../../plugins/session.js';
 import { actorOf } from '../../access.js';
-import { acceptAsFamily, inviteContact, type InviteDeps } from './invitations.js';
+import { acceptAsFamily, inviteContact, inviteDeps } from './invitations.js';
 import * as proxy from './service.js';
 
 const tags = ['family access'];
 const patientParams = z.object({ patientId: text().max(100) });
-
-/** What the invitation senders need; used by the family-contacts and consent routes too. */
-export const inviteDeps = (ctx: AppContext, request: FastifyRequest): InviteDeps => ({
-  db: ctx.db,
-  mail: ctx.mail,
-  publicUrl: ctx.config.publicUrl,
-  logError: (err) => request.log.error({ err }, 'family invitation could not be sent'),
-});
 
 export async function proxyRoutes(app: FastifyInstance, ctx: AppContext) {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -51,7 +43,7 @@ export async function proxyRoutes(app: FastifyInstance, ctx: AppContext) {
       },
     },
     async (request) =>
-      inviteContact(inviteDeps(ctx, request), actorOf(request), request.params.id, ctx.now()),
+      inviteContact(inviteDeps(ctx, request.log), actorOf(request), request.params.id, ctx.now()),
   );
 
   r.post(

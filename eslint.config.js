@@ -1,8 +1,10 @@
-// Flat config: typescript-eslint with type-aware rules; the client may never import server code.
+// Flat config: typescript-eslint with type-aware rules; the client may never import server code, and
+// the import boundaries between layers are a local rule (eslint-rules/layers.js).
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
+import layers from './eslint-rules/layers.js';
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'data/**', 'src/server/db/migrations/**', 'coverage/**'] },
@@ -20,6 +22,12 @@ export default tseslint.config(
       '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { attributes: false } }],
       '@typescript-eslint/unbound-method': 'off',
     },
+  },
+  {
+    // Client layers import only downwards; a route file imports no other (eslint-rules/layers.js).
+    files: ['src/client/**/*.{ts,tsx}', 'src/server/features/*/routes.ts'],
+    plugins: { local: { rules: { layers } } },
+    rules: { 'local/layers': 'error' },
   },
   {
     files: ['src/client/**/*.{ts,tsx}'],

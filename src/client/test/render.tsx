@@ -1,6 +1,6 @@
 // Renders a component as the app does: Mantine (in its test mode: no transitions), the toasts, the
-// query client, a router at `path`, the session (asked of the fake network like the app asks the
-// server) and the workspace providers (dates, confirmation modals).
+// query client, a router at `path`, the session (the user kept in local storage, then confirmed by
+// the fake network as the app asks the server) and the workspace providers (dates, confirmation modals).
 import { MantineProvider } from '@mantine/core';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
@@ -10,6 +10,7 @@ import { MemoryRouter } from 'react-router';
 import type { PublicUser } from '../../shared/users';
 import { createQueryClient } from '../api/queryClient';
 import { AuthProvider } from '../auth/AuthProvider';
+import { writeStoredUser } from '../auth/storage';
 import { NotificationArea } from '../components/NotificationArea';
 import { WorkspaceProviders } from '../components/WorkspaceProviders';
 import { cssVariablesResolver, theme } from '../theme';
@@ -29,6 +30,8 @@ export function renderApp(
   ui: ReactNode,
   { routes = {}, user = null, path = '/' }: { routes?: Routes; user?: PublicUser | null; path?: string } = {},
 ) {
+  // A signed-in visit starts with the user kept in local storage, as after a sign-in in the app.
+  writeStoredUser(user);
   const network = fakeNetwork({ 'GET /api/auth/me': { body: { user } }, ...routes });
   const result = render(
     <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} env="test">

@@ -12,3 +12,5 @@ afterEach(() => {
 
 // Mantine's Combobox scrolls the selected option into view; happy-dom has no layout.
 Element.prototype.scrollIntoView ??= () => undefined;
+// Mantine's autosizing Textarea listens for web fonts loading; happy-dom has no document.fonts.
+if (!('fonts' in document)) Object.defineProperty(document, 'fonts', { value: new EventTarget() });

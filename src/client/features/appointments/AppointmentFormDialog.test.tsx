@@ -1,0 +1,103 @@
+// The appointment dialog: required fields before any call, the slots the conflict rule refuses,
+// and the instant an edit sends for the wall-clock slot picked in the hospital's zone.
+import { screen, within } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import type { Appointment } from '../../../shared/appointments';
+import { hospitalUser, renderApp } from '../../test/render';
+import { AppointmentFormDialog } from './AppointmentFormDialog';
+
+const hospital = { ...hospitalUser, timeZone: 'America/New_York' };
+
+const appointment = (over: Partial<Appointment>): Appointment => ({
+  id: 'a-1',
+  patientId: 'p-1',
+  hospitalId: hospital.id,
+  patientName: 'Ada Lovelace',
+  patientMrn: 'MRN2025000001',
+  doctorName: 'Dr. Grey',
+  department: 'cardiology',
+  appointmentType: 'consultation',
+  // 10:00 in New York (summer time, UTC-4).
+  appointmentDate: '2030-06-03T14:00:00.000Z',
+  location: 'Room 4',
+  notes: null,
+  status: 'scheduled',
+  blockchainHash: null,
+  createdAt: '2025-01-02T10:00:00.000Z',
+  updatedAt: '2025-01-02T10:00:00.000Z',
+  timeZone: 'America/New_York',
+  ...over,
+});
+
+describe('AppointmentFormDialog', () => {
+  it('names the missing fields of a new appointment and sends nothing', async () => {
+    const { user, network } = renderApp(
+      <AppointmentFormDialog
+        opened
+        editing={null}
+        defaultDay="2030-06-03"
+        appointments={[]}
+        onClose={vi.fn()}
+      />,
+      {
+        user: hospital,
+        routes: { 'GET /api/patients': { body: { items: [], total: 0, page: 1, pageSize: 20 } } },
+      },
+    );
+    const dialog = await screen.findByRole('dialog', { name: 'Schedule New Appointment' });
+    await user.click(within(dialog).getByRole('button', { name: 'Schedule Appointment' }));
+    expect(await screen.findByText('Missing Information')).toBeInTheDocument();
+    for (const field of [/^Appointment Type/, /^Doctor Name/, /^Department/]) {
+      expect(within(dialog).getByLabelText(field, { selector: 'input' })).toHaveAttribute(
+        'aria-invalid',
+        'true',
+      );
+    }
+    expect(network.to('POST /api/appointments')).toHaveLength(0);
+  });
+
+  it("marks the doctor's booked slot, and moves the appointment to the slot picked, in the hospital's zone", async () => {
+    const onClose = vi.fn();
+    const editing = appointment({});
+    const other = appointment({ id: 'a-2', patientId: 'p-2', appointmentDate: '2030-06-03T15:00:00.000Z' });
+    const { user, network } = renderApp(
+      <AppointmentFormDialog
+        opened
+        editing={editing}
+        defaultDay="2030-06-03"
+        appointments={[editing, other]}
+        onClose={onClose}
+      />,
+      {
+        user: hospital,
+        routes: {
+          'GET /api/patients': { body: { items: [], total: 0, page: 1, pageSize: 20 } },
+          'PUT /api/appointments/a-1': { body: editing },
+        },
+      },
+    );
+    const dialog = await screen.findByRole('dialog', { name: 'Edit Appointment' });
+    const slots = within(dialog).getByRole('group', { name: 'Time slots' });
+    expect(within(slots).getByRole('button', { name: '10:00', pressed: true })).toBeInTheDocument();
+    expect(within(slots).getByRole('button', { name: '11:00 Booked' })).toBeDisabled();
+
+    await user.click(within(slots).getByRole('button', { name: '14:30' }));
+    await user.type(within(dialog).getByLabelText('Notes'), 'Bring the scan');
+    await user.click(within(dialog).getByRole('button', { name: 'Update Appointment' }));
+
+    expect(await screen.findByText('The appointment has been updated.')).toBeInTheDocument();
+    expect(network.to('PUT /api/appointments/a-1').map((c) => c.body)).toEqual([
+      {
+        patientId: 'p-1',
+        appointmentType: 'consultation',
+        doctorName: 'Dr. Grey',
+        department: 'cardiology',
+        location: 'Room 4',
+        notes: 'Bring the scan',
+        // 14:30 in New York is 18:30 UTC.
+        appointmentDate: '2030-06-03T18:30:00.000Z',
+      },
+    ]);
+    expect(onClose).toHaveBeenCalled();
+  });
+});

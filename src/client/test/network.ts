@@ -37,17 +37,15 @@ function answer(routes: Routes, call: Call): Required<Reply> {
 export function fakeNetwork(routes: Routes) {
   const calls: Call[] = [];
   const record = (method: string, url: string, body: unknown) => {
-    const call = {
-      method,
-      url: new URL(url, 'http://localhost').pathname + new URL(url, 'http://localhost').search,
-      body: parseBody(body),
-    };
+    const { pathname, search } = new URL(url, 'http://localhost');
+    const call = { method, url: pathname + search, body: parseBody(body) };
     calls.push(call);
     return call;
   };
 
   vi.stubGlobal('fetch', async (input: RequestInfo | URL, init: RequestInit = {}) => {
-    const call = record(init.method ?? 'GET', String(input), init.body);
+    const url = input instanceof Request ? input.url : input instanceof URL ? input.href : input;
+    const call = record(init.method ?? 'GET', url, init.body);
     const { status, body } = answer(routes, call);
     return new Response(body === null ? null : JSON.stringify(body), {
       status,

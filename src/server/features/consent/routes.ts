@@ -6,7 +6,6 @@ import { z } from 'zod';
 import { text } from '../../../shared/text.js';
 import { consentInputSchema, consentSchema } from '../../../shared/consent.js';
 import type { AppContext } from '../../context.js';
-import { requireRole } from '../../plugins/session.js';
 import { actorOf } from '../../access.js';
 import { inviteAllDue } from '../proxy/invitations.js';
 import { inviteDeps } from '../proxy/routes.js';
@@ -21,7 +20,7 @@ export async function consentRoutes(app: FastifyInstance, ctx: AppContext) {
   r.get(
     '/api/consent/:userId',
     {
-      onRequest: requireRole('patient', 'hospital'),
+      config: { policy: { roles: ['patient', 'hospital'], writeAccess: false, healthData: true } },
       schema: {
         tags,
         summary:
@@ -37,7 +36,7 @@ export async function consentRoutes(app: FastifyInstance, ctx: AppContext) {
   r.put(
     '/api/consent/:userId',
     {
-      onRequest: requireRole('patient'),
+      config: { policy: { roles: ['patient'], writeAccess: false, healthData: true } },
       schema: {
         tags,
         summary: 'Save the signed-in patient’s own consent settings (ledgered as consent_change, audited)',

@@ -9,7 +9,6 @@ import { text } from '../../../shared/text.js';
 import { messageSchema } from '../../../shared/auth.js';
 import { familyContactInputSchema, familyContactSchema } from '../../../shared/family-contacts.js';
 import type { AppContext } from '../../context.js';
-import { requireRole } from '../../plugins/session.js';
 import { actorOf } from '../../access.js';
 import { inviteIfDue } from '../proxy/invitations.js';
 import { inviteDeps } from '../proxy/routes.js';
@@ -20,12 +19,11 @@ const idParams = z.object({ id: text().max(100) });
 
 export async function familyContactRoutes(app: FastifyInstance, ctx: AppContext) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const patientOnly = requireRole('patient');
 
   r.get(
     '/api/family-contacts/patient/:patientId',
     {
-      onRequest: requireRole('patient', 'hospital'),
+      config: { policy: { roles: ['patient', 'hospital'], writeAccess: false, healthData: true } },
       schema: {
         tags,
         summary: "A patient's family contacts (patients.id): the patient, or the hospital that created them",
@@ -42,7 +40,7 @@ export async function familyContactRoutes(app: FastifyInstance, ctx: AppContext)
   r.post(
     '/api/family-contacts',
     {
-      onRequest: patientOnly,
+      config: { policy: { roles: ['patient'], writeAccess: false, healthData: true } },
       schema: {
         tags,
         summary:
@@ -62,7 +60,7 @@ export async function familyContactRoutes(app: FastifyInstance, ctx: AppContext)
   r.put(
     '/api/family-contacts/:id',
     {
-      onRequest: patientOnly,
+      config: { policy: { roles: ['patient'], writeAccess: false, healthData: true } },
       schema: {
         tags,
         summary: 'Change one of the signed-in patient’s family contacts (audited)',
@@ -87,7 +85,7 @@ export async function familyContactRoutes(app: FastifyInstance, ctx: AppContext)
   r.delete(
     '/api/family-contacts/:id',
     {
-      onRequest: patientOnly,
+      config: { policy: { roles: ['patient'], writeAccess: false, healthData: true } },
       schema: {
         tags,
         summary: 'Remove one of the signed-in patient’s family contacts (audited)',

@@ -72,6 +72,37 @@ export async function findOwnPatient(db: Db, actor: Who): Promise<PatientRow> {
   return row;
 }
 
+/** A patient's own patient row by its id; 404 for any other row, and for anyone but a patient. */
+export async function findOwnPatientRow(db: Db, actor: Who, patientRowId: string): Promise<PatientRow> {
+  const own = await findOwnPatient(db, actor);
+  if (own.id !== patientRowId) throw notFound('Patient not found.');
+  return own;
+}
+
+/**
+ * Which part of a patient row an edit changes (PUT /api/patients/{id}): a patient the profile
+ * fields of their own row (phone, insurance, primary care); whoever keeps the row (the hospital
+ * that created it) its demographics. Each part's service then finds the row as its editor may.
+ */
+export const editsOwnProfile = (actor: Who) => actor.role === 'patient';
+
+/**
+ * Whether `id` is the asker's own user id, which a patient may use to name their own patient row
+ * (the record list); nobody else names a patient row by an account.
+ */
+export const namesOwnAccount = (actor: Who, id: string) => actor.role === 'patient' && id === actor.id;
+
+/**
+ * The patient row `id` names for the actor: a patient's own, by its id or by their user id; a
+ * hospital's, by its id (findPatientForUser). Anything else is 404.
+ */
+export async function findNamedPatient(db: Db, actor: Who, id: string): Promise<PatientRow> {
+  if (actor.role !== 'patient') return findPatientForUser(db, actor, id);
+  const own = await findOwnPatient(db, actor);
+  if (id !== own.id && id !== actor.id) throw notFound('Patient not found.');
+  return own;
+}
+
 /**
  * The patient row of an account, as `actor` may see it: a patient only their own user id, a
  * hospital only patients it created. Anything else is 404.

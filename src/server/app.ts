@@ -8,7 +8,7 @@ import compress from '@fastify/compress';
 import cookie from '@fastify/cookie';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type RouteOptions } from 'fastify';
 import { jsonSchemaTransform, validatorCompiler } from 'fastify-type-provider-zod';
 import { fastifyTrustProxy, type Config } from './config.js';
 import type { AppContext } from './context.js';
@@ -41,6 +41,8 @@ import { loggableError } from './db/outage.js';
 import { answerFrameworkError, registerErrorHandling } from './plugins/errors.js';
 import { ASSETS_PATH, registerSecurity } from './plugins/security.js';
 import { registerSessions } from './plugins/session.js';
+import { registerPolicies } from './plugins/policy.js';
+import { assertWriteAccess } from './features/billing/service.js';
 import { responseSerializerCompiler } from './plugins/serializer.js';
 
 export type { AppContext } from './context.js';
@@ -52,7 +54,7 @@ export interface BuildOptions {
   /** The built client's folder (default dist/client); tests point it at a folder of their own. */
   clientDir?: string;
   /** Told of every route as it is added (the route-wide guard tests list them this way). */
-  onRoute?: (route: { method: string | string[]; url: string }) => void;
+  onRoute?: (route: RouteOptions) => void;
 }
 
 const defaultClientDir = path.resolve('dist/client');
@@ -190,6 +192,8 @@ export async function buildApp(
     globalDecompression: false,
   });
   registerSessions(app, ctx.db);
+  // Before any route: each route's guards come from the policy it declares.
+  registerPolicies(app, { assertMayWrite: (user) => assertWriteAccess(ctx.db, user, ctx.now()) });
   app.addHook('onClose', async () => {
     await ctx.mail.idle();
     ctx.mail.close();

@@ -1,10 +1,16 @@
-// Route-wide guards: every API route that is not deliberately public answers 401 when signed out,
-// and no route answers 500 to malformed ids, bodies or query strings, whoever calls it.
+// Route-wide guards, read from the policy each registered route declares (plugins/policy.ts):
+// every caller of every route is answered as its policy says (401, 403, 402 or through the
+// guards), the policies themselves are pinned below, and no route answers 500 to malformed ids,
+// bodies or query strings, whoever calls it.
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TWO_FACTOR_MESSAGES } from '../shared/account.js';
+import type { Role } from '../shared/constants.js';
 import { patients, subscriptions } from './db/schema.js';
+import { PAYMENT_REQUIRED_MESSAGE } from './features/billing/service.js';
 import { METRICS_PATH } from './features/metrics/routes.js';
+import { forbidden, unauthorized } from './errors.js';
+import { API_DOCS_PATH, HEALTH_DATA_CACHE_CONTROL, isPublic, type RoutePolicy } from './plugins/policy.js';
 import { samplePdf, uploadRecord } from './features/records/testing.js';
 import { linksIn, outboxMessages } from './mail/read-message.js';
 import {
@@ -18,7 +24,7 @@ import {
   type TestApp,
 } from './test/helpers.js';
 
-/** Routes anyone may call. A new route not listed here must refuse signed-out callers. */
+/** Routes whose policy is public (no session). A new route not listed here must declare roles. */
 const PUBLIC_ROUTES = new Set([
   'POST /api/auth/register',
   'POST /api/auth/login',
@@ -48,17 +54,17 @@ const PUBLIC_ROUTES = new Set([
   // A specialist's share link: the 32 random bytes of the token are the credential (rate-limited).
   'GET /api/shares/:token',
   'GET /api/shares/:token/attachments/:attachmentId',
+  // Prometheus scrapes it without a session: the METRICS_TOKEN bearer token is the credential.
+  'GET /metrics',
 ]);
 
 /**
  * Writes a hospital may still make after its trial. Every other write a hospital can reach must
- * declare requireWriteAccess (402 after the trial); a new route without it fails the test below.
+ * declare writeAccess in its policy (402 after the trial); a new route without it fails below.
  */
 const WRITES_WITHOUT_SUBSCRIPTION = new Set([
   'POST /api/billing/checkout', // paying is how the hospital gets its write access back
   'PUT /api/notifications/preferences', // a person's own mail settings, not the hospital's records
-  'POST /api/calendar/feed', // a person's own calendar link
-  'DELETE /api/calendar/feed',
   // A person's own sign-in security: two-factor, password, sessions.
   'POST /api/auth/2fa/setup',
   'POST /api/auth/2fa/enable',
@@ -93,9 +99,22 @@ const CACHEABLE_ROUTES = new Map([
 ]);
 const NO_STORE = /(^|,\s*)no-store(\s*,|$)/;
 
-const routes: { method: string; url: string }[] = [];
+interface Route {
+  method: string;
+  url: string;
+  policy: RoutePolicy | undefined;
+}
+const routes: Route[] = [];
 let t: TestApp;
 const cookies: Record<string, string> = {};
+
+/**
+ * A request carrying this header stops right after the route's onRequest guards (in a preValidation
+ * hook the probe adds to every route), answered 204 with PASSED: what a guard lets through is seen
+ * without running the handler (no write, no mail, no signing out).
+ */
+const PROBE = 'x-guard-probe';
+const PASSED = 'x-guard-passed';
 
 beforeAll(async () => {
   t = await createTestApp(
@@ -105,12 +124,19 @@ beforeAll(async () => {
       onRoute: (route) => {
         const methods = Array.isArray(route.method) ? route.method : [route.method];
         for (const method of methods) {
-          const api = route.url.startsWith('/api/') && !route.url.startsWith('/api/docs');
+          const api = route.url.startsWith('/api/') && !route.url.startsWith(API_DOCS_PATH);
           // GET /metrics is outside /api/ (where Prometheus looks) and is guarded like the API.
           if ((api || route.url === METRICS_PATH) && method !== 'HEAD') {
-            routes.push({ method, url: route.url });
+            routes.push({ method, url: route.url, policy: route.config?.policy });
           }
         }
+        const own = route.preValidation ?? [];
+        route.preValidation = [
+          async (request, reply) => {
+            if (request.headers[PROBE]) await reply.status(204).header(PASSED, 'yes').send();
+          },
+          ...(Array.isArray(own) ? own : [own]),
+        ];
       },
     },
   );
@@ -121,6 +147,7 @@ beforeAll(async () => {
   // A relative with a live grant to that patient (docs/decisions.md#family-proxy-access).
   cookies.family = (await signedInFamily(t, cookies.patient)).cookie;
   cookies.admin = (await signedInAdmin(t)).cookie;
+  cookies.adminWithoutTwoFactor = (await signedInAdminWithoutTwoFactor(t)).cookie;
   const lapsed = await signedInHospital(t.app, 'Lapsed Hospital');
   await t.ctx.db
     .update(subscriptions)
@@ -159,75 +186,81 @@ const nextAddress = () => {
   return `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`;
 };
 
+const keyOf = (route: { method: string; url: string }) => `${route.method} ${route.url}`;
+
+/** Everyone who calls: signed out, each role, and the two accounts a guard treats apart. */
+const CALLERS = [
+  { name: 'signed-out', cookie: null, role: null },
+  { name: 'hospital', cookie: 'hospital', role: 'hospital' },
+  { name: 'hospital after its trial', cookie: 'lapsedHospital', role: 'hospital' },
+  { name: 'patient', cookie: 'patient', role: 'patient' },
+  { name: 'family', cookie: 'family', role: 'family' },
+  { name: 'administrator', cookie: 'admin', role: 'medledger_admin' },
+  { name: 'administrator without two-factor', cookie: 'adminWithoutTwoFactor', role: 'medledger_admin' },
+] as const satisfies readonly { name: string; cookie: string | null; role: Role | null }[];
+type Caller = (typeof CALLERS)[number];
+
+/** What the guards must answer a caller of a route, from the route's declared policy. */
+function guardAnswer(route: Route, policy: RoutePolicy, caller: Caller): string {
+  if (isPublic(policy)) return PASSES;
+  if (caller.role === null) return `401 ${unauthorized().message}`;
+  if (!policy.roles.includes(caller.role)) return `403 ${forbidden().message}`;
+  if (caller.cookie === 'adminWithoutTwoFactor' && !ADMIN_WITHOUT_TWO_FACTOR.has(keyOf(route)))
+    return `403 ${TWO_FACTOR_MESSAGES.adminSetupRequired}`;
+  if (caller.cookie === 'lapsedHospital' && policy.writeAccess) return `402 ${PAYMENT_REQUIRED_MESSAGE}`;
+  return PASSES;
+}
+const PASSES = 'passes the guards';
+
 describe('every API route', () => {
   it('lists the routes it checks', () => {
     expect(routes.length).toBeGreaterThan(25);
   });
 
-  it('refuses signed-out callers with 401 unless the route is public', async () => {
-    const open: string[] = [];
-    for (const route of routes) {
-      const key = `${route.method} ${route.url}`;
-      if (PUBLIC_ROUTES.has(key)) continue;
-      const res = await t.app.inject({
-        method: route.method as 'GET',
-        url: fill(route.url, '00000000-0000-4000-8000-000000000000'),
-        payload: route.method === 'GET' || route.method === 'DELETE' ? undefined : {},
-      });
-      if (res.statusCode !== 401) open.push(`${key} -> ${res.statusCode}`);
-    }
-    expect(open).toEqual([]);
+  it('finds a declared policy on every route', () => {
+    // buildApp refuses to start without one under /api/; /metrics declares its own too.
+    expect(routes.filter((r) => r.policy === undefined).map(keyOf)).toEqual([]);
   });
 
-  it('lets an administrator without two-factor sign-in reach only what every account has (its set-up)', async () => {
-    const bare = (await signedInAdminWithoutTwoFactor(t)).cookie;
-    const reached: string[] = [];
-    for (const route of routesTakingInput()) {
-      const key = `${route.method} ${route.url}`;
-      // The metrics take a bearer token, not a session: no role reaches them (401 for every one).
-      if (PUBLIC_ROUTES.has(key) || route.url === METRICS_PATH) continue;
-      const res = await t.app.inject({
-        method: route.method as 'GET',
-        remoteAddress: nextAddress(),
-        url: fill(route.url, '00000000-0000-4000-8000-000000000000'),
-        headers: { cookie: bare },
-        payload: route.method === 'GET' || route.method === 'DELETE' ? undefined : {},
-      });
-      const message = res.json<{ message?: string }>().message ?? '';
-      // Refused: an administrator's route says why, another role's route is simply forbidden.
-      if (
-        res.statusCode === 403 &&
-        (message === TWO_FACTOR_MESSAGES.adminSetupRequired || !/two-factor/.test(message))
-      )
-        continue;
-      reached.push(`${key} -> ${res.statusCode}`);
-    }
-    const reachedRoutes = reached.map((r) => r.split(' -> ')[0]);
-    expect(reachedRoutes.sort(), reached.join('\n')).toEqual([...ADMIN_WITHOUT_TWO_FACTOR].sort());
+  it('declares public exactly the routes meant to be public', () => {
+    const declared = routes.filter((r) => r.policy && isPublic(r.policy)).map(keyOf);
+    expect(declared.sort()).toEqual([...PUBLIC_ROUTES].sort());
   });
 
-  it('refuses every write a hospital can reach with 402 after the trial', async () => {
-    const checked: string[] = [];
-    const unguarded: string[] = [];
-    for (const route of routes) {
-      const key = `${route.method} ${route.url}`;
-      if (!WRITE_METHODS.has(route.method) || PUBLIC_ROUTES.has(key) || WRITES_WITHOUT_SUBSCRIPTION.has(key))
-        continue;
-      const res = await t.app.inject({
-        method: route.method as 'POST',
-        url: fill(route.url, '00000000-0000-4000-8000-000000000000'),
-        headers: { cookie: cookies.lapsedHospital },
-        payload: route.method === 'DELETE' ? undefined : {},
-      });
-      if (res.statusCode === 403) continue; // another role's route
-      checked.push(key);
-      if (res.statusCode !== 402 || !/trial has ended/.test(res.json().message))
-        unguarded.push(`${key} -> ${res.statusCode}`);
-    }
-    expect(unguarded).toEqual([]);
+  it('declares write access on every write a hospital can reach, but the ones it keeps after its trial', () => {
+    const hospitalWrites = routes.filter(
+      (r) =>
+        WRITE_METHODS.has(r.method) && r.policy && !isPublic(r.policy) && r.policy.roles.includes('hospital'),
+    );
+    const unguarded = hospitalWrites.filter((r) => r.policy && !isPublic(r.policy) && !r.policy.writeAccess);
+    expect(unguarded.map(keyOf).sort()).toEqual([...WRITES_WITHOUT_SUBSCRIPTION].sort());
     // The hospital's writes: patients, records, sharing, appointments, settings.
-    expect(checked.length).toBeGreaterThanOrEqual(12);
+    expect(hospitalWrites.length - unguarded.length).toBeGreaterThanOrEqual(12);
   });
+
+  it("answers every caller as the route's declared policy says, before reading anything", async () => {
+    const wrong: string[] = [];
+    for (const route of routes) {
+      const { policy } = route;
+      if (!policy) continue; // the test above names it
+      for (const caller of CALLERS) {
+        const res = await t.app.inject({
+          method: route.method as 'GET',
+          remoteAddress: nextAddress(),
+          url: fill(route.url, '00000000-0000-4000-8000-000000000000'),
+          headers: { [PROBE]: '1', ...(caller.cookie ? { cookie: cookies[caller.cookie] } : {}) },
+        });
+        const answer =
+          res.statusCode === 204 && res.headers[PASSED] === 'yes'
+            ? PASSES
+            : `${res.statusCode} ${res.json<{ message?: string }>().message ?? res.body}`;
+        const expected = guardAnswer(route, policy, caller);
+        if (answer !== expected)
+          wrong.push(`${keyOf(route)} as ${caller.name}: ${answer} (expected ${expected})`);
+      }
+    }
+    expect(wrong).toEqual([]);
+  }, 90_000);
 
   const badIds = [
     'not-a-uuid',
@@ -296,7 +329,7 @@ describe('every API route', () => {
     }, 90_000); // every route with every bad id and body: slow on a loaded machine
   }
 
-  it('answers every API route no-store, as every role, unless it is declared public and cacheable', async () => {
+  it('answers every API route no-store (health data private, no-store), as every role, unless it is declared public and cacheable', async () => {
     const wrong: string[] = [];
     for (const role of ['signed-out', 'hospital', 'patient', 'admin', 'family'] as const) {
       for (const route of routesTakingInput()) {
@@ -310,7 +343,8 @@ describe('every API route', () => {
         });
         const cacheControl = String(res.headers['cache-control'] ?? '');
         const declared = CACHEABLE_ROUTES.get(key);
-        if (declared ? cacheControl !== declared : !NO_STORE.test(cacheControl))
+        const expected = declared ?? (route.policy?.healthData ? HEALTH_DATA_CACHE_CONTROL : undefined);
+        if (expected !== undefined ? cacheControl !== expected : !NO_STORE.test(cacheControl))
           wrong.push(`${key} (${role}) -> ${res.statusCode} cache-control: ${cacheControl || 'none'}`);
       }
     }

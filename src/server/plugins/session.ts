@@ -1,14 +1,13 @@
-// Server-side sessions in the `sessions` table behind an httpOnly, SameSite=Lax cookie, and the
-// `requireRole` guard every route uses. The cookie holds a random id; the table holds its SHA-256.
+// Server-side sessions in the `sessions` table behind an httpOnly, SameSite=Lax cookie: the hook
+// that sets request.user (plugins/policy.ts guards routes with it). The cookie holds a random id;
+// the table holds its SHA-256.
 import crypto from 'node:crypto';
-import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { and, eq, isNull, lt, ne, sql } from 'drizzle-orm';
-import { TWO_FACTOR_MESSAGES } from '../../shared/account.js';
-import type { Role } from '../../shared/constants.js';
 import type { PublicUser } from '../../shared/users.js';
 import type { Db } from '../db/connect.js';
 import { pendingLogins, sessions, users } from '../db/schema.js';
-import { forbidden, unauthorized } from '../errors.js';
+import { unauthorized } from '../errors.js';
 import { publicUserColumns, toPublicUser } from '../users.js';
 import { sha256Hex } from '../digest.js';
 import { preparedPerDb } from '../db/prepared.js';
@@ -177,24 +176,7 @@ export function registerSessions(app: FastifyInstance, db: Db) {
   app.addHook('onClose', async () => clearInterval(sweep));
 }
 
-/**
- * Route guard for `onRequest`: 401 when signed out, 403 when signed in with another role.
- * It runs before the body is parsed and validated, so strangers learn nothing about a route.
- */
-export function requireRole(...roles: Role[]): onRequestAsyncHookHandler {
-  // An administrator's routes reach every account, application and subscription: without
-  // two-factor sign-in an administrator reaches none of them, only the routes every role has (the
-  // account's own, where two-factor is set up). docs/decisions.md#sign-in-security.
-  const administratorsOnly = roles.length === 1 && roles[0] === 'medledger_admin';
-  return async (request) => {
-    if (!request.user) throw unauthorized();
-    if (roles.length > 0 && !roles.includes(request.user.role)) throw forbidden();
-    if (administratorsOnly && !request.user.twoFactorEnabled)
-      throw forbidden(TWO_FACTOR_MESSAGES.adminSetupRequired);
-  };
-}
-
-/** The signed-in user inside a handler guarded by requireRole. */
+/** The signed-in user inside a handler whose policy admits signed-in roles only (plugins/policy.ts). */
 export function currentUser(request: FastifyRequest): SessionUser {
   if (!request.user) throw unauthorized();
   return request.user;

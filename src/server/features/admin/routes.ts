@@ -12,7 +12,7 @@ import {
 } from '../../../shared/admin-users.js';
 import { text } from '../../../shared/text.js';
 import type { AppContext } from '../../context.js';
-import { currentUser, requireRole } from '../../plugins/session.js';
+import { currentUser } from '../../plugins/session.js';
 import { listUsers, plural, reactivateUser, sharingText, suspendUser, verifyProvider } from './service.js';
 
 const idParams = z.object({ id: text().max(100) });
@@ -20,7 +20,6 @@ const tags = ['admin'];
 
 export async function adminRoutes(app: FastifyInstance, ctx: AppContext) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const adminOnly = requireRole('medledger_admin');
   const actorOf = (request: import('fastify').FastifyRequest) => ({
     id: currentUser(request).id,
     ip: request.ip,
@@ -29,7 +28,7 @@ export async function adminRoutes(app: FastifyInstance, ctx: AppContext) {
   r.get(
     '/api/admin/users',
     {
-      onRequest: adminOnly,
+      config: { policy: { roles: ['medledger_admin'], writeAccess: false, healthData: false } },
       schema: {
         tags,
         summary:
@@ -44,7 +43,7 @@ export async function adminRoutes(app: FastifyInstance, ctx: AppContext) {
   r.post(
     '/api/admin/users/:id/suspend',
     {
-      onRequest: adminOnly,
+      config: { policy: { roles: ['medledger_admin'], writeAccess: false, healthData: false } },
       schema: {
         tags,
         summary:
@@ -70,7 +69,7 @@ export async function adminRoutes(app: FastifyInstance, ctx: AppContext) {
   r.post(
     '/api/admin/users/:id/reactivate',
     {
-      onRequest: adminOnly,
+      config: { policy: { roles: ['medledger_admin'], writeAccess: false, healthData: false } },
       schema: {
         tags,
         summary: 'Lift a suspension: the account can sign in again',
@@ -98,7 +97,7 @@ export async function adminRoutes(app: FastifyInstance, ctx: AppContext) {
   r.post(
     '/api/admin/users/:id/verify',
     {
-      onRequest: adminOnly,
+      config: { policy: { roles: ['medledger_admin'], writeAccess: false, healthData: false } },
       schema: {
         tags,
         summary: 'Mark a hospital as a verified provider (its records and /verify then say so)',

@@ -12,8 +12,6 @@ import {
   appointmentStatusInputSchema,
 } from '../../../shared/appointments.js';
 import type { AppContext } from '../../context.js';
-import { requireRole } from '../../plugins/session.js';
-import { requireWriteAccess } from '../billing/service.js';
 import { actorOf } from '../../access.js';
 import * as appointments from './service.js';
 
@@ -25,13 +23,11 @@ const pagingDescription =
 
 export async function appointmentRoutes(app: FastifyInstance, ctx: AppContext) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const writeGuard = requireWriteAccess(ctx);
-  const hospitalOnly = requireRole('hospital');
 
   r.get(
     '/api/appointments/hospital/:hospitalUserId',
     {
-      onRequest: hospitalOnly,
+      config: { policy: { roles: ['hospital'], writeAccess: false, healthData: true } },
       schema: {
         tags,
         summary: "The signed-in hospital's appointments (its own id only), optionally from/to ISO instants",
@@ -53,7 +49,7 @@ export async function appointmentRoutes(app: FastifyInstance, ctx: AppContext) {
   r.get(
     '/api/appointments/patient',
     {
-      onRequest: requireRole('patient'),
+      config: { policy: { roles: ['patient'], writeAccess: false, healthData: true } },
       schema: {
         tags,
         summary: "The signed-in patient's own appointments (read-only), optionally from/to ISO instants",
@@ -68,7 +64,7 @@ export async function appointmentRoutes(app: FastifyInstance, ctx: AppContext) {
   r.get(
     '/api/appointments/patient/:userId',
     {
-      onRequest: requireRole('patient'),
+      config: { policy: { roles: ['patient'], writeAccess: false, healthData: true } },
       schema: {
         tags,
         summary: "The signed-in patient's own appointments by their user id (another id is 404)",
@@ -85,7 +81,7 @@ export async function appointmentRoutes(app: FastifyInstance, ctx: AppContext) {
   r.post(
     '/api/appointments',
     {
-      onRequest: [hospitalOnly, writeGuard],
+      config: { policy: { roles: ['hospital'], writeAccess: true, healthData: true } },
       schema: {
         tags,
         summary:
@@ -109,7 +105,7 @@ export async function appointmentRoutes(app: FastifyInstance, ctx: AppContext) {
   r.put(
     '/api/appointments/:id',
     {
-      onRequest: [hospitalOnly, writeGuard],
+      config: { policy: { roles: ['hospital'], writeAccess: true, healthData: true } },
       schema: {
         tags,
         summary: 'Change an appointment (same checks as scheduling, the appointment itself excluded)',
@@ -127,7 +123,7 @@ export async function appointmentRoutes(app: FastifyInstance, ctx: AppContext) {
   r.patch(
     '/api/appointments/:id/status',
     {
-      onRequest: [hospitalOnly, writeGuard],
+      config: { policy: { roles: ['hospital'], writeAccess: true, healthData: true } },
       schema: {
         tags,
         summary: 'Set the status: scheduled, confirmed or completed',
@@ -151,7 +147,7 @@ export async function appointmentRoutes(app: FastifyInstance, ctx: AppContext) {
   r.delete(
     '/api/appointments/:id',
     {
-      onRequest: [hospitalOnly, writeGuard],
+      config: { policy: { roles: ['hospital'], writeAccess: true, healthData: true } },
       schema: {
         tags,
         summary:

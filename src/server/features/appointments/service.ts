@@ -199,7 +199,7 @@ export async function listHospitalAppointments(
   hospitalUserId: string,
   query: AppointmentRangeQuery,
 ): Promise<Paged<Appointment>> {
-  if (actor.role !== 'hospital' || !isUuid(hospitalUserId) || hospitalUserId !== actor.id) {
+  if (!isUuid(hospitalUserId) || hospitalUserId !== actor.id) {
     throw notFound('Hospital not found.');
   }
   const where = and(hospitalAppointmentsFilter(actor.id), inRange(query));

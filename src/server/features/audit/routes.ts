@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { auditPageSchema, auditQuerySchema, auditUserSchema } from '../../../shared/hospital.js';
 import { findOwnPatient } from '../../access.js';
 import type { AppContext } from '../../context.js';
-import { currentUser, requireRole } from '../../plugins/session.js';
+import { currentUser } from '../../plugins/session.js';
 import { listTrail, trailUsers } from './list.js';
 
 const tags = ['audit'];
@@ -17,7 +17,7 @@ export async function auditRoutes(app: FastifyInstance, ctx: AppContext) {
   r.get(
     '/api/audit-logs',
     {
-      onRequest: requireRole('hospital'),
+      config: { policy: { roles: ['hospital'], writeAccess: false, healthData: true } },
       schema: {
         tags,
         summary: "The hospital's audit trail: its users' actions and every read of its patients' records",
@@ -34,7 +34,7 @@ export async function auditRoutes(app: FastifyInstance, ctx: AppContext) {
   r.get(
     '/api/audit-logs/users',
     {
-      onRequest: requireRole('hospital'),
+      config: { policy: { roles: ['hospital'], writeAccess: false, healthData: true } },
       schema: {
         tags,
         summary: "The users who appear in the hospital's audit trail (options of the user filter)",
@@ -47,7 +47,7 @@ export async function auditRoutes(app: FastifyInstance, ctx: AppContext) {
   r.get(
     '/api/audit-logs/patient',
     {
-      onRequest: requireRole('patient'),
+      config: { policy: { roles: ['patient'], writeAccess: false, healthData: true } },
       schema: {
         tags,
         summary: "The signed-in patient's activity trail (reads of and changes to their records)",

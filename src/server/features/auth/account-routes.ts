@@ -15,7 +15,8 @@ import {
 import { messageSchema } from '../../../shared/auth.js';
 import { text } from '../../../shared/text.js';
 import type { AppContext } from '../../context.js';
-import { currentUser, requireRole } from '../../plugins/session.js';
+import { currentUser } from '../../plugins/session.js';
+import { EVERY_ROLE } from '../../plugins/policy.js';
 import { changePassword } from './service.js';
 import { endSession, listSessions } from './sessions.js';
 import { disableTwoFactor, enableTwoFactor, startSetup, twoFactorStatus } from './two-factor.js';
@@ -25,7 +26,6 @@ const tags = ['auth'];
 export async function accountRoutes(app: FastifyInstance, ctx: AppContext) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   // Every role's own sign-in security, family members' included (docs/decisions.md#family-proxy-access).
-  const signedIn = requireRole('patient', 'hospital', 'medledger_admin', 'family');
   const deps = () => ({
     db: ctx.db,
     secretKey: ctx.files.deriveKey('totp-secret'),
@@ -39,7 +39,7 @@ export async function accountRoutes(app: FastifyInstance, ctx: AppContext) {
   r.get(
     '/api/auth/2fa',
     {
-      onRequest: signedIn,
+      config: { policy: { roles: EVERY_ROLE, writeAccess: false, healthData: false } },
       schema: { tags, summary: 'Whether two-factor sign-in is on', response: { 200: twoFactorStatusSchema } },
     },
     async (request) => twoFactorStatus(ctx.db, currentUser(request).id),
@@ -48,7 +48,7 @@ export async function accountRoutes(app: FastifyInstance, ctx: AppContext) {
   r.post(
     '/api/auth/2fa/setup',
     {
-      onRequest: signedIn,
+      config: { policy: { roles: EVERY_ROLE, writeAccess: false, healthData: false } },
       schema: {
         tags,
         summary: 'A new TOTP secret (base32) and its otpauth:// URI, pending until enabled',
@@ -61,7 +61,7 @@ export async function accountRoutes(app: FastifyInstance, ctx: AppContext) {
   r.post(
     '/api/auth/2fa/enable',
     {
-      onRequest: signedIn,
+      config: { policy: { roles: EVERY_ROLE, writeAccess: false, healthData: false } },
       schema: {
         tags,
         summary:
@@ -78,7 +78,7 @@ export async function accountRoutes(app: FastifyInstance, ctx: AppContext) {
   r.post(
     '/api/auth/2fa/disable',
     {
-      onRequest: signedIn,
+      config: { policy: { roles: EVERY_ROLE, writeAccess: false, healthData: false } },
       schema: {
         tags,
         summary: 'Turn two-factor sign-in off (the password is asked again)',
@@ -95,7 +95,7 @@ export async function accountRoutes(app: FastifyInstance, ctx: AppContext) {
   r.post(
     '/api/auth/password',
     {
-      onRequest: signedIn,
+      config: { policy: { roles: EVERY_ROLE, writeAccess: false, healthData: false } },
       schema: {
         tags,
         summary: 'Change the password; every other session of the account ends',
@@ -124,7 +124,7 @@ export async function accountRoutes(app: FastifyInstance, ctx: AppContext) {
   r.get(
     '/api/auth/sessions',
     {
-      onRequest: signedIn,
+      config: { policy: { roles: EVERY_ROLE, writeAccess: false, healthData: false } },
       schema: {
         tags,
         summary: 'The live sessions of the signed-in user, the current one first',
@@ -141,7 +141,7 @@ export async function accountRoutes(app: FastifyInstance, ctx: AppContext) {
   r.delete(
     '/api/auth/sessions/:id',
     {
-      onRequest: signedIn,
+      config: { policy: { roles: EVERY_ROLE, writeAccess: false, healthData: false } },
       schema: {
         tags,
         summary: "Sign out one of the user's sessions (another user's id is a 404)",

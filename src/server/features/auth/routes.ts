@@ -43,7 +43,10 @@ export async function authRoutes(app: FastifyInstance, ctx: AppContext) {
     {
       // Public and costly (an argon2 hash per try), and the way an MRN would be guessed. Counted in
       // the database (every process shares the counts); patients are also limited per MRN and address.
-      config: { rateLimit: { max: ctx.config.registerMaxPerIp, timeWindow: '15 minutes' } },
+      config: {
+        policy: { public: true, healthData: false },
+        rateLimit: { max: ctx.config.registerMaxPerIp, timeWindow: '15 minutes' },
+      },
       schema: {
         tags: ['auth'],
         body: registerSchema,
@@ -96,7 +99,10 @@ export async function authRoutes(app: FastifyInstance, ctx: AppContext) {
 
   r.post(
     '/api/auth/login',
-    { schema: { tags: ['auth'], body: loginSchema, response: { 200: loginResponseSchema } } },
+    {
+      config: { policy: { public: true, healthData: false } },
+      schema: { tags: ['auth'], body: loginSchema, response: { 200: loginResponseSchema } },
+    },
     async (request, reply) => {
       const user = await checkPassword(
         ctx.db,
@@ -136,7 +142,10 @@ export async function authRoutes(app: FastifyInstance, ctx: AppContext) {
     '/api/auth/2fa/verify',
     {
       // Public (the browser is not signed in yet); codes are also counted by the sign-in throttle.
-      config: { rateLimit: { max: 60, timeWindow: '15 minutes' } },
+      config: {
+        policy: { public: true, healthData: false },
+        rateLimit: { max: 60, timeWindow: '15 minutes' },
+      },
       schema: {
         tags: ['auth'],
         summary: 'The second sign-in step: a TOTP code or a recovery code, each usable once',
@@ -167,7 +176,10 @@ export async function authRoutes(app: FastifyInstance, ctx: AppContext) {
     '/api/auth/sign-in-link',
     {
       // Public (the browser is not signed in yet): the link's 32 random bytes are the credential.
-      config: { rateLimit: { max: 20, timeWindow: '15 minutes' } },
+      config: {
+        policy: { public: true, healthData: false },
+        rateLimit: { max: 20, timeWindow: '15 minutes' },
+      },
       schema: {
         tags: ['auth'],
         summary:
@@ -184,7 +196,10 @@ export async function authRoutes(app: FastifyInstance, ctx: AppContext) {
 
   r.post(
     '/api/auth/logout',
-    { schema: { tags: ['auth'], response: { 200: messageSchema } } },
+    {
+      config: { policy: { public: true, healthData: false } },
+      schema: { tags: ['auth'], response: { 200: messageSchema } },
+    },
     async (request, reply) => {
       const sid = request.cookies.medledger_sid;
       if (sid) await destroySession(ctx.db, sid);
@@ -195,7 +210,10 @@ export async function authRoutes(app: FastifyInstance, ctx: AppContext) {
 
   r.get(
     '/api/auth/me',
-    { schema: { tags: ['auth'], response: { 200: meResponseSchema } } },
+    {
+      config: { policy: { public: true, healthData: false } },
+      schema: { tags: ['auth'], response: { 200: meResponseSchema } },
+    },
     async (request) => {
       if (!request.user) return { user: null };
       const { sessionId: _sid, sessionPublicId: _pid, ...user } = request.user;

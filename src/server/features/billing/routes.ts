@@ -9,7 +9,7 @@ import { billingStatusSchema, hospitalSubscriptionListSchema } from '../../../sh
 import { isUuid } from '../../access.js';
 import type { AppContext } from '../../context.js';
 import { conflict, notFound } from '../../errors.js';
-import { currentUser, requireRole } from '../../plugins/session.js';
+import { currentUser } from '../../plugins/session.js';
 import {
   STRIPE_MANAGED,
   billingStatus,
@@ -24,7 +24,7 @@ export async function billingRoutes(app: FastifyInstance, ctx: AppContext) {
   r.get(
     '/api/billing/status',
     {
-      onRequest: requireRole('hospital'),
+      config: { policy: { roles: ['hospital'], writeAccess: false, healthData: false } },
       schema: {
         tags: ['billing'],
         summary: "The signed-in hospital's trial and subscription state",
@@ -41,8 +41,10 @@ export async function billingRoutes(app: FastifyInstance, ctx: AppContext) {
   r.post(
     '/api/billing/checkout',
     {
-      onRequest: requireRole('hospital'),
-      config: { rateLimit: { max: 10, timeWindow: '15 minutes' } },
+      config: {
+        policy: { roles: ['hospital'], writeAccess: false, healthData: false },
+        rateLimit: { max: 10, timeWindow: '15 minutes' },
+      },
       schema: {
         tags: ['billing'],
         summary: 'Start a Stripe Checkout session for the subscription',
@@ -59,7 +61,7 @@ export async function billingRoutes(app: FastifyInstance, ctx: AppContext) {
   r.get(
     '/api/billing/subscriptions',
     {
-      onRequest: requireRole('medledger_admin'),
+      config: { policy: { roles: ['medledger_admin'], writeAccess: false, healthData: false } },
       schema: {
         tags: ['billing'],
         summary: 'Every hospital account with its trial or subscription state (administrator)',
@@ -75,7 +77,7 @@ export async function billingRoutes(app: FastifyInstance, ctx: AppContext) {
   r.post(
     '/api/billing/subscriptions/:hospitalUserId/activate',
     {
-      onRequest: requireRole('medledger_admin'),
+      config: { policy: { roles: ['medledger_admin'], writeAccess: false, healthData: false } },
       schema: {
         tags: ['billing'],
         summary: "Mark a hospital's subscription active (administrator; only without Stripe)",
@@ -104,6 +106,7 @@ export async function billingRoutes(app: FastifyInstance, ctx: AppContext) {
     raw.withTypeProvider<ZodTypeProvider>().post(
       '/api/billing/webhook',
       {
+        config: { policy: { public: true, healthData: false } },
         schema: {
           tags: ['billing'],
           summary: 'Stripe webhook (verified by the Stripe-Signature header)',

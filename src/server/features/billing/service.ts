@@ -2,8 +2,7 @@
 // after it, writes need an active subscription (Stripe, or marked active by the administrator).
 import { addDays } from 'date-fns';
 import { and, asc, eq } from 'drizzle-orm';
-import type { onRequestAsyncHookHandler } from 'fastify';
-import { TRIAL_DAYS } from '../../../shared/constants.js';
+import { TRIAL_DAYS, type Role } from '../../../shared/constants.js';
 import type { BillingStatus, HospitalSubscription } from '../../../shared/providers.js';
 import type { Db } from '../../db/connect.js';
 import { subscriptions, users } from '../../db/schema.js';
@@ -71,15 +70,12 @@ async function assertHospitalCanWrite(db: Db, hospitalUserId: string, now = new 
 }
 
 /**
- * Route guard declared after requireRole on every write a hospital can reach:
- * `onRequest: [requireRole('hospital'), writeGuard]` with `writeGuard = requireWriteAccess(ctx)`.
- * 402 once the trial has ended without a subscription; other roles' writes are not billed.
- * src/server/route-guards.test.ts fails for a hospital write route that does not declare it.
+ * The trial's write guard, installed by plugins/policy.ts on every route whose policy declares
+ * `writeAccess`: 402 once a hospital's trial has ended without a subscription; other roles' writes
+ * are not billed. src/server/route-guards.test.ts pins which hospital writes do without it.
  */
-export function requireWriteAccess(ctx: { db: Db; now: () => Date }): onRequestAsyncHookHandler {
-  return async (request) => {
-    if (request.user?.role === 'hospital') await assertHospitalCanWrite(ctx.db, request.user.id, ctx.now());
-  };
+export async function assertWriteAccess(db: Db, user: { id: string; role: Role }, now: Date): Promise<void> {
+  if (user.role === 'hospital') await assertHospitalCanWrite(db, user.id, now);
 }
 
 export const STRIPE_MANAGED = 'Subscriptions are managed through Stripe on this server.';

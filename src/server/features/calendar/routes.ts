@@ -3,7 +3,6 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.js';
-import { requireRole } from '../../plugins/session.js';
 import { actorOf } from '../../access.js';
 import { calendarFeedCreatedSchema, calendarFeedSchema } from '../../../shared/calendar.js';
 import { feedCalendar, getFeed, renewFeed, revokeFeed } from './feed.js';
@@ -15,7 +14,6 @@ export const sendIcs = (reply: FastifyReply, text: string, fileName: string) =>
   reply
     .header('content-type', 'text/calendar; charset=utf-8')
     .header('content-disposition', `attachment; filename="${fileName}"`)
-    .header('cache-control', 'private, no-store')
     .send(text);
 
 export async function calendarRoutes(app: FastifyInstance, ctx: AppContext) {
@@ -25,7 +23,7 @@ export async function calendarRoutes(app: FastifyInstance, ctx: AppContext) {
   r.get(
     '/api/appointments/:id/ics',
     {
-      onRequest: requireRole('hospital', 'patient'),
+      config: { policy: { roles: ['hospital', 'patient'], writeAccess: false, healthData: true } },
       schema: {
         tags,
         summary:
@@ -40,7 +38,7 @@ export async function calendarRoutes(app: FastifyInstance, ctx: AppContext) {
   r.get(
     '/api/appointments/patient/:userId/ics',
     {
-      onRequest: requireRole('patient'),
+      config: { policy: { roles: ['patient'], writeAccess: false, healthData: true } },
       schema: {
         tags,
         summary: "All of the signed-in patient's appointments as iCalendar (another id is 404)",
@@ -50,12 +48,10 @@ export async function calendarRoutes(app: FastifyInstance, ctx: AppContext) {
     async (request, reply) =>
       sendIcs(reply, await patientIcs(deps(), actorOf(request), request.params.userId), 'appointments.ics'),
   );
-
-  const patientOnly = requireRole('patient');
   r.get(
     '/api/calendar/feed',
     {
-      onRequest: patientOnly,
+      config: { policy: { roles: ['patient'], writeAccess: false, healthData: true } },
       schema: {
         tags,
         summary: 'Whether the signed-in patient has a calendar subscription',
@@ -68,7 +64,7 @@ export async function calendarRoutes(app: FastifyInstance, ctx: AppContext) {
   r.post(
     '/api/calendar/feed',
     {
-      onRequest: patientOnly,
+      config: { policy: { roles: ['patient'], writeAccess: false, healthData: true } },
       schema: {
         tags,
         summary: 'Create or renew the subscription: a new secret URL (shown once); the old one stops working',
@@ -81,7 +77,7 @@ export async function calendarRoutes(app: FastifyInstance, ctx: AppContext) {
   r.delete(
     '/api/calendar/feed',
     {
-      onRequest: patientOnly,
+      config: { policy: { roles: ['patient'], writeAccess: false, healthData: true } },
       schema: {
         tags,
         summary: 'Revoke the subscription: its URL stops working',
@@ -94,6 +90,7 @@ export async function calendarRoutes(app: FastifyInstance, ctx: AppContext) {
   r.get(
     '/api/calendar/:feed',
     {
+      config: { policy: { public: true, healthData: true } },
       schema: {
         tags,
         summary:

@@ -6,7 +6,6 @@ import { z } from 'zod';
 import { text } from '../../../shared/text.js';
 import { consentInputSchema, consentSchema } from '../../../shared/consent.js';
 import type { AppContext } from '../../context.js';
-import { requireRole } from '../../plugins/session.js';
 import { actorOf } from '../../access.js';
 import { inviteAllDue, inviteDeps } from '../proxy/invitations.js';
 import { getConsent, saveConsent } from './service.js';
@@ -20,7 +19,7 @@ export async function consentRoutes(app: FastifyInstance, ctx: AppContext) {
   r.get(
     '/api/consent/:userId',
     {
-      onRequest: requireRole('patient', 'hospital'),
+      config: { policy: { roles: ['patient', 'hospital'], writeAccess: false, healthData: true } },
       schema: {
         tags,
         summary:
@@ -36,7 +35,7 @@ export async function consentRoutes(app: FastifyInstance, ctx: AppContext) {
   r.put(
     '/api/consent/:userId',
     {
-      onRequest: requireRole('patient'),
+      config: { policy: { roles: ['patient'], writeAccess: false, healthData: true } },
       schema: {
         tags,
         summary: 'Save the signed-in patient’s own consent settings (ledgered as consent_change, audited)',

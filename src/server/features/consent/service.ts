@@ -12,7 +12,6 @@ import {
 } from '../../../shared/consent.js';
 import type { Db } from '../../db/connect.js';
 import { consentSettings } from '../../db/schema.js';
-import { forbidden } from '../../errors.js';
 import { appendLedgered } from '../ledger/ledgered.js';
 import { findPatientByUserId, lockPatientGrants, type Actor } from '../../access.js';
 import { revokePatientShares } from '../shares/service.js';
@@ -50,7 +49,6 @@ export async function saveConsent(
   input: ConsentInput,
   now: Date,
 ): Promise<Consent> {
-  if (actor.role !== 'patient') throw forbidden();
   const patient = await findPatientByUserId(db, actor, userId);
   const consent = {
     shareWithSpecialists: input.shareWithSpecialists,

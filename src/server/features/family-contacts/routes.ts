@@ -9,7 +9,6 @@ import { text } from '../../../shared/text.js';
 import { messageSchema } from '../../../shared/auth.js';
 import { familyContactInputSchema, familyContactSchema } from '../../../shared/family-contacts.js';
 import type { AppContext } from '../../context.js';
-import { requireRole } from '../../plugins/session.js';
 import { actorOf } from '../../access.js';
 import { inviteDeps, inviteIfDue } from '../proxy/invitations.js';
 import { addContact, deleteContact, listContacts, updateContact } from './service.js';
@@ -19,12 +18,11 @@ const idParams = z.object({ id: text().max(100) });
 
 export async function familyContactRoutes(app: FastifyInstance, ctx: AppContext) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const patientOnly = requireRole('patient');
 
   r.get(
     '/api/family-contacts/patient/:patientId',
     {
-      onRequest: requireRole('patient', 'hospital'),
+      config: { policy: { roles: ['patient', 'hospital'], writeAccess: false, healthData: true } },
       schema: {
         tags,
         summary: "A patient's family contacts (patients.id): the patient, or the hospital that created them",
@@ -41,7 +39,7 @@ export async function familyContactRoutes(app: FastifyInstance, ctx: AppContext)
   r.post(
     '/api/family-contacts',
     {
-      onRequest: patientOnly,
+      config: { policy: { roles: ['patient'], writeAccess: false, healthData: true } },
       schema: {
         tags,
         summary:
@@ -61,7 +59,7 @@ export async function familyContactRoutes(app: FastifyInstance, ctx: AppContext)
   r.put(
     '/api/family-contacts/:id',
     {
-      onRequest: patientOnly,
+      config: { policy: { roles: ['patient'], writeAccess: false, healthData: true } },
       schema: {
         tags,
         summary: 'Change one of the signed-in patient’s family contacts (audited)',
@@ -86,7 +84,7 @@ export async function familyContactRoutes(app: FastifyInstance, ctx: AppContext)
   r.delete(
     '/api/family-contacts/:id',
     {
-      onRequest: patientOnly,
+      config: { policy: { roles: ['patient'], writeAccess: false, healthData: true } },
       schema: {
         tags,
         summary: 'Remove one of the signed-in patient’s family contacts (audited)',

@@ -3,7 +3,6 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.js';
-import { requireRole } from '../../plugins/session.js';
 import { actorOf } from '../../access.js';
 import { exportPatient } from './service.js';
 
@@ -14,7 +13,7 @@ export async function fhirRoutes(app: FastifyInstance, ctx: AppContext) {
   r.get(
     '/api/fhir/Patient/:id/$everything',
     {
-      onRequest: requireRole('patient', 'hospital'),
+      config: { policy: { roles: ['patient', 'hospital'], writeAccess: false, healthData: true } },
       schema: {
         tags: ['fhir'],
         summary:
@@ -37,7 +36,6 @@ export async function fhirRoutes(app: FastifyInstance, ctx: AppContext) {
           'content-disposition',
           `attachment; filename="medledger-${bundle.entry?.[0]?.resource?.id ?? 'patient'}.fhir.json"`,
         )
-        .header('cache-control', 'private, no-store')
         .send(JSON.stringify(bundle));
     },
   );

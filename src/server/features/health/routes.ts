@@ -47,6 +47,7 @@ export async function healthRoutes(app: FastifyInstance, ctx: AppContext) {
   r.get(
     '/api/health/live',
     {
+      config: { policy: { public: true, healthData: false } },
       schema: {
         tags,
         summary: 'The process is up (liveness)',
@@ -59,6 +60,7 @@ export async function healthRoutes(app: FastifyInstance, ctx: AppContext) {
   r.get(
     '/api/health/ready',
     {
+      config: { policy: { public: true, healthData: false } },
       schema: {
         tags,
         summary: 'The process can serve: database reachable, migrations applied, storage writable',

@@ -3,8 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { hospitalSettingsResponseSchema, hospitalSettingsSchema } from '../../../shared/hospital.js';
 import type { AppContext } from '../../context.js';
-import { currentUser, requireRole } from '../../plugins/session.js';
-import { requireWriteAccess } from '../billing/service.js';
+import { currentUser } from '../../plugins/session.js';
 import { actorOf } from '../../access.js';
 import { getSettings, saveSettings } from './service.js';
 
@@ -12,12 +11,11 @@ const tags = ['hospital'];
 
 export async function hospitalRoutes(app: FastifyInstance, ctx: AppContext) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const writeGuard = requireWriteAccess(ctx);
 
   r.get(
     '/api/hospital/settings',
     {
-      onRequest: requireRole('hospital'),
+      config: { policy: { roles: ['hospital'], writeAccess: false, healthData: false } },
       schema: { tags, summary: "The hospital's settings", response: { 200: hospitalSettingsResponseSchema } },
     },
     async (request) => getSettings(ctx.db, currentUser(request).id),
@@ -26,7 +24,7 @@ export async function hospitalRoutes(app: FastifyInstance, ctx: AppContext) {
   r.put(
     '/api/hospital/settings',
     {
-      onRequest: [requireRole('hospital'), writeGuard],
+      config: { policy: { roles: ['hospital'], writeAccess: true, healthData: false } },
       schema: {
         tags,
         summary: 'Save the hospital name and administrator e-mail (audited)',

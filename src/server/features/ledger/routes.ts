@@ -17,12 +17,10 @@ import {
   treeHeadSchema,
   treeSizeQuerySchema,
 } from '../../../shared/ledger/api.js';
-import { findRecordForUser } from '../../access.js';
 import type { AppContext } from '../../context.js';
 import { badRequest, notFound, tooLarge, unsupportedType } from '../../errors.js';
 import { describeMultipartError } from '../records/upload.js';
 import { TOO_LARGE_MESSAGE } from '../../../shared/records.js';
-import { currentUser, requireRole } from '../../plugins/session.js';
 import {
   consistency,
   entryProofByHash,
@@ -35,7 +33,7 @@ import { actorOf } from '../../access.js';
 import { CHECKPOINT_PAGE, checkpointsAfter, currentCheckpoint } from './checkpoints.js';
 import { recordReceipt } from './receipt.js';
 import { createLedgerSigner } from './signing.js';
-import { verifyRecord } from './verify.js';
+import { verifyRecordFor } from './verify.js';
 
 const tags = ['ledger'];
 const MAX_FILE_BYTES = 25 * 1024 * 1024;
@@ -87,7 +85,11 @@ export async function ledgerRoutes(app: FastifyInstance, ctx: AppContext) {
   r.get(
     '/api/ledger/public-key',
     {
-      config: { ...publicReads, cacheControl: 'public, max-age=300' },
+      config: {
+        policy: { public: true, healthData: false },
+        ...publicReads,
+        cacheControl: 'public, max-age=300',
+      },
       schema: {
         tags,
         summary: "The log's Ed25519 verifier key (c2sp.org/signed-note): <name>+<key id>+<base64 key>",
@@ -101,7 +103,7 @@ export async function ledgerRoutes(app: FastifyInstance, ctx: AppContext) {
     '/api/ledger/checkpoint',
     {
       // Public, and must be fetched again each time (a new one is signed every few seconds).
-      config: { ...publicReads, cacheControl: 'no-cache' },
+      config: { policy: { public: true, healthData: false }, ...publicReads, cacheControl: 'no-cache' },
       schema: {
         tags,
         summary:
@@ -120,7 +122,7 @@ export async function ledgerRoutes(app: FastifyInstance, ctx: AppContext) {
   r.get(
     '/api/ledger/checkpoints',
     {
-      config: publicReads,
+      config: { ...publicReads, policy: { public: true, healthData: false } },
       schema: {
         tags,
         summary: 'Every checkpoint the log signed with a tree size above `after`, oldest first (paged)',
@@ -140,7 +142,7 @@ export async function ledgerRoutes(app: FastifyInstance, ctx: AppContext) {
   r.get(
     '/api/medical-records/:id/receipt',
     {
-      onRequest: requireRole('hospital', 'patient'),
+      config: { policy: { roles: ['hospital', 'patient'], writeAccess: false, healthData: true } },
       schema: {
         tags,
         summary:
@@ -151,9 +153,10 @@ export async function ledgerRoutes(app: FastifyInstance, ctx: AppContext) {
     },
     async (request, reply) => {
       const receipt = await recordReceipt(ctx.db, actorOf(request), request.params.id, checkpointOptions());
-      void reply
-        .header('cache-control', 'private, no-store')
-        .header('content-disposition', `attachment; filename="medledger-receipt-${receipt.recordId}.json"`);
+      void reply.header(
+        'content-disposition',
+        `attachment; filename="medledger-receipt-${receipt.recordId}.json"`,
+      );
       return receipt;
     },
   );
@@ -161,7 +164,7 @@ export async function ledgerRoutes(app: FastifyInstance, ctx: AppContext) {
   r.get(
     '/api/ledger/head',
     {
-      config: publicReads,
+      config: { ...publicReads, policy: { public: true, healthData: false } },
       schema: {
         tags,
         summary: 'The tree head: size and Merkle root (at the current size, or at treeSize)',
@@ -175,7 +178,7 @@ export async function ledgerRoutes(app: FastifyInstance, ctx: AppContext) {
   r.get(
     '/api/ledger/entries/:hash',
     {
-      config: publicReads,
+      config: { ...publicReads, policy: { public: true, healthData: false } },
       schema: {
         tags,
         summary: "An entry's position, time, kind and inclusion proof (RFC 9162), found by the entry's hash",
@@ -195,7 +198,7 @@ export async function ledgerRoutes(app: FastifyInstance, ctx: AppContext) {
   r.get(
     '/api/ledger/files/:sha256',
     {
-      config: publicReads,
+      config: { ...publicReads, policy: { public: true, healthData: false } },
       schema: {
         tags,
         summary: "Whether a file with this SHA-256 was entered in the ledger, with the entry's proof",
@@ -211,7 +214,7 @@ export async function ledgerRoutes(app: FastifyInstance, ctx: AppContext) {
   r.get(
     '/api/ledger/consistency',
     {
-      config: publicReads,
+      config: { ...publicReads, policy: { public: true, healthData: false } },
       schema: {
         tags,
         summary: 'Consistency proof (RFC 9162) between the trees of `from` and `to` entries',
@@ -231,7 +234,10 @@ export async function ledgerRoutes(app: FastifyInstance, ctx: AppContext) {
     scope.withTypeProvider<ZodTypeProvider>().post(
       '/api/ledger/verify-file',
       {
-        config: { rateLimit: { max: 30, timeWindow: '1 minute' } },
+        config: {
+          policy: { public: true, healthData: false },
+          rateLimit: { max: 30, timeWindow: '1 minute' },
+        },
         schema: {
           tags,
           summary: 'Whether a file was entered in the ledger (multipart field `file`); the file is not kept',
@@ -251,7 +257,7 @@ export async function ledgerRoutes(app: FastifyInstance, ctx: AppContext) {
   r.get(
     '/api/medical-records/:id/verification',
     {
-      onRequest: requireRole('hospital', 'patient', 'family'),
+      config: { policy: { roles: ['hospital', 'patient', 'family'], writeAccess: false, healthData: true } },
       schema: {
         tags,
         summary: 'Checks a record against the ledger: content and attachment bytes, chain, inclusion proof',
@@ -260,8 +266,7 @@ export async function ledgerRoutes(app: FastifyInstance, ctx: AppContext) {
       },
     },
     async (request) => {
-      const { record } = await findRecordForUser(ctx.db, currentUser(request), request.params.id);
-      return verifyRecord(ctx.db, ctx.files, record, ctx.now());
+      return verifyRecordFor(ctx.db, ctx.files, actorOf(request), request.params.id, ctx.now());
     },
   );
 }

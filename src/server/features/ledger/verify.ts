@@ -5,7 +5,7 @@ import { and, asc, eq, inArray } from 'drizzle-orm';
 import { canonicalJson } from '../../../shared/ledger/canonical.js';
 import { GENESIS_CHAIN_HASH } from '../../../shared/ledger/entry.js';
 import { verifyInclusion } from '../../../shared/ledger/merkle.js';
-import type { RecordRow } from '../../access.js';
+import { findRecordForUser, type Actor, type RecordRow } from '../../access.js';
 import type { Db } from '../../db/connect.js';
 import { attachments, ledgerEntries } from '../../db/schema.js';
 import type { FileStore } from '../../files/store.js';
@@ -239,6 +239,18 @@ export async function checkInclusion(
       auditPath: [],
     };
   }
+}
+
+/** GET /api/medical-records/{id}/verification: a record the actor reaches (else 404), checked. */
+export async function verifyRecordFor(
+  db: Db,
+  files: FileStore,
+  actor: Pick<Actor, 'id' | 'role'>,
+  recordId: string,
+  now: Date,
+): Promise<RecordVerification> {
+  const { record } = await findRecordForUser(db, actor, recordId);
+  return verifyRecord(db, files, record, now);
 }
 
 export async function verifyRecord(

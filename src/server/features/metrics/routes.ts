@@ -37,7 +37,7 @@ export async function metricsRoutes(app: FastifyInstance, ctx: AppContext) {
     METRICS_PATH,
     {
       // Live figures of this moment: no cache keeps them (outside /api/, so declared here).
-      config: { cacheControl: 'no-store' },
+      config: { policy: { public: true, healthData: false }, cacheControl: 'no-store' },
       schema: {
         tags: ['metrics'],
         summary: 'Metrics in the Prometheus text format (Authorization: Bearer $METRICS_TOKEN)',

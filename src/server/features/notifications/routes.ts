@@ -6,7 +6,6 @@ import {
   notificationPreferencesSchema,
 } from '../../../shared/notifications.js';
 import type { AppContext } from '../../context.js';
-import { requireRole } from '../../plugins/session.js';
 import { actorOf } from '../../access.js';
 import { getPreferences, savePreferences } from './preferences.js';
 
@@ -14,11 +13,12 @@ const tags = ['notifications'];
 
 export async function notificationRoutes(app: FastifyInstance, ctx: AppContext) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const signedIn = requireRole('patient', 'hospital', 'medledger_admin');
   r.get(
     '/api/notifications/preferences',
     {
-      onRequest: signedIn,
+      config: {
+        policy: { roles: ['patient', 'hospital', 'medledger_admin'], writeAccess: false, healthData: false },
+      },
       schema: {
         tags,
         summary: 'Whether e-mail notifications are on (default on)',
@@ -30,7 +30,9 @@ export async function notificationRoutes(app: FastifyInstance, ctx: AppContext) 
   r.put(
     '/api/notifications/preferences',
     {
-      onRequest: signedIn,
+      config: {
+        policy: { roles: ['patient', 'hospital', 'medledger_admin'], writeAccess: false, healthData: false },
+      },
       schema: {
         tags,
         summary: 'Turn e-mail notifications (and the new sign-in notice) on or off',

@@ -16,7 +16,10 @@ export async function passwordResetRoutes(app: FastifyInstance, ctx: AppContext)
   r.post(
     '/api/password-reset',
     {
-      config: { rateLimit: { max: 5, timeWindow: '15 minutes' } },
+      config: {
+        policy: { public: true, healthData: false },
+        rateLimit: { max: 5, timeWindow: '15 minutes' },
+      },
       schema: {
         tags: ['password-reset'],
         summary:
@@ -39,7 +42,10 @@ export async function passwordResetRoutes(app: FastifyInstance, ctx: AppContext)
   r.post(
     '/api/password-reset/confirm',
     {
-      config: { rateLimit: { max: 10, timeWindow: '15 minutes' } },
+      config: {
+        policy: { public: true, healthData: false },
+        rateLimit: { max: 10, timeWindow: '15 minutes' },
+      },
       schema: {
         tags: ['password-reset'],
         summary: 'Set a new password with a reset link; ends every session of the account',

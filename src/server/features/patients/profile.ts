@@ -10,10 +10,10 @@ import {
   type ProfileUpdate,
 } from '../../../shared/patient-profile.js';
 import type { Patient } from '../../../shared/patients.js';
-import { findPatientByUserId, findPatientForUser, type Actor } from '../../access.js';
+import { findOwnPatientRow, findPatientByUserId, type Actor } from '../../access.js';
 import type { Db } from '../../db/connect.js';
 import { patients } from '../../db/schema.js';
-import { badRequest, notFound } from '../../errors.js';
+import { badRequest } from '../../errors.js';
 import { appendLedgered } from '../ledger/ledgered.js';
 import { getPatient } from './service.js';
 
@@ -44,8 +44,7 @@ export async function updateOwnProfile(
   body: unknown,
   now: Date,
 ): Promise<Patient> {
-  const existing = await findPatientForUser(db, actor, patientRowId);
-  if (actor.role !== 'patient') throw notFound('Patient not found.');
+  const existing = await findOwnPatientRow(db, actor, patientRowId);
   const input = parseUpdate(body);
   const changes: Partial<Record<ProfileField, string | null>> = {};
   for (const field of PROFILE_FIELDS) {

@@ -1,8 +1,8 @@
 // Hospital patient management (docs/spec.md#hospital-dashboard "Patients", docs/spec.md#calls):
 // POST/GET /api/patients, GET/PUT/DELETE /api/patients/{id}, and a new activation code with
 // POST /api/patients/{id}/activation-code (docs/decisions.md#identity), and a patient's profile by
-// their user id, GET /api/patients/profile/{userId} (profile.ts). Every write declares
-// requireWriteAccess (402 after the trial).
+// their user id, GET /api/patients/profile/{userId} (profile.ts). Every write's policy declares
+// writeAccess (402 after the trial).
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -17,10 +17,7 @@ import {
   patientSchema,
 } from '../../../shared/patients.js';
 import type { AppContext } from '../../context.js';
-import { forbidden } from '../../errors.js';
-import { requireRole } from '../../plugins/session.js';
-import { requireWriteAccess } from '../billing/service.js';
-import { actorOf } from '../../access.js';
+import { actorOf, editsOwnProfile } from '../../access.js';
 import {
   ACTIVATION_KEY_PURPOSE,
   activationMail,
@@ -42,8 +39,6 @@ const tags = ['patients'];
 
 export async function patientRoutes(app: FastifyInstance, ctx: AppContext) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const writeGuard = requireWriteAccess(ctx);
-  const hospitalOnly = requireRole('hospital');
   const activation = (): ActivationSettings => ({
     key: ctx.files.deriveKey(ACTIVATION_KEY_PURPOSE),
     days: ctx.config.activationCodeDays,
@@ -67,7 +62,7 @@ export async function patientRoutes(app: FastifyInstance, ctx: AppContext) {
   r.post(
     '/api/patients',
     {
-      onRequest: [hospitalOnly, writeGuard],
+      config: { policy: { roles: ['hospital'], writeAccess: true, healthData: true } },
       schema: {
         tags,
         summary:
@@ -94,7 +89,7 @@ export async function patientRoutes(app: FastifyInstance, ctx: AppContext) {
   r.post(
     '/api/patients/:id/activation-code',
     {
-      onRequest: [hospitalOnly, writeGuard],
+      config: { policy: { roles: ['hospital'], writeAccess: true, healthData: true } },
       schema: {
         tags,
         summary:
@@ -115,7 +110,7 @@ export async function patientRoutes(app: FastifyInstance, ctx: AppContext) {
   r.get(
     '/api/patients',
     {
-      onRequest: hospitalOnly,
+      config: { policy: { roles: ['hospital'], writeAccess: false, healthData: true } },
       schema: {
         tags,
         summary: "A page of the hospital's own patients: search by name, e-mail or MRN; department filter",
@@ -132,7 +127,7 @@ export async function patientRoutes(app: FastifyInstance, ctx: AppContext) {
   r.get(
     '/api/patients/:id',
     {
-      onRequest: hospitalOnly,
+      config: { policy: { roles: ['hospital'], writeAccess: false, healthData: true } },
       schema: {
         tags,
         summary: 'One of the hospital’s own patients',
@@ -146,7 +141,7 @@ export async function patientRoutes(app: FastifyInstance, ctx: AppContext) {
   r.get(
     '/api/patients/profile/:userId',
     {
-      onRequest: requireRole('patient', 'hospital'),
+      config: { policy: { roles: ['patient', 'hospital'], writeAccess: false, healthData: true } },
       schema: {
         tags: ['patient profile'],
         summary:
@@ -161,7 +156,7 @@ export async function patientRoutes(app: FastifyInstance, ctx: AppContext) {
   r.put(
     '/api/patients/:id',
     {
-      onRequest: [requireRole('hospital', 'patient'), writeGuard],
+      config: { policy: { roles: ['hospital', 'patient'], writeAccess: true, healthData: true } },
       schema: {
         tags,
         summary:
@@ -175,17 +170,15 @@ export async function patientRoutes(app: FastifyInstance, ctx: AppContext) {
     async (request) => {
       const actor = actorOf(request);
       // A patient changes only their own phone, insurance and primary care (ledgered, audited).
-      if (actor.role === 'patient')
-        return updateOwnProfile(ctx.db, actor, request.params.id, request.body, ctx.now());
-      if (actor.role !== 'hospital') throw forbidden();
-      return updatePatientDemographics(ctx.db, actor, request.params.id, request.body, ctx.now());
+      const update = editsOwnProfile(actor) ? updateOwnProfile : updatePatientDemographics;
+      return update(ctx.db, actor, request.params.id, request.body, ctx.now());
     },
   );
 
   r.delete(
     '/api/patients/:id',
     {
-      onRequest: [hospitalOnly, writeGuard],
+      config: { policy: { roles: ['hospital'], writeAccess: true, healthData: true } },
       schema: {
         tags,
         summary:

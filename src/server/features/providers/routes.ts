@@ -15,7 +15,7 @@ import {
 import { isUuid } from '../../access.js';
 import type { AppContext } from '../../context.js';
 import { notFound } from '../../errors.js';
-import { currentUser, requireRole } from '../../plugins/session.js';
+import { currentUser } from '../../plugins/session.js';
 import {
   listApplications,
   registerProvider,
@@ -30,7 +30,6 @@ const applicationAnswer = z.object({ application: applicationSchema, message: z.
 
 export async function providerRoutes(app: FastifyInstance, ctx: AppContext) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const adminOnly = requireRole('medledger_admin');
   // Reviewing decides who gets an account: only with two-factor sign-in on (issue 9).
   const mailDeps = (request: FastifyRequest): MailDeps => ({
     mail: ctx.mail,
@@ -42,7 +41,7 @@ export async function providerRoutes(app: FastifyInstance, ctx: AppContext) {
   r.post(
     '/api/provider-applications',
     {
-      config: { rateLimit: { max: 10, timeWindow: '1 hour' } },
+      config: { policy: { public: true, healthData: false }, rateLimit: { max: 10, timeWindow: '1 hour' } },
       schema: {
         tags: ['providers'],
         summary: 'Apply to join as a healthcare provider (public)',
@@ -73,7 +72,7 @@ export async function providerRoutes(app: FastifyInstance, ctx: AppContext) {
   r.get(
     '/api/provider-applications',
     {
-      onRequest: adminOnly,
+      config: { policy: { roles: ['medledger_admin'], writeAccess: false, healthData: false } },
       schema: {
         tags: ['providers'],
         summary: 'The provider applications, newest first, one page (administrator)',
@@ -88,7 +87,7 @@ export async function providerRoutes(app: FastifyInstance, ctx: AppContext) {
   r.patch(
     '/api/provider-applications/:id/review',
     {
-      onRequest: adminOnly,
+      config: { policy: { roles: ['medledger_admin'], writeAccess: false, healthData: false } },
       schema: {
         tags: ['providers'],
         summary: 'Approve (e-mails a one-time registration link) or reject a pending application',
@@ -113,7 +112,7 @@ export async function providerRoutes(app: FastifyInstance, ctx: AppContext) {
   r.post(
     '/api/provider-applications/:id/resend-link',
     {
-      onRequest: adminOnly,
+      config: { policy: { roles: ['medledger_admin'], writeAccess: false, healthData: false } },
       schema: {
         tags: ['providers'],
         summary: 'E-mail a fresh registration link for an approved, unregistered application',
@@ -137,7 +136,10 @@ export async function providerRoutes(app: FastifyInstance, ctx: AppContext) {
   r.post(
     '/api/provider-register',
     {
-      config: { rateLimit: { max: 20, timeWindow: '15 minutes' } },
+      config: {
+        policy: { public: true, healthData: false },
+        rateLimit: { max: 20, timeWindow: '15 minutes' },
+      },
       schema: {
         tags: ['providers'],
         summary: 'Create the hospital account from an e-mailed registration link',

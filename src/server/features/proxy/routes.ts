@@ -12,7 +12,6 @@ import { acceptInvitationSchema, accessHolderSchema, proxyPatientSchema } from '
 import { recordListQuerySchema, recordSchema } from '../../../shared/records.js';
 import { text } from '../../../shared/text.js';
 import type { AppContext } from '../../context.js';
-import { requireRole } from '../../plugins/session.js';
 import { actorOf } from '../../access.js';
 import { acceptAsFamily, inviteContact, inviteDeps } from './invitations.js';
 import * as proxy from './service.js';
@@ -22,15 +21,15 @@ const patientParams = z.object({ patientId: text().max(100) });
 
 export async function proxyRoutes(app: FastifyInstance, ctx: AppContext) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const familyOnly = requireRole('family');
-  const patientOnly = requireRole('patient');
 
   r.post(
     '/api/family-contacts/:id/invite',
     {
-      onRequest: patientOnly,
       // Each call sends an e-mail: limited like the other mail sends.
-      config: { rateLimit: { max: 10, timeWindow: '1 hour' } },
+      config: {
+        policy: { roles: ['patient'], writeAccess: false, healthData: true },
+        rateLimit: { max: 10, timeWindow: '1 hour' },
+      },
       schema: {
         tags,
         summary:
@@ -49,8 +48,10 @@ export async function proxyRoutes(app: FastifyInstance, ctx: AppContext) {
   r.post(
     '/api/proxy/accept',
     {
-      onRequest: familyOnly,
-      config: { rateLimit: { max: 20, timeWindow: '15 minutes' } },
+      config: {
+        policy: { roles: ['family'], writeAccess: false, healthData: true },
+        rateLimit: { max: 20, timeWindow: '15 minutes' },
+      },
       schema: {
         tags,
         summary: 'A signed-in family member accepts a further invitation (sent to their own e-mail)',
@@ -67,7 +68,7 @@ export async function proxyRoutes(app: FastifyInstance, ctx: AppContext) {
   r.get(
     '/api/proxy/patients',
     {
-      onRequest: familyOnly,
+      config: { policy: { roles: ['family'], writeAccess: false, healthData: true } },
       schema: {
         tags,
         summary: 'The patients whose records the signed-in family member may read now',
@@ -80,7 +81,7 @@ export async function proxyRoutes(app: FastifyInstance, ctx: AppContext) {
   r.get(
     '/api/proxy/patients/:patientId/records',
     {
-      onRequest: familyOnly,
+      config: { policy: { roles: ['family'], writeAccess: false, healthData: true } },
       schema: {
         tags,
         summary: "A granting patient's current records shared with family, newest first, one page (audited)",
@@ -96,7 +97,7 @@ export async function proxyRoutes(app: FastifyInstance, ctx: AppContext) {
   r.get(
     '/api/proxy/patients/:patientId/appointments',
     {
-      onRequest: familyOnly,
+      config: { policy: { roles: ['family'], writeAccess: false, healthData: true } },
       schema: {
         tags,
         summary: "A granting patient's upcoming appointments, soonest first, one page",
@@ -118,7 +119,7 @@ export async function proxyRoutes(app: FastifyInstance, ctx: AppContext) {
   r.get(
     '/api/proxy/holders',
     {
-      onRequest: patientOnly,
+      config: { policy: { roles: ['patient'], writeAccess: false, healthData: true } },
       schema: {
         tags,
         summary: 'The family members who can read the signed-in patient’s records now',
@@ -131,7 +132,7 @@ export async function proxyRoutes(app: FastifyInstance, ctx: AppContext) {
   r.delete(
     '/api/proxy/holders/:contactId',
     {
-      onRequest: patientOnly,
+      config: { policy: { roles: ['patient'], writeAccess: false, healthData: true } },
       schema: {
         tags,
         summary:

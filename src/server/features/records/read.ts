@@ -7,11 +7,12 @@ import type { MedicalRecord, RecordListQuery } from '../../../shared/records.js'
 import {
   type Actor,
   findOwnPatient,
-  findPatientForUser,
   findRecordForUser,
   hospitalPatientsFilter,
   isUuid,
   mayReachPatient,
+  namesOwnAccount,
+  findNamedPatient,
   type PatientRow,
   reachesRecord,
   recordReaderHospital,
@@ -74,19 +75,13 @@ export async function listPatientRecords(
   if (!isUuid(id)) throw notFound('Patient not found.');
   // A patient naming their own user id (not a patients.id) skips the first try, which would find
   // no patient by that id.
-  if (!(actor.role === 'patient' && id === actor.id)) {
+  if (!namesOwnAccount(actor, id)) {
     const first = await loadScopedRecordPage(db, listScope(actor, id, query.view), query);
     if (first.patient && mayReachPatient(actor, first.patient)) {
       return auditList(db, actor, first.patient, first.page);
     }
   }
-  let patient: PatientRow;
-  if (actor.role === 'patient') {
-    patient = await findOwnPatient(db, actor);
-    if (id !== patient.id && id !== actor.id) throw notFound('Patient not found.');
-  } else {
-    patient = await findPatientForUser(db, actor, id);
-  }
+  const patient = await findNamedPatient(db, actor, id);
   const { page } = await loadScopedRecordPage(db, listScope(actor, patient.id, query.view), query);
   return auditList(db, actor, patient, page);
 }

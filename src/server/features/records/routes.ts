@@ -15,8 +15,6 @@ import {
   sharingSchema,
 } from '../../../shared/records.js';
 import type { AppContext } from '../../context.js';
-import { requireRole } from '../../plugins/session.js';
-import { requireWriteAccess } from '../billing/service.js';
 import { actorOf } from '../../access.js';
 import * as read from './read.js';
 import { amendRecord, markEnteredInError, recordHistory } from './amend.js';
@@ -32,11 +30,7 @@ const recordPage = pagedSchema(recordSchema);
 export { contentDisposition } from './download.js';
 
 export async function recordRoutes(app: FastifyInstance, ctx: AppContext) {
-  const hospitalOnly = requireRole('hospital');
-  const readers = requireRole('hospital', 'patient');
   // A family member with a live grant views and downloads too (access.ts decides; docs/decisions.md#family-proxy-access).
-  const recordReaders = requireRole('hospital', 'patient', 'family');
-  const writeGuard = requireWriteAccess(ctx);
 
   // Multipart parsing only for the routes of this scope.
   await app.register(async (scope) => {
@@ -45,7 +39,7 @@ export async function recordRoutes(app: FastifyInstance, ctx: AppContext) {
     r.post(
       '/api/medical-records',
       {
-        onRequest: [hospitalOnly, writeGuard],
+        config: { policy: { roles: ['hospital'], writeAccess: true, healthData: true } },
         schema: {
           tags,
           summary: 'Upload a record (multipart/form-data), or save it as a draft',
@@ -68,7 +62,7 @@ export async function recordRoutes(app: FastifyInstance, ctx: AppContext) {
     r.post(
       '/api/medical-records/:id/amend',
       {
-        onRequest: [hospitalOnly, writeGuard],
+        config: { policy: { roles: ['hospital'], writeAccess: true, healthData: true } },
         schema: {
           tags,
           summary: 'Correct an uploaded record: a new version that supersedes it (multipart, as the upload)',
@@ -94,7 +88,7 @@ export async function recordRoutes(app: FastifyInstance, ctx: AppContext) {
   r.post(
     '/api/medical-records/:id/entered-in-error',
     {
-      onRequest: [hospitalOnly, writeGuard],
+      config: { policy: { roles: ['hospital'], writeAccess: true, healthData: true } },
       schema: {
         tags,
         summary: 'Retract an uploaded record (entered in error): kept, ledgered, hidden from default lists',
@@ -110,7 +104,7 @@ export async function recordRoutes(app: FastifyInstance, ctx: AppContext) {
   r.get(
     '/api/medical-records/:id/history',
     {
-      onRequest: readers,
+      config: { policy: { roles: ['hospital', 'patient'], writeAccess: false, healthData: true } },
       schema: {
         tags,
         summary: 'Every version of a record, oldest first, with amendments and retractions',
@@ -124,7 +118,7 @@ export async function recordRoutes(app: FastifyInstance, ctx: AppContext) {
   r.get(
     '/api/medical-records',
     {
-      onRequest: requireRole('patient'),
+      config: { policy: { roles: ['patient'], writeAccess: false, healthData: true } },
       schema: {
         tags,
         summary:
@@ -139,7 +133,7 @@ export async function recordRoutes(app: FastifyInstance, ctx: AppContext) {
   r.get(
     '/api/medical-records/drafts',
     {
-      onRequest: hospitalOnly,
+      config: { policy: { roles: ['hospital'], writeAccess: false, healthData: true } },
       schema: {
         tags,
         summary: "The hospital's saved drafts (not ledgered yet)",
@@ -152,7 +146,7 @@ export async function recordRoutes(app: FastifyInstance, ctx: AppContext) {
   r.get(
     '/api/medical-records/record/:id',
     {
-      onRequest: recordReaders,
+      config: { policy: { roles: ['hospital', 'patient', 'family'], writeAccess: false, healthData: true } },
       schema: {
         tags,
         summary: 'One record with its attachments (audited as record_view)',
@@ -166,7 +160,7 @@ export async function recordRoutes(app: FastifyInstance, ctx: AppContext) {
   r.get(
     '/api/medical-records/:id',
     {
-      onRequest: readers,
+      config: { policy: { roles: ['hospital', 'patient'], writeAccess: false, healthData: true } },
       schema: {
         tags,
         summary:
@@ -185,7 +179,7 @@ export async function recordRoutes(app: FastifyInstance, ctx: AppContext) {
   r.post(
     '/api/medical-records/:id/finalize',
     {
-      onRequest: [hospitalOnly, writeGuard],
+      config: { policy: { roles: ['hospital'], writeAccess: true, healthData: true } },
       schema: {
         tags,
         summary: 'Upload a saved draft: it enters the ledger now',
@@ -202,7 +196,7 @@ export async function recordRoutes(app: FastifyInstance, ctx: AppContext) {
   r.delete(
     '/api/medical-records/:id',
     {
-      onRequest: [hospitalOnly, writeGuard],
+      config: { policy: { roles: ['hospital'], writeAccess: true, healthData: true } },
       schema: {
         tags,
         summary: 'Discard a draft (uploaded records are never deleted: 409)',
@@ -220,7 +214,7 @@ export async function recordRoutes(app: FastifyInstance, ctx: AppContext) {
   r.put(
     '/api/medical-records/:id/sharing',
     {
-      onRequest: [readers, writeGuard],
+      config: { policy: { roles: ['hospital', 'patient'], writeAccess: true, healthData: true } },
       schema: {
         tags,
         summary: 'Sharing switches of a record (Specialists, Family): a consent change, ledgered and audited',
@@ -238,7 +232,7 @@ export async function recordRoutes(app: FastifyInstance, ctx: AppContext) {
   r.get(
     '/api/download/:fileName',
     {
-      onRequest: recordReaders,
+      config: { policy: { roles: ['hospital', 'patient', 'family'], writeAccess: false, healthData: true } },
       schema: {
         tags,
         summary: 'An attachment, decrypted, with its original name and type (audited as record_access)',

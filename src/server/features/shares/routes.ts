@@ -8,8 +8,6 @@ import { sharedRecordSchema, shareInputSchema, shareSchema } from '../../../shar
 import { text } from '../../../shared/text.js';
 import { findOwnPatient } from '../../access.js';
 import type { AppContext } from '../../context.js';
-import { requireRole } from '../../plugins/session.js';
-import { requireWriteAccess } from '../billing/service.js';
 import { actorOf } from '../../access.js';
 import { sendAttachment } from '../records/download.js';
 import * as shares from './service.js';
@@ -22,13 +20,11 @@ const publicReads = { rateLimit: { max: 120, timeWindow: '1 minute' } };
 
 export async function shareRoutes(app: FastifyInstance, ctx: AppContext) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const owners = requireRole('patient', 'hospital');
-  const writeGuard = requireWriteAccess(ctx);
 
   r.post(
     '/api/medical-records/:id/shares',
     {
-      onRequest: [owners, writeGuard],
+      config: { policy: { roles: ['patient', 'hospital'], writeAccess: true, healthData: true } },
       schema: {
         tags,
         summary: 'Share a record with a specialist: a time-limited link e-mailed to the recipient',
@@ -58,7 +54,7 @@ export async function shareRoutes(app: FastifyInstance, ctx: AppContext) {
   r.get(
     '/api/medical-records/:id/shares',
     {
-      onRequest: owners,
+      config: { policy: { roles: ['patient', 'hospital'], writeAccess: false, healthData: true } },
       schema: {
         tags,
         summary: 'A record’s share links: recipient, created, expires, times opened, revoked, active',
@@ -74,7 +70,7 @@ export async function shareRoutes(app: FastifyInstance, ctx: AppContext) {
   r.delete(
     '/api/medical-records/:id/shares/:shareId',
     {
-      onRequest: [owners, writeGuard],
+      config: { policy: { roles: ['patient', 'hospital'], writeAccess: true, healthData: true } },
       schema: {
         tags,
         summary: 'Revoke a share link: it stops working at once (ledgered and audited)',
@@ -89,7 +85,7 @@ export async function shareRoutes(app: FastifyInstance, ctx: AppContext) {
   r.get(
     '/api/shares',
     {
-      onRequest: requireRole('patient'),
+      config: { policy: { roles: ['patient'], writeAccess: false, healthData: true } },
       schema: {
         tags,
         summary: 'The signed-in patient’s share links that open now, over all their records',
@@ -105,7 +101,7 @@ export async function shareRoutes(app: FastifyInstance, ctx: AppContext) {
   r.get(
     '/api/shares/:token',
     {
-      config: publicReads,
+      config: { ...publicReads, policy: { public: true, healthData: true } },
       schema: {
         tags,
         summary: 'Public: the shared record, its attachments and its verification (audited with the IP)',
@@ -122,7 +118,7 @@ export async function shareRoutes(app: FastifyInstance, ctx: AppContext) {
   r.get(
     '/api/shares/:token/attachments/:attachmentId',
     {
-      config: publicReads,
+      config: { ...publicReads, policy: { public: true, healthData: true } },
       schema: {
         tags,
         summary: 'Public: one attachment of a shared record, decrypted and integrity-checked as it streams',

@@ -9,6 +9,7 @@ import autocannon from 'autocannon';
 import pg from 'pg';
 import { findPgBinDir, startPgCluster, type PgCluster } from '../scripts/pg-cluster.js';
 import { freePort } from '../scripts/free-port.js';
+import { buildParts } from '../scripts/build.js';
 import { APPOINTMENT_TYPES, AUDIT_ACTIONS, DEPARTMENTS } from '../src/shared/constants.js';
 import { RECORD_TYPES } from '../src/shared/records.js';
 import { multipartBody, samplePdf } from '../src/server/features/records/testing.js';
@@ -70,6 +71,7 @@ export async function startServer(options: {
   dataDir: string;
   env?: Record<string, string>;
 }): Promise<BenchServer> {
+  await buildParts({ ifStale: true, parts: ['server'] }); // the compiled server, as npm start runs it
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);

@@ -4,6 +4,7 @@
 // checked by the command itself and here, byte for byte, through the restored app's downloads.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -100,17 +101,43 @@ async function downloadsFound(config: Config, cookie: string, uploads: Upload[])
 }
 
 describe('backup and restore on PGlite', () => {
-  it('backs up a closed data folder and restores it into an empty one, checked', async () => {
-    const source = configFor(tempDir());
-    const { t, cookie, uploads } = await fillInstallation(source, 3);
-    await t.close();
-    expect(fs.readdirSync(path.join(source.dataDir, 'outbox')).length).toBeGreaterThan(0);
+  // One installation with three uploads, its server stopped, backed up once for every test here.
+  let source: Config;
+  let cookie: string;
+  let uploads: Upload[];
+  let file: string;
+  const keep: string[] = [];
+  beforeAll(async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'medledger-backup-source-'));
+    keep.push(dir);
+    source = configFor(path.join(dir, 'data'));
+    const filled = await fillInstallation(source, 3);
+    ({ cookie, uploads } = filled);
+    await filled.t.close();
+    file = path.join(dir, 'medledger.backup');
+  });
+  afterAll(() => keep.forEach((dir) => fs.rmSync(dir, { recursive: true, force: true })));
 
-    const file = path.join(tempDir(), 'medledger.backup');
+  it('refuses while another process holds the data folder, then backs it up once it is closed', async () => {
+    // A running server's lock: a live process (this one's parent) named in the lock file.
+    const lock = path.join(source.dataDir, 'pglite', 'medledger.lock');
+    fs.writeFileSync(lock, String(process.ppid));
+    const held = capture();
+    expect(await runBackup(source, file, held.io)).toBe(1);
+    expect(held.text()).toContain(`is in use by another process (pid ${process.ppid})`);
+    expect(fs.existsSync(file)).toBe(false);
+    fs.rmSync(lock);
+
     const backup = capture();
     expect(await runBackup(source, file, backup.io), backup.text()).toBe(0);
     expect(backup.text()).toContain('3 records, 3 attachments (3 files)');
+    expect(fs.readdirSync(path.join(source.dataDir, 'outbox')).length).toBeGreaterThan(0);
+    const again = capture();
+    expect(await runBackup(source, file, again.io)).toBe(2);
+    expect(again.text()).toContain('already exists');
+  });
 
+  it('restores into an empty folder holding the keys, checked, and refuses a filled one', async () => {
     const target = configFor(tempDir());
     copyKeys(source.dataDir, target.dataDir);
     const restore = capture();
@@ -130,21 +157,7 @@ describe('backup and restore on PGlite', () => {
     expect(again.text()).toMatch(/DATA_DIR .* is not empty \(attachments, outbox, pglite\)/);
   });
 
-  it('refuses while another process holds the data folder, and a restore without the keys', async () => {
-    const source = configFor(tempDir());
-    const { t } = await fillInstallation(source, 1);
-    await t.close();
-    // A running server's lock: a live process (this one's parent) named in the lock file.
-    const lock = path.join(source.dataDir, 'pglite', 'medledger.lock');
-    fs.writeFileSync(lock, String(process.ppid));
-    const file = path.join(tempDir(), 'medledger.backup');
-    const held = capture();
-    expect(await runBackup(source, file, held.io)).toBe(1);
-    expect(held.text()).toContain(`is in use by another process (pid ${process.ppid})`);
-    expect(fs.existsSync(file)).toBe(false);
-    fs.rmSync(lock);
-
-    expect(await runBackup(source, file, capture().io)).toBe(0);
+  it('refuses a restore without the keys', async () => {
     const keyless = capture();
     const target = configFor(tempDir());
     expect(await runRestore(target, file, keyless.io)).toBe(2);
@@ -153,16 +166,11 @@ describe('backup and restore on PGlite', () => {
   });
 
   it('reports every attachment that does not read back (a restore under another file key)', async () => {
-    const source = configFor(tempDir());
-    const { t } = await fillInstallation(source, 2);
-    await t.close();
-    const file = path.join(tempDir(), 'medledger.backup');
-    expect(await runBackup(source, file, capture().io)).toBe(0);
     const target = configFor(tempDir(), { fileEncryptionKey: crypto.randomBytes(32).toString('hex') });
     copyKeys(source.dataDir, target.dataDir); // the ledger key; the file key given is another
     const restore = capture();
     expect(await runRestore(target, file, restore.io)).toBe(1);
-    expect(restore.text()).toContain('Attachments: 2 of 2 do not read back as stored.');
+    expect(restore.text()).toContain('Attachments: 3 of 3 do not read back as stored.');
     expect(restore.text()).toContain('does not check clean');
   });
 });

@@ -53,9 +53,9 @@ beforeAll(async () => {
       `repo1-path=${path.join(work, 'repo')}`,
       'repo1-retention-full=2',
       'start-fast=y',
-      `log-path=${path.join(work, 'log')}`,
       `lock-path=${path.join(work, 'lock')}`,
       'log-level-console=warn',
+      'log-level-file=off',
       '',
       `[${STANZA}]`,
       `pg1-path=${cluster.dataDir}`,
@@ -124,11 +124,18 @@ describe('pgBackRest: continuous backup and point-in-time recovery', () => {
     pgbackrest('backup', '--type=full');
 
     const beforeTime = await uploadSome(t, cookie, patient.id, 'Before the noted time', 2);
+    // The noted time, in whole seconds (as an operator writes it down), after those commits and
+    // before the next ones.
+    await new Promise((resolve) => setTimeout(resolve, 1100));
     const noted = new pg.Client({ connectionString: cluster.url });
     await noted.connect();
-    const target = (await noted.query<{ at: string }>('select now()::text as at')).rows[0].at;
+    const target = (
+      await noted.query<{ at: string }>(
+        `select to_char(now() at time zone 'UTC', 'YYYY-MM-DD HH24:MI:SS') || '+00' as at`,
+      )
+    ).rows[0].at;
     await noted.end();
-    await new Promise((resolve) => setTimeout(resolve, 1100)); // later commits are clearly later
+    await new Promise((resolve) => setTimeout(resolve, 1100));
     const afterTime = await uploadSome(t, cookie, patient.id, 'After the noted time', 2);
     await t.close();
     pgbackrest('check'); // switches WAL and waits until the segment with the later uploads is archived
@@ -145,16 +152,23 @@ describe('pgBackRest: continuous backup and point-in-time recovery', () => {
       '--target-action=promote',
     );
     const port = await freePort();
-    asPostgres(path.join(binDir, 'pg_ctl'), [
-      '-D',
-      restoredDir,
-      '-l',
-      path.join(work, 'restored.log'),
-      '-o',
-      `-c listen_addresses=127.0.0.1 -p ${port} -k ${work} -c archive_mode=off`,
-      '-w',
-      'start',
-    ]);
+    const restoredLog = path.join(work, 'restored.log');
+    try {
+      asPostgres(path.join(binDir, 'pg_ctl'), [
+        '-D',
+        restoredDir,
+        '-l',
+        restoredLog,
+        '-o',
+        `-c listen_addresses=127.0.0.1 -p ${port} -k ${work} -c archive_mode=off -c max_connections=200`,
+        '-w',
+        'start',
+      ]);
+    } catch (err) {
+      throw new Error(`the restored cluster did not start: ${fs.readFileSync(restoredLog, 'utf8')}`, {
+        cause: err,
+      });
+    }
     const restoredUrl = `postgres://postgres@127.0.0.1:${port}/postgres`;
     // Recovery promotes once it reaches the target; until then the server is read-only.
     const client = new pg.Client({ connectionString: restoredUrl });

@@ -20,7 +20,8 @@ function runTar(args: string[]): void {
 
 /**
  * Writes `file` from the sources, first under a temporary name beside it: a backup cut off
- * half-way never has the name of a finished one.
+ * half-way never has the name of a finished one. Readable by its owner only: the database in it
+ * is not encrypted.
  */
 export function writeArchive(file: string, sources: ArchiveSource[], workDir: string): void {
   const list = path.join(workDir, 'members.txt');
@@ -28,6 +29,7 @@ export function writeArchive(file: string, sources: ArchiveSource[], workDir: st
   fs.writeFileSync(list, `${lines.join('\n')}\n`);
   const partial = `${file}.partial`;
   try {
+    fs.writeFileSync(partial, '', { mode: 0o600, flag: 'wx' }); // tar writes into it, keeping the mode
     runTar(['-cf', partial, '--exclude=medledger.lock', '--files-from', list]);
     fs.renameSync(partial, file);
   } finally {

@@ -131,6 +131,7 @@ describe('backup and restore on PGlite', () => {
     const backup = capture();
     expect(await runBackup(source, file, backup.io), backup.text()).toBe(0);
     expect(backup.text()).toContain('3 records, 3 attachments (3 files)');
+    expect(fs.statSync(file).mode & 0o077).toBe(0); // its owner's only
     expect(fs.readdirSync(path.join(source.dataDir, 'outbox')).length).toBeGreaterThan(0);
     const again = capture();
     expect(await runBackup(source, file, again.io)).toBe(2);

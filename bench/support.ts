@@ -62,8 +62,8 @@ export async function startNodeProcess(
 }
 
 /**
- * The real server (src/server/main.ts) in its own process, so that its CPU and memory are its
- * own. `databaseUrl` '' runs it on PGlite in `dataDir`. BENCH_SERVER_NODE_ARGS, e.g.
+ * The real server (compiled, as `npm start` runs it) in its own process, so that its CPU and
+ * memory are its own. `databaseUrl` '' runs it on PGlite in `dataDir`. BENCH_SERVER_NODE_ARGS, e.g.
  * "--cpu-prof --cpu-prof-dir=/tmp/prof", passes node flags to it (to profile it).
  */
 export async function startServer(options: {

@@ -5,6 +5,7 @@ import { defineConfig } from 'vitest/config';
 // keeps Node's environment.
 export default defineConfig({
   test: {
+    globalSetup: ['scripts/build-for-tests.ts'],
     // Generous: a slow, shared CI machine makes a healthy test slow, and a timeout tells nothing more
     // than a failed assertion would; a hung test still fails, after a minute.
     testTimeout: 60_000,

@@ -9,6 +9,7 @@ import autocannon from 'autocannon';
 import pg from 'pg';
 import { findPgBinDir, startPgCluster, type PgCluster } from '../scripts/pg-cluster.js';
 import { freePort } from '../scripts/free-port.js';
+import { buildParts } from '../scripts/build.js';
 import { APPOINTMENT_TYPES, AUDIT_ACTIONS, DEPARTMENTS } from '../src/shared/constants.js';
 import { RECORD_TYPES } from '../src/shared/records.js';
 import { multipartBody, samplePdf } from '../src/server/features/records/testing.js';
@@ -61,8 +62,8 @@ export async function startNodeProcess(
 }
 
 /**
- * The real server (src/server/main.ts) in its own process, so that its CPU and memory are its
- * own. `databaseUrl` '' runs it on PGlite in `dataDir`. BENCH_SERVER_NODE_ARGS, e.g.
+ * The real server (compiled, as `npm start` runs it) in its own process, so that its CPU and
+ * memory are its own. `databaseUrl` '' runs it on PGlite in `dataDir`. BENCH_SERVER_NODE_ARGS, e.g.
  * "--cpu-prof --cpu-prof-dir=/tmp/prof", passes node flags to it (to profile it).
  */
 export async function startServer(options: {
@@ -70,6 +71,7 @@ export async function startServer(options: {
   dataDir: string;
   env?: Record<string, string>;
 }): Promise<BenchServer> {
+  await buildParts({ ifStale: true, parts: ['server'] }); // the compiled server, as npm start runs it
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);

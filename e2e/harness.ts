@@ -28,8 +28,9 @@ export async function startApp(env: Record<string, string> = {}): Promise<Runnin
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'medledger-e2e-'));
   // With a certificate (TLS_CERT_FILE, TLS_KEY_FILE) the server speaks HTTPS, and HTTP/2 to Chromium.
   const url = `${env.TLS_CERT_FILE ? 'https' : 'http'}://localhost:${port}`;
-  // The server itself, as `npm start` runs it (SERVER_NODE_ARGS): tsx's CLI would put a process of
-  // its own in between, which a SIGKILL on timeout would leave the server running behind.
+  // The compiled server itself, as `npm start` runs it (SERVER_NODE_ARGS; built by the journeys'
+  // global set-up): npm would put a process of its own in between, which a SIGKILL on timeout
+  // would leave the server running behind.
   const child: ChildProcess = spawn(process.execPath, SERVER_NODE_ARGS, {
     env: {
       ...process.env,

@@ -1,4 +1,4 @@
-// config -> database -> buildApp -> listen. `npm start` runs this after building the client. With
+// config -> database -> buildApp -> listen. `npm start` runs this compiled (dist/server/main.js). With
 // WORKERS=N (or --workers N) above 1 this process is the primary of a cluster (cluster.ts) and each
 // of its N workers runs main() below.
 import cluster from 'node:cluster';

@@ -1,9 +1,10 @@
 // How a server process is started. `npm start` (package.json's "start" script, checked against
 // this list by start-command.test.ts), the browser journeys and the benches all run exactly this,
-// so that what is tested and measured is the process operators run.
+// so that what is tested and measured is the process operators run: the compiled server
+// (`npm run build`, scripts/build.ts) under plain node, no TypeScript loader.
 
 /**
- * Node's arguments for `src/server/main.ts`. `--no-allocation-site-pretenuring`: V8 otherwise
+ * Node's arguments for the compiled `src/server/main.ts`. `--no-allocation-site-pretenuring`: V8 otherwise
  * learns from a burst of long-lived objects (the migrations of a new database, at start) to
  * allocate objects of the same code paths straight into the old generation, and keeps doing so for
  * the short-lived objects of every later request. A server that had applied migrations then
@@ -19,7 +20,5 @@
 export const SERVER_NODE_ARGS = [
   '--no-allocation-site-pretenuring',
   '--max-semi-space-size=64',
-  '--import',
-  'tsx',
-  'src/server/main.ts',
+  'dist/server/main.js',
 ];

@@ -65,7 +65,7 @@ function isAlive(pid: number): boolean {
 export const pgliteOptions: PGliteOptions = { extensions: { pg_trgm } };
 
 /** PGlite lets one process open a data folder at a time; a pid lock file makes that explicit. */
-function lockFolder(folder: string): () => void {
+export function lockFolder(folder: string): () => void {
   fs.mkdirSync(folder, { recursive: true });
   const lockFile = path.join(folder, 'medledger.lock');
   for (let attempt = 0; attempt < 2; attempt++) {

@@ -26,8 +26,9 @@ export async function startServerProcess(
   args: string[] = [],
 ): Promise<ServerProcess & { pid: number }> {
   const port = await freePort();
-  // `npm start` itself, as an operator runs it, without its build (`prestart`; the tests need no
-  // client): so a stop here is what a supervisor's SIGTERM to `npm start` does.
+  // `npm start` itself, as an operator runs it, without its build (`prestart`: the suite's global
+  // set-up has built the server, scripts/build-for-tests.ts, and the tests need no client): so a
+  // stop here is what a supervisor's SIGTERM to `npm start` does.
   const child: ChildProcess = spawn('npm', ['start', '--ignore-scripts', '--silent', '--', ...args], {
     env: {
       ...process.env,

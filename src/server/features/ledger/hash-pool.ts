@@ -32,7 +32,7 @@ export interface WorkerSetup extends StoreLocation {
 }
 
 /**
- * The worker's entry. Under tsx (the server and the CLI run from TypeScript) a worker does not
+ * The worker's entry. Under tsx (the CLI, `npm run dev`, the tests) a worker does not
  * inherit the loader, so it registers tsx's ESM hooks first, then imports the worker module.
  */
 function workerFor(location: WorkerSetup): Worker {

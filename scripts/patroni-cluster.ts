@@ -52,6 +52,12 @@ export interface FailoverCluster {
   waitUntilReplicated(timeoutMs?: number): Promise<{ leader: PatroniNode; standby: PatroniNode }>;
   /** SIGKILL to the PostgreSQL postmaster of `node` (its children die with it); its pid. */
   killPostmaster(node: PatroniNode): number;
+  /**
+   * SIGSTOP to `node`'s Patroni and PostgreSQL (every backend): a machine that hangs, whose
+   * sockets stay open and silent, unlike a crash that closes them. thaw() sends SIGCONT.
+   */
+  freeze(node: PatroniNode): void;
+  thaw(node: PatroniNode): void;
   /** The end of every process's log, for a failure message. */
   logs(): string;
   /** Ends every process (even half-started) and removes the folder. */
@@ -74,6 +80,7 @@ export async function startFailoverCluster(): Promise<FailoverCluster> {
   const superuserPassword = crypto.randomBytes(12).toString('hex');
   const replicationPassword = crypto.randomBytes(12).toString('hex');
   const children: { name: string; child: ChildProcess; log: string }[] = [];
+  const patronis = new Map<string, ChildProcess>();
 
   /** A program in its own process group (so a kill reaches what it runs), its output to a file. */
   const launch = (
@@ -139,6 +146,29 @@ export async function startFailoverCluster(): Promise<FailoverCluster> {
       return null;
     }
   };
+  /** The postmaster's process group: Patroni starts it in a session of its own, with its backends. */
+  const postmasterGroup = (node: { dataDir: string }): number | null => {
+    const pid = postmasterPid(node);
+    if (!pid) return null;
+    try {
+      // /proc/<pid>/stat: "pid (comm) state ppid pgrp ..."; comm may hold spaces, so after ')'.
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+      return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]);
+    } catch {
+      return null;
+    }
+  };
+  const signalNode = (node: { name: string; dataDir: string }, signal: NodeJS.Signals) => {
+    const patroni = patronis.get(node.name);
+    const groups = [patroni?.pid, postmasterGroup(node)].filter((g): g is number => !!g);
+    for (const group of groups) {
+      try {
+        process.kill(-group, signal);
+      } catch {
+        // gone
+      }
+    }
+  };
   const exited = (child: ChildProcess) => child.exitCode !== null || child.signalCode !== null;
   const killGroup = (child: ChildProcess, signal: NodeJS.Signals) => {
     try {
@@ -147,6 +177,14 @@ export async function startFailoverCluster(): Promise<FailoverCluster> {
       // already gone
     }
   };
+
+  /** If the test process exits without destroy() (a crash, a cancelled run): nothing left behind. */
+  const killAllNow = () => {
+    for (const node of nodes) signalNode(node, 'SIGKILL');
+    for (const { child } of children) killGroup(child, 'SIGKILL');
+    fs.rmSync(dir, { recursive: true, force: true });
+  };
+  process.once('exit', killAllNow);
 
   const logs = () =>
     children
@@ -157,6 +195,8 @@ export async function startFailoverCluster(): Promise<FailoverCluster> {
       .join('\n');
 
   const destroy = async () => {
+    process.off('exit', killAllNow);
+    for (const node of nodes) signalNode(node, 'SIGCONT'); // a frozen process handles no SIGTERM
     // Patroni first, with SIGTERM: it stops its PostgreSQL and leaves etcd a clean state.
     const patronis = children.filter((c) => c.name.startsWith('patroni-') && !exited(c.child));
     for (const { child } of patronis) killGroup(child, 'SIGTERM');
@@ -201,24 +241,27 @@ export async function startFailoverCluster(): Promise<FailoverCluster> {
     for (const n of nodes) {
       fs.mkdirSync(path.dirname(n.dataDir), { recursive: true });
       if (asRoot) spawnSync('chown', ['postgres:postgres', path.dirname(n.dataDir)]);
-      launch(
-        `patroni-${n.name}`,
-        'patroni',
-        [path.join(deployDir, 'patroni.yml')],
-        {
-          PATRONI_NAME: n.name,
-          PATRONI_RESTAPI_LISTEN: `127.0.0.1:${n.apiPort}`,
-          PATRONI_RESTAPI_CONNECT_ADDRESS: `127.0.0.1:${n.apiPort}`,
-          PATRONI_POSTGRESQL_LISTEN: `127.0.0.1:${n.pgPort}`,
-          PATRONI_POSTGRESQL_CONNECT_ADDRESS: `127.0.0.1:${n.pgPort}`,
-          PATRONI_POSTGRESQL_DATA_DIR: n.dataDir,
-          PATRONI_POSTGRESQL_BIN_DIR: binDir,
-          PATRONI_POSTGRESQL_PGPASS: path.join(path.dirname(n.dataDir), 'pgpass'),
-          PATRONI_ETCD3_HOSTS: `127.0.0.1:${ports.etcdClient}`,
-          PATRONI_SUPERUSER_PASSWORD: superuserPassword,
-          PATRONI_REPLICATION_PASSWORD: replicationPassword,
-        },
-        true,
+      patronis.set(
+        n.name,
+        launch(
+          `patroni-${n.name}`,
+          'patroni',
+          [path.join(deployDir, 'patroni.yml')],
+          {
+            PATRONI_NAME: n.name,
+            PATRONI_RESTAPI_LISTEN: `127.0.0.1:${n.apiPort}`,
+            PATRONI_RESTAPI_CONNECT_ADDRESS: `127.0.0.1:${n.apiPort}`,
+            PATRONI_POSTGRESQL_LISTEN: `127.0.0.1:${n.pgPort}`,
+            PATRONI_POSTGRESQL_CONNECT_ADDRESS: `127.0.0.1:${n.pgPort}`,
+            PATRONI_POSTGRESQL_DATA_DIR: n.dataDir,
+            PATRONI_POSTGRESQL_BIN_DIR: binDir,
+            PATRONI_POSTGRESQL_PGPASS: path.join(path.dirname(n.dataDir), 'pgpass'),
+            PATRONI_ETCD3_HOSTS: `127.0.0.1:${ports.etcdClient}`,
+            PATRONI_SUPERUSER_PASSWORD: superuserPassword,
+            PATRONI_REPLICATION_PASSWORD: replicationPassword,
+          },
+          true,
+        ),
       );
     }
     launch(
@@ -246,6 +289,8 @@ export async function startFailoverCluster(): Promise<FailoverCluster> {
     members,
     logs,
     destroy,
+    freeze: (node) => signalNode(node, 'SIGSTOP'),
+    thaw: (node) => signalNode(node, 'SIGCONT'),
     killPostmaster: (node) => {
       const pid = postmasterPid(node);
       if (!pid) throw new Error(`${node.name} has no postmaster running`);

@@ -7,8 +7,7 @@
 // downloads byte for byte and verifies; the ledger is contiguous (`npm run ledger -- verify`);
 // meanwhile the app answered 503 with Retry-After, never a 500 or a dropped connection, did not
 // exit, and served again by itself within 30 s, with no restart; the lost server rejoins as the
-// synchronous standby. While frozen, reads are served by the new primary already (HAProxy cut the
-// connections left on the frozen one: `on-marked-down shutdown-sessions`).
+// synchronous standby. While frozen, reads are served by the new primary already.
 import { execFile } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -213,8 +212,7 @@ describe('PostgreSQL failover (Patroni, etcd, HAProxy) under uploads through a r
         // HAProxy's check times out, the server is marked down and its sessions cut; Patroni's
         // leader key runs out and the standby is promoted. A read sent after that is answered
         // while the old primary is still frozen (writes wait, in strict mode, for a standby: the
-        // frozen one, once it thaws and rejoins). Requests on connections left on the frozen
-        // server would hang until it thaws, and no read would be sent meanwhile.
+        // frozen one, once it thaws and rejoins).
         const promotedAt = await promoted(c, standby);
         await vi.waitFor(() => expect(load.firstSuccessSince(promotedAt).read).toBeDefined(), {
           timeout: Math.max(0, frozenAt + FROZEN_MS - Date.now()),

@@ -27,6 +27,8 @@ describe('database outages', () => {
     expect(isDatabaseOutage(withCode('57P01'))).toBe(true);
     expect(isDatabaseOutage(withCode('08006'))).toBe(true);
     expect(isDatabaseOutage(withCode('ECONNREFUSED'))).toBe(true);
+    // A write on a server that turned read-only (a demoted primary during a failover).
+    expect(isDatabaseOutage(withCode('25006'))).toBe(true);
     expect(isDatabaseOutage(new Error('timeout exceeded when trying to connect'))).toBe(true);
     expect(
       isDatabaseOutage(new Error('Failed query', { cause: new Error('Connection terminated unexpectedly') })),

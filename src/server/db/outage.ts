@@ -10,6 +10,10 @@ const OUTAGE_SQLSTATES = new Set([
   '57P02', // crash_shutdown
   '57P03', // cannot_connect_now (starting up, shutting down)
   '53300', // too_many_connections
+  // read_only_sql_transaction: a write reached a server that is not (or no longer) the primary, a
+  // demoted one or one a proxy still sends to while a failover settles (docs/failover.md); the
+  // proxy moves over within seconds. The app never asks for read-only transactions itself.
+  '25006',
 ]);
 const OUTAGE_NODE_CODES = new Set([
   'ECONNREFUSED',

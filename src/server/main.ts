@@ -10,7 +10,8 @@ import { buildApp, reloadCertificate } from './app.js';
 import { createAdmin } from './features/auth/service.js';
 import { startNotificationWorker } from './features/notifications/worker.js';
 import { copyLeftoverFilesAtStart } from './features/records/migrate-files.js';
-import { DirectoryStore } from './files/store.js';
+import { DirectoryStore } from './files/backends/directory.js';
+import { fileKeySettings } from './files/configured.js';
 import { loggableError } from './db/outage.js';
 
 const SHUTDOWN_TIMEOUT_MS = 15_000;
@@ -38,7 +39,7 @@ async function main(config: Config) {
     const copied = await copyLeftoverFilesAtStart(
       database.db,
       ctx.files,
-      new DirectoryStore(config.dataDir, config.fileEncryptionKey),
+      new DirectoryStore(config.dataDir, fileKeySettings(config)),
     );
     if (copied && copied.missing > 0)
       app.log.warn(

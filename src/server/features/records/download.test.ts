@@ -8,7 +8,7 @@ import http from 'node:http';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { attachments } from '../../db/schema.js';
-import { CHUNK_SIZE, MAGIC, sealedSize } from '../../files/chunked.js';
+import { CHUNK_SIZE, MAGIC, sealedSize } from '../../files/formats/chunked.js';
 import {
   onDisk,
   readSealed,

@@ -81,6 +81,35 @@ export async function attachmentsByOtherKeys(db: Db, keyId: string): Promise<Map
   return new Map(rows.map((r) => [r.keyId, Number(r.count)]));
 }
 
+/**
+ * At start-up: a sentence naming the key ids that attachments are sealed with but `files` does not
+ * hold (the server then refuses to start), and one saying how many are still under previous keys.
+ */
+export async function keysAtStart(
+  db: Db,
+  files: FileStore,
+): Promise<{ missing: string | null; left: string | null }> {
+  const byKey = await attachmentsByOtherKeys(db, files.currentKeyId);
+  const held = new Set(files.keyIds());
+  const missing = [...byKey].filter(([id]) => id !== null && !held.has(id));
+  let left = 0;
+  for (const count of byKey.values()) left += count;
+  return {
+    missing:
+      missing.length === 0
+        ? null
+        : `Attachments are sealed with key id(s) this server is not configured with: ${missing
+            .map(([id, count]) => `${id} (${count} file(s))`)
+            .join(
+              ', ',
+            )}. Add the key(s) to FILE_ENCRYPTION_PREVIOUS_KEYS (FILE_ENCRYPTION_KEY is key id ${files.currentKeyId}).`,
+    left:
+      left === 0
+        ? null
+        : `${left} attachment(s) are not yet sealed under key id ${files.currentKeyId}: run \`npm run ledger -- migrate-files\` before dropping a previous key.`,
+  };
+}
+
 export async function migrateFiles(db: Db, files: FileStore, batchSize = 100): Promise<MigrateFilesReport> {
   const keyId = files.currentKeyId;
   const report: MigrateFilesReport = {

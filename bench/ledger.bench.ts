@@ -15,7 +15,7 @@ import { Readable } from 'node:stream';
 import { sql } from 'drizzle-orm';
 import { connect, type Database } from '../src/server/db/connect.js';
 import { attachments, ledgerEntries, medicalRecords, patients, users } from '../src/server/db/schema.js';
-import { DirectoryStore } from '../src/server/files/store.js';
+import { DirectoryStore } from '../src/server/files/backends/directory.js';
 import { HashPool } from '../src/server/features/ledger/hash-pool.js';
 import { auditLedger, type AuditReport } from '../src/server/features/ledger/integrity.js';
 import { recordLedgerContent } from '../src/server/features/ledger/content.js';

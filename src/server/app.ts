@@ -35,7 +35,7 @@ import { shareRoutes } from './features/shares/routes.js';
 import { createMetrics, registerMetricHooks } from './features/metrics/metrics.js';
 import { metricsRoutes } from './features/metrics/routes.js';
 import { readClientFiles, registerClientFiles, sendClientFile, type ClientFile } from './client-files.js';
-import { fileStoreFor } from './files/database-store.js';
+import { fileStoreFor } from './files/configured.js';
 import { createMailer } from './mail/mailer.js';
 import { loggableError } from './db/outage.js';
 import { answerFrameworkError, registerErrorHandling } from './plugins/errors.js';

@@ -9,7 +9,7 @@
 import cluster, { type Worker } from 'node:cluster';
 import type { Config } from './config.js';
 import { createLedgerSigner } from './features/ledger/signing.js';
-import { loadKey } from './files/store.js';
+import { loadKey } from './files/keys.js';
 import { answerClusterMetrics } from './features/metrics/cluster.js';
 
 /** The worker's place (0..N-1) among the workers; 0 outside a cluster. */

@@ -16,6 +16,13 @@ export interface Config {
   sessionTtlHours: number;
   /** 64 hex characters; when absent a key is made once and kept in DATA_DIR/secrets/file.key. */
   fileEncryptionKey?: string;
+  /** FILE_ENCRYPTION_PREVIOUS_KEYS (comma-separated): keys that may still open older attachments. */
+  previousFileEncryptionKeys: string[];
+  /**
+   * ACCOUNT_SECRETS_KEY (64 hex): what two-factor secrets and activation codes are keyed from; the
+   * file key when unset. Set it to the old file key when rotating (files/keys.ts).
+   */
+  accountSecretsKey?: string;
   /** Ed25519 seed, 64 hex characters; when absent a key is made once in DATA_DIR/secrets/ledger.key. */
   ledgerSigningKey?: string;
   /** A new ledger checkpoint is signed at most this often (seconds); in between the last one is served. */
@@ -176,6 +183,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl: (env.PUBLIC_URL || `${https ? 'https' : 'http'}://localhost:${port}`).replace(/\/+$/, ''),
     sessionTtlHours: num(env.SESSION_TTL_HOURS, 24),
     fileEncryptionKey: env.FILE_ENCRYPTION_KEY || undefined,
+    previousFileEncryptionKeys: (env.FILE_ENCRYPTION_PREVIOUS_KEYS ?? '')
+      .split(',')
+      .map((key) => key.trim())
+      .filter((key) => key !== ''),
+    accountSecretsKey: env.ACCOUNT_SECRETS_KEY || undefined,
     ledgerSigningKey: env.LEDGER_SIGNING_KEY || undefined,
     ledgerCheckpointSeconds: num(env.LEDGER_CHECKPOINT_SECONDS, 5),
     smtpUrl: env.SMTP_URL || undefined,

@@ -9,15 +9,28 @@ import { startUploadSweeps, sweepUploadLeftovers } from './files/sweep.js';
 import { buildApp, reloadCertificate } from './app.js';
 import { createAdmin } from './features/auth/service.js';
 import { startNotificationWorker } from './features/notifications/worker.js';
-import { copyLeftoverFilesAtStart } from './features/records/migrate-files.js';
-import { DirectoryStore } from './files/store.js';
+import { copyLeftoverFilesAtStart, keysAtStart } from './features/records/migrate-files.js';
+import { DirectoryStore } from './files/backends/directory.js';
+import { fileKeySettings } from './files/configured.js';
 import { loggableError } from './db/outage.js';
 
 const SHUTDOWN_TIMEOUT_MS = 15_000;
 
+/** A configuration the server will not serve with; its message is all the operator needs. */
+class StartRefused extends Error {}
+
 async function main(config: Config) {
   const database = await openDatabaseForCli(config);
   const { app, ctx } = await buildApp(config, database);
+
+  // A key dropped too early (a rotation's previous key) is said at once, by its id, not at the
+  // first download.
+  const keys = await keysAtStart(database.db, ctx.files);
+  if (keys.missing) {
+    await database.close();
+    throw new StartRefused(keys.missing);
+  }
+  if (keys.left && workerIndex() === 0) app.log.warn(keys.left);
 
   // Leftovers of uploads that never committed, now and then periodically (files/sweep.ts).
   const onSwept = (files: number) => app.log.info(`Removed ${files} unfinished upload file(s).`);
@@ -38,7 +51,7 @@ async function main(config: Config) {
     const copied = await copyLeftoverFilesAtStart(
       database.db,
       ctx.files,
-      new DirectoryStore(config.dataDir, config.fileEncryptionKey),
+      new DirectoryStore(config.dataDir, fileKeySettings(config)),
     );
     if (copied && copied.missing > 0)
       app.log.warn(
@@ -122,7 +135,7 @@ function start() {
     return;
   }
   main(config).catch((err: unknown) => {
-    console.error(err);
+    console.error(err instanceof StartRefused ? err.message : err);
     process.exit(1);
   });
 }

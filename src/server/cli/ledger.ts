@@ -17,8 +17,10 @@ import { HashPool } from '../features/ledger/hash-pool.js';
 import { parseVerifyReceiptArgs, runVerifyReceipt } from '../features/ledger/receipt-command.js';
 import { parseWitnessArgs, runWitness } from '../features/ledger/witness.js';
 import { runMigrateFiles } from '../features/records/migrate-files.js';
-import { DatabaseStore } from '../files/database-store.js';
-import { DirectoryStore, type FileStore } from '../files/store.js';
+import { DatabaseStore } from '../files/backends/database.js';
+import { fileKeySettings } from '../files/configured.js';
+import { DirectoryStore } from '../files/backends/directory.js';
+import { type FileStore } from '../files/store.js';
 import { openDatabaseForCli } from './open-database.js';
 
 const io = { out: (line: string) => console.log(line), err: (line: string) => console.error(line) };
@@ -29,7 +31,7 @@ async function verifyOnAllCores(options: VerifyOptions, db: Db, files: FileStore
     ? undefined
     : new HashPool({
         dataDir: config.dataDir,
-        keyHex: config.fileEncryptionKey,
+        keys: fileKeySettings(config),
         databaseUrl: config.attachmentStore === 'database' ? config.databaseUrl : undefined,
       });
   try {
@@ -63,12 +65,12 @@ async function main() {
   const config = loadConfig();
   const database = await openDatabaseForCli(config);
   try {
-    const directory = new DirectoryStore(config.dataDir, config.fileEncryptionKey);
+    const directory = new DirectoryStore(config.dataDir, fileKeySettings(config));
     // `verify` reads where the server keeps attachments; `migrate-files` copies the directory's
     // files into the database when that is where they are kept.
     const files =
       config.attachmentStore === 'database'
-        ? new DatabaseStore(database.db, config.dataDir, config.fileEncryptionKey)
+        ? new DatabaseStore(database.db, config.dataDir, fileKeySettings(config))
         : directory;
     process.exitCode =
       'command' in parsed

@@ -176,6 +176,12 @@ export const attachments = pgTable(
     /** 'gcm' only: the AES-256-GCM nonce and tag, hex ('' for 'stream1'). */
     iv: text('iv').notNull(),
     authTag: text('auth_tag').notNull(),
+    /**
+     * The id of the key the file is sealed with (files/keys.ts; its header names it too), so that
+     * migrate-files and the start count what a rotation has left; null for files sealed before
+     * key ids (resealed by migrate-files).
+     */
+    keyId: text('key_id'),
     position: integer('position').notNull().default(0),
     createdAt: createdAt(),
   },

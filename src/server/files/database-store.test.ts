@@ -10,7 +10,7 @@ import { attachments, pendingUploads } from '../db/schema.js';
 import { copyLeftoverFilesAtStart, runMigrateFiles } from '../features/records/migrate-files.js';
 import { samplePdf, uploadRecord } from '../features/records/testing.js';
 import { addPatient, createTestApp, signedInHospital, type TestApp } from '../test/helpers.js';
-import { DatabaseStore } from './database-store.js';
+import { DatabaseStore } from './backends/database.js';
 import { onDisk, writeLegacyFile } from './testing.js';
 
 const KEY = 'ef'.repeat(32);

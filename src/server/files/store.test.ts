@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { useTempDirs } from '../test/helpers.js';
-import { DirectoryStore, isStorageKey } from './store.js';
+import { DirectoryStore } from './backends/directory.js';
+import { isStorageKey } from './store.js';
 
 const tempDir = useTempDirs('medledger-store-');
 const makeStore = () => new DirectoryStore(tempDir(), 'ab'.repeat(32));

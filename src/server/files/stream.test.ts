@@ -8,15 +8,11 @@ import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../db/connect.js';
 import { createTestDatabase, useTempDirs } from '../test/helpers.js';
-import { CHUNK_SIZE, HEADER_SIZE, MAGIC, sealedSize } from './chunked.js';
-import { DatabaseStore } from './database-store.js';
-import {
-  DirectoryStore,
-  IntegrityError,
-  type FileStore,
-  type PendingFile,
-  type StoredFileRef,
-} from './store.js';
+import { KEY_ID_SIZE } from './keys.js';
+import { CHUNK_SIZE, FORMAT_VERSION, HEADER_SIZE, MAGIC, sealedSize } from './formats/chunked.js';
+import { DatabaseStore } from './backends/database.js';
+import { DirectoryStore } from './backends/directory.js';
+import { IntegrityError, type FileStore, type PendingFile, type StoredFileRef } from './store.js';
 import { readSealed, sealedChunk, STORES, swapChunks, writeLegacyFile, writeSealed } from './testing.js';
 
 const KEY = 'ab'.repeat(32);
@@ -94,7 +90,7 @@ describe.each(STORES)('the chunked format, attachments in the %s', (kind) => {
       const onDisk = await readSealed(store, file.storageKey);
       expect(onDisk.length).toBe(sealedSize(size));
       expect(onDisk.subarray(0, MAGIC.length).equals(MAGIC)).toBe(true);
-      expect(onDisk[MAGIC.length]).toBe(1);
+      expect(onDisk[MAGIC.length]).toBe(FORMAT_VERSION);
       const { data, error } = await drain((await store.open(file))!);
       expect(error).toBeNull();
       expect(data.equals(plain)).toBe(true);
@@ -189,12 +185,12 @@ describe.each(STORES)('the chunked format, attachments in the %s', (kind) => {
 
     it('a changed header, and a file cut inside its header', async () => {
       const salt = await damaged((b) => {
-        b[MAGIC.length + 3] ^= 1;
+        b[MAGIC.length + 1 + KEY_ID_SIZE + 3] ^= 1;
         return b;
       });
       await expectRefusedAt(salt.store, salt.file, plain, 0);
       const version = await damaged((b) => {
-        b[MAGIC.length] = 2;
+        b[MAGIC.length] = 3;
         return b;
       });
       await expectRefusedAt(version.store, version.file, plain, 0);
@@ -299,7 +295,7 @@ describe('the old single-GCM format', () => {
     expect(await hashBack(store, legacy)).toEqual({ ok: true, sha256: sha(plain) });
     await expect(store.openRange({ ...legacy, size: plain.length }, 0, 1)).rejects.toThrow();
 
-    const rewrite = await store.rewriteLegacy(legacy);
+    const rewrite = await store.reseal(legacy);
     expect(rewrite).toMatchObject({ sha256: sha(plain), size: plain.length });
     // Nothing is replaced before replace().
     expect((await drain((await store.open(legacy))!)).data.equals(plain)).toBe(true);
@@ -319,7 +315,7 @@ describe('the old single-GCM format', () => {
     const bytes = fs.readFileSync(at);
     bytes[CHUNK_SIZE + 1] ^= 1;
     fs.writeFileSync(at, bytes);
-    await expect(store.rewriteLegacy(legacy)).rejects.toThrow();
+    await expect(store.reseal(legacy)).rejects.toThrow();
     expect(fs.readFileSync(at).equals(bytes)).toBe(true);
     expect(fs.readdirSync(store.tmpDir)).toEqual([]);
     expect(await hashBack(store, legacy)).toEqual({ ok: false, reason: 'altered' });

@@ -10,7 +10,8 @@ import { attachmentChunks, pendingUploads } from '../db/schema.js';
 import { createTestApp, type TestApp } from '../test/helpers.js';
 import { PENDING_UPLOAD_TTL_MS } from './pending.js';
 import { startUploadSweeps } from './sweep.js';
-import { DirectoryStore, type PendingFile } from './store.js';
+import { DirectoryStore } from './backends/directory.js';
+import { type PendingFile } from './store.js';
 import { STORES } from './testing.js';
 
 const pdf = () => Readable.from([Buffer.from('%PDF-1.7 left over\n'.repeat(5_000))]);

@@ -5,9 +5,10 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import { eq } from 'drizzle-orm';
 import { attachmentChunks } from '../db/schema.js';
-import { CHUNK_SIZE, HEADER_SIZE, SEALED_CHUNK_SIZE } from './chunked.js';
-import { DatabaseStore, HEADER_ROW } from './database-store.js';
-import { DirectoryStore, type FileStore } from './store.js';
+import { CHUNK_SIZE, HEADER_SIZE, SEALED_CHUNK_SIZE } from './formats/chunked.js';
+import { DatabaseStore, HEADER_ROW } from './backends/database.js';
+import { DirectoryStore } from './backends/directory.js';
+import { type FileStore } from './store.js';
 
 /** Both stores, for tests that must hold on each (`describe.each(STORES)`). */
 export const STORES = ['directory', 'database'] as const;
@@ -48,13 +49,14 @@ export function writeLegacyFile(
   keyHex: string,
   storageKey: string,
   plaintext: Buffer,
-): { format: 'gcm'; iv: string; authTag: string } {
+): { format: 'gcm'; iv: string; authTag: string; keyId: null } {
   const iv = crypto.randomBytes(12);
   const cipher = crypto.createCipheriv('aes-256-gcm', Buffer.from(keyHex, 'hex'), iv);
   cipher.setAAD(Buffer.from(storageKey));
   const body = Buffer.concat([cipher.update(plaintext), cipher.final()]);
   fs.writeFileSync(store.pathFor(storageKey), body, { mode: 0o600 });
-  return { format: 'gcm', iv: iv.toString('hex'), authTag: cipher.getAuthTag().toString('hex') };
+  // Such files name no key (they were written before key ids).
+  return { format: 'gcm', iv: iv.toString('hex'), authTag: cipher.getAuthTag().toString('hex'), keyId: null };
 }
 
 /** Where stored chunk `index` of a 'stream1' file starts and ends (exclusive). */

@@ -4,7 +4,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { isDatabaseOutage, isOutOfSpace, loggableError } from '../db/outage.js';
 import { HttpError, storageFull } from '../errors.js';
-import { isIntegrityFailure } from '../files/store.js';
+import { isIntegrityFailure, MissingKeyError } from '../files/store.js';
 
 /** Seconds a client is told to wait while the database is away. */
 export const OUTAGE_RETRY_AFTER_SECONDS = 5;
@@ -84,6 +84,15 @@ export function registerErrorHandling(app: FastifyInstance) {
       request.log.error({ err: loggableError(err) }, 'storage full');
       const full = storageFull();
       return reply.status(full.statusCode).send({ message: full.message, requestId: request.id });
+    }
+    if (err instanceof MissingKeyError) {
+      // The file is intact but sealed with a key this server was not given (a rotation whose
+      // previous key was dropped too early): the operator's to fix, and the id tells which key.
+      request.log.error({ err: loggableError(err) }, 'attachment sealed with a key not configured');
+      return reply.status(500).send({
+        message: `This file cannot be opened: it is sealed with key id ${err.keyId}, which this server is not configured with.`,
+        requestId: request.id,
+      });
     }
     if (isIntegrityFailure(err)) {
       // A stored attachment whose first chunk is not what was written, before anything was sent

@@ -6,7 +6,8 @@ import fs from 'node:fs';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { useTempDirs } from '../../test/helpers.js';
-import { DirectoryStore, type HashStoredResult } from '../../files/store.js';
+import { DirectoryStore } from '../../files/backends/directory.js';
+import { type HashStoredResult } from '../../files/store.js';
 import { HashPool } from './hash-pool.js';
 
 const KEY = 'cd'.repeat(32);
@@ -31,7 +32,7 @@ describe('HashPool', () => {
     expected[7] = { ok: false, reason: 'missing' };
     expected[31] = { ok: false, reason: 'altered' };
 
-    const pool = new HashPool({ dataDir, keyHex: KEY }, 3);
+    const pool = new HashPool({ dataDir, keys: KEY }, 3);
     try {
       // Twice over: the jobs asked for in one go reach the workers as one message, and the second
       // burst is posted while the first is still in flight, so the ids keep counting across them.
@@ -55,7 +56,7 @@ describe('HashPool', () => {
     await file.commit();
     // The worker refuses this key as it starts, so the job waiting for it cannot be answered; the
     // next job, posted after the failure, has no worker left at all.
-    const pool = new HashPool({ dataDir, keyHex: 'not-a-key' }, 1);
+    const pool = new HashPool({ dataDir, keys: 'not-a-key' }, 1);
     try {
       await expect(pool.hashStored(file)).rejects.toThrow('FILE_ENCRYPTION_KEY must be 64 hex characters');
       await expect(pool.hashStored(file)).rejects.toThrow('FILE_ENCRYPTION_KEY must be 64 hex characters');

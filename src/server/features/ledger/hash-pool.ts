@@ -7,15 +7,16 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import type { FileKeySettings } from '../../files/keys.js';
 import type { FileStore, HashStoredResult, StoredFileRef } from '../../files/store.js';
 
 /** What the audit needs of a store: the SHA-256 of an attachment's plaintext, read back. */
 export type AttachmentHasher = Pick<FileStore, 'hashStored'>;
 
-/** Where the store is: the folder and key, and the database when attachments are kept there. */
+/** Where the store is: the folder and keys, and the database when attachments are kept there. */
 export interface StoreLocation {
   dataDir: string;
-  keyHex?: string;
+  keys?: FileKeySettings | string;
   /** Set when attachments live in PostgreSQL: each worker opens its own connection to it. */
   databaseUrl?: string;
 }

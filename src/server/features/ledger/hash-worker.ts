@@ -5,14 +5,15 @@
 // else.
 import { parentPort, workerData } from 'node:worker_threads';
 import { connect } from '../../db/connect.js';
-import { DatabaseStore } from '../../files/database-store.js';
-import { DirectoryStore, type FileStore, type StoredFileRef } from '../../files/store.js';
+import { DatabaseStore } from '../../files/backends/database.js';
+import { DirectoryStore } from '../../files/backends/directory.js';
+import { type FileStore, type StoredFileRef } from '../../files/store.js';
 import type { HashJob, WorkerSetup } from './hash-pool.js';
 
-const { dataDir, keyHex, databaseUrl, claimed } = workerData as WorkerSetup;
+const { dataDir, keys, databaseUrl, claimed } = workerData as WorkerSetup;
 const files: FileStore = databaseUrl
-  ? new DatabaseStore((await connect({ databaseUrl, migrate: false })).db, dataDir, keyHex)
-  : new DirectoryStore(dataDir, keyHex);
+  ? new DatabaseStore((await connect({ databaseUrl, migrate: false })).db, dataDir, keys)
+  : new DirectoryStore(dataDir, keys);
 const hashStored = (ref: StoredFileRef) =>
   files instanceof DirectoryStore ? files.hashStoredBlocking(ref) : files.hashStored(ref);
 

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { AppContext } from '../../app.js';
 import { connect } from '../../db/connect.js';
 import { ledgerEntries, ledgerNodes, medicalRecords, users } from '../../db/schema.js';
-import { DirectoryStore } from '../../files/store.js';
+import { DirectoryStore } from '../../files/backends/directory.js';
 import { onDisk } from '../../files/testing.js';
 import { createTestApp, signedInHospital, type TestApp } from '../../test/helpers.js';
 import { parseLedgerArgs, runLedgerVerify } from './command.js';
@@ -111,7 +111,7 @@ describe('npm run ledger -- verify (the integrity check)', () => {
   it('hashes attachments on worker threads with the same findings: intact, altered, missing', async () => {
     const { t, records } = await ledgerWithRecords(4);
     const { dataDir, fileEncryptionKey } = t.ctx.config;
-    const pool = new HashPool({ dataDir, keyHex: fileEncryptionKey }, 2);
+    const pool = new HashPool({ dataDir, keys: fileEncryptionKey }, 2);
     try {
       const intact = await auditLedger(t.ctx.db, t.ctx.files, { hasher: pool });
       expect(intact).toMatchObject({ problemCount: 0, records: 4 });
@@ -154,7 +154,7 @@ describe('npm run ledger -- verify (the integrity check)', () => {
       })
       .returning();
     const { dataDir, fileEncryptionKey } = t.ctx.config;
-    const pool = new HashPool({ dataDir, keyHex: fileEncryptionKey }, 2);
+    const pool = new HashPool({ dataDir, keys: fileEncryptionKey }, 2);
     try {
       const pooled = await auditLedger(t.ctx.db, t.ctx.files, { hasher: pool, batchSize: 5 });
       const oneThread = await auditLedger(t.ctx.db, t.ctx.files, { batchSize: 5 });

@@ -94,6 +94,7 @@ export async function createLedgeredRecord(
                 format: p.format,
                 iv: p.iv,
                 authTag: p.authTag,
+                keyId: p.keyId,
                 position,
               })),
             )

@@ -147,7 +147,9 @@ export async function compareRecord(
       problems.push(
         stored.reason === 'missing'
           ? `Attachment "${row.fileName}" is missing from storage.`
-          : `Attachment "${row.fileName}" was altered on disk.`,
+          : stored.reason === 'key-missing'
+            ? `Attachment "${row.fileName}" is sealed with key id ${stored.keyId}, which is neither FILE_ENCRYPTION_KEY nor one of FILE_ENCRYPTION_PREVIOUS_KEYS.`
+            : `Attachment "${row.fileName}" was altered on disk.`,
       );
       fromBytes.push(row);
     } else {

@@ -8,7 +8,7 @@ import http from 'node:http';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { attachments } from '../../db/schema.js';
-import { CHUNK_SIZE, MAGIC, sealedSize } from '../../files/chunked.js';
+import { CHUNK_SIZE, MAGIC, sealedSize } from '../../files/formats/chunked.js';
 import {
   onDisk,
   readSealed,
@@ -368,8 +368,8 @@ describe.each(STORES)('attachments in the %s', (kind) => {
 
       const first = await migrate();
       expect(first.code).toBe(1);
-      expect(first.out).toContain('Attachments in the old single-GCM format: 2');
-      expect(first.out).toContain('Converted to the chunked format: 1');
+      expect(first.out).toContain('Attachments to reseal under it: 2 (in the old single-GCM format: 2)');
+      expect(first.out).toContain('Resealed: 1');
       expect(first.out).toContain('Failed: 1');
       expect(first.out).toMatch(/fails its integrity check/);
       const row = await formatOf(file);
@@ -405,8 +405,8 @@ describe.each(STORES)('attachments in the %s', (kind) => {
       // Again: nothing left to convert but the damaged file.
       fs.rmSync(pathOf(damaged));
       const second = await migrate();
-      expect(second.out).toContain('Attachments in the old single-GCM format: 1');
-      expect(second.out).toContain('Converted to the chunked format: 0');
+      expect(second.out).toContain('Attachments to reseal under it: 1 (in the old single-GCM format: 1)');
+      expect(second.out).toContain('Resealed: 0');
       expect(second.out).toMatch(/missing from storage/);
       await t.ctx.db
         .delete(attachments)
@@ -422,7 +422,7 @@ describe.each(STORES)('attachments in the %s', (kind) => {
         .set({ format: 'gcm', iv: '00'.repeat(12), authTag: '00'.repeat(16) })
         .where(eq(attachments.id, file.attachmentId));
       const { out } = await migrate();
-      expect(out).toMatch(/Completed \(converted by a run that was stopped\): 1/);
+      expect(out).toMatch(/Completed \(resealed by a run that was stopped\): 1/);
       expect((await formatOf(file)).format).toBe('stream1');
       expect((await download(file.url)).body.equals(file.plain)).toBe(true);
     });

@@ -12,8 +12,8 @@ import { describe, expect, it } from 'vitest';
 import type { AppContext } from '../../app.js';
 import { connect } from '../../db/connect.js';
 import { attachments, users } from '../../db/schema.js';
-import { CHUNK_SIZE, MAGIC } from '../../files/chunked.js';
-import { DirectoryStore } from '../../files/store.js';
+import { CHUNK_SIZE, MAGIC } from '../../files/formats/chunked.js';
+import { DirectoryStore } from '../../files/backends/directory.js';
 import { writeLegacyFile } from '../../files/testing.js';
 import { createLedgeredRecord } from '../ledger/testing.js';
 
@@ -55,8 +55,9 @@ describe('npm run ledger -- migrate-files (a process, embedded database)', () =>
 
       const first = await cli('migrate-files');
       expect(first.code).toBe(0);
-      expect(first.out).toContain('Attachments in the old single-GCM format: 1');
-      expect(first.out).toContain('Converted to the chunked format: 1');
+      expect(first.out).toContain('Attachments to reseal under it: 1 (in the old single-GCM format: 1)');
+      expect(first.out).toContain('Resealed: 1');
+      expect(first.out).toContain('Left: 0');
       expect(first.out).toContain('Failed: 0');
       expect(fs.readFileSync(files.pathFor(storageKey)).subarray(0, MAGIC.length).equals(MAGIC)).toBe(true);
 
@@ -66,7 +67,7 @@ describe('npm run ledger -- migrate-files (a process, embedded database)', () =>
 
       const second = await cli('migrate-files');
       expect(second.code).toBe(0);
-      expect(second.out).toContain('Attachments in the old single-GCM format: 0');
+      expect(second.out).toContain('Attachments to reseal under it: 0 (in the old single-GCM format: 0)');
 
       const reopened = await connect({ pgliteDir: path.join(dataDir, 'pglite') });
       try {

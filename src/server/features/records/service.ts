@@ -103,6 +103,7 @@ export async function saveUpload(
     format: f.pending.format,
     iv: f.pending.iv,
     authTag: f.pending.authTag,
+    keyId: f.pending.keyId,
     position: firstPosition + i,
   }));
   const all = [...target.existing, ...newFiles];

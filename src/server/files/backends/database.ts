@@ -11,29 +11,31 @@
 // ends the reservation); a failed upload deletes its rows, and the start-up sweep deletes rows that
 // neither an attachment nor a live reservation claims. Reading: rows in order, 16 at a time (1 MiB);
 // a range reads only the rows of its chunks.
+//
+// Resealing (migrate-files) writes the new rows under a reserved temporary key beside the old
+// ones; one transaction then drops the old rows and gives the new ones the file's storage key, so
+// a statement sees the old file or the new one. A reader whose file is resealed between two of its
+// statements (a file of more than 15 chunks, or a range) meets the new rows with the old header,
+// which fails their check: such a download is cut off and has to be retried.
 import crypto from 'node:crypto';
 import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { and, asc, eq, gte, lte, sql } from 'drizzle-orm';
-import type { Config } from '../config.js';
-import type { Db } from '../db/connect.js';
-import { attachmentChunks } from '../db/schema.js';
-import { HEADER_SIZE, SEALED_CHUNK_SIZE, Sealer } from './chunked.js';
-import { PENDING_UPLOAD_TTL_MS, pendingUploadsIn } from './pending.js';
-import { DirectoryStore, SealedStore, type FileStore, type SealedSink, type StoredFileRef } from './store.js';
+import type { Db } from '../../db/connect.js';
+import { attachmentChunks } from '../../db/schema.js';
+import { HEADER_SIZE, Opener, SEALED_CHUNK_SIZE, Sealer } from '../formats/chunked.js';
+import { sha256Of } from '../hashing.js';
+import type { FileKeySettings } from '../keys.js';
+import { PENDING_UPLOAD_TTL_MS, pendingUploadsIn, releaseInTransaction } from '../pending.js';
+import { SealedStore, type ResealTarget } from '../sealed-store.js';
+import type { SealedSink, StoredFileRef } from '../store.js';
+import { DirectoryStore } from './directory.js';
 
 /** The header's row index; chunk i is row i. */
 export const HEADER_ROW = -1;
 /** Rows read per statement (16 sealed chunks: about 1 MiB). */
 const READ_BATCH = 16;
 const LAST_ROW = 2 ** 31 - 1;
-
-/** The configured store: the database with ATTACHMENT_STORE=database (the default with DATABASE_URL). */
-export function fileStoreFor(config: Config, db: Db): FileStore {
-  return config.attachmentStore === 'database'
-    ? new DatabaseStore(db, config.dataDir, config.fileEncryptionKey)
-    : new DirectoryStore(config.dataDir, config.fileEncryptionKey, pendingUploadsIn(db));
-}
 
 export class DatabaseStore extends SealedStore {
   readonly kind = 'database' as const;
@@ -42,9 +44,9 @@ export class DatabaseStore extends SealedStore {
   constructor(
     readonly db: Db,
     dataDir: string,
-    keyHex?: string,
+    keys?: FileKeySettings | string,
   ) {
-    super(dataDir, keyHex, pendingUploadsIn(db));
+    super(dataDir, keys, pendingUploadsIn(db));
   }
 
   /** A probe row is written and deleted. */
@@ -63,18 +65,14 @@ export class DatabaseStore extends SealedStore {
     return rows.length > 0;
   }
 
-  protected async readHeader(storageKey: string): Promise<Buffer | null> {
+  protected async readRange(storageKey: string, first: number, until: number) {
     const [row] = await this.db
       .select({ bytes: attachmentChunks.bytes })
       .from(attachmentChunks)
       .where(and(eq(attachmentChunks.storageKey, storageKey), eq(attachmentChunks.idx, HEADER_ROW)));
-    if (row) return row.bytes;
     // Chunks without their header: a damaged file, refused by the header check.
-    return (await this.exists(storageKey)) ? Buffer.alloc(0) : null;
-  }
-
-  protected readChunks(storageKey: string, first: number, until: number): Readable {
-    return rowReader(this.db, storageKey, first, until);
+    const header = row ? row.bytes : (await this.exists(storageKey)) ? Buffer.alloc(0) : null;
+    return header && { header, chunks: rowReader(this.db, storageKey, first, until) };
   }
 
   openStored(storageKey: string): Readable {
@@ -92,6 +90,26 @@ export class DatabaseStore extends SealedStore {
 
   async remove(storageKey: string): Promise<void> {
     await this.db.delete(attachmentChunks).where(eq(attachmentChunks.storageKey, storageKey));
+  }
+
+  protected async newResealTarget(storageKey: string): Promise<ResealTarget> {
+    // Reserved like an upload, so that no sweep takes the new rows for leftovers.
+    const beside = `${storageKey}-reseal`;
+    await this.remove(beside);
+    await this.pending?.reserve(beside);
+    const discard = async () => {
+      await this.remove(beside);
+      await this.pending?.release(beside);
+    };
+    return {
+      sink: { stream: new RowWriter(this.db, beside), commit: async () => {}, discard },
+      readBack: () => rowReader(this.db, beside, HEADER_ROW, LAST_ROW),
+      replace: async (tx = this.db) => {
+        await tx.delete(attachmentChunks).where(eq(attachmentChunks.storageKey, storageKey));
+        await tx.update(attachmentChunks).set({ storageKey }).where(eq(attachmentChunks.storageKey, beside));
+        await releaseInTransaction(tx, [beside]);
+      },
+    };
   }
 
   /**
@@ -123,16 +141,15 @@ export class DatabaseStore extends SealedStore {
    * compare with the row's.
    */
   async copyFrom(source: DirectoryStore, meta: StoredFileRef, db: Db): Promise<{ sha256: string }> {
-    const inTx = new DatabaseStore(db, '', this.key.toString('hex'));
-    await inTx.remove(meta.storageKey);
+    await db.delete(attachmentChunks).where(eq(attachmentChunks.storageKey, meta.storageKey));
     const writer = new RowWriter(db, meta.storageKey);
     if (meta.format === 'stream1') await pipeline(source.openStored(meta.storageKey), writer);
-    else await pipeline(source.openDecrypted(meta), new Sealer(this.key, meta.storageKey), writer);
+    else await pipeline(source.openDecrypted(meta), new Sealer(this.keyring, meta.storageKey), writer);
     // Read back: what the database now holds must open and hash as the row says.
-    const hash = crypto.createHash('sha256');
-    for await (const part of inTx.openDecrypted({ ...meta, format: 'stream1', iv: '', authTag: '' }))
-      hash.update(part as Buffer);
-    return { sha256: hash.digest('hex') };
+    const stored = rowReader(db, meta.storageKey, HEADER_ROW, LAST_ROW);
+    const opener = new Opener(this.keyring, meta.storageKey);
+    stored.on('error', (err) => opener.destroy(err));
+    return { sha256: await sha256Of(stored.pipe(opener)) };
   }
 }
 

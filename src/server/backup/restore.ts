@@ -11,7 +11,7 @@ import pg from 'pg';
 import type { Config } from '../config.js';
 import { connect, type Db } from '../db/connect.js';
 import { attachments } from '../db/schema.js';
-import { fileStoreFor } from '../files/database-store.js';
+import { fileStoreFor } from '../files/configured.js';
 import type { FileStore } from '../files/store.js';
 import { runLedgerVerify, type CommandIo } from '../features/ledger/command.js';
 import { readArchive } from './archive.js';

@@ -72,18 +72,6 @@ export function activityDescription(entry: Pick<AuditEntry, 'action' | 'details'
   return entry.details || DESCRIPTIONS[entry.action] || `${entry.action.replace(/_/g, ' ')} action performed`;
 }
 
-export const ACTIVITY_ACTION_LABELS: Record<string, string> = {
-  all: 'All Activities',
-  record_upload: 'Record Upload',
-  record_access: 'Record Access',
-  record_view: 'Record View',
-  consent_change: 'Consent Change',
-  profile_change: 'Profile Change',
-  family_contact_change: 'Family Contact Change',
-  family_access: 'Family Access',
-  login: 'Login',
-};
-
 /** The list's Download: GET /api/download/<last segment of fileUrl>, saved as fileName or "<title>.pdf". */
 export function recordDownload(record: Pick<MedicalRecord, 'fileUrl' | 'fileName' | 'title'>) {
   const last = record.fileUrl?.split('/').filter(Boolean).pop();

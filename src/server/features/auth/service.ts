@@ -136,7 +136,8 @@ export async function registerUser(
         if (claimed.length === 0) throw badRequest(MRN_NOT_MATCHED);
         await notifyPatientClaimed(tx, patientRowId, now);
       }
-      if (invitation) await grantInvitation(tx, user.id, invitation, null, now);
+      // The sign-up's address is the family member's, recorded with their acceptance.
+      if (invitation) await grantInvitation(tx, user.id, invitation, claim?.address ?? null, now);
       if (input.role === 'hospital') await startTrial(tx, user.id, now);
       if (input.role === 'hospital') await notifyTrialEnding(tx, user.id, now);
       return toPublicUser(user, null);

@@ -23,8 +23,3 @@ export const consentSchema = consentInputSchema.extend({
   updatedAt: z.string().nullable(),
 });
 export type Consent = z.infer<typeof consentSchema>;
-
-export const describeConsent = (c: ConsentInput) =>
-  `Consent settings: share with specialists ${c.shareWithSpecialists ? 'on' : 'off'}, family access ${
-    c.shareWithFamily ? 'on' : 'off'
-  }`;

@@ -74,6 +74,8 @@ export const AUDIT_ACTIONS = [
   'record_access',
   'record_view',
   'record_download',
+  // A record's ledger receipt downloaded (GET /api/medical-records/{id}/receipt).
+  'receipt_download',
   // A stored attachment failed its integrity check while it was being downloaded.
   'integrity_failure',
   'record_draft',
@@ -108,11 +110,38 @@ export const AUDIT_ACTIONS = [
 
 /** The hospital trail's action filter: every action that can appear in a hospital's trail. */
 export const HOSPITAL_AUDIT_ACTIONS = AUDIT_ACTIONS.filter((a) => a !== 'application_review');
+/**
+ * The patient's activity filter: every action that can appear in a patient's trail (a hospital's
+ * drafts never do; an account's events do, since the account is the patient's own).
+ */
 export const PATIENT_AUDIT_ACTIONS = [
   'record_upload',
   'record_access',
   'record_view',
+  'record_download',
+  'receipt_download',
+  'integrity_failure',
+  'record_amend',
+  'record_entered_in_error',
   'consent_change',
+  'profile_change',
+  'patient_create',
+  'patient_update',
+  'patient_archive',
+  'activation_code_issue',
+  'appointment_create',
+  'appointment_update',
+  'appointment_status',
+  'appointment_cancel',
+  'family_contact_change',
+  'family_access',
+  'login',
+  'password_reset',
+  'password_change',
+  'two_factor_change',
+  'session_end',
+  'account_suspend',
+  'account_reactivate',
 ] as const;
 
 export const MAX_UPLOAD_BYTES = 25 * 1024 * 1024;

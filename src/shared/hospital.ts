@@ -3,43 +3,11 @@
 import { z } from 'zod';
 import { isoInstant, isUuid, mailAddress, nullableStrings, strings, timeZoneSchema } from './fields.js';
 import { text } from './text.js';
-import { MIN_NAME_LENGTH, type AUDIT_ACTIONS } from './constants.js';
+import { MIN_NAME_LENGTH } from './constants.js';
 import { pagedSchema, pagingQuerySchema } from './patients.js';
 
-export const AUDIT_ACTION_LABELS: Record<(typeof AUDIT_ACTIONS)[number], string> = {
-  login: 'Login',
-  record_upload: 'Record Upload',
-  record_access: 'Record Access',
-  record_view: 'Record View',
-  record_download: 'Record Download',
-  integrity_failure: 'Integrity Failure',
-  record_draft: 'Record Draft',
-  record_amend: 'Record Amendment',
-  record_entered_in_error: 'Record Entered in Error',
-  consent_change: 'Consent Change',
-  profile_change: 'Profile Change',
-  patient_create: 'Patient Added',
-  patient_update: 'Patient Updated',
-  patient_archive: 'Patient Removed',
-  activation_code_issue: 'Activation Code Issued',
-  appointment_create: 'Appointment Booked',
-  appointment_update: 'Appointment Changed',
-  appointment_status: 'Appointment Status',
-  appointment_cancel: 'Appointment Cancelled',
-  family_contact_change: 'Family Contact Change',
-  family_access: 'Family Access',
-  settings_change: 'Settings Change',
-  application_review: 'Application Review',
-  provider_register: 'Provider Registration',
-  password_reset: 'Password Reset',
-  password_change: 'Password Change',
-  two_factor_change: 'Two-Factor Change',
-  session_end: 'Session Ended',
-  subscription_change: 'Subscription Change',
-  account_suspend: 'Account Suspended',
-  account_reactivate: 'Account Reactivated',
-  provider_verify: 'Provider Verified',
-};
+// The labels live with the events they name (audit-events.ts); re-exported for the trail's readers.
+export { AUDIT_ACTION_LABELS } from './audit-events.js';
 
 /** "record_upload" -> "record upload" (spec: underscores replaced by spaces). */
 export const actionName = (action: string) => action.replace(/_/g, ' ');

@@ -260,7 +260,10 @@ export const auditLogs = pgTable(
     action: text('action').notNull(),
     entityId: text('entity_id'),
     entityType: text('entity_type'),
+    /** What the entry says, as text: written before typed events (new rows leave it null). */
     details: text('details'),
+    /** The event's typed data (src/shared/audit-events.ts), rendered into the text every reader shows. */
+    data: jsonb('data'),
     ipAddress: text('ip_address'),
     blockchainHash: text('blockchain_hash'),
     /** Scope columns: which hospital's and which patient's trail the entry belongs to. */

@@ -14,6 +14,7 @@ import { loadConfig, type Config } from '../config.js';
 import { connect, type Database } from '../db/connect.js';
 import { auditLogs, ledgerEntries, users } from '../db/schema.js';
 import type { LedgerKind } from '../../shared/ledger/entry.js';
+import { auditText } from '../../shared/audit-events.js';
 import { createAdmin } from '../features/auth/service.js';
 import { headerOf, linkTo, outboxMessages } from '../mail/read-message.js';
 
@@ -181,15 +182,17 @@ export function expectStatus<T = Record<string, unknown>>(res: LightMyRequestRes
 type AuditColumn = 'action' | 'patientId' | 'userId' | 'entityId' | 'hospitalId';
 
 /** The audit trail's rows whose columns equal every value given, oldest first. */
-export function auditRows(t: TestApp, match: Partial<Record<AuditColumn, string>>) {
+export async function auditRows(t: TestApp, match: Partial<Record<AuditColumn, string>>) {
   const conditions = Object.entries(match).map(([column, value]) =>
     eq(auditLogs[column as AuditColumn], value),
   );
-  return t.ctx.db
+  const rows = await t.ctx.db
     .select()
     .from(auditLogs)
     .where(and(...conditions))
     .orderBy(auditLogs.createdAt);
+  // `details` as the trails show it: rendered from the event's data (old rows: their own text).
+  return rows.map((row) => ({ ...row, details: auditText(row.action, row.data, row.details) }));
 }
 
 /** A patient's ledger entries of one kind, in ledger order. */

@@ -6,11 +6,11 @@ import { Code, Group, Paper, Stack, Switch, Text, Title } from '@mantine/core';
 import { IconCopy } from '@tabler/icons-react';
 import { useState } from 'react';
 import { PATIENT_AUDIT_ACTIONS } from '../../../shared/constants';
-import { actionName, type AuditEntry } from '../../../shared/hospital';
+import { AUDIT_ACTION_LABELS, actionName, type AuditEntry } from '../../../shared/hospital';
 import { copyHash } from '../../notify';
 import { formatDateTime, localDayBounds, plural, truncateHash } from '../../format';
 import { useActivity } from './api';
-import { ACTIVITY_ACTION_LABELS, activityDescription } from './activity';
+import { activityDescription } from './activity';
 import { ListPager } from '../../components/ListPager';
 import { LoadFailed } from '../../components/LoadFailed';
 import { IconAction } from '../../components/IconAction';
@@ -19,15 +19,9 @@ import { EntryHeading } from './AuditEntryRow';
 import { FilterSelect } from '../../components/FilterBar';
 
 const ACTION_OPTIONS = [
-  'all',
-  ...PATIENT_AUDIT_ACTIONS,
-  'profile_change',
-  'family_contact_change',
-  'family_access',
-].map((a) => ({
-  value: a,
-  label: ACTIVITY_ACTION_LABELS[a] ?? a,
-}));
+  { value: 'all', label: 'All Activities' },
+  ...PATIENT_AUDIT_ACTIONS.map((a) => ({ value: a, label: AUDIT_ACTION_LABELS[a] })),
+];
 
 function ActivityRow({ entry }: { entry: AuditEntry }) {
   const name = actionName(entry.action);

@@ -1,4 +1,5 @@
-// The patient's activity trail: its wording per action and its filter's choices.
+// The patient's activity trail: its wording per action (the filter's labels are the shared
+// AUDIT_ACTION_LABELS).
 import type { AuditEntry } from '../../../shared/hospital';
 
 const DESCRIPTIONS: Record<string, string> = {
@@ -17,15 +18,3 @@ const DESCRIPTIONS: Record<string, string> = {
 export function activityDescription(entry: Pick<AuditEntry, 'action' | 'details'>): string {
   return entry.details || DESCRIPTIONS[entry.action] || `${entry.action.replace(/_/g, ' ')} action performed`;
 }
-
-export const ACTIVITY_ACTION_LABELS: Record<string, string> = {
-  all: 'All Activities',
-  record_upload: 'Record Upload',
-  record_access: 'Record Access',
-  record_view: 'Record View',
-  consent_change: 'Consent Change',
-  profile_change: 'Profile Change',
-  family_contact_change: 'Family Contact Change',
-  family_access: 'Family Access',
-  login: 'Login',
-};

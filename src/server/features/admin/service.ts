@@ -11,7 +11,7 @@ import { badRequest, conflict, notFound } from '../../errors.js';
 import { destroyUserSessions } from '../../plugins/session.js';
 import { isUuid } from '../../access.js';
 import { whoIs } from '../../users.js';
-import { writeAudit, type AuditAction } from '../audit/service.js';
+import { recordAudit, type AuditRecord } from '../audit/service.js';
 import { likePattern } from '../patients/search.js';
 
 type UserRow = typeof users.$inferSelect;
@@ -88,8 +88,6 @@ async function findUser(db: Db, id: string): Promise<UserRow> {
 }
 
 const who = (u: UserRow) => `${u.email} (${u.role === 'medledger_admin' ? 'administrator' : u.role})`;
-/** A hospital's own trail shows what was done to its account. */
-const trailOf = (u: UserRow) => (u.role === 'hospital' ? u.id : null);
 
 /**
  * Changes an account only while `when` holds, so that of two changes at once one is refused
@@ -111,9 +109,9 @@ async function changeAccount(
   return row;
 }
 
-/** An administrator's change to an account, audited (in a hospital's own trail too). */
-const auditAccount = (tx: Db, actor: AdminActor, action: AuditAction, row: UserRow, details: string) =>
-  writeAudit(tx, actor, { action, entityType: 'user', entityId: row.id, details, hospitalId: trailOf(row) });
+/** An administrator's change to an account, audited (in the account's own trails too). */
+const auditAccount = (tx: Db, actor: AdminActor, row: UserRow, event: AuditRecord['event']) =>
+  recordAudit(tx, actor, { event, subject: { type: 'user', id: row.id, role: row.role } });
 
 /** "1 session", "3 sessions": the counts in audit entries and answers. */
 export const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
@@ -201,8 +199,10 @@ export async function suspendUser(
     );
     const sessionsEnded = await destroyUserSessions(tx, row.id);
     const sharingStopped = await suspendSharing(tx, row.id, now);
-    const ended = `ended ${plural(sessionsEnded, 'session')}; stopped ${sharingText(sharingStopped)}`;
-    await auditAccount(tx, actor, 'account_suspend', row, `Suspended the account ${who(row)}; ${ended}`);
+    await auditAccount(tx, actor, row, {
+      kind: 'account_suspend',
+      data: { account: who(row), sessionsEnded, ...sharingStopped },
+    });
     return { user: toAdminUser(row), sessionsEnded, sharingStopped };
   });
 }
@@ -228,14 +228,10 @@ export async function reactivateUser(
       'This account is not suspended.',
     );
     const sharing = await endOrRestoreSharing(tx, row.id, restoreSharing, now);
-    const outcome = `${restoreSharing ? 'restored' : 'ended for good'} ${sharingText(sharing)}`;
-    await auditAccount(
-      tx,
-      actor,
-      'account_reactivate',
-      row,
-      `Reactivated the account ${who(row)}; ${outcome}`,
-    );
+    await auditAccount(tx, actor, row, {
+      kind: 'account_reactivate',
+      data: { account: who(row), restored: restoreSharing, ...sharing },
+    });
     return { user: toAdminUser(row), sharing };
   });
 }
@@ -252,13 +248,10 @@ export async function verifyProvider(db: Db, actor: AdminActor, id: string, now:
       isNull(users.verifiedAt),
       'This hospital is already a verified provider.',
     );
-    await auditAccount(
-      tx,
-      actor,
-      'provider_verify',
-      row,
-      `Verified ${row.hospitalName ?? row.email} as a provider`,
-    );
+    await auditAccount(tx, actor, row, {
+      kind: 'provider_verify',
+      data: { hospital: row.hospitalName ?? row.email },
+    });
     return toAdminUser(row);
   });
 }

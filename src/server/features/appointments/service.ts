@@ -48,7 +48,7 @@ import { appointments, patients, users } from '../../db/schema.js';
 import { formatInstantWithZone } from '../../../shared/time.js';
 import { joinNames } from '../../../shared/users.js';
 import { badRequest, conflict, notFound } from '../../errors.js';
-import { writeAudit, type AuditAction } from '../audit/service.js';
+import { recordAudit, type AuditRecord } from '../audit/service.js';
 import { appendLedgered } from '../ledger/ledgered.js';
 import { notifyAppointment } from '../notifications/events.js';
 
@@ -295,24 +295,25 @@ export async function createAppointment(
       .returning();
     if (!created) throw new Error('insert returned no row');
     await notifyAppointment(tx, created, 'booked', now);
-    const scheduled = `Scheduled ${describeAppointment(created, zone)}`;
-    await auditAppointment(tx, actor, 'appointment_create', created, scheduled);
+    await recordAudit(tx, actor, {
+      event: { kind: 'appointment_create', data: { appointment: describeAppointment(created, zone) } },
+      subject: appointmentSubject(actor, created),
+    });
     return created;
   });
   return toAppointment(row, patient, zone);
 }
 
-/** An appointment's audit entry, in its hospital's and its patient's trails. */
-function auditAppointment(tx: Db, actor: Actor, action: AuditAction, row: AppointmentRow, details: string) {
-  return writeAudit(tx, actor, {
-    action,
-    entityType: 'appointment',
-    entityId: row.id,
-    details,
-    hospitalId: actor.id,
-    patientId: row.patientId,
-  });
-}
+/** An appointment as an audit entry's subject (its hospital is the actor, who books it). */
+const appointmentSubject = (
+  actor: Actor,
+  row: Pick<AppointmentRow, 'id' | 'patientId'>,
+): AuditRecord['subject'] => ({
+  type: 'appointment',
+  id: row.id,
+  patientId: row.patientId,
+  hospitalId: actor.id,
+});
 
 export async function updateAppointment(
   db: Db,
@@ -346,8 +347,10 @@ export async function updateAppointment(
       .returning();
     if (!updated) throw conflict('A cancelled appointment cannot be changed.');
     await notifyAppointment(tx, updated, 'changed', now);
-    const details = `Updated to ${describeAppointment(updated, zone)}`;
-    await auditAppointment(tx, actor, 'appointment_update', updated, details);
+    await recordAudit(tx, actor, {
+      event: { kind: 'appointment_update', data: { appointment: describeAppointment(updated, zone) } },
+      subject: appointmentSubject(actor, updated),
+    });
     return updated;
   });
   return toAppointment(row, patient, zone);
@@ -369,8 +372,17 @@ export async function setAppointmentStatus(
       .where(and(eq(appointments.id, id), ne(appointments.status, 'cancelled')))
       .returning();
     if (!updated) throw conflict('A cancelled appointment cannot change status.');
-    const details = `Status ${current.appointment.status} → ${status}: ${describeAppointment(updated, zone)}`;
-    await auditAppointment(tx, actor, 'appointment_status', updated, details);
+    await recordAudit(tx, actor, {
+      event: {
+        kind: 'appointment_status',
+        data: {
+          from: current.appointment.status,
+          to: status,
+          appointment: describeAppointment(updated, zone),
+        },
+      },
+      subject: appointmentSubject(actor, updated),
+    });
     return updated;
   });
   return toAppointment(row, current.patient, zone);
@@ -415,12 +427,8 @@ export async function cancelAppointment(db: Db, actor: Actor, id: string, now: D
           return withHash ?? { ...cancelled, blockchainHash: hash };
         },
         audit: {
-          action: 'appointment_cancel',
-          entityType: 'appointment',
-          entityId: id,
-          details: `Cancelled ${describeAppointment(cancelled, zone)}`,
-          hospitalId: actor.id,
-          patientId: cancelled.patientId,
+          event: { kind: 'appointment_cancel', data: { appointment: describeAppointment(cancelled, zone) } },
+          subject: appointmentSubject(actor, { id, patientId: cancelled.patientId }),
         },
       },
       now,

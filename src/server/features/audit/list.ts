@@ -18,6 +18,7 @@ import {
   type SQL,
 } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import { auditActorName, auditText } from '../../../shared/audit-events.js';
 import type { AuditPage, AuditQuery, AuditUser } from '../../../shared/hospital.js';
 import { displayName, joinedDisplayName } from '../../../shared/users.js';
 import type { Db } from '../../db/connect.js';
@@ -72,6 +73,12 @@ function scopeCondition(scope: TrailScope): SQL | undefined {
     ? hospitalTrail(scope.hospitalId)
     : and(eq(auditLogs.patientId, scope.patientId), aboutWhatThePatientCanSee);
 }
+
+/**
+ * Staff members' addresses (a hospital's, an administrator's) stay out of a patient's view; the
+ * patient sees every other actor's: their own, their family's, a specialist's opening their link.
+ */
+const isStaff = (role: string | null | undefined) => role === 'hospital' || role === 'medledger_admin';
 
 /** The query's own filters (action, user, period); none is the trail's opening view. */
 function queryFilters(query: AuditQuery): SQL[] {
@@ -149,7 +156,7 @@ function trailPageQuery(
   return db
     .select({
       entry: listedEntryColumns,
-      user: { email: users.email, firstName: users.firstName, lastName: users.lastName },
+      user: { email: users.email, firstName: users.firstName, lastName: users.lastName, role: users.role },
       ledgerHash: ledgerEntries.hash,
       ...counts,
     })
@@ -197,13 +204,12 @@ export async function listTrail(db: Db, scope: TrailScope, query: AuditQuery): P
     items: rows.map(({ entry, user, ledgerHash }) => ({
       id: entry.id,
       action: entry.action,
-      details: entry.details,
+      details: auditText(entry.action, entry.data, entry.details),
       userId: entry.userId,
-      userName: joinedDisplayName(user),
+      userName: joinedDisplayName(user) ?? auditActorName(entry.action, entry.data) ?? null,
       entityType: entry.entityType,
       entityId: entry.entityId,
-      // Staff members' addresses stay out of a patient's view; the patient sees their own.
-      ipAddress: 'hospitalId' in scope || entry.userId === scope.patientUserId ? entry.ipAddress : null,
+      ipAddress: 'hospitalId' in scope || !isStaff(user?.role) ? entry.ipAddress : null,
       createdAt: entry.createdAt,
       blockchainHash: entry.blockchainHash,
       blockchainVerified: !!entry.blockchainHash && ledgerHash === entry.blockchainHash,

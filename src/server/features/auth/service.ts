@@ -10,7 +10,7 @@ import type { Mailer } from '../../mail/mailer.js';
 import { isUniqueViolation } from '../../db/outage.js';
 import { patients, users } from '../../db/schema.js';
 import { HttpError, badRequest, conflict, forbidden, tooManyRequests } from '../../errors.js';
-import { writeAudit } from '../audit/service.js';
+import { recordAudit } from '../audit/service.js';
 import { startTrial } from '../billing/service.js';
 import { destroyUserSessions } from '../../plugins/session.js';
 import { toPublicUser } from '../../users.js';
@@ -136,7 +136,8 @@ export async function registerUser(
         if (claimed.length === 0) throw badRequest(MRN_NOT_MATCHED);
         await notifyPatientClaimed(tx, patientRowId, now);
       }
-      if (invitation) await grantInvitation(tx, user.id, invitation, null, now);
+      // The sign-up's address is the family member's, recorded with their acceptance.
+      if (invitation) await grantInvitation(tx, user.id, invitation, claim?.address ?? null, now);
       if (input.role === 'hospital') await startTrial(tx, user.id, now);
       if (input.role === 'hospital') await notifyTrialEnding(tx, user.id, now);
       return toPublicUser(user, null);
@@ -249,24 +250,12 @@ export async function completeSignIn(
       .where(and(eq(users.id, user.id), isNull(users.suspendedAt)))
       .returning({ id: users.id });
     if (stamped.length === 0) throw forbidden(ACCOUNT_SUSPENDED);
-    const [patient] =
-      user.role === 'patient'
-        ? await tx
-            .select({ id: patients.id, hospitalId: patients.createdByHospitalId })
-            .from(patients)
-            .where(eq(patients.userId, user.id))
-        : [];
-    await writeAudit(
+    await recordAudit(
       tx,
       { id: user.id, ip },
       {
-        action: 'login',
-        entityType: 'user',
-        entityId: user.id,
-        details: `Signed in as ${user.role}${how ? ` ${how}` : ''}`,
-        // A patient's sign-in belongs to their hospital's trail too (it is about that hospital's patient).
-        hospitalId: user.role === 'hospital' ? user.id : (patient?.hospitalId ?? null),
-        patientId: patient?.id ?? null,
+        event: { kind: 'login', data: { role: user.role, ...(how ? { how } : {}) } },
+        subject: { type: 'user', id: user.id, role: user.role },
       },
     );
     if (inTransaction) await inTransaction(tx);
@@ -299,12 +288,9 @@ export async function changePassword(
   return db.transaction(async (tx) => {
     await tx.update(users).set({ password: passwordHash }).where(eq(users.id, actor.id));
     const ended = await destroyUserSessions(tx, actor.id, actor.sessionId);
-    await writeAudit(tx, actor, {
-      action: 'password_change',
-      entityType: 'user',
-      entityId: actor.id,
-      details: `Changed the password; ended ${ended} other session${ended === 1 ? '' : 's'}`,
-      hospitalId: user.role === 'hospital' ? actor.id : null,
+    await recordAudit(tx, actor, {
+      event: { kind: 'password_change', data: { sessionsEnded: ended } },
+      subject: { type: 'user', id: actor.id, role: user.role },
     });
     return ended;
   });

@@ -6,7 +6,8 @@ import { isUuid } from '../../access.js';
 import type { Db } from '../../db/connect.js';
 import { sessions } from '../../db/schema.js';
 import { notFound } from '../../errors.js';
-import { writeAudit } from '../audit/service.js';
+import { recordAudit } from '../audit/service.js';
+import type { Actor } from '../../access.js';
 
 export async function listSessions(
   db: Db,
@@ -40,7 +41,7 @@ export async function listSessions(
 /** Ends one of the user's own sessions; another user's (or an unknown) id is a 404. */
 export async function endSession(
   db: Db,
-  actor: { id: string; ip: string; role: string },
+  actor: Pick<Actor, 'id' | 'ip' | 'role'>,
   publicId: string,
 ): Promise<void> {
   if (!isUuid(publicId)) throw notFound('Session not found.');
@@ -50,12 +51,9 @@ export async function endSession(
       .where(and(eq(sessions.publicId, publicId), eq(sessions.userId, actor.id)))
       .returning({ userAgent: sessions.userAgent });
     if (ended.length === 0) throw notFound('Session not found.');
-    await writeAudit(tx, actor, {
-      action: 'session_end',
-      entityType: 'user',
-      entityId: actor.id,
-      details: `Signed out a session (${deviceLabel(ended[0].userAgent)})`,
-      hospitalId: actor.role === 'hospital' ? actor.id : null,
+    await recordAudit(tx, actor, {
+      event: { kind: 'session_end', data: { device: deviceLabel(ended[0].userAgent) } },
+      subject: { type: 'user', id: actor.id, role: actor.role },
     });
   });
 }

@@ -18,7 +18,7 @@ import {
 import type { Db } from '../../db/connect.js';
 import { pendingLogins, recoveryCodes, userTwoFactor, users } from '../../db/schema.js';
 import { HttpError, badRequest, conflict, forbidden, notFound, unauthorized } from '../../errors.js';
-import { writeAudit } from '../audit/service.js';
+import { recordAudit, type AuditActor } from '../audit/service.js';
 import { verifyPassword } from './passwords.js';
 import { reserveSignInAttempt, signInSucceeded } from './throttle.js';
 import { sha256Hex } from '../../digest.js';
@@ -38,7 +38,7 @@ export interface TwoFactorDeps {
 
 type UserRow = typeof users.$inferSelect;
 /** The signed-in user changing their own two-factor sign-in (the e-mail labels the TOTP account). */
-type AccountHolder = Pick<Actor, 'id' | 'ip'> & { email: string };
+type AccountHolder = Pick<Actor, 'id' | 'ip' | 'role'> & { email: string };
 
 /** Recovery codes are kept as HMAC-SHA256 under the server key: a copy of the table alone cannot be searched. */
 const recoveryHash = (key: Buffer, code: string) =>
@@ -165,12 +165,9 @@ export async function enableTwoFactor(
       .values(
         codes.map((c) => ({ userId: actor.id, codeHash: recoveryHash(deps.secretKey, c), createdAt: now })),
       );
-    await writeAudit(tx, actor, {
-      action: 'two_factor_change',
-      entityType: 'user',
-      entityId: actor.id,
-      details: 'Turned on two-factor sign-in',
-      hospitalId: user?.role === 'hospital' ? actor.id : null,
+    await recordAudit(tx, actor, {
+      event: { kind: 'two_factor_change', data: { change: 'on' } },
+      subject: { type: 'user', id: actor.id, role: actor.role },
     });
   });
   return codes;
@@ -190,7 +187,7 @@ export async function disableTwoFactor(
   }
   await signInSucceeded(deps.db, actor.email, actor.ip);
   if (!user.twoFactorEnabled) throw conflict('Two-factor sign-in is not on.');
-  await clearTwoFactor(deps.db, user, 'Turned off two-factor sign-in', actor.ip);
+  await clearTwoFactor(deps.db, user, { id: user.id, ip: actor.ip }, 'off');
 }
 
 /**
@@ -313,7 +310,8 @@ export async function resetTwoFactor(db: Db, email: string): Promise<boolean> {
   const [user] = await db.select().from(users).where(eq(users.email, email.trim().toLowerCase()));
   if (!user) throw notFound('No account has this e-mail.');
   const wasOn = user.twoFactorEnabled;
-  await clearTwoFactor(db, user, 'Two-factor sign-in reset from the command line', null);
+  // Done by an administrator at the command line, not by the account's holder: no user acted.
+  await clearTwoFactor(db, user, { id: null, ip: null }, 'reset');
   return wasOn;
 }
 
@@ -324,25 +322,18 @@ export async function resetTwoFactor(db: Db, email: string): Promise<boolean> {
  */
 async function clearTwoFactor(
   db: Db,
-  user: { id: string; role: string },
-  details: string,
-  ip: string | null,
+  user: Pick<Actor, 'id' | 'role'>,
+  actor: AuditActor,
+  change: 'off' | 'reset',
 ): Promise<void> {
   await db.transaction(async (tx) => {
     await tx.update(users).set({ twoFactorEnabled: false }).where(eq(users.id, user.id));
     await tx.delete(userTwoFactor).where(eq(userTwoFactor.userId, user.id));
     await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, user.id));
     await tx.delete(pendingLogins).where(eq(pendingLogins.userId, user.id));
-    await writeAudit(
-      tx,
-      { id: user.id, ip },
-      {
-        action: 'two_factor_change',
-        entityType: 'user',
-        entityId: user.id,
-        details,
-        hospitalId: user.role === 'hospital' ? user.id : null,
-      },
-    );
+    await recordAudit(tx, actor, {
+      event: { kind: 'two_factor_change', data: { change } },
+      subject: { type: 'user', id: user.id, role: user.role },
+    });
   });
 }

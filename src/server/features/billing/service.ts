@@ -7,7 +7,7 @@ import type { BillingStatus, HospitalSubscription } from '../../../shared/provid
 import type { Db } from '../../db/connect.js';
 import { subscriptions, users } from '../../db/schema.js';
 import { notFound, paymentRequired } from '../../errors.js';
-import { writeAudit } from '../audit/service.js';
+import { recordAudit, type AuditData } from '../audit/service.js';
 
 export async function startTrial(db: Db, userId: string, now = new Date()): Promise<void> {
   await db
@@ -123,7 +123,8 @@ export interface SubscriptionChange {
   productId?: string | null;
   /** Who made the change: the administrator, or null for Stripe. */
   actorId: string | null;
-  details: string;
+  /** What the audit entry says of the change. */
+  audit: AuditData<'subscription_change'>;
   ip?: string | null;
 }
 
@@ -144,15 +145,12 @@ export async function applySubscriptionChange(db: Db, change: SubscriptionChange
       .insert(subscriptions)
       .values({ userId: change.hospitalUserId, ...fields, status: change.status, updatedAt: now })
       .onConflictDoUpdate({ target: subscriptions.userId, set: { ...fields, updatedAt: now } });
-    await writeAudit(
+    await recordAudit(
       tx,
       { id: change.actorId, ip: change.ip },
       {
-        action: 'subscription_change',
-        entityType: 'subscription',
-        entityId: change.hospitalUserId,
-        details: change.details,
-        hospitalId: change.hospitalUserId,
+        event: { kind: 'subscription_change', data: change.audit },
+        subject: { type: 'subscription', id: change.hospitalUserId },
       },
     );
   });
@@ -177,7 +175,7 @@ export async function markSubscriptionActive(
       hospitalUserId,
       status: 'active',
       actorId: adminId,
-      details: `Subscription of ${hospital.hospitalName ?? 'hospital'} marked active by an administrator`,
+      audit: { change: 'marked_active', hospitalName: hospital.hospitalName ?? 'hospital' },
       ip,
     },
     now,

@@ -160,7 +160,7 @@ export async function handleStripeEvent(db: Db, event: Stripe.Event, now: Date):
         stripeCustomerId: idOf(session.customer),
         stripeSubscriptionId: idOf(session.subscription),
         actorId: null,
-        details: 'Subscription activated through Stripe Checkout',
+        audit: { change: 'checkout' },
       },
       now,
     );
@@ -188,7 +188,7 @@ export async function handleStripeEvent(db: Db, event: Stripe.Event, now: Date):
         priceId: item?.price?.id,
         productId: idOf(item?.price?.product),
         actorId: null,
-        details: `Stripe subscription ${sub.status}: subscription ${status}`,
+        audit: { change: 'stripe', stripeStatus: sub.status, status },
       },
       now,
     );

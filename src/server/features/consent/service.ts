@@ -3,13 +3,7 @@
 // (consent_change) and is audited, in one transaction. Record-level sharing lives on the record
 // (records/read.ts updateSharing) and is ledgered the same way with scope "record".
 import { and, eq, isNull } from 'drizzle-orm';
-import {
-  CONSENT_TYPES,
-  DEFAULT_CONSENT,
-  describeConsent,
-  type Consent,
-  type ConsentInput,
-} from '../../../shared/consent.js';
+import { CONSENT_TYPES, DEFAULT_CONSENT, type Consent, type ConsentInput } from '../../../shared/consent.js';
 import type { Db } from '../../db/connect.js';
 import { consentSettings } from '../../db/schema.js';
 import { appendLedgered } from '../ledger/ledgered.js';
@@ -89,14 +83,21 @@ export async function saveConsent(
           }
         },
         audit: {
-          action: 'consent_change',
-          entityType: 'consent_settings',
-          entityId: patient.id,
-          details:
-            describeConsent(consent) +
-            (revoked ? `; ${revoked} specialist link${revoked === 1 ? '' : 's'} revoked` : ''),
-          hospitalId: patient.createdByHospitalId,
-          patientId: patient.id,
+          event: {
+            kind: 'consent_change',
+            data: {
+              change: 'consent',
+              specialists: consent.shareWithSpecialists,
+              family: consent.shareWithFamily,
+              linksRevoked: revoked,
+            },
+          },
+          subject: {
+            type: 'consent_settings',
+            id: patient.id,
+            patientId: patient.id,
+            hospitalId: patient.createdByHospitalId,
+          },
         },
       },
       now,

@@ -25,7 +25,7 @@ import type { Db } from '../../db/connect.js';
 import { fetchPage, windowTotal } from '../../db/paging.js';
 import { familyContacts } from '../../db/schema.js';
 import { conflict, notFound } from '../../errors.js';
-import { writeAudit } from '../audit/service.js';
+import { recordAudit } from '../audit/service.js';
 import { endContactGrants } from '../proxy/invitations.js';
 
 type ContactRow = typeof familyContacts.$inferSelect;
@@ -65,14 +65,25 @@ const values = (input: FamilyContactInput) => ({
 const label = (c: Pick<ContactRow, 'firstName' | 'lastName' | 'relationship'>) =>
   `${c.firstName} ${c.lastName} (${c.relationship})`;
 
-async function audit(tx: Db, actor: Actor, patient: PatientRow, contactId: string, details: string) {
-  await writeAudit(tx, actor, {
-    action: 'family_contact_change',
-    entityType: 'family_contact',
-    entityId: contactId,
-    details,
-    hospitalId: patient.createdByHospitalId,
+/** A family contact as an audit entry's subject. */
+const contactSubject = (patient: PatientRow, contactId: string) =>
+  ({
+    type: 'family_contact',
+    id: contactId,
     patientId: patient.id,
+    hospitalId: patient.createdByHospitalId,
+  }) as const;
+
+async function audit(
+  tx: Db,
+  actor: Actor,
+  patient: PatientRow,
+  row: ContactRow,
+  change: 'added' | 'updated' | 'removed',
+) {
+  await recordAudit(tx, actor, {
+    event: { kind: 'family_contact_change', data: { change, contact: label(row) } },
+    subject: contactSubject(patient, row.id),
   });
 }
 
@@ -148,7 +159,7 @@ export async function addContact(
       .insert(familyContacts)
       .values({ ...values(input), patientId: patient.id, createdAt: now, updatedAt: now })
       .returning();
-    await audit(tx, actor, patient, row.id, `Added family contact ${label(row)}`);
+    await audit(tx, actor, patient, row, 'added');
     return toContact(row);
   });
 }
@@ -173,17 +184,13 @@ export async function updateContact(
       .set({ ...values(input), updatedAt: now })
       .where(and(eq(familyContacts.id, before.id), eq(familyContacts.patientId, patient.id)))
       .returning();
-    await audit(tx, actor, patient, row.id, `Updated family contact ${label(row)}`);
+    await audit(tx, actor, patient, row, 'updated');
     // docs/decisions.md#family-proxy-access: the grant was the invited person's, not the row's.
     const ended = contactChangeEndsGrant(before, row) ? await endContactGrants(tx, row.id) : 0;
     if (ended > 0)
-      await writeAudit(tx, actor, {
-        action: 'family_access',
-        entityType: 'family_contact',
-        entityId: row.id,
-        details: `Family access through ${label(before)} ended: the contact was changed, so access needs a new invitation`,
-        hospitalId: patient.createdByHospitalId,
-        patientId: patient.id,
+      await recordAudit(tx, actor, {
+        event: { kind: 'family_access', data: { change: 'contact_changed', contact: label(before) } },
+        subject: contactSubject(patient, row.id),
       });
     return toContact(row);
   });
@@ -200,6 +207,6 @@ export async function deleteContact(db: Db, actor: Actor, contactId: string): Pr
       .where(and(eq(familyContacts.id, row.id), eq(familyContacts.patientId, patient.id)))
       .returning({ id: familyContacts.id });
     if (deleted.length === 0) throw notFound('Family contact not found.');
-    await audit(tx, actor, patient, row.id, `Removed family contact ${label(row)}`);
+    await audit(tx, actor, patient, row, 'removed');
   });
 }

@@ -16,7 +16,7 @@ import {
   users,
 } from '../../db/schema.js';
 import type { FileStore, StoredFileRef } from '../../files/store.js';
-import { writeAudit } from '../audit/service.js';
+import { recordAudit } from '../audit/service.js';
 import { buildPatientBundle, type PatientExport } from './bundle.js';
 
 async function sha1Base64(files: FileStore, meta: StoredFileRef) {
@@ -98,13 +98,9 @@ export async function exportPatient(
     publicUrl: deps.publicUrl,
     now: deps.now,
   };
-  await writeAudit(db, actor, {
-    action: 'record_access',
-    entityId: patient.id,
-    entityType: 'patient',
-    details: `FHIR export of the patient's data (${recordRows.length} records)`,
-    hospitalId: patient.createdByHospitalId,
-    patientId: patient.id,
+  await recordAudit(db, actor, {
+    event: { kind: 'record_access', data: { read: 'fhir_export', records: recordRows.length } },
+    subject: { type: 'patient', id: patient.id, hospitalId: patient.createdByHospitalId },
   });
   return buildPatientBundle(data);
 }

@@ -6,11 +6,10 @@ import type { HospitalSettings, HospitalSettingsInput } from '../../../shared/ho
 import type { Db } from '../../db/connect.js';
 import { users } from '../../db/schema.js';
 import { notFound } from '../../errors.js';
-import { writeAudit } from '../audit/service.js';
+import { recordAudit } from '../audit/service.js';
 import type { Actor } from '../../access.js';
 
 type UserRow = typeof users.$inferSelect;
-const listFormat = new Intl.ListFormat('en', { type: 'conjunction' });
 
 const toSettings = (row: UserRow): HospitalSettings => ({
   hospitalName: row.hospitalName,
@@ -49,12 +48,9 @@ export async function saveSettings(
       })
       .where(eq(users.id, actor.id))
       .returning();
-    await writeAudit(tx, actor, {
-      action: 'settings_change',
-      entityType: 'hospital',
-      entityId: actor.id,
-      details: changed.length ? `Changed ${listFormat.format(changed)}` : 'Saved settings without changes',
-      hospitalId: actor.id,
+    await recordAudit(tx, actor, {
+      event: { kind: 'settings_change', data: { fields: changed } },
+      subject: { type: 'hospital', id: actor.id },
     });
     return updated;
   });

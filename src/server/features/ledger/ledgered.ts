@@ -5,7 +5,7 @@
 import type { SQL } from 'drizzle-orm';
 import type { Actor } from '../../access.js';
 import type { Db } from '../../db/connect.js';
-import { auditInsert, writeAudit, type AuditEntry } from '../audit/service.js';
+import { auditInsert, recordAudit, type AuditRecord } from '../audit/service.js';
 import { appendLedgerEntry, type AlongsideWrite, type LedgerAppendInput } from './service.js';
 
 export interface LedgeredChange<T> {
@@ -18,7 +18,7 @@ export interface LedgeredChange<T> {
    * own statement, one statement fewer under the ledger lock. Not called without an entry.
    */
   stampWith?: (hash: SQL) => AlongsideWrite;
-  audit: Omit<AuditEntry, 'blockchainHash'>;
+  audit: AuditRecord;
 }
 
 /** Appends, stamps and audits in `tx`; answers the entry's hash and what `stamp` returned. */
@@ -46,6 +46,6 @@ export async function appendLedgered<T = undefined>(
     : null;
   const hash = entry?.hash ?? null;
   const stamped = await change.stamp?.(hash);
-  if (!entry) await writeAudit(tx, actor, { ...change.audit, blockchainHash: null });
+  if (!entry) await recordAudit(tx, actor, change.audit);
   return { hash, stamped };
 }

@@ -8,7 +8,7 @@ import { RECEIPT_FORMAT, type Receipt } from '../../../shared/ledger/receipt.js'
 import { type Actor, findRecordForUser } from '../../access.js';
 import type { Db } from '../../db/connect.js';
 import { conflict, notFound } from '../../errors.js';
-import { writeAudit } from '../audit/service.js';
+import { recordAudit } from '../audit/service.js';
 import { currentCheckpoint } from './checkpoints.js';
 import { openEntry, openingOf } from './commitments.js';
 import { hexOf } from './hashing.js';
@@ -48,13 +48,9 @@ export async function recordReceipt(
     throw new LedgerDamagedError(`The tree of ${checkpoint.treeSize} entries no longer has its signed root.`);
   const content = opened.content as { attachments?: EntryAttachment[] };
 
-  await writeAudit(db, actor, {
-    action: 'record_view',
-    entityType: 'medical_record',
-    entityId: record.id,
-    details: `Downloaded the ledger receipt of "${record.title}"`,
-    hospitalId: record.hospitalId,
-    patientId: patient.id,
+  await recordAudit(db, actor, {
+    event: { kind: 'receipt_download', data: { title: record.title } },
+    subject: { type: 'medical_record', id: record.id, patientId: patient.id, hospitalId: record.hospitalId },
   });
   return {
     format: RECEIPT_FORMAT,

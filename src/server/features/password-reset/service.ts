@@ -12,7 +12,7 @@ import { issueToken, parseToken, verifierMatches } from '../../mail/link-tokens.
 import type { Mailer } from '../../mail/mailer.js';
 import { passwordReset } from '../../mail/templates.js';
 import { destroyUserSessions } from '../../plugins/session.js';
-import { writeAudit } from '../audit/service.js';
+import { recordAudit } from '../audit/service.js';
 import { hashPassword } from '../auth/passwords.js';
 import { endAccountCount } from '../auth/throttle.js';
 
@@ -103,15 +103,12 @@ export async function resetPassword(
     await destroyUserSessions(tx, row.userId);
     // A locked-out owner who proved control of the mailbox may sign in again at once.
     await endAccountCount(tx, user.email);
-    await writeAudit(
+    await recordAudit(
       tx,
       { id: row.userId, ip },
       {
-        action: 'password_reset',
-        entityType: 'user',
-        entityId: row.userId,
-        details: 'Password reset through an e-mailed link; all sessions ended',
-        hospitalId: user.role === 'hospital' ? row.userId : null,
+        event: { kind: 'password_reset', data: {} },
+        subject: { type: 'user', id: row.userId, role: user.role },
       },
     );
   });

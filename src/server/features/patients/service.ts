@@ -29,7 +29,7 @@ import { fetchPage, subqueryTotal } from '../../db/paging.js';
 import { preparedPerDb } from '../../db/prepared.js';
 import { appointments, hospitalPatientCounts, medicalRecords, patients, users } from '../../db/schema.js';
 import { conflict, notFound } from '../../errors.js';
-import { writeAudit } from '../audit/service.js';
+import { recordAudit } from '../audit/service.js';
 import { issueActivationCode, type ActivationSettings, type IssuedActivationCode } from './activation.js';
 import { patientSearchFilter } from './search.js';
 import { generateMrn, MRN_ATTEMPTS } from './mrn.js';
@@ -206,13 +206,9 @@ export async function createPatient(
           .values({ ...demographics(input), patientId: mrn, createdByHospitalId: actor.id })
           .returning();
         const issued = await issueActivationCode(tx, activation, row.id, now);
-        await writeAudit(tx, actor, {
-          action: 'patient_create',
-          entityType: 'patient',
-          entityId: row.id,
-          details: `Added patient ${mrn}; activation code issued`,
-          hospitalId: actor.id,
-          patientId: row.id,
+        await recordAudit(tx, actor, {
+          event: { kind: 'patient_create', data: { mrn } },
+          subject: { type: 'patient', id: row.id, hospitalId: actor.id },
         });
         return { patient: toPatient(row, null, null), activation: issued };
       });
@@ -322,15 +318,9 @@ export async function updatePatientDemographics(
       .update(patients)
       .set({ ...changes, updatedAt: now })
       .where(and(eq(patients.id, existing.id), hospitalPatientsFilter(actor.id)));
-    await writeAudit(tx, actor, {
-      action: 'patient_update',
-      entityType: 'patient',
-      entityId: existing.id,
-      details: changed.length
-        ? `Updated patient ${existing.patientId}: ${changed.join(', ')}`
-        : `Saved patient ${existing.patientId} without changes`,
-      hospitalId: actor.id,
-      patientId: existing.id,
+    await recordAudit(tx, actor, {
+      event: { kind: 'patient_update', data: { mrn: existing.patientId, fields: changed } },
+      subject: { type: 'patient', id: existing.id, hospitalId: actor.id },
     });
   });
   return getPatient(db, actor, existing.id, now);
@@ -361,13 +351,9 @@ export async function reissueActivationCode(
       .for('update');
     if (!row || row.userId) throw conflict(ALREADY_ACTIVATED);
     const issued = await issueActivationCode(tx, activation, row.id, now);
-    await writeAudit(tx, actor, {
-      action: 'activation_code_issue',
-      entityType: 'patient',
-      entityId: row.id,
-      details: `Issued a new activation code for patient ${row.patientId}; the earlier one is void`,
-      hospitalId: actor.id,
-      patientId: row.id,
+    await recordAudit(tx, actor, {
+      event: { kind: 'activation_code_issue', data: { mrn: row.patientId } },
+      subject: { type: 'patient', id: row.id, hospitalId: actor.id },
     });
     return { patient: row, activation: issued };
   });
@@ -388,13 +374,9 @@ export async function archivePatient(db: Db, actor: Actor, patientRowId: string,
       .where(and(eq(patients.id, existing.id), hospitalPatientsFilter(actor.id)))
       .returning({ id: patients.id });
     if (archived.length === 0) throw notFound('Patient not found.');
-    await writeAudit(tx, actor, {
-      action: 'patient_archive',
-      entityType: 'patient',
-      entityId: existing.id,
-      details: `Removed patient ${existing.patientId} from the patient list (records kept)`,
-      hospitalId: actor.id,
-      patientId: existing.id,
+    await recordAudit(tx, actor, {
+      event: { kind: 'patient_archive', data: { mrn: existing.patientId } },
+      subject: { type: 'patient', id: existing.id, hospitalId: actor.id },
     });
   });
 }

@@ -21,7 +21,7 @@ import { notifyApplicationSubmitted } from '../notifications/events.js';
 import { issueToken, parseToken, verifierMatches } from '../../mail/link-tokens.js';
 import type { Mailer } from '../../mail/mailer.js';
 import { applicationRejected, registrationInvite } from '../../mail/templates.js';
-import { writeAudit } from '../audit/service.js';
+import { recordAudit } from '../audit/service.js';
 import { EMAIL_TAKEN, registerUser } from '../auth/service.js';
 
 const ONE_PENDING_PER_EMAIL = 'provider_applications_one_pending_idx';
@@ -160,14 +160,20 @@ export async function reviewApplication(
       .where(and(eq(providerApplications.id, input.id), eq(providerApplications.status, 'pending')))
       .returning();
     if (!row) throw conflict(NOT_PENDING);
-    await writeAudit(
+    await recordAudit(
       tx,
       { id: input.adminId, ip: input.ip },
       {
-        action: 'application_review',
-        entityType: 'provider_application',
-        entityId: row.id,
-        details: `Application of ${row.hospitalName} (${row.contactEmail}) ${input.status}`,
+        event: {
+          kind: 'application_review',
+          data: {
+            change: 'reviewed',
+            hospitalName: row.hospitalName,
+            email: row.contactEmail,
+            status: input.status,
+          },
+        },
+        subject: { type: 'provider_application', id: row.id },
       },
     );
     await sendOrFail(deps, () =>
@@ -221,14 +227,12 @@ export async function resendRegistrationLink(
         'A new link can only be sent for an approved application that has not been registered yet.',
       );
     }
-    await writeAudit(
+    await recordAudit(
       tx,
       { id: input.adminId, ip: input.ip },
       {
-        action: 'application_review',
-        entityType: 'provider_application',
-        entityId: row.id,
-        details: `New registration link sent to ${row.contactEmail}`,
+        event: { kind: 'application_review', data: { change: 'link_resent', email: row.contactEmail } },
+        subject: { type: 'provider_application', id: row.id },
       },
     );
     await sendOrFail(deps, () =>
@@ -302,15 +306,12 @@ export async function registerProvider(
       .where(eq(providerApplications.id, application.id));
     // Vetted by an administrator's approval: a verified provider from the start.
     await tx.update(users).set({ verifiedAt: now }).where(eq(users.id, user.id));
-    await writeAudit(
+    await recordAudit(
       tx,
       { id: user.id, ip },
       {
-        action: 'provider_register',
-        entityType: 'provider_application',
-        entityId: application.id,
-        details: `Hospital account created for ${application.hospitalName}; 7-day trial started`,
-        hospitalId: user.id,
+        event: { kind: 'provider_register', data: { hospitalName: application.hospitalName } },
+        subject: { type: 'provider_application', id: application.id, hospitalId: user.id },
       },
     );
     return user;

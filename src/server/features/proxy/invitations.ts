@@ -23,7 +23,7 @@ import { HttpError, badRequest, conflict, notFound } from '../../errors.js';
 import { issueToken, parseToken, verifierMatches } from '../../mail/link-tokens.js';
 import type { Mailer } from '../../mail/mailer.js';
 import { familyInvitation } from '../../mail/templates.js';
-import { writeAudit } from '../audit/service.js';
+import { recordAudit } from '../audit/service.js';
 
 export const INVITE_MESSAGES = {
   noEmail: 'Add an e-mail address to this contact first: the invitation is sent by e-mail.',
@@ -151,13 +151,14 @@ async function sendInvitation(
       expiresAt: addHours(now, FAMILY_INVITE_HOURS),
       createdAt: now,
     });
-    await writeAudit(tx, actor, {
-      action: 'family_access',
-      entityType: 'family_contact',
-      entityId: contact.id,
-      details: `Family access invitation sent to ${contactName(contact)} (${email})`,
-      hospitalId: patient.createdByHospitalId,
-      patientId: patient.id,
+    await recordAudit(tx, actor, {
+      event: { kind: 'family_access', data: { change: 'invited', contact: contactName(contact), email } },
+      subject: {
+        type: 'family_contact',
+        id: contact.id,
+        patientId: patient.id,
+        hospitalId: patient.createdByHospitalId,
+      },
     });
     try {
       await deps.mail.send(
@@ -286,16 +287,17 @@ export async function grantInvitation(
     })
     .onConflictDoNothing();
   const [patient] = await tx.select().from(patients).where(eq(patients.id, invitation.patientId));
-  await writeAudit(
+  await recordAudit(
     tx,
     { id: familyUserId, ip },
     {
-      action: 'family_access',
-      entityType: 'family_contact',
-      entityId: invitation.contactId,
-      details: `Family access invitation accepted by ${invitation.email}`,
-      hospitalId: patient.createdByHospitalId,
-      patientId: patient.id,
+      event: { kind: 'family_access', data: { change: 'accepted', email: invitation.email } },
+      subject: {
+        type: 'family_contact',
+        id: invitation.contactId,
+        patientId: patient.id,
+        hospitalId: patient.createdByHospitalId,
+      },
     },
   );
 }

@@ -159,7 +159,7 @@ describe('a relative invited by the patient', () => {
       .items.filter((e) => e.userId === g.family.userId);
     expect(byRelative.every((e) => e.userName === 'Ana Lopez')).toBe(true);
     expect(byRelative.map((e) => e.action).sort()).toEqual(
-      ['family_access', 'record_access', 'record_access', 'record_view'].sort(),
+      ['family_access', 'record_access', 'record_download', 'record_view'].sort(),
     );
     expect(byRelative.find((e) => e.action === 'record_view')?.details).toContain('Blood panel');
     expect(byRelative.some((e) => e.details.startsWith('Downloaded "report.pdf"'))).toBe(true);

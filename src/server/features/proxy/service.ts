@@ -22,7 +22,7 @@ import type { Db } from '../../db/connect.js';
 import { appointments, familyContacts, familyGrants, patients, users } from '../../db/schema.js';
 import { notFound } from '../../errors.js';
 import { listWhere } from '../appointments/service.js';
-import { writeAudit } from '../audit/service.js';
+import { recordAudit } from '../audit/service.js';
 import { auditList } from '../records/read.js';
 import { endContactGrants } from './invitations.js';
 import { loadRecordPage } from '../records/load.js';
@@ -116,13 +116,17 @@ export async function revokeHolder(db: Db, actor: Actor, contactId: string, now:
     if (!row) throw notFound('Family contact not found.');
     // Ticking the flag again later asks for a new invitation: the grant is gone, not paused.
     await endContactGrants(tx, row.id);
-    await writeAudit(tx, actor, {
-      action: 'family_access',
-      entityType: 'family_contact',
-      entityId: row.id,
-      details: `Revoked the record access of ${row.firstName} ${row.lastName} (${row.relationship})`,
-      hospitalId: patient.createdByHospitalId,
-      patientId: patient.id,
+    await recordAudit(tx, actor, {
+      event: {
+        kind: 'family_access',
+        data: { change: 'revoked', contact: `${row.firstName} ${row.lastName} (${row.relationship})` },
+      },
+      subject: {
+        type: 'family_contact',
+        id: row.id,
+        patientId: patient.id,
+        hospitalId: patient.createdByHospitalId,
+      },
     });
   });
 }

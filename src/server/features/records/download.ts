@@ -8,7 +8,7 @@ import type { AppContext } from '../../context.js';
 import type { Db } from '../../db/connect.js';
 import { notFound } from '../../errors.js';
 import { IntegrityError, isIntegrityFailure } from '../../files/store.js';
-import { writeAudit } from '../audit/service.js';
+import { recordAudit } from '../audit/service.js';
 import type { Actor } from '../../access.js';
 import type { DownloadTarget } from './read.js';
 
@@ -148,13 +148,17 @@ export async function auditIntegrityFailure(
   target: DownloadTarget,
   err: unknown,
 ): Promise<void> {
-  const where = err instanceof IntegrityError ? ` at chunk ${err.chunk} (${err.message})` : '';
-  await writeAudit(db, actor, {
-    action: 'integrity_failure',
-    entityType: 'attachment',
-    entityId: target.file.id,
-    details: `Attachment "${target.file.fileName}" of "${target.recordTitle}" failed its integrity check${where}; the download was stopped before the damaged part.`,
-    hospitalId: target.hospitalId,
-    patientId: target.patientId,
+  const where = err instanceof IntegrityError ? { chunk: err.chunk, reason: err.message } : {};
+  await recordAudit(db, actor, {
+    event: {
+      kind: 'integrity_failure',
+      data: { title: target.recordTitle, fileName: target.file.fileName, ...where },
+    },
+    subject: {
+      type: 'attachment',
+      id: target.file.id,
+      patientId: target.patientId,
+      hospitalId: target.hospitalId,
+    },
   });
 }

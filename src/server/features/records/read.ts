@@ -21,7 +21,7 @@ import type { Db } from '../../db/connect.js';
 import { attachments, medicalRecords, patients } from '../../db/schema.js';
 import { notFound } from '../../errors.js';
 import { isStorageKey, type FileStore } from '../../files/store.js';
-import { writeAudit } from '../audit/service.js';
+import { recordAudit } from '../audit/service.js';
 import { appendLedgered } from '../ledger/ledgered.js';
 import { verifyRecord } from '../ledger/verify.js';
 import { loadRecord, loadRecords, loadScopedRecordPage, scopeWhere } from './load.js';
@@ -47,14 +47,11 @@ export async function auditList(
   page: Paged<MedicalRecord>,
 ): Promise<Paged<MedicalRecord>> {
   const count = page.items.length;
-  const of = page.total === count ? '' : ` (page ${page.page}, ${page.total} in all)`;
-  await writeAudit(db, actor, {
-    action: 'record_access',
-    entityType: 'patient',
-    entityId: patient.id,
-    details: `Listed ${count} medical record${count === 1 ? '' : 's'} of patient ${patient.patientId}${of}`,
-    hospitalId: patient.createdByHospitalId,
-    patientId: patient.id,
+  // A page short of the whole list says which page of how many.
+  const of = page.total === count ? {} : { page: page.page, total: page.total };
+  await recordAudit(db, actor, {
+    event: { kind: 'record_access', data: { read: 'list', mrn: patient.patientId, count, ...of } },
+    subject: { type: 'patient', id: patient.id, hospitalId: patient.createdByHospitalId },
   });
   return page;
 }
@@ -108,11 +105,9 @@ export async function listDrafts(db: Db, actor: Actor): Promise<MedicalRecord[]>
       hospitalPatientsFilter(actor.id),
     ),
   );
-  await writeAudit(db, actor, {
-    action: 'record_access',
-    entityType: 'medical_record',
-    details: `Listed ${drafts.length} draft record${drafts.length === 1 ? '' : 's'}`,
-    hospitalId: actor.id,
+  await recordAudit(db, actor, {
+    event: { kind: 'record_access', data: { read: 'drafts', count: drafts.length } },
+    subject: { type: 'hospital', id: actor.id },
   });
   return drafts;
 }
@@ -141,13 +136,14 @@ export async function viewRecord(
         .set({ viewedByPatient: true, updatedAt: now })
         .where(eq(medicalRecords.id, record.id));
     }
-    await writeAudit(tx, actor, {
-      action: 'record_view',
-      entityType: 'medical_record',
-      entityId: record.id,
-      details: `Viewed "${record.title}"`,
-      hospitalId: record.hospitalId,
-      patientId: patient.id,
+    await recordAudit(tx, actor, {
+      event: { kind: 'record_view', data: { title: record.title } },
+      subject: {
+        type: 'medical_record',
+        id: record.id,
+        patientId: patient.id,
+        hospitalId: record.hospitalId,
+      },
     });
   });
   const [loaded, check] = await Promise.all([
@@ -189,14 +185,21 @@ export async function updateSharing(
               }
             : null,
         audit: {
-          action: 'consent_change',
-          entityType: 'medical_record',
-          entityId: record.id,
-          details: `Sharing of "${record.title}": specialists ${sharing.shareWithSpecialists ? 'on' : 'off'}, family ${
-            sharing.shareWithFamily ? 'on' : 'off'
-          }`,
-          hospitalId: record.hospitalId,
-          patientId: patient.id,
+          event: {
+            kind: 'consent_change',
+            data: {
+              change: 'record_sharing',
+              title: record.title,
+              specialists: sharing.shareWithSpecialists,
+              family: sharing.shareWithFamily,
+            },
+          },
+          subject: {
+            type: 'medical_record',
+            id: record.id,
+            patientId: patient.id,
+            hospitalId: record.hospitalId,
+          },
         },
       },
       now,
@@ -227,13 +230,14 @@ export async function findDownload(db: Db, actor: Actor, fileName: string): Prom
     .where(eq(attachments.storageKey, fileName));
   if (!row || !(await reachesRecord(db, actor, row.record, row.patient)))
     throw notFound('File not available.');
-  await writeAudit(db, actor, {
-    action: 'record_access',
-    entityType: 'attachment',
-    entityId: row.file.id,
-    details: `Downloaded "${row.file.fileName}" of "${row.record.title}"`,
-    hospitalId: row.record.hospitalId,
-    patientId: row.patient.id,
+  await recordAudit(db, actor, {
+    event: { kind: 'record_download', data: { title: row.record.title, fileName: row.file.fileName } },
+    subject: {
+      type: 'attachment',
+      id: row.file.id,
+      patientId: row.patient.id,
+      hospitalId: row.record.hospitalId,
+    },
   });
   return {
     file: row.file,

@@ -182,9 +182,8 @@ describe('downloading an attachment', () => {
       expect(res.headers['content-type']).toBe('application/pdf');
       expect(res.headers['content-disposition']).toBe(contentDisposition('Ünïcode report.pdf'));
       expect(res.headers['cache-control']).toBe('private, no-store');
-      const downloads = (await auditsOf('record_access', who.userId)).filter(
-        (a) => a.entityType === 'attachment',
-      );
+      const downloads = await auditsOf('record_download', who.userId);
+      expect(downloads.at(-1)?.entityType).toBe('attachment');
       expect(downloads.at(-1)).toMatchObject({ hospitalId: t.hospital.userId, patientId: t.patientRow.id });
       expect(downloads.at(-1)?.details).toContain('Ünïcode report.pdf');
     }

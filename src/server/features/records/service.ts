@@ -19,7 +19,7 @@ import { attachments, medicalRecords } from '../../db/schema.js';
 import { badRequest, conflict, notFound } from '../../errors.js';
 import { releaseInTransaction } from '../../files/pending.js';
 import type { FileStore } from '../../files/store.js';
-import { writeAudit } from '../audit/service.js';
+import { recordAudit } from '../audit/service.js';
 import { recordLedgerContent } from '../ledger/content.js';
 import { appendLedgered } from '../ledger/ledgered.js';
 import { downloadUrl, loadRecord } from './load.js';
@@ -134,7 +134,6 @@ export async function saveUpload(
   try {
     for (const f of files) await f.pending.commit();
     await db.transaction(async (tx) => {
-      const count = `${all.length} file${all.length === 1 ? '' : 's'}`;
       if (target.draft) {
         // Guarded by status and updatedAt: a concurrent upload or save of the same draft
         // changed it (or its attachments) since it was read, so this one fails cleanly.
@@ -181,16 +180,15 @@ export async function saveUpload(
               .where(eq(medicalRecords.id, id))
               .returning({ id: medicalRecords.id }),
           audit: {
-            action: target.supersedes ? 'record_amend' : finalise ? 'record_upload' : 'record_draft',
-            entityType: 'medical_record',
-            entityId: id,
-            details: target.supersedes
-              ? `Amended "${target.supersedes.title}": new version "${fields.title}" with ${count}`
+            event: target.supersedes
+              ? {
+                  kind: 'record_amend',
+                  data: { title: target.supersedes.title, newTitle: fields.title, files: all.length },
+                }
               : finalise
-                ? `Uploaded "${fields.title}" with ${count}`
-                : `Saved draft "${fields.title}"`,
-            hospitalId: actor.id,
-            patientId: values.patientId,
+                ? { kind: 'record_upload', data: { title: fields.title, files: all.length } }
+                : { kind: 'record_draft', data: { title: fields.title, discarded: false } },
+            subject: { type: 'medical_record', id, patientId: values.patientId, hospitalId: actor.id },
           },
         },
         now,
@@ -270,12 +268,13 @@ export async function finaliseDraft(
           if (updated.length === 0) throw conflict('This record was already uploaded.');
         },
         audit: {
-          action: 'record_upload',
-          entityType: 'medical_record',
-          entityId: record.id,
-          details: `Uploaded "${record.title}" with ${files.length} file${files.length === 1 ? '' : 's'}`,
-          hospitalId: record.hospitalId,
-          patientId: record.patientId,
+          event: { kind: 'record_upload', data: { title: record.title, files: files.length } },
+          subject: {
+            type: 'medical_record',
+            id: record.id,
+            patientId: record.patientId,
+            hospitalId: record.hospitalId,
+          },
         },
       },
       now,
@@ -297,13 +296,9 @@ export async function discardDraft(db: Db, store: FileStore, actor: Actor, recor
       .where(and(eq(medicalRecords.id, record.id), eq(medicalRecords.status, 'draft')))
       .returning({ id: medicalRecords.id });
     if (gone.length === 0) throw notFound('Record not found.');
-    await writeAudit(tx, actor, {
-      action: 'record_draft',
-      entityType: 'medical_record',
-      entityId: record.id,
-      details: `Discarded draft "${record.title}"`,
-      hospitalId: actor.id,
-      patientId: record.patientId,
+    await recordAudit(tx, actor, {
+      event: { kind: 'record_draft', data: { title: record.title, discarded: true } },
+      subject: { type: 'medical_record', id: record.id, patientId: record.patientId, hospitalId: actor.id },
     });
     return files;
   });

@@ -29,7 +29,7 @@ import { conflict, notFound } from '../../errors.js';
 import type { FileStore } from '../../files/store.js';
 import type { Mailer } from '../../mail/mailer.js';
 import { shareLinkMail } from '../../mail/templates.js';
-import { writeAudit } from '../audit/service.js';
+import { recordAudit, type AuditData } from '../audit/service.js';
 import { appendLedgered } from '../ledger/ledgered.js';
 import { verifyRecord } from '../ledger/verify.js';
 import { recordVersions, versionIds } from '../records/amend.js';
@@ -62,7 +62,12 @@ async function specialistsConsent(db: Db, patientId: string): Promise<boolean> {
 async function recordShareChange(
   tx: Db,
   actor: Actor,
-  change: { action: 'create' | 'revoke'; link: ShareLinkRow; record: RecordRow; details: string },
+  change: {
+    action: 'create' | 'revoke';
+    link: ShareLinkRow;
+    record: RecordRow;
+    audit: AuditData<'consent_change'>;
+  },
   now: Date,
 ) {
   const { link, record } = change;
@@ -84,12 +89,13 @@ async function recordShareChange(
         },
       },
       audit: {
-        action: 'consent_change',
-        entityType: 'share_link',
-        entityId: link.id,
-        details: change.details,
-        hospitalId: record.hospitalId,
-        patientId: link.patientId,
+        event: { kind: 'consent_change', data: change.audit },
+        subject: {
+          type: 'share_link',
+          id: link.id,
+          patientId: link.patientId,
+          hospitalId: record.hospitalId,
+        },
       },
     },
     now,
@@ -146,7 +152,12 @@ export async function createShare(
         action: 'create',
         link: row,
         record,
-        details: `Shared "${record.title}" with ${row.recipientEmail} by a specialist link (${input.expiresInHours} h)`,
+        audit: {
+          change: 'link_shared',
+          title: record.title,
+          recipient: row.recipientEmail,
+          hours: input.expiresInHours,
+        },
       },
       now,
     );
@@ -265,7 +276,7 @@ export async function revokeShare(
         action: 'revoke',
         link: row,
         record,
-        details: `Revoked the specialist link of "${record.title}" to ${row.recipientEmail}`,
+        audit: { change: 'link_revoked', title: record.title, recipient: row.recipientEmail },
       },
       now,
     );
@@ -299,8 +310,6 @@ async function findOpenShare(db: Db, token: string, now: Date) {
   return row;
 }
 
-const openedBy = (link: ShareLinkRow) => `by specialist link to ${link.recipientEmail}`;
-
 /**
  * GET /api/shares/{token}: the latest version of the record (a link follows its amendments), its
  * attachments (downloads under the token), its full verification and its versions. Each opening counts on the link and is audited with the IP (record_view, no user),
@@ -319,16 +328,17 @@ export async function openShare(
       .update(shareLinks)
       .set({ timesOpened: sql`${shareLinks.timesOpened} + 1`, lastOpenedAt: now })
       .where(eq(shareLinks.id, link.id));
-    await writeAudit(
+    await recordAudit(
       tx,
       { id: null, ip },
       {
-        action: 'record_view',
-        entityType: 'medical_record',
-        entityId: record.id,
-        details: `"${record.title}" opened ${openedBy(link)}`,
-        hospitalId: record.hospitalId,
-        patientId: link.patientId,
+        event: { kind: 'record_view', data: { title: record.title, link: link.recipientEmail } },
+        subject: {
+          type: 'medical_record',
+          id: record.id,
+          patientId: link.patientId,
+          hospitalId: record.hospitalId,
+        },
       },
     );
   });
@@ -389,16 +399,15 @@ export async function findSharedDownload(
     .from(attachments)
     .where(and(eq(attachments.id, attachmentId), eq(attachments.recordId, record.id)));
   if (!file) throw notFound('File not available.');
-  await writeAudit(
+  await recordAudit(
     db,
     { id: null, ip },
     {
-      action: 'record_access',
-      entityType: 'attachment',
-      entityId: file.id,
-      details: `Downloaded "${file.fileName}" of "${record.title}" ${openedBy(link)}`,
-      hospitalId: record.hospitalId,
-      patientId: link.patientId,
+      event: {
+        kind: 'record_download',
+        data: { title: record.title, fileName: file.fileName, link: link.recipientEmail },
+      },
+      subject: { type: 'attachment', id: file.id, patientId: link.patientId, hospitalId: record.hospitalId },
     },
   );
   return { file, recordTitle: record.title, hospitalId: record.hospitalId, patientId: link.patientId };

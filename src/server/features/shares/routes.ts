@@ -11,7 +11,8 @@ import type { AppContext } from '../../context.js';
 import { requireRole } from '../../plugins/session.js';
 import { requireWriteAccess } from '../billing/service.js';
 import { actorOf } from '../../access.js';
-import { sendAttachment } from '../records/download.js';
+import { sendFile } from '../../http/download.js';
+import { openAttachment } from '../records/download.js';
 import * as shares from './service.js';
 
 const tags = ['share links'];
@@ -132,7 +133,8 @@ export async function shareRoutes(app: FastifyInstance, ctx: AppContext) {
     async (request, reply) => {
       const { token, attachmentId } = request.params;
       const target = await shares.findSharedDownload(ctx.db, token, attachmentId, request.ip, ctx.now());
-      return sendAttachment(ctx, { id: null, ip: request.ip }, target, request, reply);
+      const answer = await openAttachment(ctx, { id: null, ip: request.ip }, target, request.headers.range);
+      return sendFile(request, reply, answer);
     },
   );
 }

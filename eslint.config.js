@@ -83,6 +83,33 @@ export default tseslint.config(
     },
   },
   {
+    // Services take plain values (docs/architecture.md#the-life-of-a-request): only the HTTP edge
+    // (route files, src/server/http, plugins) knows Fastify. The two exceptions install hooks:
+    // the trial's write guard (until route policies carry it) and the metrics' request timers.
+    files: ['src/server/features/**/*.ts'],
+    ignores: [
+      '**/routes.ts',
+      '**/*-routes.ts',
+      '**/*.test.ts',
+      '**/testing.ts',
+      'src/server/features/billing/service.ts',
+      'src/server/features/metrics/metrics.ts',
+    ],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['fastify', '@fastify/*', 'fastify-*'],
+              message: 'Services take plain values: read the request in the route or src/server/http.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // Tests read untyped JSON answers (`res.json()`); asserting on them is the point.
     files: ['**/*.test.ts', '**/*.test.tsx', 'e2e/**', 'src/server/test/**', 'bench/**'],
     rules: {

@@ -1,9 +1,10 @@
-// npm run ledger -- verify | migrate-files | erase | witness | verify-receipt
+// npm run ledger -- verify | migrate-files | rotate-signing-key | erase | witness | verify-receipt
 // `verify` audits the ledger and every record against it and `migrate-files` rewrites old-format
 // attachments (or, with attachments in PostgreSQL, copies DATA_DIR's files into it), both opening
 // the database like the server
 // does (DATABASE_URL, or PGlite under DATA_DIR, refused with a clear message while the server
 // runs). `witness` and `verify-receipt` need no database: they run on any machine.
+import fs from 'node:fs';
 import { loadConfig, type Config } from '../config.js';
 import type { Db } from '../db/connect.js';
 import {
@@ -14,6 +15,8 @@ import {
   type VerifyOptions,
 } from '../features/ledger/command.js';
 import { HashPool } from '../features/ledger/hash-pool.js';
+import { runRotateSigningKey } from '../features/ledger/key-rotation.js';
+import { configuredNoteSigner, ledgerKeyFile } from '../features/ledger/signing.js';
 import { parseVerifyReceiptArgs, runVerifyReceipt } from '../features/ledger/receipt-command.js';
 import { parseWitnessArgs, runWitness } from '../features/ledger/witness.js';
 import { runMigrateFiles } from '../features/records/migrate-files.js';
@@ -35,10 +38,16 @@ async function verifyOnAllCores(options: VerifyOptions, db: Db, files: FileStore
         databaseUrl: config.attachmentStore === 'database' ? config.databaseUrl : undefined,
       });
   try {
-    return await runLedgerVerify(options, db, files, io, pool);
+    return await runLedgerVerify(options, db, files, io, pool, configuredVerifierKey(config));
   } finally {
     await pool?.close();
   }
+}
+
+/** The configured signing key's verifier key, without making a key file where there is none. */
+function configuredVerifierKey(config: Config): string | undefined {
+  if (!config.ledgerSigningKey && !fs.existsSync(ledgerKeyFile(config.dataDir))) return undefined;
+  return configuredNoteSigner({ ...config, keyHex: config.ledgerSigningKey }).verifierKey;
 }
 
 function usage(message: string): never {
@@ -76,7 +85,13 @@ async function main() {
       'command' in parsed
         ? parsed.command === 'erase'
           ? await runLedgerErase(parsed, database.db, io)
-          : await runMigrateFiles(database.db, files, io, directory)
+          : parsed.command === 'rotate-signing-key'
+            ? await runRotateSigningKey(
+                database.db,
+                { ...config, nextSigningKey: process.env.LEDGER_NEXT_SIGNING_KEY || undefined },
+                io,
+              )
+            : await runMigrateFiles(database.db, files, io, directory)
         : await verifyOnAllCores(parsed.options, database.db, files, config);
   } finally {
     await database.close();

@@ -22,6 +22,8 @@ export const LEDGER_KINDS = [
   'record_entered_in_error',
   /** An erasure of another entry's opening (`npm run ledger -- erase`): which, who, why. */
   'content_erasure',
+  /** A new signing key for checkpoints (`npm run ledger -- rotate-signing-key`): both verifier keys. */
+  'signing_key_rotation',
 ] as const;
 export type LedgerKind = (typeof LEDGER_KINDS)[number];
 

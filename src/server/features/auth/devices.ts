@@ -4,7 +4,6 @@
 // sign-in of an account has nothing to compare with and mails nothing.
 import crypto from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../../db/connect.js';
 import { userDevices } from '../../db/schema.js';
 import type { DeviceInfo } from '../../plugins/session.js';
@@ -12,7 +11,8 @@ import { notifyNewSignIn } from '../notifications/events.js';
 import { sha256Hex } from '../../digest.js';
 
 export const DEVICE_COOKIE = 'medledger_device';
-const DEVICE_COOKIE_DAYS = 400;
+/** How long the device cookie lives (renewed by every sign-in). */
+export const DEVICE_COOKIE_DAYS = 400;
 
 const validToken = (t: string | undefined): t is string => !!t && /^[A-Za-z0-9_-]{43}$/.test(t);
 
@@ -49,14 +49,4 @@ export async function recordSignInDevice(
   });
   if (known.length > 0 && !sameBrowser) await notifyNewSignIn(tx, userId, device, now);
   return token;
-}
-
-export function setDeviceCookie(request: FastifyRequest, reply: FastifyReply, token: string, now: Date) {
-  reply.setCookie(DEVICE_COOKIE, token, {
-    path: '/api/auth',
-    httpOnly: true,
-    sameSite: 'lax',
-    secure: request.protocol === 'https',
-    expires: new Date(now.getTime() + DEVICE_COOKIE_DAYS * 24 * 3600_000),
-  });
 }

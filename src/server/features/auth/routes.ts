@@ -18,19 +18,18 @@ import {
   userResponseSchema,
 } from '../../../shared/auth.js';
 import type { AppContext } from '../../context.js';
-import {
-  clearSessionCookie,
-  createSession,
-  destroySession,
-  deviceOf,
-  setSessionCookie,
-} from '../../plugins/session.js';
+import { clearSessionCookie, destroySession, deviceOf, setSessionCookie } from '../../plugins/session.js';
 import { ACTIVATION_KEY_PURPOSE } from '../patients/activation.js';
 import { accountRoutes } from './account-routes.js';
-import { DEVICE_COOKIE, recordSignInDevice, setDeviceCookie } from './devices.js';
-import { checkPassword, completeSignIn, mailSignupOutcome, registerUser } from './service.js';
-import { useSignInLink } from './sign-in-links.js';
-import { createPendingLogin, dropPendingLogin, verifyPendingLogin } from './two-factor.js';
+import { DEVICE_COOKIE, DEVICE_COOKIE_DAYS } from './devices.js';
+import {
+  mailSignupOutcome,
+  registerUser,
+  signIn,
+  type SignInBrowser,
+  type SignInCookies,
+  type SignInResult,
+} from './service.js';
 
 export const PENDING_COOKIE = 'medledger_2fa';
 
@@ -65,37 +64,22 @@ export async function authRoutes(app: FastifyInstance, ctx: AppContext) {
     },
   );
 
-  const twoFactorDeps = () => ({
+  const signInSettings = () => ({
     db: ctx.db,
-    secretKey: ctx.files.deriveKey('totp-secret'),
     loginMaxFailures: ctx.config.loginMaxFailures,
+    sessionTtlHours: ctx.config.sessionTtlHours,
+    totpKey: ctx.files.deriveKey('totp-secret'),
+    links: { mail: ctx.mail, publicUrl: ctx.config.publicUrl },
   });
 
-  /** Every step passed: audit, device (and its mail when new), a fresh session and its cookie. */
-  async function finishSignIn(
-    request: FastifyRequest,
-    reply: FastifyReply,
-    user: Parameters<typeof completeSignIn>[1],
-    remember: boolean,
-    how: string | null,
-  ) {
-    const now = ctx.now();
-    const device = deviceOf(request);
-    let deviceToken = '';
-    const result = await completeSignIn(ctx.db, user, request.ip, now, how, async (tx) => {
-      deviceToken = await recordSignInDevice(tx, user.id, request.cookies[DEVICE_COOKIE], device, now);
-    });
-    const { sid, expire } = await createSession(
-      ctx.db,
-      { userId: result.userId, previousLoginAt: result.previousLoginAt },
-      ctx.config.sessionTtlHours,
-      remember,
-      device,
-    );
-    setSessionCookie(request, reply, sid, expire, remember);
-    setDeviceCookie(request, reply, deviceToken, now);
-    return { user: result.user };
-  }
+  /** What the browser brings to a sign-in. */
+  const browserOf = (request: FastifyRequest): SignInBrowser => ({
+    ip: request.ip,
+    device: deviceOf(request),
+    sessionId: request.cookies.medledger_sid,
+    pendingToken: request.cookies[PENDING_COOKIE],
+    deviceToken: request.cookies[DEVICE_COOKIE],
+  });
 
   r.post(
     '/api/auth/login',
@@ -104,37 +88,9 @@ export async function authRoutes(app: FastifyInstance, ctx: AppContext) {
       schema: { tags: ['auth'], body: loginSchema, response: { 200: loginResponseSchema } },
     },
     async (request, reply) => {
-      const user = await checkPassword(
-        ctx.db,
-        request.body,
-        request.ip,
-        ctx.config.loginMaxFailures,
-        ctx.now(),
-        { mail: ctx.mail, publicUrl: ctx.config.publicUrl },
-      );
-      // Rotate: whatever session the browser had before is ended, and a new id is issued.
-      const oldSid = request.cookies.medledger_sid;
-      if (oldSid) await destroySession(ctx.db, oldSid);
-      const remember = request.body.remember ?? false;
-      await dropPendingLogin(ctx.db, request.cookies[PENDING_COOKIE]);
-      if (user.twoFactorEnabled) {
-        // Nobody is signed in yet: this browser holds a pending sign-in for the second step.
-        if (oldSid) clearSessionCookie(request, reply);
-        const { token, expire } = await createPendingLogin(ctx.db, user.id, remember, ctx.now());
-        reply.setCookie(PENDING_COOKIE, token, {
-          path: '/api/auth/2fa',
-          httpOnly: true,
-          sameSite: 'strict',
-          secure: request.protocol === 'https',
-          maxAge: PENDING_LOGIN_MINUTES * 60,
-          expires: expire,
-        });
-        return {
-          twoFactorRequired: true as const,
-          message: 'Enter the 6-digit code from your authenticator app, or a recovery code.',
-        };
-      }
-      return finishSignIn(request, reply, user, remember, null);
+      const now = ctx.now();
+      const proof = { kind: 'password' as const, input: request.body };
+      return answer(request, reply, await signIn(signInSettings(), proof, browserOf(request), now), now);
     },
   );
 
@@ -154,21 +110,9 @@ export async function authRoutes(app: FastifyInstance, ctx: AppContext) {
       },
     },
     async (request, reply) => {
-      const { user, remember, method } = await verifyPendingLogin(
-        twoFactorDeps(),
-        request.cookies[PENDING_COOKIE],
-        request.body.code,
-        request.ip,
-        ctx.now(),
-      );
-      reply.clearCookie(PENDING_COOKIE, { path: '/api/auth/2fa' });
-      return finishSignIn(
-        request,
-        reply,
-        user,
-        remember,
-        method === 'recovery' ? 'with a recovery code' : 'with two-factor',
-      );
+      const now = ctx.now();
+      const proof = { kind: 'second-factor' as const, code: request.body.code };
+      return answer(request, reply, await signIn(signInSettings(), proof, browserOf(request), now), now);
     },
   );
 
@@ -189,8 +133,9 @@ export async function authRoutes(app: FastifyInstance, ctx: AppContext) {
       },
     },
     async (request, reply) => {
-      const { user, remember } = await useSignInLink(ctx.db, request.body.token, ctx.now());
-      return finishSignIn(request, reply, user, remember, 'with an e-mailed sign-in link');
+      const now = ctx.now();
+      const proof = { kind: 'link' as const, token: request.body.token };
+      return answer(request, reply, await signIn(signInSettings(), proof, browserOf(request), now), now);
     },
   );
 
@@ -220,4 +165,45 @@ export async function authRoutes(app: FastifyInstance, ctx: AppContext) {
       return { user };
     },
   );
+}
+
+/** Writes the cookies a sign-in answered and gives its answer. */
+function answer<R extends SignInResult>(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  result: R,
+  now: Date,
+): R['answer'] {
+  writeSignInCookies(request, reply, result.cookies, now);
+  return result.answer;
+}
+
+/** The cookies a sign-in sets or ends: the session, the device, the pending second step. */
+function writeSignInCookies(request: FastifyRequest, reply: FastifyReply, cookies: SignInCookies, now: Date) {
+  const secure = request.protocol === 'https';
+  if (cookies.clearSession) clearSessionCookie(request, reply);
+  if (cookies.clearPending) reply.clearCookie(PENDING_COOKIE, { path: '/api/auth/2fa' });
+  if (cookies.pending) {
+    reply.setCookie(PENDING_COOKIE, cookies.pending.token, {
+      path: '/api/auth/2fa',
+      httpOnly: true,
+      sameSite: 'strict',
+      secure,
+      maxAge: PENDING_LOGIN_MINUTES * 60,
+      expires: cookies.pending.expire,
+    });
+  }
+  if (cookies.session) {
+    const { sid, expire, remember } = cookies.session;
+    setSessionCookie(request, reply, sid, expire, remember);
+  }
+  if (cookies.device) {
+    reply.setCookie(DEVICE_COOKIE, cookies.device, {
+      path: '/api/auth',
+      httpOnly: true,
+      sameSite: 'lax',
+      secure,
+      expires: new Date(now.getTime() + DEVICE_COOKIE_DAYS * 24 * 3600_000),
+    });
+  }
 }

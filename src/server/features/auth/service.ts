@@ -1,5 +1,6 @@
 // Accounts: signup (docs/spec.md#validation, docs/decisions.md#accounts-and-signup), sign-in with
-// throttling, admin creation.
+// throttling (one call, `signIn`, for every proof; the route only writes the cookies it answers),
+// admin creation.
 import { and, eq, isNull } from 'drizzle-orm';
 import type { PasswordChangeInput } from '../../../shared/account.js';
 import { ACCOUNT_SUSPENDED } from '../../../shared/admin-users.js';
@@ -12,11 +13,18 @@ import { patients, users } from '../../db/schema.js';
 import { HttpError, badRequest, conflict, forbidden, tooManyRequests } from '../../errors.js';
 import { recordAudit } from '../audit/service.js';
 import { startTrial } from '../billing/service.js';
-import { destroyUserSessions } from '../../plugins/session.js';
+import {
+  createSession,
+  destroySession,
+  destroyUserSessions,
+  type DeviceInfo,
+} from '../../plugins/session.js';
 import { toPublicUser } from '../../users.js';
 import { hashPassword, verifyAgainstDummy, verifyPassword } from './passwords.js';
-import { mailSignInLink } from './sign-in-links.js';
+import { recordSignInDevice } from './devices.js';
+import { mailSignInLink, useSignInLink } from './sign-in-links.js';
 import { reserveSignInAttempt, signInSucceeded } from './throttle.js';
+import { createPendingLogin, dropPendingLogin, verifyPendingLogin } from './two-factor.js';
 import { notifyPatientClaimed, notifyTrialEnding } from '../notifications/events.js';
 import { consumeActivationCode, signupAttemptsKey } from '../patients/activation.js';
 import { countHit } from '../../plugins/rate-limit-store.js';
@@ -313,4 +321,137 @@ export async function createAdmin(
     .values({ email: normalised, password: await hashPassword(password), role: 'medledger_admin' })
     .returning();
   return { created: true, user: toPublicUser(user) };
+}
+
+/** One way of proving who signs in: the password, the second step's code, or an e-mailed link. */
+export type SignInProof =
+  | { kind: 'password'; input: LoginInput }
+  | { kind: 'second-factor'; code: string }
+  | { kind: 'link'; token: string };
+
+/** What the browser brings to a sign-in: its address and agent, and the cookies that matter. */
+export interface SignInBrowser {
+  ip: string;
+  device: DeviceInfo;
+  /** The session it had before (ended and replaced: a new id for every sign-in). */
+  sessionId?: string;
+  /** The pending sign-in waiting for its second step. */
+  pendingToken?: string;
+  /** The device cookie that recognises it (devices.ts). */
+  deviceToken?: string;
+}
+
+export interface SignInSettings {
+  db: Db;
+  loginMaxFailures: number;
+  sessionTtlHours: number;
+  /** The key two-factor secrets are sealed with. */
+  totpKey: Buffer;
+  links: SignInLinkDeps;
+}
+
+/** The cookies a sign-in sets or ends; the route (the HTTP edge) writes them. */
+export interface SignInCookies {
+  session?: { sid: string; expire: Date; remember: boolean };
+  device?: string;
+  pending?: { token: string; expire: Date };
+  clearSession?: boolean;
+  clearPending?: boolean;
+}
+
+export interface SignedIn {
+  answer: { user: PublicUser };
+  cookies: SignInCookies;
+}
+export type SignInResult =
+  SignedIn | { answer: { twoFactorRequired: true; message: string }; cookies: SignInCookies };
+
+export const SECOND_STEP_MESSAGE = 'Enter the 6-digit code from your authenticator app, or a recovery code.';
+
+/**
+ * A sign-in, whichever its proof: the password (which may lead to the second step instead), the
+ * second step's code, or an e-mailed sign-in link. Every proof that completes a sign-in ends
+ * alike: audit, device (and its mail when new), a fresh session. Answers what to send and the
+ * cookies to set.
+ */
+export async function signIn(
+  settings: SignInSettings,
+  proof: Exclude<SignInProof, { kind: 'password' }>,
+  browser: SignInBrowser,
+  now: Date,
+): Promise<SignedIn>;
+export async function signIn(
+  settings: SignInSettings,
+  proof: SignInProof,
+  browser: SignInBrowser,
+  now: Date,
+): Promise<SignInResult>;
+export async function signIn(
+  settings: SignInSettings,
+  proof: SignInProof,
+  browser: SignInBrowser,
+  now: Date,
+): Promise<SignInResult> {
+  const { db } = settings;
+  if (proof.kind === 'password') {
+    const user = await checkPassword(
+      db,
+      proof.input,
+      browser.ip,
+      settings.loginMaxFailures,
+      now,
+      settings.links,
+    );
+    // Rotate: whatever session the browser had before is ended, and a new id is issued.
+    if (browser.sessionId) await destroySession(db, browser.sessionId);
+    const remember = proof.input.remember ?? false;
+    await dropPendingLogin(db, browser.pendingToken);
+    if (!user.twoFactorEnabled) return startSession(settings, user, remember, null, browser, now, {});
+    // Nobody is signed in yet: this browser holds a pending sign-in for the second step.
+    const pending = await createPendingLogin(db, user.id, remember, now);
+    return {
+      answer: { twoFactorRequired: true, message: SECOND_STEP_MESSAGE },
+      cookies: { pending, clearSession: !!browser.sessionId },
+    };
+  }
+  if (proof.kind === 'second-factor') {
+    const { user, remember, method } = await verifyPendingLogin(
+      { db, secretKey: settings.totpKey, loginMaxFailures: settings.loginMaxFailures },
+      browser.pendingToken,
+      proof.code,
+      browser.ip,
+      now,
+    );
+    const how = method === 'recovery' ? 'with a recovery code' : 'with two-factor';
+    return startSession(settings, user, remember, how, browser, now, { clearPending: true });
+  }
+  const { user, remember } = await useSignInLink(db, proof.token, now);
+  return startSession(settings, user, remember, 'with an e-mailed sign-in link', browser, now, {});
+}
+
+/** Every step passed: audit, device (and its mail when new), and a fresh session. */
+async function startSession(
+  settings: SignInSettings,
+  user: UserRow,
+  remember: boolean,
+  how: string | null,
+  browser: SignInBrowser,
+  now: Date,
+  cookies: SignInCookies,
+): Promise<SignedIn> {
+  let device = '';
+  const result = await completeSignIn(settings.db, user, browser.ip, now, how, async (tx) => {
+    device = await recordSignInDevice(tx, user.id, browser.deviceToken, browser.device, now);
+  });
+  const { sid, expire } = await createSession(
+    settings.db,
+    { userId: result.userId, previousLoginAt: result.previousLoginAt },
+    settings.sessionTtlHours,
+    remember,
+    browser.device,
+  );
+  return {
+    answer: { user: result.user },
+    cookies: { ...cookies, session: { sid, expire, remember }, device },
+  };
 }

@@ -4,8 +4,10 @@
 // the size and root are read) and stored. Every checkpoint ever served is kept in
 // ledger_checkpoints, one per tree size; two processes signing the same size keep the first.
 import { asc, desc, gt, sql } from 'drizzle-orm';
+import { isKeyInForce, RETIRED_KEY_MESSAGE } from '../../../shared/ledger/key-rotation.js';
 import { emptyRoot } from '../../../shared/ledger/merkle.js';
 import type { Db } from '../../db/connect.js';
+import { HttpError } from '../../errors.js';
 import { ledgerCheckpoints } from '../../db/schema.js';
 import { hexOf, sha256 } from './hashing.js';
 import { LEDGER_LOCK_KEY } from './tree.js';
@@ -71,6 +73,10 @@ export async function currentCheckpoint(db: Db, options: CheckpointOptions): Pro
 export async function signCheckpoint(db: Db, signer: LedgerSigner, now: Date): Promise<StoredCheckpoint> {
   return db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${LEDGER_LOCK_KEY}::bigint)`);
+    // After a key rotation only the new key signs (docs/decisions.md#ledger-signing-key-rotation).
+    const latest = await latestCheckpoint(tx);
+    if (!(await isKeyInForce(latest?.note ?? null, signer.verifierKey)))
+      throw new HttpError(503, RETIRED_KEY_MESSAGE);
     const treeSize = await ledgerSize(tx);
     const root = treeSize === 0 ? emptyRoot(sha256) : await rootAt(tx, treeSize);
     const note = signer.signCheckpoint({ treeSize, rootHash: root });

@@ -7,9 +7,11 @@ import { HttpError } from '../../errors.js';
 import { eraseEntryContent, type ErasureRequest } from './erasure.js';
 import type { HashPool } from './hash-pool.js';
 import { auditLedger } from './integrity.js';
+import { auditCheckpoints } from './key-rotation.js';
 
 export const LEDGER_USAGE = `Usage: npm run ledger -- verify [--skip-records] [--batch <entries>]
        npm run ledger -- migrate-files
+       npm run ledger -- rotate-signing-key
        npm run ledger -- erase <entry number or hash> --by <who> --reason <why> [--earlier]
        npm run ledger -- witness --url <server> --key <verifier key> --state <file>
        npm run ledger -- verify-receipt <receipt.json> [file...] [--key <verifier key>]
@@ -21,6 +23,12 @@ export const LEDGER_USAGE = `Usage: npm run ledger -- verify [--skip-records] [-
   migrate-files   rewrites every attachment still in the single-GCM format written before the
                   chunked one (each old file's tag is checked first; the plaintext SHA-256 must
                   not change); safe to run again; exits 1 if a file could not be converted
+  rotate-signing-key
+                  replaces the checkpoints' signing key: a new key is announced in a checkpoint
+                  signed by the old and the new key (witnesses following the old key learn the
+                  new one from it; see "Witnessing the ledger" in the README);
+                  the key file is replaced, or with LEDGER_SIGNING_KEY set the new key is
+                  LEDGER_NEXT_SIGNING_KEY. Restart every server process afterwards
   erase           deletes the salt and content of one (format 2) entry, so that the entry can no
                   longer be linked to its content, and ledgers the erasure (which entry, who, when,
                   why); the entry, chain and tree stay and verify. verify fails for an opening
@@ -47,10 +55,14 @@ export interface VerifyOptions {
 /** The options of `verify`, `migrate-files`, `erase`, or the message to print (exit code 2). */
 export function parseLedgerArgs(
   args: string[],
-): { options: VerifyOptions } | { command: 'migrate-files' } | EraseCommand | { error: string } {
+):
+  | { options: VerifyOptions }
+  | { command: 'migrate-files' | 'rotate-signing-key' }
+  | EraseCommand
+  | { error: string } {
   const [command, ...rest] = args;
   if (command === 'erase') return parseEraseArgs(rest);
-  if (command === 'migrate-files') {
+  if (command === 'migrate-files' || command === 'rotate-signing-key') {
     return rest.length === 0 ? { command } : { error: `Unknown option ${rest[0]}\n${LEDGER_USAGE}` };
   }
   if (command !== 'verify') return { error: LEDGER_USAGE };
@@ -105,6 +117,8 @@ export async function runLedgerVerify(
   io: CommandIo,
   /** Hashes the attachments on worker threads (hash-pool.ts); `files` on this thread without. */
   hasher?: HashPool,
+  /** The configured signing key's verifier key: the stored checkpoints are checked against it. */
+  verifierKey?: string,
 ): Promise<number> {
   const { skipRecords, batchSize } = options;
   const started = Date.now();
@@ -123,6 +137,7 @@ export async function runLedgerVerify(
       io.err(`  checked ${entries} of ${total} entries (${pct}%), ${records} records, ${rate} entries/s`);
     },
   });
+  const checkpoints = verifierKey ? await auditCheckpoints(db, verifierKey) : null;
   const seconds = (Date.now() - started) / 1000;
 
   io.out(`Ledger: ${report.entries} entries, tree size ${report.treeSize}, root ${report.rootHash}`);
@@ -142,15 +157,21 @@ export async function runLedgerVerify(
         `  - entry ${e.erasedSeq}: erased ${e.at.toISOString()} by ${e.erasedBy} (erasure entry ${e.seq}): ${e.reason}`,
       );
   }
+  if (checkpoints) {
+    const rotated =
+      checkpoints.rotations > 0 ? `, ${checkpoints.rotations} signing-key rotation(s) followed` : '';
+    io.out(`Checkpoints: ${checkpoints.checkpoints} checked against the signing keys in force${rotated}`);
+  } else io.out('Checkpoints: not checked (no signing key is configured).');
   io.out(`Time: ${seconds.toFixed(1)} s`);
-  if (report.problemCount === 0) {
+  const problems = [...(checkpoints?.problems ?? []), ...report.problems];
+  const problemCount = report.problemCount + (checkpoints?.problems.length ?? 0);
+  if (problemCount === 0) {
     io.out('Result: OK, the chain, the Merkle tree and every record match.');
     return 0;
   }
-  io.out(`Result: FAILED, ${report.problemCount} problem(s):`);
-  for (const p of report.problems) io.out(`  - ${p}`);
-  if (report.problemCount > report.problems.length)
-    io.out(`  ... and ${report.problemCount - report.problems.length} more`);
+  io.out(`Result: FAILED, ${problemCount} problem(s):`);
+  for (const p of problems) io.out(`  - ${p}`);
+  if (problemCount > problems.length) io.out(`  ... and ${problemCount - problems.length} more`);
   return 1;
 }
 

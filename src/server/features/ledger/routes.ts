@@ -19,7 +19,8 @@ import {
 } from '../../../shared/ledger/api.js';
 import type { AppContext } from '../../context.js';
 import { badRequest, notFound, tooLarge, unsupportedType } from '../../errors.js';
-import { describeMultipartError } from '../records/upload.js';
+import { describeMultipartError } from '../../http/multipart.js';
+import { RECORD_FORM_RULES } from '../records/upload.js';
 import { TOO_LARGE_MESSAGE } from '../../../shared/records.js';
 import {
   consistency,
@@ -282,6 +283,6 @@ async function hashUpload(request: import('fastify').FastifyRequest): Promise<st
     return hash.digest('hex');
   } catch (err) {
     // A body cut short, a missing boundary: busboy's errors carry no code, and are the sender's.
-    throw describeMultipartError(err);
+    throw describeMultipartError(err, RECORD_FORM_RULES);
   }
 }

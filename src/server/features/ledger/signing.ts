@@ -11,6 +11,7 @@ import {
   formatSignedNote,
   formatVerifierKey,
   type Checkpoint,
+  type NoteSignature,
 } from '../../../shared/ledger/note.js';
 
 /** PKCS #8 DER prefix of an Ed25519 private key; the 32-byte seed follows (RFC 8410). */
@@ -38,13 +39,18 @@ export function ledgerOrigin(publicUrl: string): string {
   return `${url.host}${pathPart}/medledger`;
 }
 
+/** Where the key is kept when LEDGER_SIGNING_KEY is not set. */
+export const ledgerKeyFile = (dataDir: string) => path.join(dataDir, 'secrets', 'ledger.key');
+
+/** A 32-byte Ed25519 seed from its hex text; `what` names it in the error. */
+export function parseSeed(hex: string, what: string): Buffer {
+  if (!SEED_HEX.test(hex)) throw new Error(`${what} must be 64 hex characters (an Ed25519 seed)`);
+  return Buffer.from(hex, 'hex');
+}
+
 function seedFrom(dataDir: string, keyHex?: string): Buffer {
-  if (keyHex) {
-    if (!SEED_HEX.test(keyHex))
-      throw new Error('LEDGER_SIGNING_KEY must be 64 hex characters (an Ed25519 seed)');
-    return Buffer.from(keyHex, 'hex');
-  }
-  const keyFile = path.join(dataDir, 'secrets', 'ledger.key');
+  if (keyHex) return parseSeed(keyHex, 'LEDGER_SIGNING_KEY');
+  const keyFile = ledgerKeyFile(dataDir);
   const read = () => {
     const text = fs.readFileSync(keyFile, 'utf8').trim();
     if (!SEED_HEX.test(text)) throw new Error(`${keyFile} must hold 64 hex characters (an Ed25519 seed)`);
@@ -78,12 +84,23 @@ export function noteSigner(name: string, seed: Uint8Array) {
     publicKey,
     keyId,
     verifierKey: formatVerifierKey(name, publicKey),
+    /** This key's signature line over `text`, to combine with others (a key rotation). */
+    signature(text: string): NoteSignature {
+      const signature = crypto.sign(null, Buffer.from(text, 'utf8'), privateKey);
+      return { name, keyId, signature: new Uint8Array(signature) };
+    },
     /** The signed note of `text` (which must end with a newline). */
     sign(text: string): string {
-      const signature = crypto.sign(null, Buffer.from(text, 'utf8'), privateKey);
-      return formatSignedNote(text, [{ name, keyId, signature: new Uint8Array(signature) }]);
+      return formatSignedNote(text, [this.signature(text)]);
     },
   };
+}
+
+export type NoteSigner = ReturnType<typeof noteSigner>;
+
+/** The signer of the configured key (LEDGER_SIGNING_KEY, else the key file, made if missing). */
+export function configuredNoteSigner(options: { dataDir: string; publicUrl: string; keyHex?: string }) {
+  return noteSigner(ledgerOrigin(options.publicUrl), seedFrom(options.dataDir, options.keyHex));
 }
 
 export function createLedgerSigner(options: {
@@ -91,7 +108,7 @@ export function createLedgerSigner(options: {
   publicUrl: string;
   keyHex?: string;
 }): LedgerSigner {
-  const signer = noteSigner(ledgerOrigin(options.publicUrl), seedFrom(options.dataDir, options.keyHex));
+  const signer = configuredNoteSigner(options);
   return {
     name: signer.name,
     publicKey: signer.publicKey,

@@ -11,10 +11,17 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { bytesEqual, verifyConsistency } from '../../../shared/ledger/merkle.js';
 import {
+  followSigningKey,
+  openCheckpointWithRotation,
+  type OpenedCheckpoint,
+} from '../../../shared/ledger/key-rotation.js';
+import {
   base64Encode,
+  formatVerifierKey,
   MAX_NOTE_LENGTH,
   NoteError,
   openCheckpoint,
+  openNote,
   parseVerifierKey,
   type Checkpoint,
   type VerifierKey,
@@ -51,7 +58,10 @@ export function parseWitnessArgs(args: string[]): { options: WitnessOptions } | 
 /** What the state file holds: the last checkpoint this witness accepted. */
 export interface WitnessState {
   origin: string;
+  /** The key in force: the pinned one, or the last one it announced. */
   verifierKey: string;
+  /** The key-rotation announcements followed from the pinned key, oldest first (signed notes). */
+  rotations?: string[];
   treeSize: number;
   /** Base64, as in the checkpoint. */
   rootHash: string;
@@ -94,9 +104,9 @@ export async function runWitness(options: WitnessOptions, io: WitnessIo): Promis
 }
 
 async function witness(options: WitnessOptions, io: WitnessIo): Promise<string> {
-  let key: VerifierKey;
+  let pinned: VerifierKey;
   try {
-    key = parseVerifierKey(options.key);
+    pinned = parseVerifierKey(options.key);
   } catch (err) {
     throw new WitnessFailure(2, `--key: ${(err as Error).message}`);
   }
@@ -107,13 +117,33 @@ async function witness(options: WitnessOptions, io: WitnessIo): Promise<string> 
   } catch {
     throw new WitnessFailure(2, `--url: ${options.url} is not an http(s) address.`);
   }
-  const previous = await readState(options.statePath, key);
+  const previous = await readState(options.statePath, pinned);
   const doFetch = io.fetch ?? fetch;
+  let inForce = previous?.key ?? pinned;
+  const rotations = [...(previous?.rotations ?? [])];
+  // The last checkpoint accepted so far: each one seen must extend it.
+  let accepted: { treeSize: number; rootHash: Uint8Array } | null = previous
+    ? { treeSize: previous.treeSize, rootHash: fromBase64(previous.rootHash) }
+    : null;
 
   const note = await fetchText(doFetch, new URL('api/ledger/checkpoint', base));
-  let next: Checkpoint;
+  let next: OpenedCheckpoint;
   try {
-    next = await openCheckpoint(note, key);
+    if (!(await signedBy(note, inForce))) {
+      // Not signed by the key in force: the log may have announced a new key since the last run.
+      // Its checkpoints since then are followed from the key in force (shared/ledger/key-rotation.ts):
+      // the old key signs up to the announcement, which the new key signs too.
+      const since = await fetchCheckpoints(doFetch, base, accepted?.treeSize ?? -1);
+      const followed = await followSigningKey(since, inForce);
+      for (const [i, c] of followed.checkpoints.entries()) {
+        if (!c.nextKey) continue;
+        await checkExtends(doFetch, base, options.statePath, accepted, c, since[i]);
+        accepted = c;
+        rotations.push(since[i]);
+      }
+      inForce = followed.key;
+    }
+    next = await openCheckpointWithRotation(note, inForce);
   } catch (err) {
     if (err instanceof NoteError) {
       await keepEvidence(options.statePath, note);
@@ -121,52 +151,108 @@ async function witness(options: WitnessOptions, io: WitnessIo): Promise<string> 
     }
     throw err;
   }
-
-  if (previous) {
-    const oldRoot = fromBase64(previous.rootHash);
-    if (next.treeSize < previous.treeSize) {
-      await keepEvidence(options.statePath, note);
-      throw misbehaved(
-        `REJECTED: the tree shrank from ${previous.treeSize} to ${next.treeSize} entries (history was rewritten).`,
-      );
-    }
-    if (next.treeSize === previous.treeSize) {
-      if (!bytesEqual(next.rootHash, oldRoot)) {
-        await keepEvidence(options.statePath, note);
-        throw misbehaved(
-          `REJECTED: two different signed roots for ${next.treeSize} entries (history was rewritten or a split view).`,
-        );
-      }
-    } else {
-      const proof = await fetchConsistency(doFetch, base, previous.treeSize, next.treeSize);
-      if (!verifyConsistency(previous.treeSize, next.treeSize, oldRoot, next.rootHash, proof)) {
-        await keepEvidence(options.statePath, note);
-        throw misbehaved(
-          `REJECTED: the tree of ${next.treeSize} entries does not extend the one of ${previous.treeSize} this witness saw (history was rewritten or a split view).`,
-        );
-      }
-    }
+  await checkExtends(doFetch, base, options.statePath, accepted, next, note);
+  if (next.nextKey) {
+    if (!rotations.includes(note)) rotations.push(note);
+    inForce = next.nextKey;
   }
 
+  const keyText = formatVerifierKey(inForce.name, inForce.publicKey);
   const state: WitnessState = {
     origin: next.origin,
-    verifierKey: options.key.trim(),
+    verifierKey: keyText,
+    rotations,
     treeSize: next.treeSize,
     rootHash: base64Encode(next.rootHash),
     checkpoint: note,
     acceptedAt: (io.now?.() ?? new Date()).toISOString(),
   };
   await writeAtomically(options.statePath, `${JSON.stringify(state, null, 2)}\n`);
+  const rotated =
+    rotations.length > (previous?.rotations?.length ?? 0) ? `; the log's signing key is now ${keyText}` : '';
   return previous
-    ? `OK ${next.origin}: ${previous.treeSize} -> ${next.treeSize} entries, consistent, root ${state.rootHash}`
-    : `OK ${next.origin}: first checkpoint kept, ${next.treeSize} entries, root ${state.rootHash}`;
+    ? `OK ${next.origin}: ${previous.treeSize} -> ${next.treeSize} entries, consistent, root ${state.rootHash}${rotated}`
+    : `OK ${next.origin}: first checkpoint kept, ${next.treeSize} entries, root ${state.rootHash}${rotated}`;
 }
+
+/** Whether `note` carries a signature by `key` that verifies (a bad one is refused by the caller). */
+async function signedBy(note: string, key: VerifierKey): Promise<boolean> {
+  try {
+    await openNote(note, key);
+    return true;
+  } catch (err) {
+    if (err instanceof NoteError && /not signed by the key/.test(err.message)) return false;
+    throw err;
+  }
+}
+
+/** Refuses `next` unless its tree extends the one accepted before (RFC 9162 consistency). */
+async function checkExtends(
+  doFetch: typeof fetch,
+  base: URL,
+  statePath: string,
+  accepted: { treeSize: number; rootHash: Uint8Array } | null,
+  next: Checkpoint,
+  note: string,
+): Promise<void> {
+  if (!accepted) return;
+  if (next.treeSize < accepted.treeSize) {
+    await keepEvidence(statePath, note);
+    throw misbehaved(
+      `REJECTED: the tree shrank from ${accepted.treeSize} to ${next.treeSize} entries (history was rewritten).`,
+    );
+  }
+  if (next.treeSize === accepted.treeSize) {
+    if (!bytesEqual(next.rootHash, accepted.rootHash)) {
+      await keepEvidence(statePath, note);
+      throw misbehaved(
+        `REJECTED: two different signed roots for ${next.treeSize} entries (history was rewritten or a split view).`,
+      );
+    }
+    return;
+  }
+  const proof = await fetchConsistency(doFetch, base, accepted.treeSize, next.treeSize);
+  if (!verifyConsistency(accepted.treeSize, next.treeSize, accepted.rootHash, next.rootHash, proof)) {
+    await keepEvidence(statePath, note);
+    throw misbehaved(
+      `REJECTED: the tree of ${next.treeSize} entries does not extend the one of ${accepted.treeSize} this witness saw (history was rewritten or a split view).`,
+    );
+  }
+}
+
+/** The log's signed checkpoints with a tree size above `after`, oldest first (every page). */
+async function fetchCheckpoints(doFetch: typeof fetch, base: URL, after: number): Promise<string[]> {
+  const notes: string[] = [];
+  let from: number | null = after;
+  while (from !== null && notes.length < MAX_FOLLOWED) {
+    const url = new URL(`api/ledger/checkpoints?after=${from}`, base);
+    let page: { checkpoints?: unknown; next?: unknown };
+    try {
+      page = JSON.parse(await fetchText(doFetch, url, MAX_PAGE_LENGTH)) as typeof page;
+    } catch (err) {
+      if (err instanceof WitnessFailure) throw err;
+      throw unreachable(`${url.href} did not answer JSON.`);
+    }
+    if (!Array.isArray(page.checkpoints)) throw unreachable(`${url.href} did not list checkpoints.`);
+    for (const c of page.checkpoints as { note?: unknown }[])
+      if (typeof c?.note === 'string') notes.push(c.note);
+    from = typeof page.next === 'number' && page.next > from ? page.next : null;
+  }
+  return notes;
+}
+
+/** At most this many checkpoints are followed in one run (a witness run daily sees far fewer). */
+const MAX_FOLLOWED = 100_000;
+const MAX_PAGE_LENGTH = 100 * MAX_NOTE_LENGTH;
 
 function fromBase64(text: string): Uint8Array {
   return new Uint8Array(Buffer.from(text, 'base64'));
 }
 
-async function readState(statePath: string, key: VerifierKey): Promise<WitnessState | null> {
+async function readState(
+  statePath: string,
+  key: VerifierKey,
+): Promise<(WitnessState & { key: VerifierKey; rotations: string[] }) | null> {
   let raw: string;
   try {
     raw = await fsp.readFile(statePath, 'utf8');
@@ -180,21 +266,28 @@ async function readState(statePath: string, key: VerifierKey): Promise<WitnessSt
   } catch {
     throw new WitnessFailure(2, `the state file ${statePath} is not JSON.`);
   }
-  // The kept checkpoint is checked again: a state file edited by hand is not trusted.
+  // The kept checkpoint is checked again, under the key reached from the pinned one through the
+  // kept announcements: a state file edited by hand is not trusted.
   try {
-    const kept = await openCheckpoint(String(state.checkpoint), key);
-    state.treeSize = kept.treeSize;
-    state.rootHash = base64Encode(kept.rootHash);
+    const rotations = Array.isArray(state.rotations) ? state.rotations.map(String) : [];
+    const followed = await followSigningKey(rotations, key);
+    const kept = await openCheckpoint(String(state.checkpoint), followed.key);
+    return {
+      ...state,
+      rotations,
+      key: followed.key,
+      treeSize: kept.treeSize,
+      rootHash: base64Encode(kept.rootHash),
+    };
   } catch (err) {
     throw new WitnessFailure(
       2,
       `the state file ${statePath} does not hold a checkpoint signed by this key (${(err as Error).message}); use a new state file for another log or key.`,
     );
   }
-  return state;
 }
 
-async function fetchText(doFetch: typeof fetch, url: URL): Promise<string> {
+async function fetchText(doFetch: typeof fetch, url: URL, maxLength = MAX_NOTE_LENGTH): Promise<string> {
   let res: Response;
   try {
     res = await doFetch(url, { signal: AbortSignal.timeout(30_000), redirect: 'error' });
@@ -203,7 +296,7 @@ async function fetchText(doFetch: typeof fetch, url: URL): Promise<string> {
   }
   if (res.status !== 200) throw unreachable(`${url.href} answered ${res.status}.`);
   const text = await res.text();
-  if (text.length > MAX_NOTE_LENGTH) throw unreachable(`${url.href} answered more than a checkpoint.`);
+  if (text.length > maxLength) throw unreachable(`${url.href} answered more than was asked for.`);
   return text;
 }
 

@@ -3,13 +3,13 @@
 // old record and that record's entry hash); "entered in error" retracts a version, which is kept,
 // ledgered and hidden from default lists. Nothing uploaded is ever changed or deleted.
 import { and, asc, eq, inArray, isNull } from 'drizzle-orm';
-import type { FastifyRequest } from 'fastify';
 import { recordFieldsSchema, type MedicalRecord, type RecordVersion } from '../../../shared/records.js';
 import { type Actor, findRecordForUser, type RecordRow } from '../../access.js';
 import type { Db } from '../../db/connect.js';
 import { attachments, medicalRecords } from '../../db/schema.js';
 import { badRequest, conflict } from '../../errors.js';
 import type { FileStore } from '../../files/store.js';
+import type { FormPart } from '../../http/multipart.js';
 import { appendLedgered } from '../ledger/ledgered.js';
 import { loadRecord, loadRecords } from './load.js';
 import { RECORD_NOT_CURRENT, saveUpload } from './service.js';
@@ -33,11 +33,11 @@ export async function amendRecord(
   db: Db,
   store: FileStore,
   actor: Actor,
-  request: FastifyRequest,
+  parts: AsyncIterable<FormPart>,
   recordId: string,
   now: Date,
 ): Promise<MedicalRecord> {
-  const form = await readUploadForm(request, store, async (raw) => {
+  const form = await readUploadForm(parts, store, async (raw) => {
     const parsed = recordFieldsSchema.safeParse(raw);
     if (!parsed.success) throw badRequest(parsed.error.issues[0]?.message ?? 'Invalid form');
     const { record: old, patient } = await currentVersion(db, actor, recordId);

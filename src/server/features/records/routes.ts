@@ -18,16 +18,18 @@ import type { AppContext } from '../../context.js';
 import { actorOf } from '../../access.js';
 import * as read from './read.js';
 import { amendRecord, markEnteredInError, recordHistory } from './amend.js';
-import { sendAttachment } from './download.js';
+import { openAttachment } from './download.js';
 import { discardDraft, finaliseDraft, uploadRecord } from './service.js';
-import { MULTIPART_LIMITS } from './upload.js';
+import { sendFile } from '../../http/download.js';
+import { readMultipart } from '../../http/multipart.js';
+import { MULTIPART_LIMITS, RECORD_FORM_RULES } from './upload.js';
 
 const tags = ['medical records'];
 const idParams = z.object({ id: text().max(100) });
 const recordList = z.array(recordSchema);
 const recordPage = pagedSchema(recordSchema);
 
-export { contentDisposition } from './download.js';
+export { contentDisposition } from '../../http/download.js';
 
 export async function recordRoutes(app: FastifyInstance, ctx: AppContext) {
   // A family member with a live grant views and downloads too (access.ts decides; docs/decisions.md#family-proxy-access).
@@ -55,7 +57,9 @@ export async function recordRoutes(app: FastifyInstance, ctx: AppContext) {
       },
       async (request, reply) => {
         const actor = actorOf(request);
-        const record = await uploadRecord(ctx.db, ctx.files, actor, request, ctx.now());
+        const record = await readMultipart(request, RECORD_FORM_RULES, (parts) =>
+          uploadRecord(ctx.db, ctx.files, actor, parts, ctx.now()),
+        );
         return reply.status(201).send(record);
       },
     );
@@ -77,7 +81,9 @@ export async function recordRoutes(app: FastifyInstance, ctx: AppContext) {
       },
       async (request, reply) => {
         const actor = actorOf(request);
-        const record = await amendRecord(ctx.db, ctx.files, actor, request, request.params.id, ctx.now());
+        const record = await readMultipart(request, RECORD_FORM_RULES, (parts) =>
+          amendRecord(ctx.db, ctx.files, actor, parts, request.params.id, ctx.now()),
+        );
         return reply.status(201).send(record);
       },
     );
@@ -247,7 +253,7 @@ export async function recordRoutes(app: FastifyInstance, ctx: AppContext) {
     async (request, reply) => {
       const actor = actorOf(request);
       const target = await read.findDownload(ctx.db, actor, request.params.fileName);
-      return sendAttachment(ctx, actor, target, request, reply);
+      return sendFile(request, reply, await openAttachment(ctx, actor, target, request.headers.range));
     },
   );
 }

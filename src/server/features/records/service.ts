@@ -3,7 +3,6 @@
 // transaction fails the files are removed again, so there is never half a record or an orphan file.
 // Every row is written once from what is in memory; nothing is read back inside the transaction.
 import crypto from 'node:crypto';
-import type { FastifyRequest } from 'fastify';
 import { and, asc, eq, isNull } from 'drizzle-orm';
 import { type MedicalRecord, type RecordFields, recordFieldsSchema } from '../../../shared/records.js';
 import {
@@ -19,6 +18,7 @@ import { attachments, medicalRecords } from '../../db/schema.js';
 import { badRequest, conflict, notFound } from '../../errors.js';
 import { releaseInTransaction } from '../../files/pending.js';
 import type { FileStore } from '../../files/store.js';
+import type { FormPart } from '../../http/multipart.js';
 import { recordAudit } from '../audit/service.js';
 import { recordLedgerContent } from '../ledger/content.js';
 import { appendLedgered } from '../ledger/ledgered.js';
@@ -58,17 +58,17 @@ async function findDraft(db: Db, actor: Actor, recordId: string) {
 }
 
 /**
- * The one upload service: reads the form (fields checked and access proven before the first
- * file is written), streams the files into the store, then saves in one transaction.
+ * The one upload service: reads the form's parts (fields checked and access proven before the
+ * first file is written), streams the files into the store, then saves in one transaction.
  */
 export async function uploadRecord(
   db: Db,
   store: FileStore,
   actor: Actor,
-  request: FastifyRequest,
+  parts: AsyncIterable<FormPart>,
   now: Date,
 ): Promise<MedicalRecord> {
-  const form = await readUploadForm(request, store, async (raw) => {
+  const form = await readUploadForm(parts, store, async (raw) => {
     const parsed = recordFieldsSchema.safeParse(raw);
     if (!parsed.success) throw badRequest(parsed.error.issues[0]?.message ?? 'Invalid form');
     const target = await prepareUpload(db, actor, parsed.data);

@@ -9,7 +9,8 @@ import { text } from '../../../shared/text.js';
 import { findOwnPatient } from '../../access.js';
 import type { AppContext } from '../../context.js';
 import { actorOf } from '../../access.js';
-import { sendAttachment } from '../records/download.js';
+import { sendFile } from '../../http/download.js';
+import { openAttachment } from '../records/download.js';
 import * as shares from './service.js';
 
 const tags = ['share links'];
@@ -128,7 +129,8 @@ export async function shareRoutes(app: FastifyInstance, ctx: AppContext) {
     async (request, reply) => {
       const { token, attachmentId } = request.params;
       const target = await shares.findSharedDownload(ctx.db, token, attachmentId, request.ip, ctx.now());
-      return sendAttachment(ctx, { id: null, ip: request.ip }, target, request, reply);
+      const answer = await openAttachment(ctx, { id: null, ip: request.ip }, target, request.headers.range);
+      return sendFile(request, reply, answer);
     },
   );
 }

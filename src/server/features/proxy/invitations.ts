@@ -15,7 +15,6 @@ import {
   lockActiveAccount,
   lockPatientGrants,
 } from '../../access.js';
-import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../../context.js';
 import type { Db } from '../../db/connect.js';
 import { familyContacts, familyGrants, familyInvitations, patients, users } from '../../db/schema.js';
@@ -48,7 +47,12 @@ export interface InviteDeps {
  * What the invitation senders need, from the app and the request's logger: the proxy, family-contacts
  * and consent routes all send invitations.
  */
-export const inviteDeps = (ctx: AppContext, log: FastifyBaseLogger): InviteDeps => ({
+/** The part of a request's logger the senders use (services import nothing from Fastify). */
+export interface ErrorLog {
+  error(details: { err: unknown }, message: string): void;
+}
+
+export const inviteDeps = (ctx: AppContext, log: ErrorLog): InviteDeps => ({
   db: ctx.db,
   mail: ctx.mail,
   publicUrl: ctx.config.publicUrl,

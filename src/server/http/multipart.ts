@@ -85,7 +85,7 @@ export function describeMultipartError(
   messages: Pick<MultipartRules, 'fileTooLargeMessage' | 'tooManyFilesMessage'>,
 ): unknown {
   if (err instanceof HttpError) return err;
-  const e = err as { code?: string; message?: string };
+  const e = err as { code?: string; message?: string; cause?: unknown };
   switch (e?.code) {
     case 'FST_REQ_FILE_TOO_LARGE':
       return tooLarge(messages.fileTooLargeMessage);
@@ -102,9 +102,14 @@ export function describeMultipartError(
     case 'FST_REQ_PREMATURE_CLOSE':
       return badRequest('The upload was interrupted.');
   }
-  // The form parser's own errors carry no code; a coded one (a full disk, a database error) is
-  // not the form's fault whatever its message says, and the error handler answers it.
-  if (typeof e?.code !== 'string' && /multipart|part|boundary|form/i.test(e?.message ?? '')) {
+  // The form parser's own errors carry no code and wrap nothing; a coded one (a full disk) or a
+  // wrapped one (Drizzle wraps the driver's error, and its message holds the query, whose
+  // columns may read "format") is not the form's fault, and the error handler answers it.
+  if (
+    typeof e?.code !== 'string' &&
+    e?.cause === undefined &&
+    /multipart|part|boundary|form/i.test(e?.message ?? '')
+  ) {
     return badRequest('The upload was malformed or interrupted. Please try again.');
   }
   return err;

@@ -84,15 +84,14 @@ export default tseslint.config(
   },
   {
     // Services take plain values (docs/architecture.md#the-life-of-a-request): only the HTTP edge
-    // (route files, src/server/http, plugins) knows Fastify. The two exceptions install hooks:
-    // the trial's write guard (until route policies carry it) and the metrics' request timers.
+    // (route files, src/server/http, plugins) knows Fastify. The one exception installs hooks:
+    // the metrics' request timers.
     files: ['src/server/features/**/*.ts'],
     ignores: [
       '**/routes.ts',
       '**/*-routes.ts',
       '**/*.test.ts',
       '**/testing.ts',
-      'src/server/features/billing/service.ts',
       'src/server/features/metrics/metrics.ts',
     ],
     rules: {

@@ -1,6 +1,6 @@
 // The administrator's account control (issue 9): GET /api/admin/users (the Users table) and
-// POST /api/admin/users/{id}/suspend, /reactivate and /verify. Changes need two-factor sign-in,
-// like application reviews.
+// POST /api/admin/users/{id}/suspend, /reactivate and /verify. Every route here needs an
+// administrator signed in with two-factor (the role guard of plugins/policy.ts refuses one without).
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';

@@ -1,7 +1,6 @@
 // Reading records: lists, one record, sharing switches and the attachment lookup for downloads.
 // Every read is audited (record_access for lists, record_view for one record, record_download
-// for a file),
-// with the reader's IP, in the trails of the record's hospital and patient.
+// for a file), with the reader's IP, in the trails of the record's hospital and patient.
 import { and, eq } from 'drizzle-orm';
 import type { Paged } from '../../../shared/paging.js';
 import type { MedicalRecord, RecordListQuery } from '../../../shared/records.js';

@@ -10,6 +10,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig, type Config } from '../config.js';
 import { connect } from '../db/connect.js';
+import { migrateFiles } from '../features/records/migrate-files.js';
 import { uploadRecord, samplePdf } from '../features/records/testing.js';
 import { addPatient, createTestAppOn, signedInHospital, useTempDirs } from '../test/helpers.js';
 import { processDatabase } from '../test/server-process.js';
@@ -28,7 +29,7 @@ function capture() {
 
 /** Where an installation keeps its data; the rest of its configuration is the default one. */
 type Installation = Pick<Config, 'dataDir' | 'attachmentStore'> &
-  Partial<Pick<Config, 'databaseUrl' | 'fileEncryptionKey'>>;
+  Partial<Pick<Config, 'databaseUrl' | 'fileEncryptionKey' | 'previousFileEncryptionKeys'>>;
 
 const configFor = (dataDir: string, more: Partial<Installation> = {}): Config => ({
   ...loadConfig({}),
@@ -41,6 +42,7 @@ const installationOf = (config: Config): Installation => ({
   attachmentStore: config.attachmentStore,
   databaseUrl: config.databaseUrl,
   fileEncryptionKey: config.fileEncryptionKey,
+  previousFileEncryptionKeys: config.previousFileEncryptionKeys,
 });
 
 const openDatabase = (config: Config) =>
@@ -164,6 +166,28 @@ describe('backup and restore on PGlite', () => {
     expect(await runRestore(target, file, keyless.io)).toBe(2);
     expect(keyless.text()).toContain('A backup holds no keys');
     expect(fs.readdirSync(target.dataDir)).toEqual([]);
+  });
+
+  it('restores under a rotated key (the old one among the previous keys), reseals, and serves without the old key', async () => {
+    const oldKey = fs.readFileSync(path.join(source.dataDir, 'secrets', 'file.key'), 'utf8').trim();
+    const newKey = crypto.randomBytes(32).toString('hex');
+    const dir = tempDir();
+    const rotated = configFor(dir, { fileEncryptionKey: newKey, previousFileEncryptionKeys: [oldKey] });
+    copyKeys(source.dataDir, dir);
+    const restore = capture();
+    expect(await runRestore(rotated, file, restore.io), restore.text()).toBe(0);
+    expect(restore.text()).toContain('Attachments: all 3 read back, each matches its SHA-256.');
+    expect(await downloadsFound(rotated, cookie, uploads)).toBe(3);
+
+    const t = await createTestAppOn(await openDatabase(rotated), installationOf(rotated));
+    try {
+      expect(await migrateFiles(t.ctx.db, t.ctx.files)).toMatchObject({ left: 0 });
+    } finally {
+      await t.close();
+    }
+    // The old key gone: every attachment still byte for byte.
+    const newOnly = configFor(dir, { fileEncryptionKey: newKey, previousFileEncryptionKeys: [] });
+    expect(await downloadsFound(newOnly, cookie, uploads)).toBe(3);
   });
 
   it('reports every attachment that does not read back (a restore under another file key)', async () => {

@@ -238,6 +238,11 @@ export async function startFailoverCluster(): Promise<FailoverCluster> {
       {},
       false,
     );
+    // Patroni runs as the postgres user, who may not read the checkout (a clone in a 0700 temp
+    // folder, as CI makes): it reads a copy in the set-up's own folder.
+    const patroniYml = path.join(dir, 'patroni.yml');
+    fs.copyFileSync(path.join(deployDir, 'patroni.yml'), patroniYml);
+    if (asRoot) spawnSync('chown', ['postgres:postgres', patroniYml]);
     for (const n of nodes) {
       fs.mkdirSync(path.dirname(n.dataDir), { recursive: true });
       if (asRoot) spawnSync('chown', ['postgres:postgres', path.dirname(n.dataDir)]);
@@ -246,7 +251,7 @@ export async function startFailoverCluster(): Promise<FailoverCluster> {
         launch(
           `patroni-${n.name}`,
           'patroni',
-          [path.join(deployDir, 'patroni.yml')],
+          [patroniYml],
           {
             PATRONI_NAME: n.name,
             PATRONI_RESTAPI_LISTEN: `127.0.0.1:${n.apiPort}`,

@@ -164,7 +164,13 @@ async function explain(databaseUrl: string, hospitalId: string, patientId: strin
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
-    const actor = { id: hospitalId, role: 'hospital' as const, ip: '127.0.0.1' };
+    const actor = {
+      id: hospitalId,
+      role: 'hospital' as const,
+      ip: '127.0.0.1',
+      hospitalId,
+      staffRole: 'hospital_admin' as const,
+    };
     const query = recordPageQuery(database.db, visibleTo(actor, patientId, 'current'), {
       limit: 50,
       offset: 0,

@@ -5,7 +5,7 @@ import { and, eq, gt, isNull, sql, type AnyColumn, type Placeholder, type SQL } 
 import { alias } from 'drizzle-orm/pg-core';
 import { ACCOUNT_SUSPENDED } from '../shared/admin-users.js';
 import { CONSENT_TYPES } from '../shared/consent.js';
-import type { Role } from '../shared/constants.js';
+import type { Role, StaffRole } from '../shared/constants.js';
 import { isUuid } from '../shared/fields.js';
 import type { Db } from './db/connect.js';
 import {
@@ -21,20 +21,55 @@ import {
 import { forbidden, notFound } from './errors.js';
 import { currentUser } from './plugins/session.js';
 
-/** The acting user of a request as the services take it: id, role and the IP the audit trail keeps. */
+/**
+ * The acting user of a request as the services take it: the person (id), their role, and for a
+ * hospital's member the organization they act for and their staff role; and the IP the audit
+ * trail keeps.
+ */
 export interface Actor {
   id: string;
   role: Role;
   ip: string;
+  /** A hospital member's organization (shared/users.ts PublicUser.hospitalId); null otherwise. */
+  hospitalId: string | null;
+  staffRole: StaffRole | null;
 }
 
 export function actorOf(request: FastifyRequest): Actor {
   const user = currentUser(request);
-  return { id: user.id, role: user.role, ip: request.ip };
+  return {
+    id: user.id,
+    role: user.role,
+    ip: request.ip,
+    hospitalId: user.hospitalId ?? null,
+    staffRole: user.staffRole ?? null,
+  };
 }
 
 /** Who asks, for the access rules: the IP plays no part in them. */
-type Who = Pick<Actor, 'id' | 'role'>;
+type Who = Pick<Actor, 'id' | 'role'> & { hospitalId?: string | null };
+
+/**
+ * The organization a hospital member acts for: every hospital-scoped row (patients it created,
+ * records, appointments, trail, settings, trial) belongs to it, not to the member. Null for a
+ * non-hospital, so that no other role's id is ever taken for a hospital's.
+ */
+export const hospitalOf = (actor: Who): string | null =>
+  actor.role === 'hospital' ? (actor.hospitalId ?? null) : null;
+
+/** hospitalOf for code only hospital members reach (their route's policy): throws for anyone else. */
+export function orgOf(actor: Who): string {
+  const hospitalId = hospitalOf(actor);
+  if (!hospitalId) throw forbidden();
+  return hospitalId;
+}
+
+/**
+ * Whether a hospital member may read records' contents and attachments: a front-desk member sees
+ * that records exist (title, date, type) and no more (docs/decisions.md#staff-accounts).
+ */
+export const readsRecordContents = (actor: Pick<Actor, 'role'> & { staffRole?: StaffRole | null }) =>
+  actor.role !== 'hospital' || actor.staffRole !== 'front_desk';
 export type PatientRow = typeof patients.$inferSelect;
 export type RecordRow = typeof medicalRecords.$inferSelect;
 export type AppointmentRow = typeof appointments.$inferSelect;
@@ -59,7 +94,7 @@ export function mayReachPatient(
   patient: Pick<PatientRow, 'createdByHospitalId' | 'archivedAt' | 'userId'>,
 ): boolean {
   if (actor.role === 'hospital')
-    return patient.createdByHospitalId === actor.id && patient.archivedAt === null;
+    return patient.createdByHospitalId === hospitalOf(actor) && patient.archivedAt === null;
   if (actor.role === 'patient') return patient.userId === actor.id;
   return false;
 }
@@ -147,7 +182,7 @@ export function mayReachRecord(actor: Who, record: RecordRow, patient: PatientRo
 }
 
 /** Whose records a reader reaches, as reachableRecordsFilter takes it: a hospital's own id, or null. */
-export const recordReaderHospital = (actor: Who) => (actor.role === 'hospital' ? actor.id : null);
+export const recordReaderHospital = (actor: Who) => hospitalOf(actor);
 
 /**
  * mayReachRecord's rule on the record itself as SQL, for the record lists (the patient half is
@@ -178,7 +213,10 @@ export async function findAppointmentForUser(
 }
 
 export function mayReachAppointment(actor: Who, appointment: AppointmentRow, patient: PatientRow): boolean {
-  return mayReachPatient(actor, patient) && (actor.role === 'patient' || appointment.hospitalId === actor.id);
+  return (
+    mayReachPatient(actor, patient) &&
+    (actor.role === 'patient' || appointment.hospitalId === hospitalOf(actor))
+  );
 }
 
 /** An appointment a hospital may change: one it booked, for a patient it still reaches. */

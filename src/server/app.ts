@@ -31,6 +31,7 @@ import { healthRoutes } from './features/health/routes.js';
 import { fhirRoutes } from './features/fhir/routes.js';
 import { calendarRoutes } from './features/calendar/routes.js';
 import { notificationRoutes } from './features/notifications/routes.js';
+import { staffRoutes } from './features/staff/routes.js';
 import { shareRoutes } from './features/shares/routes.js';
 import { createMetrics, registerMetricHooks } from './features/metrics/metrics.js';
 import { metricsRoutes } from './features/metrics/routes.js';
@@ -231,6 +232,7 @@ export async function buildApp(
     await fhirRoutes(scope, ctx);
     await notificationRoutes(scope, ctx);
     await shareRoutes(scope, ctx);
+    await staffRoutes(scope, ctx);
     await metricsRoutes(scope, ctx);
   });
 

@@ -6,11 +6,20 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TWO_FACTOR_MESSAGES } from '../shared/account.js';
 import type { Role } from '../shared/constants.js';
-import { patients, subscriptions } from './db/schema.js';
+import { patients, subscriptions, users } from './db/schema.js';
 import { PAYMENT_REQUIRED_MESSAGE } from './features/billing/service.js';
 import { METRICS_PATH } from './features/metrics/routes.js';
 import { forbidden, unauthorized } from './errors.js';
-import { API_DOCS_PATH, HEALTH_DATA_CACHE_CONTROL, isPublic, type RoutePolicy } from './plugins/policy.js';
+import {
+  API_DOCS_PATH,
+  CLINICAL_STAFF,
+  EVERY_ROLE,
+  HEALTH_DATA_CACHE_CONTROL,
+  HOSPITAL_ADMINS,
+  isPublic,
+  type RoutePolicy,
+} from './plugins/policy.js';
+import { STAFF_MESSAGES } from '../shared/staff.js';
 import { samplePdf, uploadRecord } from './features/records/testing.js';
 import { linksIn, outboxMessages } from './mail/read-message.js';
 import {
@@ -21,6 +30,7 @@ import {
   signedInFamily,
   signedInHospital,
   signedInPatient,
+  signedInStaff,
   type TestApp,
 } from './test/helpers.js';
 
@@ -90,6 +100,49 @@ const ADMIN_WITHOUT_TWO_FACTOR = new Set([
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /**
+ * The staff matrix (docs/decisions.md#staff-accounts), pinned here apart from the policies that
+ * declare it: the routes a front-desk member is refused (records' contents, and what only admins
+ * do), and the ones a clinician is refused (what only admins do). Every other hospital route lets
+ * every staff role through.
+ */
+const ADMINS_ONLY = [
+  'GET /api/hospital/staff',
+  'POST /api/hospital/staff',
+  'GET /api/hospital/staff/invitations',
+  'POST /api/hospital/staff/invitations/:id/resend',
+  'DELETE /api/hospital/staff/invitations/:id',
+  'PATCH /api/hospital/staff/:userId',
+  'POST /api/hospital/staff/:userId/deactivate',
+  'POST /api/hospital/staff/:userId/reactivate',
+  'PUT /api/hospital/settings',
+  'POST /api/billing/checkout',
+  'GET /api/audit-logs',
+  'GET /api/audit-logs/users',
+];
+const CLINICIAN_REFUSED = new Set(ADMINS_ONLY);
+const FRONT_DESK_REFUSED = new Set([
+  ...ADMINS_ONLY,
+  'DELETE /api/patients/:id',
+  'POST /api/medical-records',
+  'POST /api/medical-records/:id/amend',
+  'POST /api/medical-records/:id/entered-in-error',
+  'GET /api/medical-records/:id/history',
+  'GET /api/medical-records/drafts',
+  'GET /api/medical-records/record/:id',
+  'POST /api/medical-records/:id/finalize',
+  'DELETE /api/medical-records/:id',
+  'PUT /api/medical-records/:id/sharing',
+  'GET /api/download/:fileName',
+  'GET /api/medical-records/:id/receipt',
+  'GET /api/medical-records/:id/verification',
+  'GET /api/fhir/Patient/:id/$everything',
+  'GET /api/consent/:userId',
+  'POST /api/medical-records/:id/shares',
+  'GET /api/medical-records/:id/shares',
+  'DELETE /api/medical-records/:id/shares/:shareId',
+]);
+
+/**
  * API answers that are public and may be kept by a cache, with their declared Cache-Control. Every
  * other API answer, whoever asks and whatever the status, must be `no-store`.
  */
@@ -154,6 +207,13 @@ beforeAll(async () => {
     .set({ trialEndsAt: new Date(Date.now() - 1000) })
     .where(eq(subscriptions.userId, lapsed.userId));
   cookies.lapsedHospital = lapsed.cookie;
+  cookies.clinician = (await signedInStaff(t, hospital.cookie, 'clinician')).cookie;
+  cookies.frontDesk = (await signedInStaff(t, hospital.cookie, 'front_desk')).cookie;
+  // A hospital that requires two-factor of its staff, and a member without it.
+  const strict = await signedInHospital(t.app, 'Strict Hospital');
+  const strictMember = await signedInStaff(t, strict.cookie, 'clinician');
+  await t.ctx.db.update(users).set({ staffTwoFactorRequired: true }).where(eq(users.id, strict.userId));
+  cookies.staffWithoutRequiredTwoFactor = strictMember.cookie;
 });
 afterAll(async () => t?.close());
 
@@ -193,6 +253,13 @@ const CALLERS = [
   { name: 'signed-out', cookie: null, role: null },
   { name: 'hospital', cookie: 'hospital', role: 'hospital' },
   { name: 'hospital after its trial', cookie: 'lapsedHospital', role: 'hospital' },
+  { name: 'clinician', cookie: 'clinician', role: 'hospital' },
+  { name: 'front desk', cookie: 'frontDesk', role: 'hospital' },
+  {
+    name: 'staff without the two-factor their hospital requires',
+    cookie: 'staffWithoutRequiredTwoFactor',
+    role: 'hospital',
+  },
   { name: 'patient', cookie: 'patient', role: 'patient' },
   { name: 'family', cookie: 'family', role: 'family' },
   { name: 'administrator', cookie: 'admin', role: 'medledger_admin' },
@@ -208,8 +275,29 @@ function guardAnswer(route: Route, policy: RoutePolicy, caller: Caller): string 
   if (caller.cookie === 'adminWithoutTwoFactor' && !ADMIN_WITHOUT_TWO_FACTOR.has(keyOf(route)))
     return `403 ${TWO_FACTOR_MESSAGES.adminSetupRequired}`;
   if (caller.cookie === 'lapsedHospital' && policy.writeAccess) return `402 ${PAYMENT_REQUIRED_MESSAGE}`;
+  const refusedStaff =
+    (caller.cookie === 'clinician' && CLINICIAN_REFUSED.has(keyOf(route))) ||
+    (caller.cookie === 'frontDesk' && FRONT_DESK_REFUSED.has(keyOf(route)));
+  if (refusedStaff) return `403 ${staffRefusal(policy)}`;
+  if (caller.cookie === 'staffWithoutRequiredTwoFactor' && CLINICIAN_REFUSED.has(keyOf(route)))
+    return `403 ${staffRefusal(policy)}`;
+  // The account's own routes stay open; patients' data and every change close.
+  if (
+    caller.cookie === 'staffWithoutRequiredTwoFactor' &&
+    policy.roles !== EVERY_ROLE &&
+    (policy.healthData || policy.writeAccess)
+  )
+    return `403 ${STAFF_MESSAGES.twoFactorRequired}`;
   return PASSES;
 }
+
+/** What a staff member refused by a route's staffRoles is told. */
+const staffRefusal = (policy: RoutePolicy) =>
+  !isPublic(policy) && policy.staffRoles === HOSPITAL_ADMINS
+    ? STAFF_MESSAGES.adminsOnly
+    : !isPublic(policy) && policy.staffRoles === CLINICAL_STAFF
+      ? STAFF_MESSAGES.noRecordContents
+      : forbidden().message;
 const PASSES = 'passes the guards';
 
 describe('every API route', () => {

@@ -298,6 +298,46 @@ export const AUDIT_EVENTS = {
     data: z.object({ hospital: text }),
     text: (d) => `Verified ${d.hospital} as a provider`,
   }),
+  staff_change: kind({
+    label: 'Staff Change',
+    data: z.object({
+      change: z.enum([
+        'invited',
+        'invitation_resent',
+        'invitation_cancelled',
+        'joined',
+        'role',
+        'deactivated',
+        'reactivated',
+        'two_factor_policy',
+      ]),
+      member: text,
+      staffRole: text.optional(),
+      sessionsEnded: count.optional(),
+      required: z.boolean().optional(),
+    }),
+    text: (d) => {
+      const role = d.staffRole ? ` as ${d.staffRole.replace(/_/g, ' ')}` : '';
+      switch (d.change) {
+        case 'invited':
+          return `Invited ${d.member} to the staff${role}`;
+        case 'invitation_resent':
+          return `Sent the staff invitation to ${d.member} again`;
+        case 'invitation_cancelled':
+          return `Cancelled the staff invitation to ${d.member}`;
+        case 'joined':
+          return `${d.member} joined the staff${role}`;
+        case 'role':
+          return `Changed the staff role of ${d.member} to ${(d.staffRole ?? '').replace(/_/g, ' ')}`;
+        case 'deactivated':
+          return `Deactivated ${d.member}; ended ${plural(d.sessionsEnded ?? 0, 'session')}`;
+        case 'reactivated':
+          return `Reactivated ${d.member}`;
+        case 'two_factor_policy':
+          return `Two-factor sign-in ${d.required ? 'required' : 'no longer required'} for all staff`;
+      }
+    },
+  }),
 } satisfies { [A in AuditAction]: EventKind<z.ZodType> };
 
 type Events = typeof AUDIT_EVENTS;

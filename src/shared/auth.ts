@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { mailAddress, nullableStrings, strings, timeZoneSchema } from './fields.js';
 import { text } from './text.js';
-import { LOGIN_PORTALS, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, ROLES } from './constants.js';
+import { LOGIN_PORTALS, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, ROLES, STAFF_ROLES } from './constants.js';
 
 // The sign-in pages' constants live in constants.ts, so that the sign-in page loads no Zod.
 export { LOGIN_PORTALS, PORTAL_DENIED, PORTAL_ROLE, type LoginPortal } from './constants.js';
@@ -62,7 +62,10 @@ export const registerSchema = z
     /** The patient's one-time code from the hospital (`ABCDE-FGHJK`; any case, dash optional). */
     activationCode: trimmed(40).nullish(),
     hospitalName: trimmed(200).nullish(),
-    /** A family member's invitation (the token of the link the patient's invitation mail holds). */
+    /**
+     * A family member's invitation (the token of the link the patient's invitation mail holds), or
+     * a hospital staff member's (the link the hospital's admin sent: they join that hospital).
+     */
     inviteToken: trimmed(200).nullish(),
     /** A hospital's time zone (the signup page sends the browser's); UTC when left out. */
     timeZone: timeZoneSchema.optional(),
@@ -77,7 +80,8 @@ export const registerSchema = z
     if (value.role === 'family' && !value.inviteToken) {
       ctx.addIssue({ code: 'custom', path: ['inviteToken'], message: MESSAGES.inviteToken });
     }
-    if (value.role === 'hospital' && !value.hospitalName) {
+    // An invited staff member joins the inviting hospital: no name of their own.
+    if (value.role === 'hospital' && !value.hospitalName && !value.inviteToken) {
       ctx.addIssue({ code: 'custom', path: ['hospitalName'], message: MESSAGES.hospitalName });
     }
   });
@@ -123,6 +127,10 @@ export const publicUserSchema = z.object({
   twoFactorEnabled: z.boolean().optional(),
   /** A hospital's time zone; null for other roles (they see their own zone). */
   timeZone: z.string().nullable().optional(),
+  /** A hospital member's organization (the id hospital APIs take) and staff role; null otherwise. */
+  hospitalId: z.string().nullable().optional(),
+  staffRole: z.enum(STAFF_ROLES).nullable().optional(),
+  staffTwoFactorRequired: z.boolean().optional(),
 });
 
 export const userResponseSchema = z.object({ user: publicUserSchema });

@@ -5,6 +5,18 @@ export const USER_STORAGE_KEY = 'medledger.user';
 export const ROLES = ['patient', 'hospital', 'medledger_admin', 'family'] as const;
 export type Role = (typeof ROLES)[number];
 
+/**
+ * What a hospital's member may do inside their organization (docs/decisions.md#staff-accounts):
+ * the session's role stays "hospital" for all of them; the staff role narrows it.
+ */
+export const STAFF_ROLES = ['hospital_admin', 'clinician', 'front_desk'] as const;
+export type StaffRole = (typeof STAFF_ROLES)[number];
+export const STAFF_ROLE_LABELS: Record<StaffRole, string> = {
+  hospital_admin: 'Hospital admin',
+  clinician: 'Clinician',
+  front_desk: 'Front desk',
+};
+
 /** The sign-in pages; each admits one role. */
 export const LOGIN_PORTALS = ['hospital', 'patient', 'admin', 'family'] as const;
 export type LoginPortal = (typeof LOGIN_PORTALS)[number];
@@ -106,6 +118,8 @@ export const AUDIT_ACTIONS = [
   'account_suspend',
   'account_reactivate',
   'provider_verify',
+  // A hospital's staff (issue 55): invitations, joining, role changes, deactivation.
+  'staff_change',
 ] as const;
 
 /** The hospital trail's action filter: every action that can appear in a hospital's trail. */
@@ -159,6 +173,8 @@ export const TOAST_DEFAULT_MS = 5000;
 export const REGISTRATION_TOKEN_HOURS = 72;
 /** A family invitation link (docs/decisions.md#family-proxy-access) lives as long as a registration link. */
 export const FAMILY_INVITE_HOURS = 72;
+/** How long a staff invitation link works (issue 55). */
+export const STAFF_INVITE_HOURS = 72;
 export const PASSWORD_RESET_TOKEN_HOURS = 1;
 
 // Labels the public pages show too (record types, genders, provider status) live here rather than

@@ -75,6 +75,8 @@ export const hospitalSettingsSchema = z.object({
     .pipe(mailAddress('Please enter a valid email address')),
   /** Left out by older clients: the zone stays as it is. */
   timeZone: timeZoneSchema.optional(),
+  /** Every staff member must sign in with two-factor (docs/decisions.md#staff-accounts); left out: unchanged. */
+  staffTwoFactorRequired: z.boolean({ error: 'staffTwoFactorRequired must be true or false' }).optional(),
 });
 export type HospitalSettingsInput = z.infer<typeof hospitalSettingsSchema>;
 
@@ -84,5 +86,6 @@ export const hospitalSettingsResponseSchema = z.object({
   twoFactorEnabled: z.boolean(),
   blockchainVerificationEnabled: z.boolean(),
   timeZone: z.string(),
+  staffTwoFactorRequired: z.boolean(),
 });
 export type HospitalSettings = z.infer<typeof hospitalSettingsResponseSchema>;

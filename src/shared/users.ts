@@ -1,4 +1,4 @@
-import type { Role } from './constants.js';
+import type { Role, StaffRole } from './constants.js';
 
 /** The signed-in user as the API returns it and the browser keeps it (docs/spec.md#entities, "User"). */
 export interface PublicUser {
@@ -14,6 +14,15 @@ export interface PublicUser {
   twoFactorEnabled?: boolean;
   /** A hospital's IANA time zone; null for other roles (optional for older stored users). */
   timeZone?: string | null;
+  /**
+   * A hospital member's organization: the id every API that takes a hospital id takes (the first
+   * admin's own id for hospitals made before staff accounts); null for other roles.
+   */
+  hospitalId?: string | null;
+  /** A hospital member's staff role; null for other roles. */
+  staffRole?: StaffRole | null;
+  /** The hospital requires two-factor sign-in of its staff (hospital members only). */
+  staffTwoFactorRequired?: boolean;
 }
 
 /**

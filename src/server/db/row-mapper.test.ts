@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { count, eq, sql } from 'drizzle-orm';
 import type { Database, Db } from './connect.js';
 import { patients, sessions, users } from './schema.js';
+import { newHospitalAccount } from '../users.js';
 import { preparedPerDb } from './prepared.js';
 import { withCompiledRows } from './row-mapper.js';
 import { createTestDatabase } from '../test/helpers.js';
@@ -18,7 +19,13 @@ beforeAll(async () => {
   const [hospital, patientUser] = await db
     .insert(users)
     .values([
-      { email: 'h@example.org', password: 'x', role: 'hospital', hospitalName: 'General' },
+      {
+        email: 'h@example.org',
+        password: 'x',
+        role: 'hospital',
+        hospitalName: 'General',
+        ...newHospitalAccount(),
+      },
       {
         email: 'p@example.org',
         password: 'x',

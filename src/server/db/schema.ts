@@ -53,9 +53,62 @@ export const users = pgTable(
      * or verified by an administrator); null for a self-signed-up hospital not verified yet.
      */
     verifiedAt: ts('verified_at'),
+    /**
+     * A hospital member's organization (docs/decisions.md#staff-accounts): the id of the account
+     * that registered the hospital, which is its own organization's id and keeps the hospital's
+     * name, settings, trial and subscription. Null for other roles.
+     */
+    hospitalId: uuid('hospital_id').references((): AnyPgColumn => users.id),
+    /** A hospital member's role inside the organization (shared/constants.ts STAFF_ROLES). */
+    staffRole: text('staff_role', { enum: ['hospital_admin', 'clinician', 'front_desk'] }),
+    /** A practitioner's department, shown beside their name where they are picked. */
+    department: text('department'),
+    /** An organization's setting: every member must sign in with two-factor to reach its data. */
+    staffTwoFactorRequired: boolean('staff_two_factor_required').notNull().default(false),
+    /** Set while the organization has deactivated the member: no sign-in, no session works. */
+    deactivatedAt: ts('deactivated_at'),
     createdAt: createdAt(),
   },
-  (t) => [check('users_role_check', sql`${t.role} in ('patient', 'hospital', 'medledger_admin', 'family')`)],
+  (t) => [
+    check('users_role_check', sql`${t.role} in ('patient', 'hospital', 'medledger_admin', 'family')`),
+    check(
+      'users_staff_check',
+      sql`(${t.role} = 'hospital') = (${t.hospitalId} is not null and ${t.staffRole} in ('hospital_admin', 'clinician', 'front_desk'))`,
+    ),
+    index('users_hospital_idx').on(t.hospitalId),
+  ],
+);
+
+/**
+ * An invitation to join a hospital's staff: its one-time link's token is `<selector>.<verifier>`
+ * (mail/link-tokens.ts), of which only the verifier's SHA-256 is kept; valid 72 hours.
+ */
+export const staffInvitations = pgTable(
+  'staff_invitations',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    hospitalId: uuid('hospital_id')
+      .notNull()
+      .references(() => users.id),
+    /** The address it was sent to (lower-cased): the new account must be this one. */
+    email: text('email').notNull(),
+    firstName: text('first_name').notNull(),
+    lastName: text('last_name').notNull(),
+    staffRole: text('staff_role', { enum: ['hospital_admin', 'clinician', 'front_desk'] }).notNull(),
+    department: text('department'),
+    invitedBy: uuid('invited_by')
+      .notNull()
+      .references(() => users.id),
+    tokenSelector: text('token_selector').notNull().unique(),
+    tokenVerifierHash: text('token_verifier_hash').notNull(),
+    expiresAt: ts('expires_at').notNull(),
+    acceptedAt: ts('accepted_at'),
+    /** The account the invitation became. */
+    userId: uuid('user_id').references(() => users.id),
+    cancelledAt: ts('cancelled_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('staff_invitations_hospital_idx').on(t.hospitalId, t.createdAt)],
 );
 
 export const patients = pgTable(

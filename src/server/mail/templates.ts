@@ -5,6 +5,7 @@ import {
   FAMILY_INVITE_HOURS,
   PASSWORD_RESET_TOKEN_HOURS,
   REGISTRATION_TOKEN_HOURS,
+  STAFF_INVITE_HOURS,
   TRIAL_DAYS,
 } from '../../shared/constants.js';
 import type { OutgoingMail } from './mailer.js';
@@ -296,3 +297,23 @@ const linkBody = (lines: string[], link: { href: string; label: string }) => ({
   html: html(lines, link),
   links: [link.href],
 });
+
+/** To someone a hospital admin invited to the hospital's staff: the one-time link that registers them. */
+export function staffInvitation(
+  to: string,
+  details: { name: string; hospitalName: string; inviterName: string; role: string },
+  link: string,
+): OutgoingMail {
+  const lines = [
+    `Dear ${details.name},`,
+    `${details.inviterName} has invited you to join ${details.hospitalName} in ${BRAND} as ${details.role}.`,
+    `Create your own staff account with the link below: you will sign in with this e-mail address and a password of your own. The link can be used once and is valid for ${STAFF_INVITE_HOURS} hours.`,
+    'If you did not expect this email, you can ignore it.',
+  ];
+  return {
+    to,
+    kind: 'staff-invitation',
+    subject: `Join ${details.hospitalName} in ${BRAND}`,
+    ...linkBody(lines, { href: link, label: 'Accept Invitation' }),
+  };
+}

@@ -3,7 +3,8 @@
 // the server at start-up. Services then ask access.ts only whose data it is, never which role asks.
 import type { FastifyInstance, onRequestAsyncHookHandler, RouteOptions } from 'fastify';
 import { TWO_FACTOR_MESSAGES } from '../../shared/account.js';
-import { ROLES, type Role } from '../../shared/constants.js';
+import { ROLES, STAFF_ROLES, type Role, type StaffRole } from '../../shared/constants.js';
+import { STAFF_MESSAGES } from '../../shared/staff.js';
 import { forbidden, unauthorized } from '../errors.js';
 
 /** A route only signed-in accounts of the listed roles reach. */
@@ -14,6 +15,12 @@ export interface SignedInPolicy {
   writeAccess: boolean;
   /** It answers health data: never kept by any cache (`private, no-store`). */
   healthData: boolean;
+  /**
+   * Which of a hospital's staff may call it (docs/decisions.md#staff-accounts): required on every
+   * route hospitals reach, other than the account's own (EVERY_ROLE), so that a new route says
+   * whether the front desk may call it. 403 for any other staff role.
+   */
+  staffRoles?: readonly StaffRole[];
 }
 
 /**
@@ -37,6 +44,13 @@ declare module 'fastify' {
 /** Every role: the routes about the signed-in account itself. */
 export const EVERY_ROLE: readonly Role[] = ROLES;
 
+/** The staff roles routes name (docs/decisions.md#staff-accounts has the matrix). */
+export const ALL_STAFF: readonly StaffRole[] = STAFF_ROLES;
+/** Who reads and writes records' contents: admins and clinicians, never the front desk. */
+export const CLINICAL_STAFF: readonly StaffRole[] = ['hospital_admin', 'clinician'];
+/** Staff, settings, billing and the organization's trail. */
+export const HOSPITAL_ADMINS: readonly StaffRole[] = ['hospital_admin'];
+
 const API_PATH = '/api/';
 /** The API's own documentation (@fastify/swagger-ui's routes): public, and declared here for them. */
 export const API_DOCS_PATH = '/api/docs';
@@ -54,27 +68,45 @@ export const isPublic = (policy: RoutePolicy): policy is PublicPolicy => 'public
 const administratorsOnly = (roles: readonly Role[]) =>
   roles.length > 0 && roles.every((r) => r === 'medledger_admin');
 
-/** 401 when signed out, 403 for another role (or an administrator without two-factor on theirs). */
-function roleGuard(roles: readonly Role[]): onRequestAsyncHookHandler {
-  const allowed = new Set(roles);
-  const needsTwoFactor = administratorsOnly(roles);
+/**
+ * 401 when signed out, 403 for another role (or an administrator without two-factor on theirs), and
+ * for a hospital member of another staff role, or without the two-factor their hospital requires
+ * (the account's own routes, EVERY_ROLE, stay open: two-factor is set up there).
+ */
+function roleGuard(policy: SignedInPolicy): onRequestAsyncHookHandler {
+  const allowed = new Set(policy.roles);
+  const needsTwoFactor = administratorsOnly(policy.roles);
+  const staff = policy.staffRoles ? new Set(policy.staffRoles) : null;
+  const ownAccount = policy.roles === EVERY_ROLE;
+  // What a hospital's two-factor requirement closes: patients' data and every change.
+  const guardedByStaffTwoFactor = policy.healthData || policy.writeAccess;
+  const refusal =
+    policy.staffRoles === HOSPITAL_ADMINS
+      ? STAFF_MESSAGES.adminsOnly
+      : policy.staffRoles === CLINICAL_STAFF
+        ? STAFF_MESSAGES.noRecordContents
+        : undefined;
   return async (request) => {
-    if (!request.user) throw unauthorized();
-    if (!allowed.has(request.user.role)) throw forbidden();
-    if (needsTwoFactor && !request.user.twoFactorEnabled)
-      throw forbidden(TWO_FACTOR_MESSAGES.adminSetupRequired);
+    const user = request.user;
+    if (!user) throw unauthorized();
+    if (!allowed.has(user.role)) throw forbidden();
+    if (needsTwoFactor && !user.twoFactorEnabled) throw forbidden(TWO_FACTOR_MESSAGES.adminSetupRequired);
+    if (user.role !== 'hospital' || ownAccount) return;
+    if (staff && !staff.has(user.staffRole ?? 'front_desk')) throw forbidden(refusal);
+    if (user.staffTwoFactorRequired && !user.twoFactorEnabled)
+      throw forbidden(STAFF_MESSAGES.twoFactorRequired);
   };
 }
 
 export interface PolicyDeps {
   /** Throws (402) when the signed-in account may not write now (features/billing: the trial). */
-  assertMayWrite: (user: { id: string; role: Role }) => Promise<void>;
+  assertMayWrite: (user: { id: string; role: Role; hospitalId?: string | null }) => Promise<void>;
 }
 
 /** The route's guards, in order, from its policy; they run before the body is read. */
 function guardsOf(policy: RoutePolicy, deps: PolicyDeps): onRequestAsyncHookHandler[] {
   if (isPublic(policy)) return [];
-  const guards = [roleGuard(policy.roles)];
+  const guards = [roleGuard(policy)];
   if (policy.writeAccess) {
     guards.push(async (request) => {
       // roleGuard ran first: the user is there.
@@ -103,6 +135,14 @@ export function registerPolicies(app: FastifyInstance, deps: PolicyDeps) {
         );
       }
       return;
+    }
+    if (
+      !isPublic(policy) &&
+      policy.roles.includes('hospital') &&
+      policy.roles !== EVERY_ROLE &&
+      policy.staffRoles === undefined
+    ) {
+      throw new Error(`${methodsOf(route)} ${route.url} is open to hospitals but declares no staffRoles`);
     }
     if (policy.healthData) {
       const cacheControl = route.config?.cacheControl;

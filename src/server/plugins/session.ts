@@ -8,7 +8,7 @@ import type { PublicUser } from '../../shared/users.js';
 import type { Db } from '../db/connect.js';
 import { pendingLogins, sessions, users } from '../db/schema.js';
 import { unauthorized } from '../errors.js';
-import { publicUserColumns, toPublicUser } from '../users.js';
+import { organization, organizationJoin, publicUserColumns, toPublicUser } from '../users.js';
 import { sha256Hex } from '../digest.js';
 import { preparedPerDb } from '../db/prepared.js';
 
@@ -131,12 +131,17 @@ const sessionLookup = preparedPerDb((db) =>
     })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
+    .leftJoin(organization, organizationJoin)
     .where(
       and(
         eq(sessions.sid, sql.placeholder('sid')),
         sql`${sessions.expire} > ${sql.placeholder('now')}::timestamptz`,
         // A suspended account's sessions are ended when it is suspended; this also refuses any left.
         isNull(users.suspendedAt),
+        // A deactivated staff member is out at their next request, and so is every member of a
+        // suspended hospital (docs/decisions.md#staff-accounts).
+        isNull(users.deactivatedAt),
+        isNull(organization.suspendedAt),
       ),
     )
     .limit(1)

@@ -520,3 +520,44 @@ export async function signedInFamily(t: TestApp, patientCookie: string, email = 
     cookie: await login(t.app, email),
   };
 }
+
+/** The token of the latest staff invitation mailed to `email` (its link to /join-staff). */
+export function staffInvitationToken(t: TestApp, email: string): string | undefined {
+  const mail = outboxMessages(t.ctx.mail.outboxDir)
+    .filter((m) => headerOf(m, 'To') === email && linkTo(m, '/join-staff'))
+    .at(-1);
+  const link = mail && linkTo(mail, '/join-staff');
+  return link ? (new URL(link).searchParams.get('token') ?? undefined) : undefined;
+}
+
+/**
+ * A staff member as a hospital gets one (docs/decisions.md#staff-accounts): its admin invites them
+ * by e-mail, they register through the mailed link and sign in with their own address.
+ */
+export async function signedInStaff(
+  t: TestApp,
+  adminCookie: string,
+  staffRole: 'hospital_admin' | 'clinician' | 'front_desk',
+  names: { firstName: string; lastName: string; department?: string } = {
+    firstName: 'Sam',
+    lastName: 'Staff',
+  },
+  email = uniqueEmail(staffRole),
+) {
+  const invited = await t.app.inject({
+    method: 'POST',
+    url: '/api/hospital/staff',
+    headers: { cookie: adminCookie },
+    payload: { email, staffRole, ...names },
+  });
+  if (invited.statusCode !== 201) throw new Error(`invite staff: ${invited.statusCode} ${invited.body}`);
+  await t.ctx.mail.idle();
+  const inviteToken = staffInvitationToken(t, email);
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/api/auth/register',
+    payload: { role: 'hospital', inviteToken, email, password: STRONG_PASSWORD, ...names },
+  });
+  if (res.statusCode !== 201) throw new Error(`register staff: ${res.statusCode} ${res.body}`);
+  return { email, userId: await accountIdOf(t.app, email), cookie: await login(t.app, email) };
+}

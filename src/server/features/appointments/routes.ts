@@ -14,6 +14,7 @@ import {
 import type { AppContext } from '../../context.js';
 import { actorOf } from '../../access.js';
 import * as appointments from './service.js';
+import { ALL_STAFF } from '../../plugins/policy.js';
 
 const tags = ['appointments'];
 const idParams = z.object({ id: text().max(100) });
@@ -27,7 +28,9 @@ export async function appointmentRoutes(app: FastifyInstance, ctx: AppContext) {
   r.get(
     '/api/appointments/hospital/:hospitalUserId',
     {
-      config: { policy: { roles: ['hospital'], writeAccess: false, healthData: true } },
+      config: {
+        policy: { roles: ['hospital'], writeAccess: false, healthData: true, staffRoles: ALL_STAFF },
+      },
       schema: {
         tags,
         summary: "The signed-in hospital's appointments (its own id only), optionally from/to ISO instants",
@@ -81,7 +84,7 @@ export async function appointmentRoutes(app: FastifyInstance, ctx: AppContext) {
   r.post(
     '/api/appointments',
     {
-      config: { policy: { roles: ['hospital'], writeAccess: true, healthData: true } },
+      config: { policy: { roles: ['hospital'], writeAccess: true, healthData: true, staffRoles: ALL_STAFF } },
       schema: {
         tags,
         summary:
@@ -105,7 +108,7 @@ export async function appointmentRoutes(app: FastifyInstance, ctx: AppContext) {
   r.put(
     '/api/appointments/:id',
     {
-      config: { policy: { roles: ['hospital'], writeAccess: true, healthData: true } },
+      config: { policy: { roles: ['hospital'], writeAccess: true, healthData: true, staffRoles: ALL_STAFF } },
       schema: {
         tags,
         summary: 'Change an appointment (same checks as scheduling, the appointment itself excluded)',
@@ -123,7 +126,7 @@ export async function appointmentRoutes(app: FastifyInstance, ctx: AppContext) {
   r.patch(
     '/api/appointments/:id/status',
     {
-      config: { policy: { roles: ['hospital'], writeAccess: true, healthData: true } },
+      config: { policy: { roles: ['hospital'], writeAccess: true, healthData: true, staffRoles: ALL_STAFF } },
       schema: {
         tags,
         summary: 'Set the status: scheduled, confirmed or completed',
@@ -147,7 +150,7 @@ export async function appointmentRoutes(app: FastifyInstance, ctx: AppContext) {
   r.delete(
     '/api/appointments/:id',
     {
-      config: { policy: { roles: ['hospital'], writeAccess: true, healthData: true } },
+      config: { policy: { roles: ['hospital'], writeAccess: true, healthData: true, staffRoles: ALL_STAFF } },
       schema: {
         tags,
         summary:

@@ -38,6 +38,7 @@ import {
   patientAppointmentsFilter,
   type Actor,
   type PatientRow,
+  orgOf,
 } from '../../access.js';
 import type { Paged, PagingQuery } from '../../../shared/paging.js';
 import type { Db } from '../../db/connect.js';
@@ -199,13 +200,17 @@ export async function listHospitalAppointments(
   hospitalUserId: string,
   query: AppointmentRangeQuery,
 ): Promise<Paged<Appointment>> {
-  if (!isUuid(hospitalUserId) || hospitalUserId !== actor.id) {
+  if (!isUuid(hospitalUserId) || hospitalUserId !== orgOf(actor)) {
     throw notFound('Hospital not found.');
   }
-  const where = and(hospitalAppointmentsFilter(actor.id), inRange(query));
+  const where = and(hospitalAppointmentsFilter(orgOf(actor)), inRange(query));
   const { from, to } = query;
   if (!from || !to) return listWhere(db, where, query);
-  const range = { hospitalId: actor.id, from: new Date(from).toISOString(), to: new Date(to).toISOString() };
+  const range = {
+    hospitalId: orgOf(actor),
+    from: new Date(from).toISOString(),
+    to: new Date(to).toISOString(),
+  };
   return fetchPage(
     query,
     (bounds) => hospitalRangePage(db).execute({ ...range, ...bounds }),
@@ -280,14 +285,14 @@ export async function createAppointment(
 ): Promise<Appointment> {
   const patient = await findPatientForUser(db, actor, input.patientId);
   const start = startOf(input, now);
-  const zone = await hospitalTimeZone(db, actor.id);
+  const zone = await hospitalTimeZone(db, orgOf(actor));
   const row = await db.transaction(async (tx) => {
-    await assertSlotFree(tx, actor.id, { start, doctorName: input.doctorName, patientId: patient.id });
+    await assertSlotFree(tx, orgOf(actor), { start, doctorName: input.doctorName, patientId: patient.id });
     const [created] = await tx
       .insert(appointments)
       .values({
         ...fieldsOf(input, start),
-        hospitalId: actor.id,
+        hospitalId: orgOf(actor),
         status: 'scheduled',
         createdAt: now,
         updatedAt: now,
@@ -312,7 +317,7 @@ const appointmentSubject = (
   type: 'appointment',
   id: row.id,
   patientId: row.patientId,
-  hospitalId: actor.id,
+  hospitalId: orgOf(actor),
 });
 
 export async function updateAppointment(
@@ -332,9 +337,9 @@ export async function updateAppointment(
   const unchangedDate =
     new Date(input.appointmentDate).getTime() === current.appointment.appointmentDate.getTime();
   const start = unchangedDate ? current.appointment.appointmentDate : startOf(input, now);
-  const zone = await hospitalTimeZone(db, actor.id);
+  const zone = await hospitalTimeZone(db, orgOf(actor));
   const row = await db.transaction(async (tx) => {
-    await assertSlotFree(tx, actor.id, {
+    await assertSlotFree(tx, orgOf(actor), {
       start,
       doctorName: input.doctorName,
       patientId: patient.id,
@@ -364,7 +369,7 @@ export async function setAppointmentStatus(
   now: Date,
 ): Promise<Appointment> {
   const current = await findHospitalAppointment(db, actor, id);
-  const zone = await hospitalTimeZone(db, actor.id);
+  const zone = await hospitalTimeZone(db, orgOf(actor));
   const row = await db.transaction(async (tx) => {
     const [updated] = await tx
       .update(appointments)
@@ -391,7 +396,7 @@ export async function setAppointmentStatus(
 /** DELETE /api/appointments/{id}: status cancelled, ledgered (appointment_cancel) and audited. */
 export async function cancelAppointment(db: Db, actor: Actor, id: string, now: Date): Promise<Appointment> {
   const current = await findHospitalAppointment(db, actor, id);
-  const zone = await hospitalTimeZone(db, actor.id);
+  const zone = await hospitalTimeZone(db, orgOf(actor));
   const row = await db.transaction(async (tx) => {
     const [cancelled] = await tx
       .update(appointments)

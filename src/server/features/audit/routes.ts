@@ -4,10 +4,11 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { auditPageSchema, auditQuerySchema, auditUserSchema } from '../../../shared/hospital.js';
-import { findOwnPatient } from '../../access.js';
+import { actorOf, findOwnPatient, orgOf } from '../../access.js';
 import type { AppContext } from '../../context.js';
 import { currentUser } from '../../plugins/session.js';
 import { listTrail, trailUsers } from './list.js';
+import { HOSPITAL_ADMINS } from '../../plugins/policy.js';
 
 const tags = ['audit'];
 
@@ -17,7 +18,9 @@ export async function auditRoutes(app: FastifyInstance, ctx: AppContext) {
   r.get(
     '/api/audit-logs',
     {
-      config: { policy: { roles: ['hospital'], writeAccess: false, healthData: true } },
+      config: {
+        policy: { roles: ['hospital'], writeAccess: false, healthData: true, staffRoles: HOSPITAL_ADMINS },
+      },
       schema: {
         tags,
         summary: "The hospital's audit trail: its users' actions and every read of its patients' records",
@@ -28,20 +31,22 @@ export async function auditRoutes(app: FastifyInstance, ctx: AppContext) {
         response: { 200: auditPageSchema },
       },
     },
-    async (request) => listTrail(ctx.db, { hospitalId: currentUser(request).id }, request.query),
+    async (request) => listTrail(ctx.db, { hospitalId: orgOf(actorOf(request)) }, request.query),
   );
 
   r.get(
     '/api/audit-logs/users',
     {
-      config: { policy: { roles: ['hospital'], writeAccess: false, healthData: true } },
+      config: {
+        policy: { roles: ['hospital'], writeAccess: false, healthData: true, staffRoles: HOSPITAL_ADMINS },
+      },
       schema: {
         tags,
         summary: "The users who appear in the hospital's audit trail (options of the user filter)",
         response: { 200: z.array(auditUserSchema) },
       },
     },
-    async (request) => trailUsers(ctx.db, currentUser(request).id),
+    async (request) => trailUsers(ctx.db, orgOf(actorOf(request))),
   );
 
   r.get(

@@ -8,7 +8,7 @@ import type { AuditEvent } from '../../../shared/audit-events.js';
 import type { Role } from '../../../shared/constants.js';
 import type { Db } from '../../db/connect.js';
 import { preparedPerDb } from '../../db/prepared.js';
-import { auditLogs, hospitalAuditCounts, patients } from '../../db/schema.js';
+import { auditLogs, hospitalAuditCounts, patients, users } from '../../db/schema.js';
 
 export type { AuditAction, AuditData } from '../../../shared/audit-events.js';
 
@@ -52,7 +52,7 @@ export interface AuditRecord {
 /** The trails a subject's events belong to; for a patient's account, looked up by its user id. */
 function trailsOf(
   subject: AuditSubject,
-): { hospitalId: string | null; patientId: string | null } | { account: string } {
+): { hospitalId: string | null; patientId: string | null } | { account: string } | { member: string } {
   switch (subject.type) {
     case 'patient':
       return { hospitalId: subject.hospitalId, patientId: subject.id };
@@ -60,7 +60,8 @@ function trailsOf(
     case 'subscription':
       return { hospitalId: subject.id, patientId: null };
     case 'user':
-      if (subject.role === 'hospital') return { hospitalId: subject.id, patientId: null };
+      // A hospital member's own events are in their organization's trail.
+      if (subject.role === 'hospital') return { member: subject.id };
       if (subject.role === 'patient') return { account: subject.id };
       return { hospitalId: null, patientId: null };
     case 'provider_application':
@@ -69,6 +70,12 @@ function trailsOf(
       return { hospitalId: subject.hospitalId, patientId: subject.patientId };
   }
 }
+
+/** A hospital member's trail: their organization's. */
+const memberTrails = (userId: string | Placeholder) => ({
+  hospitalId: sql`(select ${users.hospitalId} from ${users} where ${users.id} = ${userId})`,
+  patientId: sql`null::uuid`,
+});
 
 /** A patient account's trails: its patient row's and that row's hospital's (none without a row). */
 const patientAccountTrails = (userId: string | Placeholder) => ({
@@ -107,6 +114,12 @@ const insertAccountAudit = preparedPerDb((db) =>
     .values({ ...placeholders, ...patientAccountTrails(sql.placeholder('entityId')) })
     .prepare('audit_insert_account'),
 );
+const insertMemberAudit = preparedPerDb((db) =>
+  db
+    .insert(auditLogs)
+    .values({ ...placeholders, ...memberTrails(sql.placeholder('entityId')) })
+    .prepare('audit_insert_member'),
+);
 
 /** The columns of `record` by `actor` other than its trails. */
 function entryColumns(actor: AuditActor, { event, subject }: AuditRecord) {
@@ -125,6 +138,7 @@ export async function recordAudit(db: Db, actor: AuditActor, record: AuditRecord
   const trails = trailsOf(record.subject);
   const columns = { ...entryColumns(actor, record), blockchainHash: null };
   if ('account' in trails) await insertAccountAudit(db).execute(columns);
+  else if ('member' in trails) await insertMemberAudit(db).execute(columns);
   else await insertAudit(db).execute({ ...columns, ...trails });
 }
 
@@ -139,7 +153,11 @@ export function auditInsert(db: Db, actor: AuditActor, record: AuditRecord, bloc
     .values({
       ...entryColumns(actor, record),
       blockchainHash,
-      ...('account' in trails ? patientAccountTrails(trails.account) : trails),
+      ...('account' in trails
+        ? patientAccountTrails(trails.account)
+        : 'member' in trails
+          ? memberTrails(trails.member)
+          : trails),
     })
     .returning({ id: auditLogs.id });
 }

@@ -19,7 +19,8 @@ import {
   destroyUserSessions,
   type DeviceInfo,
 } from '../../plugins/session.js';
-import { toPublicUser } from '../../users.js';
+import { newHospitalAccount, organization, readPublicUser, toPublicUser } from '../../users.js';
+import { STAFF_DEACTIVATED, acceptStaffInvitation, usableStaffInvitation } from '../staff/invitations.js';
 import { hashPassword, verifyAgainstDummy, verifyPassword } from './passwords.js';
 import { recordSignInDevice } from './devices.js';
 import { mailSignInLink, useSignInLink } from './sign-in-links.js';
@@ -116,6 +117,12 @@ export async function registerUser(
         input.role === 'family'
           ? await usableInvitation(tx, input.inviteToken ?? '', input.email, now)
           : null;
+      // A hospital signup with an invitation joins the inviting hospital as one of its staff.
+      const staffInvitation =
+        input.role === 'hospital' && input.inviteToken
+          ? await usableStaffInvitation(tx, input.inviteToken, input.email, now)
+          : null;
+      const newHospital = input.role === 'hospital' && !staffInvitation;
 
       const [existing] = await tx.select({ id: users.id }).from(users).where(eq(users.email, input.email));
       if (existing) throw new AddressTaken();
@@ -128,9 +135,17 @@ export async function registerUser(
           role: input.role,
           firstName: input.firstName,
           lastName: input.lastName,
-          hospitalName: input.role === 'hospital' ? (input.hospitalName ?? null) : null,
-          hospitalAdminEmail: input.role === 'hospital' ? input.email : null,
-          timeZone: input.role === 'hospital' ? (input.timeZone ?? 'UTC') : 'UTC',
+          hospitalName: newHospital ? (input.hospitalName ?? null) : null,
+          hospitalAdminEmail: newHospital ? input.email : null,
+          timeZone: newHospital ? (input.timeZone ?? 'UTC') : 'UTC',
+          ...(newHospital ? newHospitalAccount() : {}),
+          ...(staffInvitation
+            ? {
+                hospitalId: staffInvitation.hospitalId,
+                staffRole: staffInvitation.staffRole,
+                department: staffInvitation.department,
+              }
+            : {}),
         })
         .returning();
 
@@ -146,9 +161,11 @@ export async function registerUser(
       }
       // The sign-up's address is the family member's, recorded with their acceptance.
       if (invitation) await grantInvitation(tx, user.id, invitation, claim?.address ?? null, now);
-      if (input.role === 'hospital') await startTrial(tx, user.id, now);
-      if (input.role === 'hospital') await notifyTrialEnding(tx, user.id, now);
-      return toPublicUser(user, null);
+      if (staffInvitation)
+        await acceptStaffInvitation(tx, staffInvitation, user.id, claim?.address ?? null, now);
+      if (newHospital) await startTrial(tx, user.id, now);
+      if (newHospital) await notifyTrialEnding(tx, user.id, now);
+      return readPublicUser(tx, user.id, null);
     });
     return { created: true, user };
   } catch (err) {
@@ -175,6 +192,17 @@ export async function mailSignupOutcome(mail: Mailer, publicUrl: string, outcome
       ? accountCreated(outcome.user.email, outcome.user.firstName ?? '', signInUrl)
       : signupWithTakenAddress(outcome.owner.email, outcome.owner.firstName ?? '', signInUrl),
   );
+}
+
+/** Suspended by an administrator: the account itself, or the hospital it is a member of. */
+async function isSuspended(db: Db, user: Pick<UserRow, 'id' | 'suspendedAt' | 'hospitalId'>) {
+  if (user.suspendedAt) return true;
+  if (!user.hospitalId || user.hospitalId === user.id) return false;
+  const [org] = await db
+    .select({ suspendedAt: organization.suspendedAt })
+    .from(organization)
+    .where(eq(organization.id, user.hospitalId));
+  return !!org?.suspendedAt;
 }
 
 export interface LoginResult {
@@ -225,11 +253,13 @@ export async function checkPassword(
   // The right password, but no sign-in follows: a suspended account, or another role's sign-in
   // page. Neither is a guess, so the attempt is given back; lastLoginAt and the audit stay as
   // they were (only completeSignIn writes them).
-  const refusal = user.suspendedAt
+  const refusal = (await isSuspended(db, user))
     ? ACCOUNT_SUSPENDED
-    : input.portal && PORTAL_ROLE[input.portal] !== user.role
-      ? PORTAL_DENIED[input.portal]
-      : null;
+    : user.deactivatedAt
+      ? STAFF_DEACTIVATED
+      : input.portal && PORTAL_ROLE[input.portal] !== user.role
+        ? PORTAL_DENIED[input.portal]
+        : null;
   if (refusal) {
     await signInSucceeded(db, input.email, ip);
     throw forbidden(refusal);
@@ -255,9 +285,10 @@ export async function completeSignIn(
     const stamped = await tx
       .update(users)
       .set({ lastLoginAt: now })
-      .where(and(eq(users.id, user.id), isNull(users.suspendedAt)))
-      .returning({ id: users.id });
+      .where(and(eq(users.id, user.id), isNull(users.suspendedAt), isNull(users.deactivatedAt)))
+      .returning({ id: users.id, deactivatedAt: users.deactivatedAt });
     if (stamped.length === 0) throw forbidden(ACCOUNT_SUSPENDED);
+    if (await isSuspended(tx, user)) throw forbidden(ACCOUNT_SUSPENDED);
     await recordAudit(
       tx,
       { id: user.id, ip },
@@ -269,7 +300,7 @@ export async function completeSignIn(
     if (inTransaction) await inTransaction(tx);
   });
   await signInSucceeded(db, user.email, ip);
-  return { user: toPublicUser(user, previousLoginAt), userId: user.id, previousLoginAt };
+  return { user: await readPublicUser(db, user.id, previousLoginAt), userId: user.id, previousLoginAt };
 }
 
 /**

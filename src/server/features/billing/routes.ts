@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { text } from '../../../shared/text.js';
 import { messageSchema } from '../../../shared/auth.js';
 import { billingStatusSchema, hospitalSubscriptionListSchema } from '../../../shared/providers.js';
-import { isUuid } from '../../access.js';
+import { actorOf, isUuid, orgOf } from '../../access.js';
 import type { AppContext } from '../../context.js';
 import { conflict, notFound } from '../../errors.js';
 import { currentUser } from '../../plugins/session.js';
@@ -17,6 +17,7 @@ import {
   markSubscriptionActive,
 } from './service.js';
 import { checkoutAvailable, handleStripeEvent, startCheckout, verifyWebhook } from './stripe.js';
+import { ALL_STAFF, HOSPITAL_ADMINS } from '../../plugins/policy.js';
 
 export async function billingRoutes(app: FastifyInstance, ctx: AppContext) {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -24,7 +25,9 @@ export async function billingRoutes(app: FastifyInstance, ctx: AppContext) {
   r.get(
     '/api/billing/status',
     {
-      config: { policy: { roles: ['hospital'], writeAccess: false, healthData: false } },
+      config: {
+        policy: { roles: ['hospital'], writeAccess: false, healthData: false, staffRoles: ALL_STAFF },
+      },
       schema: {
         tags: ['billing'],
         summary: "The signed-in hospital's trial and subscription state",
@@ -32,7 +35,7 @@ export async function billingRoutes(app: FastifyInstance, ctx: AppContext) {
       },
     },
     async (request) =>
-      billingStatus(ctx.db, currentUser(request).id, ctx.now(), {
+      billingStatus(ctx.db, orgOf(actorOf(request)), ctx.now(), {
         checkoutAvailable: checkoutAvailable(ctx.config),
         supportEmail: ctx.config.supportEmail,
       }),
@@ -42,7 +45,7 @@ export async function billingRoutes(app: FastifyInstance, ctx: AppContext) {
     '/api/billing/checkout',
     {
       config: {
-        policy: { roles: ['hospital'], writeAccess: false, healthData: false },
+        policy: { roles: ['hospital'], writeAccess: false, healthData: false, staffRoles: HOSPITAL_ADMINS },
         rateLimit: { max: 10, timeWindow: '15 minutes' },
       },
       schema: {
@@ -54,7 +57,14 @@ export async function billingRoutes(app: FastifyInstance, ctx: AppContext) {
     async (request) => {
       const user = currentUser(request);
       const logError = (err: unknown) => request.log.error({ err }, 'Stripe Checkout session failed');
-      return { url: await startCheckout(ctx.db, ctx.config, { id: user.id, email: user.email }, logError) };
+      return {
+        url: await startCheckout(
+          ctx.db,
+          ctx.config,
+          { id: user.hospitalId ?? user.id, email: user.email },
+          logError,
+        ),
+      };
     },
   );
 

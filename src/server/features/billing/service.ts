@@ -49,7 +49,8 @@ export async function listHospitalSubscriptions(db: Db, now: Date): Promise<Hosp
     .select({ user: users, sub: subscriptions })
     .from(users)
     .leftJoin(subscriptions, eq(subscriptions.userId, users.id))
-    .where(eq(users.role, 'hospital'))
+    // The organizations, not each of their members.
+    .where(and(eq(users.role, 'hospital'), eq(users.hospitalId, users.id)))
     .orderBy(asc(users.createdAt));
   return rows.map(({ user, sub }) => ({
     hospitalUserId: user.id,
@@ -74,8 +75,13 @@ async function assertHospitalCanWrite(db: Db, hospitalUserId: string, now = new 
  * `writeAccess`: 402 once a hospital's trial has ended without a subscription; other roles' writes
  * are not billed. src/server/route-guards.test.ts pins which hospital writes do without it.
  */
-export async function assertWriteAccess(db: Db, user: { id: string; role: Role }, now: Date): Promise<void> {
-  if (user.role === 'hospital') await assertHospitalCanWrite(db, user.id, now);
+export async function assertWriteAccess(
+  db: Db,
+  user: { id: string; role: Role; hospitalId?: string | null },
+  now: Date,
+): Promise<void> {
+  // A member writes on their organization's trial or subscription.
+  if (user.role === 'hospital') await assertHospitalCanWrite(db, user.hospitalId ?? user.id, now);
 }
 
 export const STRIPE_MANAGED = 'Subscriptions are managed through Stripe on this server.';

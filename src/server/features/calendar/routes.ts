@@ -7,6 +7,7 @@ import { actorOf } from '../../access.js';
 import { calendarFeedCreatedSchema, calendarFeedSchema } from '../../../shared/calendar.js';
 import { feedCalendar, getFeed, renewFeed, revokeFeed } from './feed.js';
 import { appointmentIcs, patientIcs } from './service.js';
+import { ALL_STAFF } from '../../plugins/policy.js';
 
 const tags = ['calendar'];
 
@@ -23,7 +24,14 @@ export async function calendarRoutes(app: FastifyInstance, ctx: AppContext) {
   r.get(
     '/api/appointments/:id/ics',
     {
-      config: { policy: { roles: ['hospital', 'patient'], writeAccess: false, healthData: true } },
+      config: {
+        policy: {
+          roles: ['hospital', 'patient'],
+          writeAccess: false,
+          healthData: true,
+          staffRoles: ALL_STAFF,
+        },
+      },
       schema: {
         tags,
         summary:

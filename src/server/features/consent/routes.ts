@@ -9,6 +9,7 @@ import type { AppContext } from '../../context.js';
 import { actorOf } from '../../access.js';
 import { inviteAllDue, inviteDeps } from '../proxy/invitations.js';
 import { getConsent, saveConsent } from './service.js';
+import { CLINICAL_STAFF } from '../../plugins/policy.js';
 
 const tags = ['consent'];
 const params = z.object({ userId: text().max(100) });
@@ -19,7 +20,14 @@ export async function consentRoutes(app: FastifyInstance, ctx: AppContext) {
   r.get(
     '/api/consent/:userId',
     {
-      config: { policy: { roles: ['patient', 'hospital'], writeAccess: false, healthData: true } },
+      config: {
+        policy: {
+          roles: ['patient', 'hospital'],
+          writeAccess: false,
+          healthData: true,
+          staffRoles: CLINICAL_STAFF,
+        },
+      },
       schema: {
         tags,
         summary:

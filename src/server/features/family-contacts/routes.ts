@@ -12,6 +12,7 @@ import type { AppContext } from '../../context.js';
 import { actorOf } from '../../access.js';
 import { inviteDeps, inviteIfDue } from '../proxy/invitations.js';
 import { addContact, deleteContact, listContacts, updateContact } from './service.js';
+import { ALL_STAFF } from '../../plugins/policy.js';
 
 const tags = ['family contacts'];
 const idParams = z.object({ id: text().max(100) });
@@ -22,7 +23,14 @@ export async function familyContactRoutes(app: FastifyInstance, ctx: AppContext)
   r.get(
     '/api/family-contacts/patient/:patientId',
     {
-      config: { policy: { roles: ['patient', 'hospital'], writeAccess: false, healthData: true } },
+      config: {
+        policy: {
+          roles: ['patient', 'hospital'],
+          writeAccess: false,
+          healthData: true,
+          staffRoles: ALL_STAFF,
+        },
+      },
       schema: {
         tags,
         summary: "A patient's family contacts (patients.id): the patient, or the hospital that created them",

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { actorOf } from '../../access.js';
 import { exportPatient } from './service.js';
+import { CLINICAL_STAFF } from '../../plugins/policy.js';
 
 export const FHIR_JSON = 'application/fhir+json';
 
@@ -13,7 +14,14 @@ export async function fhirRoutes(app: FastifyInstance, ctx: AppContext) {
   r.get(
     '/api/fhir/Patient/:id/$everything',
     {
-      config: { policy: { roles: ['patient', 'hospital'], writeAccess: false, healthData: true } },
+      config: {
+        policy: {
+          roles: ['patient', 'hospital'],
+          writeAccess: false,
+          healthData: true,
+          staffRoles: CLINICAL_STAFF,
+        },
+      },
       schema: {
         tags: ['fhir'],
         summary:

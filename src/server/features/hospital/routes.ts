@@ -3,9 +3,9 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { hospitalSettingsResponseSchema, hospitalSettingsSchema } from '../../../shared/hospital.js';
 import type { AppContext } from '../../context.js';
-import { currentUser } from '../../plugins/session.js';
-import { actorOf } from '../../access.js';
+import { actorOf, orgOf } from '../../access.js';
 import { getSettings, saveSettings } from './service.js';
+import { ALL_STAFF, HOSPITAL_ADMINS } from '../../plugins/policy.js';
 
 const tags = ['hospital'];
 
@@ -15,16 +15,20 @@ export async function hospitalRoutes(app: FastifyInstance, ctx: AppContext) {
   r.get(
     '/api/hospital/settings',
     {
-      config: { policy: { roles: ['hospital'], writeAccess: false, healthData: false } },
+      config: {
+        policy: { roles: ['hospital'], writeAccess: false, healthData: false, staffRoles: ALL_STAFF },
+      },
       schema: { tags, summary: "The hospital's settings", response: { 200: hospitalSettingsResponseSchema } },
     },
-    async (request) => getSettings(ctx.db, currentUser(request).id),
+    async (request) => getSettings(ctx.db, orgOf(actorOf(request))),
   );
 
   r.put(
     '/api/hospital/settings',
     {
-      config: { policy: { roles: ['hospital'], writeAccess: true, healthData: false } },
+      config: {
+        policy: { roles: ['hospital'], writeAccess: true, healthData: false, staffRoles: HOSPITAL_ADMINS },
+      },
       schema: {
         tags,
         summary: 'Save the hospital name and administrator e-mail (audited)',

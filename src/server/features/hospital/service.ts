@@ -7,7 +7,7 @@ import type { Db } from '../../db/connect.js';
 import { users } from '../../db/schema.js';
 import { notFound } from '../../errors.js';
 import { recordAudit } from '../audit/service.js';
-import type { Actor } from '../../access.js';
+import { type Actor, orgOf } from '../../access.js';
 
 type UserRow = typeof users.$inferSelect;
 
@@ -17,6 +17,7 @@ const toSettings = (row: UserRow): HospitalSettings => ({
   twoFactorEnabled: row.twoFactorEnabled,
   blockchainVerificationEnabled: row.blockchainVerificationEnabled,
   timeZone: row.timeZone,
+  staffTwoFactorRequired: row.staffTwoFactorRequired,
 });
 
 export async function getSettings(db: Db, hospitalId: string): Promise<HospitalSettings> {
@@ -30,7 +31,7 @@ export async function saveSettings(
   actor: Actor,
   input: HospitalSettingsInput,
 ): Promise<HospitalSettings> {
-  const before = await getSettings(db, actor.id);
+  const before = await getSettings(db, orgOf(actor));
   const changed = [
     before.hospitalName !== input.hospitalName ? 'hospital name' : null,
     before.adminEmail !== input.adminEmail ? 'administrator e-mail' : null,
@@ -45,13 +46,23 @@ export async function saveSettings(
         hospitalName: input.hospitalName,
         hospitalAdminEmail: input.adminEmail,
         ...(input.timeZone ? { timeZone: input.timeZone } : {}),
+        ...(input.staffTwoFactorRequired !== undefined
+          ? { staffTwoFactorRequired: input.staffTwoFactorRequired }
+          : {}),
       })
-      .where(eq(users.id, actor.id))
+      .where(eq(users.id, orgOf(actor)))
       .returning();
     await recordAudit(tx, actor, {
       event: { kind: 'settings_change', data: { fields: changed } },
-      subject: { type: 'hospital', id: actor.id },
+      subject: { type: 'hospital', id: orgOf(actor) },
     });
+    const required = input.staffTwoFactorRequired;
+    if (required !== undefined && required !== before.staffTwoFactorRequired) {
+      await recordAudit(tx, actor, {
+        event: { kind: 'staff_change', data: { change: 'two_factor_policy', member: 'all staff', required } },
+        subject: { type: 'hospital', id: orgOf(actor) },
+      });
+    }
     return updated;
   });
   return toSettings(row);

@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { AppContext } from '../../app.js';
 import { connect } from '../../db/connect.js';
 import { ledgerEntries, ledgerNodes, medicalRecords, users } from '../../db/schema.js';
+import { newHospitalAccount } from '../../users.js';
 import { DirectoryStore } from '../../files/backends/directory.js';
 import { onDisk } from '../../files/testing.js';
 import { createTestApp, signedInHospital, type TestApp } from '../../test/helpers.js';
@@ -229,7 +230,13 @@ describe('the ledger command as a process (embedded database)', () => {
       const ctx = { db: database.db, files } as unknown as AppContext;
       const [hospital] = await database.db
         .insert(users)
-        .values({ email: 'h@example.test', password: 'x', role: 'hospital', hospitalName: 'H' })
+        .values({
+          email: 'h@example.test',
+          password: 'x',
+          role: 'hospital',
+          hospitalName: 'H',
+          ...newHospitalAccount(),
+        })
         .returning();
       const made = await createLedgeredRecord(ctx, hospital.id);
 

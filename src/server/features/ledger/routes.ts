@@ -35,6 +35,7 @@ import { CHECKPOINT_PAGE, checkpointsAfter, currentCheckpoint } from './checkpoi
 import { recordReceipt } from './receipt.js';
 import { createLedgerSigner } from './signing.js';
 import { verifyRecordFor } from './verify.js';
+import { CLINICAL_STAFF } from '../../plugins/policy.js';
 
 const tags = ['ledger'];
 const MAX_FILE_BYTES = 25 * 1024 * 1024;
@@ -143,7 +144,14 @@ export async function ledgerRoutes(app: FastifyInstance, ctx: AppContext) {
   r.get(
     '/api/medical-records/:id/receipt',
     {
-      config: { policy: { roles: ['hospital', 'patient'], writeAccess: false, healthData: true } },
+      config: {
+        policy: {
+          roles: ['hospital', 'patient'],
+          writeAccess: false,
+          healthData: true,
+          staffRoles: CLINICAL_STAFF,
+        },
+      },
       schema: {
         tags,
         summary:
@@ -258,7 +266,14 @@ export async function ledgerRoutes(app: FastifyInstance, ctx: AppContext) {
   r.get(
     '/api/medical-records/:id/verification',
     {
-      config: { policy: { roles: ['hospital', 'patient', 'family'], writeAccess: false, healthData: true } },
+      config: {
+        policy: {
+          roles: ['hospital', 'patient', 'family'],
+          writeAccess: false,
+          healthData: true,
+          staffRoles: CLINICAL_STAFF,
+        },
+      },
       schema: {
         tags,
         summary: 'Checks a record against the ledger: content and attachment bytes, chain, inclusion proof',

@@ -8,6 +8,7 @@ import {
 import type { AppContext } from '../../context.js';
 import { actorOf } from '../../access.js';
 import { getPreferences, savePreferences } from './preferences.js';
+import { ALL_STAFF } from '../../plugins/policy.js';
 
 const tags = ['notifications'];
 
@@ -17,7 +18,12 @@ export async function notificationRoutes(app: FastifyInstance, ctx: AppContext) 
     '/api/notifications/preferences',
     {
       config: {
-        policy: { roles: ['patient', 'hospital', 'medledger_admin'], writeAccess: false, healthData: false },
+        policy: {
+          roles: ['patient', 'hospital', 'medledger_admin'],
+          writeAccess: false,
+          healthData: false,
+          staffRoles: ALL_STAFF,
+        },
       },
       schema: {
         tags,
@@ -31,7 +37,12 @@ export async function notificationRoutes(app: FastifyInstance, ctx: AppContext) 
     '/api/notifications/preferences',
     {
       config: {
-        policy: { roles: ['patient', 'hospital', 'medledger_admin'], writeAccess: false, healthData: false },
+        policy: {
+          roles: ['patient', 'hospital', 'medledger_admin'],
+          writeAccess: false,
+          healthData: false,
+          staffRoles: ALL_STAFF,
+        },
       },
       schema: {
         tags,

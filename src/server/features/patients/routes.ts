@@ -33,6 +33,7 @@ import {
   reissueActivationCode,
   updatePatientDemographics,
 } from './service.js';
+import { ALL_STAFF, CLINICAL_STAFF } from '../../plugins/policy.js';
 
 const idParams = z.object({ id: text().max(100) });
 const tags = ['patients'];
@@ -62,7 +63,7 @@ export async function patientRoutes(app: FastifyInstance, ctx: AppContext) {
   r.post(
     '/api/patients',
     {
-      config: { policy: { roles: ['hospital'], writeAccess: true, healthData: true } },
+      config: { policy: { roles: ['hospital'], writeAccess: true, healthData: true, staffRoles: ALL_STAFF } },
       schema: {
         tags,
         summary:
@@ -89,7 +90,7 @@ export async function patientRoutes(app: FastifyInstance, ctx: AppContext) {
   r.post(
     '/api/patients/:id/activation-code',
     {
-      config: { policy: { roles: ['hospital'], writeAccess: true, healthData: true } },
+      config: { policy: { roles: ['hospital'], writeAccess: true, healthData: true, staffRoles: ALL_STAFF } },
       schema: {
         tags,
         summary:
@@ -110,7 +111,9 @@ export async function patientRoutes(app: FastifyInstance, ctx: AppContext) {
   r.get(
     '/api/patients',
     {
-      config: { policy: { roles: ['hospital'], writeAccess: false, healthData: true } },
+      config: {
+        policy: { roles: ['hospital'], writeAccess: false, healthData: true, staffRoles: ALL_STAFF },
+      },
       schema: {
         tags,
         summary: "A page of the hospital's own patients: search by name, e-mail or MRN; department filter",
@@ -127,7 +130,9 @@ export async function patientRoutes(app: FastifyInstance, ctx: AppContext) {
   r.get(
     '/api/patients/:id',
     {
-      config: { policy: { roles: ['hospital'], writeAccess: false, healthData: true } },
+      config: {
+        policy: { roles: ['hospital'], writeAccess: false, healthData: true, staffRoles: ALL_STAFF },
+      },
       schema: {
         tags,
         summary: 'One of the hospital’s own patients',
@@ -141,7 +146,14 @@ export async function patientRoutes(app: FastifyInstance, ctx: AppContext) {
   r.get(
     '/api/patients/profile/:userId',
     {
-      config: { policy: { roles: ['patient', 'hospital'], writeAccess: false, healthData: true } },
+      config: {
+        policy: {
+          roles: ['patient', 'hospital'],
+          writeAccess: false,
+          healthData: true,
+          staffRoles: ALL_STAFF,
+        },
+      },
       schema: {
         tags: ['patient profile'],
         summary:
@@ -156,7 +168,14 @@ export async function patientRoutes(app: FastifyInstance, ctx: AppContext) {
   r.put(
     '/api/patients/:id',
     {
-      config: { policy: { roles: ['hospital', 'patient'], writeAccess: true, healthData: true } },
+      config: {
+        policy: {
+          roles: ['hospital', 'patient'],
+          writeAccess: true,
+          healthData: true,
+          staffRoles: ALL_STAFF,
+        },
+      },
       schema: {
         tags,
         summary:
@@ -178,7 +197,9 @@ export async function patientRoutes(app: FastifyInstance, ctx: AppContext) {
   r.delete(
     '/api/patients/:id',
     {
-      config: { policy: { roles: ['hospital'], writeAccess: true, healthData: true } },
+      config: {
+        policy: { roles: ['hospital'], writeAccess: true, healthData: true, staffRoles: CLINICAL_STAFF },
+      },
       schema: {
         tags,
         summary:

@@ -21,7 +21,13 @@ import {
   type PatientListQuery,
   type PossibleDuplicate,
 } from '../../../shared/patients.js';
-import { type Actor, findPatientForUser, hospitalPatientsFilter, type PatientRow } from '../../access.js';
+import {
+  type Actor,
+  findPatientForUser,
+  hospitalPatientsFilter,
+  type PatientRow,
+  orgOf,
+} from '../../access.js';
 import type { Db } from '../../db/connect.js';
 import { isoFromTimestamptz, isoOf, isoTime } from '../../db/iso-time.js';
 import { isUniqueViolation } from '../../db/outage.js';
@@ -194,7 +200,7 @@ export async function createPatient(
   activation: ActivationSettings,
 ): Promise<{ patient: Patient; activation: IssuedActivationCode }> {
   if (!confirmDuplicate) {
-    const duplicates = await findPossibleDuplicates(db, actor.id, input);
+    const duplicates = await findPossibleDuplicates(db, orgOf(actor), input);
     if (duplicates.length > 0) throw conflict(DUPLICATE_PATIENT_MESSAGE, { duplicates });
   }
   for (let attempt = 1; ; attempt++) {
@@ -203,12 +209,12 @@ export async function createPatient(
       return await db.transaction(async (tx) => {
         const [row] = await tx
           .insert(patients)
-          .values({ ...demographics(input), patientId: mrn, createdByHospitalId: actor.id })
+          .values({ ...demographics(input), patientId: mrn, createdByHospitalId: orgOf(actor) })
           .returning();
         const issued = await issueActivationCode(tx, activation, row.id, now);
         await recordAudit(tx, actor, {
           event: { kind: 'patient_create', data: { mrn } },
-          subject: { type: 'patient', id: row.id, hospitalId: actor.id },
+          subject: { type: 'patient', id: row.id, hospitalId: orgOf(actor) },
         });
         return { patient: toPatient(row, null, null), activation: issued };
       });
@@ -317,10 +323,10 @@ export async function updatePatientDemographics(
     await tx
       .update(patients)
       .set({ ...changes, updatedAt: now })
-      .where(and(eq(patients.id, existing.id), hospitalPatientsFilter(actor.id)));
+      .where(and(eq(patients.id, existing.id), hospitalPatientsFilter(orgOf(actor))));
     await recordAudit(tx, actor, {
       event: { kind: 'patient_update', data: { mrn: existing.patientId, fields: changed } },
-      subject: { type: 'patient', id: existing.id, hospitalId: actor.id },
+      subject: { type: 'patient', id: existing.id, hospitalId: orgOf(actor) },
     });
   });
   return getPatient(db, actor, existing.id, now);
@@ -347,13 +353,13 @@ export async function reissueActivationCode(
     const [row] = await tx
       .select()
       .from(patients)
-      .where(and(eq(patients.id, existing.id), hospitalPatientsFilter(actor.id)))
+      .where(and(eq(patients.id, existing.id), hospitalPatientsFilter(orgOf(actor))))
       .for('update');
     if (!row || row.userId) throw conflict(ALREADY_ACTIVATED);
     const issued = await issueActivationCode(tx, activation, row.id, now);
     await recordAudit(tx, actor, {
       event: { kind: 'activation_code_issue', data: { mrn: row.patientId } },
-      subject: { type: 'patient', id: row.id, hospitalId: actor.id },
+      subject: { type: 'patient', id: row.id, hospitalId: orgOf(actor) },
     });
     return { patient: row, activation: issued };
   });
@@ -371,12 +377,12 @@ export async function archivePatient(db: Db, actor: Actor, patientRowId: string,
     const archived = await tx
       .update(patients)
       .set({ archivedAt: now, updatedAt: now })
-      .where(and(eq(patients.id, existing.id), hospitalPatientsFilter(actor.id)))
+      .where(and(eq(patients.id, existing.id), hospitalPatientsFilter(orgOf(actor))))
       .returning({ id: patients.id });
     if (archived.length === 0) throw notFound('Patient not found.');
     await recordAudit(tx, actor, {
       event: { kind: 'patient_archive', data: { mrn: existing.patientId } },
-      subject: { type: 'patient', id: existing.id, hospitalId: actor.id },
+      subject: { type: 'patient', id: existing.id, hospitalId: orgOf(actor) },
     });
   });
 }

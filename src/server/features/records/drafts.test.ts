@@ -75,7 +75,13 @@ describe('drafts', () => {
   });
 
   it('refuses to save a draft read before another save changed it, and removes the new files', async () => {
-    const actor = { id: t.hospital.userId, role: 'hospital' as const, ip: '127.0.0.1' };
+    const actor = {
+      id: t.hospital.userId,
+      role: 'hospital' as const,
+      ip: '127.0.0.1',
+      hospitalId: t.hospital.userId,
+      staffRole: 'hospital_admin' as const,
+    };
     const draft = (
       await uploadRecord(t.app, t.hospital.cookie, t.patientRow.id, { fields: { draft: 'true' } })
     ).json();

@@ -12,6 +12,7 @@ import { describe, expect, it } from 'vitest';
 import type { AppContext } from '../../app.js';
 import { connect } from '../../db/connect.js';
 import { attachments, users } from '../../db/schema.js';
+import { newHospitalAccount } from '../../users.js';
 import { CHUNK_SIZE, MAGIC } from '../../files/formats/chunked.js';
 import { DirectoryStore } from '../../files/backends/directory.js';
 import { writeLegacyFile } from '../../files/testing.js';
@@ -29,7 +30,13 @@ describe('npm run ledger -- migrate-files (a process, embedded database)', () =>
       const ctx = { db: database.db, files } as unknown as AppContext;
       const [hospital] = await database.db
         .insert(users)
-        .values({ email: 'h@example.test', password: 'x', role: 'hospital', hospitalName: 'H' })
+        .values({
+          email: 'h@example.test',
+          password: 'x',
+          role: 'hospital',
+          hospitalName: 'H',
+          ...newHospitalAccount(),
+        })
         .returning();
       const plain = Buffer.concat([Buffer.from('%PDF-1.4 '), crypto.randomBytes(2 * CHUNK_SIZE + 10)]);
       const made = await createLedgeredRecord(ctx, hospital.id, {

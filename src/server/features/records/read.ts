@@ -16,6 +16,8 @@ import {
   type PatientRow,
   reachesRecord,
   recordReaderHospital,
+  orgOf,
+  readsRecordContents,
 } from '../../access.js';
 import type { Db } from '../../db/connect.js';
 import { attachments, medicalRecords, patients } from '../../db/schema.js';
@@ -53,8 +55,21 @@ export async function auditList(
     event: { kind: 'record_access', data: { read: 'list', mrn: patient.patientId, count, ...of } },
     subject: { type: 'patient', id: patient.id, hospitalId: patient.createdByHospitalId },
   });
-  return page;
+  return readsRecordContents(actor) ? page : { ...page, items: page.items.map(withoutContents) };
 }
+
+/**
+ * What a front-desk member sees of a record in a list: that it exists (title, date, type, who and
+ * its status), not what it says or holds (docs/decisions.md#staff-accounts).
+ */
+const withoutContents = (record: MedicalRecord): MedicalRecord => ({
+  ...record,
+  description: null,
+  fileName: null,
+  fileUrl: null,
+  attachments: [],
+  enteredInError: record.enteredInError && { ...record.enteredInError, reason: '' },
+});
 
 /**
  * GET /api/medical-records/{patientId or userId}: a hospital names one of its patients (patients.id);
@@ -101,13 +116,13 @@ export async function listDrafts(db: Db, actor: Actor): Promise<MedicalRecord[]>
     db,
     and(
       eq(medicalRecords.status, 'draft'),
-      eq(medicalRecords.hospitalId, actor.id),
-      hospitalPatientsFilter(actor.id),
+      eq(medicalRecords.hospitalId, orgOf(actor)),
+      hospitalPatientsFilter(orgOf(actor)),
     ),
   );
   await recordAudit(db, actor, {
     event: { kind: 'record_access', data: { read: 'drafts', count: drafts.length } },
-    subject: { type: 'hospital', id: actor.id },
+    subject: { type: 'hospital', id: orgOf(actor) },
   });
   return drafts;
 }

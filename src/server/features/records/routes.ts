@@ -23,6 +23,7 @@ import { discardDraft, finaliseDraft, uploadRecord } from './service.js';
 import { sendFile } from '../../http/download.js';
 import { readMultipart } from '../../http/multipart.js';
 import { MULTIPART_LIMITS, RECORD_FORM_RULES } from './upload.js';
+import { ALL_STAFF, CLINICAL_STAFF } from '../../plugins/policy.js';
 
 const tags = ['medical records'];
 const idParams = z.object({ id: text().max(100) });
@@ -41,7 +42,9 @@ export async function recordRoutes(app: FastifyInstance, ctx: AppContext) {
     r.post(
       '/api/medical-records',
       {
-        config: { policy: { roles: ['hospital'], writeAccess: true, healthData: true } },
+        config: {
+          policy: { roles: ['hospital'], writeAccess: true, healthData: true, staffRoles: CLINICAL_STAFF },
+        },
         schema: {
           tags,
           summary: 'Upload a record (multipart/form-data), or save it as a draft',
@@ -66,7 +69,9 @@ export async function recordRoutes(app: FastifyInstance, ctx: AppContext) {
     r.post(
       '/api/medical-records/:id/amend',
       {
-        config: { policy: { roles: ['hospital'], writeAccess: true, healthData: true } },
+        config: {
+          policy: { roles: ['hospital'], writeAccess: true, healthData: true, staffRoles: CLINICAL_STAFF },
+        },
         schema: {
           tags,
           summary: 'Correct an uploaded record: a new version that supersedes it (multipart, as the upload)',
@@ -94,7 +99,9 @@ export async function recordRoutes(app: FastifyInstance, ctx: AppContext) {
   r.post(
     '/api/medical-records/:id/entered-in-error',
     {
-      config: { policy: { roles: ['hospital'], writeAccess: true, healthData: true } },
+      config: {
+        policy: { roles: ['hospital'], writeAccess: true, healthData: true, staffRoles: CLINICAL_STAFF },
+      },
       schema: {
         tags,
         summary: 'Retract an uploaded record (entered in error): kept, ledgered, hidden from default lists',
@@ -110,7 +117,14 @@ export async function recordRoutes(app: FastifyInstance, ctx: AppContext) {
   r.get(
     '/api/medical-records/:id/history',
     {
-      config: { policy: { roles: ['hospital', 'patient'], writeAccess: false, healthData: true } },
+      config: {
+        policy: {
+          roles: ['hospital', 'patient'],
+          writeAccess: false,
+          healthData: true,
+          staffRoles: CLINICAL_STAFF,
+        },
+      },
       schema: {
         tags,
         summary: 'Every version of a record, oldest first, with amendments and retractions',
@@ -139,7 +153,9 @@ export async function recordRoutes(app: FastifyInstance, ctx: AppContext) {
   r.get(
     '/api/medical-records/drafts',
     {
-      config: { policy: { roles: ['hospital'], writeAccess: false, healthData: true } },
+      config: {
+        policy: { roles: ['hospital'], writeAccess: false, healthData: true, staffRoles: CLINICAL_STAFF },
+      },
       schema: {
         tags,
         summary: "The hospital's saved drafts (not ledgered yet)",
@@ -152,7 +168,14 @@ export async function recordRoutes(app: FastifyInstance, ctx: AppContext) {
   r.get(
     '/api/medical-records/record/:id',
     {
-      config: { policy: { roles: ['hospital', 'patient', 'family'], writeAccess: false, healthData: true } },
+      config: {
+        policy: {
+          roles: ['hospital', 'patient', 'family'],
+          writeAccess: false,
+          healthData: true,
+          staffRoles: CLINICAL_STAFF,
+        },
+      },
       schema: {
         tags,
         summary: 'One record with its attachments (audited as record_view)',
@@ -166,7 +189,14 @@ export async function recordRoutes(app: FastifyInstance, ctx: AppContext) {
   r.get(
     '/api/medical-records/:id',
     {
-      config: { policy: { roles: ['hospital', 'patient'], writeAccess: false, healthData: true } },
+      config: {
+        policy: {
+          roles: ['hospital', 'patient'],
+          writeAccess: false,
+          healthData: true,
+          staffRoles: ALL_STAFF,
+        },
+      },
       schema: {
         tags,
         summary:
@@ -185,7 +215,9 @@ export async function recordRoutes(app: FastifyInstance, ctx: AppContext) {
   r.post(
     '/api/medical-records/:id/finalize',
     {
-      config: { policy: { roles: ['hospital'], writeAccess: true, healthData: true } },
+      config: {
+        policy: { roles: ['hospital'], writeAccess: true, healthData: true, staffRoles: CLINICAL_STAFF },
+      },
       schema: {
         tags,
         summary: 'Upload a saved draft: it enters the ledger now',
@@ -202,7 +234,9 @@ export async function recordRoutes(app: FastifyInstance, ctx: AppContext) {
   r.delete(
     '/api/medical-records/:id',
     {
-      config: { policy: { roles: ['hospital'], writeAccess: true, healthData: true } },
+      config: {
+        policy: { roles: ['hospital'], writeAccess: true, healthData: true, staffRoles: CLINICAL_STAFF },
+      },
       schema: {
         tags,
         summary: 'Discard a draft (uploaded records are never deleted: 409)',
@@ -220,7 +254,14 @@ export async function recordRoutes(app: FastifyInstance, ctx: AppContext) {
   r.put(
     '/api/medical-records/:id/sharing',
     {
-      config: { policy: { roles: ['hospital', 'patient'], writeAccess: true, healthData: true } },
+      config: {
+        policy: {
+          roles: ['hospital', 'patient'],
+          writeAccess: true,
+          healthData: true,
+          staffRoles: CLINICAL_STAFF,
+        },
+      },
       schema: {
         tags,
         summary: 'Sharing switches of a record (Specialists, Family): a consent change, ledgered and audited',
@@ -238,7 +279,14 @@ export async function recordRoutes(app: FastifyInstance, ctx: AppContext) {
   r.get(
     '/api/download/:fileName',
     {
-      config: { policy: { roles: ['hospital', 'patient', 'family'], writeAccess: false, healthData: true } },
+      config: {
+        policy: {
+          roles: ['hospital', 'patient', 'family'],
+          writeAccess: false,
+          healthData: true,
+          staffRoles: CLINICAL_STAFF,
+        },
+      },
       schema: {
         tags,
         summary: 'An attachment, decrypted, with its original name and type (audited as record_access)',

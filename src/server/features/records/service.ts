@@ -11,6 +11,7 @@ import {
   findRecordForUser,
   type PatientRow,
   type RecordRow,
+  orgOf,
 } from '../../access.js';
 import type { Db } from '../../db/connect.js';
 import { isUniqueViolation } from '../../db/outage.js';
@@ -112,7 +113,7 @@ export async function saveUpload(
   const continued = target.supersedes ?? target.draft;
   const values = {
     patientId: target.patient.id,
-    hospitalId: actor.id,
+    hospitalId: orgOf(actor),
     title: fields.title,
     description: fields.description ?? null,
     recordType: fields.recordType,
@@ -188,7 +189,7 @@ export async function saveUpload(
               : finalise
                 ? { kind: 'record_upload', data: { title: fields.title, files: all.length } }
                 : { kind: 'record_draft', data: { title: fields.title, discarded: false } },
-            subject: { type: 'medical_record', id, patientId: values.patientId, hospitalId: actor.id },
+            subject: { type: 'medical_record', id, patientId: values.patientId, hospitalId: orgOf(actor) },
           },
         },
         now,
@@ -298,7 +299,12 @@ export async function discardDraft(db: Db, store: FileStore, actor: Actor, recor
     if (gone.length === 0) throw notFound('Record not found.');
     await recordAudit(tx, actor, {
       event: { kind: 'record_draft', data: { title: record.title, discarded: true } },
-      subject: { type: 'medical_record', id: record.id, patientId: record.patientId, hospitalId: actor.id },
+      subject: {
+        type: 'medical_record',
+        id: record.id,
+        patientId: record.patientId,
+        hospitalId: orgOf(actor),
+      },
     });
     return files;
   });

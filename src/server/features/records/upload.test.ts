@@ -252,7 +252,13 @@ describe('refused uploads leave nothing behind', () => {
     await expect(
       saveUpload(
         t.ctx.db,
-        { id: t.hospital.userId, role: 'hospital', ip: '127.0.0.1' },
+        {
+          id: t.hospital.userId,
+          role: 'hospital',
+          ip: '127.0.0.1',
+          hospitalId: t.hospital.userId,
+          staffRole: 'hospital_admin',
+        },
         {
           patientId: 'x',
           recordType: 'lab-results',

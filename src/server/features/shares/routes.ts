@@ -12,6 +12,7 @@ import { actorOf } from '../../access.js';
 import { sendFile } from '../../http/download.js';
 import { openAttachment } from '../records/download.js';
 import * as shares from './service.js';
+import { CLINICAL_STAFF } from '../../plugins/policy.js';
 
 const tags = ['share links'];
 const recordParams = z.object({ id: text().max(100) });
@@ -25,7 +26,14 @@ export async function shareRoutes(app: FastifyInstance, ctx: AppContext) {
   r.post(
     '/api/medical-records/:id/shares',
     {
-      config: { policy: { roles: ['patient', 'hospital'], writeAccess: true, healthData: true } },
+      config: {
+        policy: {
+          roles: ['patient', 'hospital'],
+          writeAccess: true,
+          healthData: true,
+          staffRoles: CLINICAL_STAFF,
+        },
+      },
       schema: {
         tags,
         summary: 'Share a record with a specialist: a time-limited link e-mailed to the recipient',
@@ -55,7 +63,14 @@ export async function shareRoutes(app: FastifyInstance, ctx: AppContext) {
   r.get(
     '/api/medical-records/:id/shares',
     {
-      config: { policy: { roles: ['patient', 'hospital'], writeAccess: false, healthData: true } },
+      config: {
+        policy: {
+          roles: ['patient', 'hospital'],
+          writeAccess: false,
+          healthData: true,
+          staffRoles: CLINICAL_STAFF,
+        },
+      },
       schema: {
         tags,
         summary: 'A record’s share links: recipient, created, expires, times opened, revoked, active',
@@ -71,7 +86,14 @@ export async function shareRoutes(app: FastifyInstance, ctx: AppContext) {
   r.delete(
     '/api/medical-records/:id/shares/:shareId',
     {
-      config: { policy: { roles: ['patient', 'hospital'], writeAccess: true, healthData: true } },
+      config: {
+        policy: {
+          roles: ['patient', 'hospital'],
+          writeAccess: true,
+          healthData: true,
+          staffRoles: CLINICAL_STAFF,
+        },
+      },
       schema: {
         tags,
         summary: 'Revoke a share link: it stops working at once (ledgered and audited)',

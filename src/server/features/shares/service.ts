@@ -22,6 +22,7 @@ import {
   type RecordRow,
   type ShareLinkRow,
   specialistsConsentOn,
+  orgOf,
 } from '../../access.js';
 import type { Db } from '../../db/connect.js';
 import { attachments, medicalRecords, patients, shareLinks, users } from '../../db/schema.js';
@@ -178,7 +179,10 @@ export async function createShare(
 
 async function senderName(db: Db, actor: Actor, patient: PatientRow): Promise<string> {
   if (actor.role === 'patient') return patientDisplayName(patient);
-  const [hospital] = await db.select({ name: users.hospitalName }).from(users).where(eq(users.id, actor.id));
+  const [hospital] = await db
+    .select({ name: users.hospitalName })
+    .from(users)
+    .where(eq(users.id, orgOf(actor)));
   return hospital?.name ?? 'Your patient’s hospital';
 }
 

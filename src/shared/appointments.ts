@@ -3,7 +3,7 @@
 // conflict rule used by both the slot grid and the server. Slot times are wall-clock times in the
 // hospital's time zone (docs/decisions.md#time); the API carries ISO instants.
 import { z } from 'zod';
-import { isoInstant, nullableStrings, optionalLabelledText, picked, strings } from './fields.js';
+import { isUuid, isoInstant, nullableStrings, optionalLabelledText, optionalText, picked, strings } from './fields.js';
 import { pagingQuerySchema } from './paging.js';
 import { text } from './text.js';
 import {
@@ -22,6 +22,7 @@ export const APPOINTMENT_MESSAGES = {
   date: 'The appointment date and time must be a valid date and time',
   past: 'The appointment date cannot be in the past',
   status: 'Status must be one of scheduled, confirmed, completed',
+  practitioner: "Please choose a practitioner or enter the doctor's name",
 } as const;
 
 export type AppointmentType = (typeof APPOINTMENT_TYPES)[number];
@@ -40,11 +41,16 @@ export const APPOINTMENT_TYPE_LABELS: Record<AppointmentType, string> = {
 
 const required = text({ error: APPOINTMENT_MESSAGES.required }).trim().min(1, APPOINTMENT_MESSAGES.required);
 
+const doctorNameSchema = required.max(200, 'Doctor name must be at most 200 characters');
+
 export const appointmentInputSchema = z.object({
   /** patients.id of one of the hospital's patients. */
   patientId: required.max(100, APPOINTMENT_MESSAGES.required),
   appointmentType: z.enum(APPOINTMENT_TYPES, { error: APPOINTMENT_MESSAGES.required }),
-  doctorName: required.max(200, 'Doctor name must be at most 200 characters'),
+  /** Free text; left out with a practitionerId (the practitioner's name is shown). */
+  doctorName: doctorNameSchema.optional(),
+  /** The practitioner (GET /api/hospital/practitioners) the appointment is with. */
+  practitionerId: optionalText(100),
   department: z.enum(DEPARTMENTS, { error: APPOINTMENT_MESSAGES.required }),
   /** The slot's start as an ISO instant. */
   appointmentDate: text({ error: APPOINTMENT_MESSAGES.required })
@@ -64,8 +70,9 @@ export type AppointmentInput = z.infer<typeof appointmentInputSchema>;
  * the instant (the dialog turns them into one in the hospital's zone) and the picked patient's label.
  */
 export const appointmentFormSchema = appointmentInputSchema
-  .pick({ doctorName: true, location: true, notes: true })
+  .pick({ location: true, notes: true })
   .extend({
+    doctorName: doctorNameSchema,
     patientId: picked(appointmentInputSchema.shape.patientId),
     appointmentType: picked(appointmentInputSchema.shape.appointmentType),
     department: picked(appointmentInputSchema.shape.department),
@@ -86,6 +93,8 @@ export const appointmentSchema = z.object({
   ...strings('id', 'patientId', 'hospitalId', 'patientName', 'patientMrn', 'doctorName', 'department'),
   ...strings('appointmentType', 'appointmentDate'),
   ...nullableStrings('location', 'notes'),
+  /** The practitioner it is with (null on free-text bookings). */
+  practitionerId: z.string().nullable(),
   status: z.enum(APPOINTMENT_STATUSES),
   blockchainHash: z.string().nullable(),
   ...strings('createdAt', 'updatedAt', 'timeZone'),
@@ -95,6 +104,11 @@ export type Appointment = z.infer<typeof appointmentSchema>;
 export const appointmentRangeQuerySchema = pagingQuerySchema.extend({
   from: isoInstant('from', 'from must be an ISO date and time').optional(),
   to: isoInstant('to', 'to must be an ISO date and time').optional(),
+  /** One practitioner's calendar. */
+  practitionerId: text()
+    .trim()
+    .refine(isUuid, 'practitionerId must be a practitioner id')
+    .optional(),
 });
 export type AppointmentRangeQuery = z.infer<typeof appointmentRangeQuerySchema>;
 
@@ -120,6 +134,7 @@ export interface ScheduledAppointment {
   id: string;
   patientId: string;
   doctorName: string;
+  practitionerId?: string | null;
   appointmentDate: string | Date;
   status: string;
 }
@@ -127,6 +142,8 @@ export interface ScheduledAppointment {
 export interface SlotRequest {
   start: Date;
   doctorName: string;
+  /** The practitioner booked: then only their own bookings (and free-text ones of the same name) conflict. */
+  practitionerId?: string | null;
   /** patients.id; null when no patient is chosen yet. */
   patientId: string | null;
   /** The appointment being edited, which never conflicts with itself. */
@@ -153,10 +170,18 @@ export function findConflicts<T extends ScheduledAppointment>(
     const other = new Date(a.appointmentDate).getTime();
     if (Math.abs(other - start) >= LENGTH_MS) return false;
     return (
-      (doctor !== '' && sameDoctor(a.doctorName, doctor)) ||
-      (request.patientId !== null && a.patientId === request.patientId)
+      sameProvider(request, a, doctor) || (request.patientId !== null && a.patientId === request.patientId)
     );
   });
+}
+
+/**
+ * Whether a booking is with the same provider as the request: the same practitioner by id (two
+ * practitioners of one name are two people); a free-text booking by its name, as before.
+ */
+function sameProvider(request: SlotRequest, a: ScheduledAppointment, doctor: string) {
+  if (request.practitionerId && a.practitionerId) return a.practitionerId === request.practitionerId;
+  return doctor !== '' && sameDoctor(a.doctorName, doctor);
 }
 
 /** The tooltip of a booked slot. */

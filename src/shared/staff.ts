@@ -84,6 +84,7 @@ export const STAFF_MESSAGES = {
   inviteOtherEmail: 'This invitation was sent to another e-mail address: sign up with that one.',
   deactivated: 'Your account has been deactivated by your hospital. Ask its hospital admin to reactivate it.',
   adminsOnly: 'Only a hospital admin can do this.',
+  practitionerNotFound: 'Choose a practitioner of your hospital (an active clinician or admin).',
   noRecordContents:
     'Front-desk staff see which records exist, not what is in them: ask a clinician to open this record.',
   twoFactorRequired:

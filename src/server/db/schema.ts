@@ -159,6 +159,8 @@ export const medicalRecords = pgTable(
     /** `/api/download/<storageKey>` of the first attachment. */
     fileUrl: text('file_url'),
     doctorName: text('doctor_name'),
+    /** The practitioner (a member of the hospital) it is by; null on free-text records. */
+    practitionerId: uuid('practitioner_id').references(() => users.id),
     department: text('department'),
     /** draft: kept for the hospital only, not ledgered; final: uploaded and ledgered. */
     status: text('status', { enum: ['draft', 'final'] })
@@ -255,7 +257,10 @@ export const appointments = pgTable(
     hospitalId: uuid('hospital_id')
       .notNull()
       .references(() => users.id),
+    /** The name shown; for a booking with a practitioner, their name when it was booked. */
     doctorName: text('doctor_name').notNull(),
+    /** The practitioner (a member of the hospital) it is with; null on free-text bookings. */
+    practitionerId: uuid('practitioner_id').references(() => users.id),
     department: text('department').notNull(),
     appointmentType: text('appointment_type').notNull(),
     appointmentDate: ts('appointment_date').notNull(),
@@ -272,6 +277,7 @@ export const appointments = pgTable(
     // The appointment lists, by start time with the id as tiebreaker.
     index('appointments_hospital_idx').on(t.hospitalId, t.appointmentDate, t.id),
     index('appointments_patient_idx').on(t.patientId, t.appointmentDate, t.id),
+    index('appointments_practitioner_idx').on(t.practitionerId, t.appointmentDate),
   ],
 );
 

@@ -11,6 +11,7 @@ const hospital = { ...hospitalUser, timeZone: 'America/New_York' };
 const appointment = (over: Partial<Appointment>): Appointment => ({
   id: 'a-1',
   patientId: 'p-1',
+  practitionerId: null,
   hospitalId: hospital.id,
   patientName: 'Ada Lovelace',
   patientMrn: 'MRN2025000001',

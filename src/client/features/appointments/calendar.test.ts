@@ -10,6 +10,7 @@ const at = (day: string, time: string) => instantIn(day, time, ZONE);
 const appt = (local: Date, over: Partial<Appointment> = {}): Appointment => ({
   id: Math.random().toString(36),
   patientId: 'p',
+  practitionerId: null,
   hospitalId: 'h',
   patientName: 'Ada Lovelace',
   patientMrn: 'MRN',

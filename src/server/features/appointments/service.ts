@@ -52,6 +52,10 @@ import { badRequest, conflict, notFound } from '../../errors.js';
 import { recordAudit, type AuditRecord } from '../audit/service.js';
 import { appendLedgered } from '../ledger/ledgered.js';
 import { notifyAppointment } from '../notifications/events.js';
+import { findPractitioner } from '../staff/service.js';
+import { STAFF_MESSAGES } from '../../../shared/staff.js';
+
+const PRACTITIONER_NOT_FOUND = STAFF_MESSAGES.practitionerNotFound;
 
 type AppointmentRow = typeof appointments.$inferSelect;
 /** Its times: Dates from a write, ISO strings from a list (db/iso-time.ts). */
@@ -75,6 +79,7 @@ function toAppointment(row: AppointmentSource, patient: AppointmentPatient, time
     patientName: patientName(patient),
     patientMrn: patient.patientId,
     doctorName: row.doctorName,
+    practitionerId: row.practitionerId ?? null,
     department: row.department,
     appointmentType: row.appointmentType,
     appointmentDate: isoOf(row.appointmentDate),
@@ -203,9 +208,14 @@ export async function listHospitalAppointments(
   if (!isUuid(hospitalUserId) || hospitalUserId !== orgOf(actor)) {
     throw notFound('Hospital not found.');
   }
-  const where = and(hospitalAppointmentsFilter(orgOf(actor)), inRange(query));
+  const where = and(
+    hospitalAppointmentsFilter(orgOf(actor)),
+    inRange(query),
+    query.practitionerId ? eq(appointments.practitionerId, query.practitionerId) : undefined,
+  );
   const { from, to } = query;
-  if (!from || !to) return listWhere(db, where, query);
+  // One practitioner's calendar is a short list: the plain query, not the prepared range page.
+  if (!from || !to || query.practitionerId) return listWhere(db, where, query);
   const range = {
     hospitalId: orgOf(actor),
     from: new Date(from).toISOString(),
@@ -243,7 +253,7 @@ function startOf(input: AppointmentInput, now: Date): Date {
 async function assertSlotFree(
   tx: Db,
   hospitalId: string,
-  request: { start: Date; doctorName: string; patientId: string; excludeId?: string },
+  request: { start: Date; doctorName: string; practitionerId: string | null; patientId: string; excludeId?: string },
 ) {
   await tx.execute(sql`select pg_advisory_xact_lock(${BOOKING_LOCK_KEY}::int, hashtext(${hospitalId}))`);
   const nearby = await tx
@@ -267,9 +277,25 @@ async function assertSlotFree(
   }
 }
 
-const fieldsOf = (input: AppointmentInput, start: Date) => ({
+/** Whom a booking is with: a practitioner of the hospital by id, or a doctor's name as free text. */
+interface Provider {
+  doctorName: string;
+  practitionerId: string | null;
+}
+
+async function providerOf(db: Db, actor: Actor, input: AppointmentInput): Promise<Provider> {
+  if (input.practitionerId) {
+    const practitioner = await findPractitioner(db, actor, input.practitionerId);
+    if (!practitioner) throw badRequest(PRACTITIONER_NOT_FOUND);
+    return { doctorName: practitioner.name, practitionerId: practitioner.id };
+  }
+  if (!input.doctorName) throw badRequest(APPOINTMENT_MESSAGES.practitioner);
+  return { doctorName: input.doctorName, practitionerId: null };
+}
+
+const fieldsOf = (input: AppointmentInput, start: Date, provider: Provider) => ({
   patientId: input.patientId,
-  doctorName: input.doctorName,
+  ...provider,
   department: input.department,
   appointmentType: input.appointmentType,
   appointmentDate: start,
@@ -286,12 +312,13 @@ export async function createAppointment(
   const patient = await findPatientForUser(db, actor, input.patientId);
   const start = startOf(input, now);
   const zone = await hospitalTimeZone(db, orgOf(actor));
+  const provider = await providerOf(db, actor, input);
   const row = await db.transaction(async (tx) => {
-    await assertSlotFree(tx, orgOf(actor), { start, doctorName: input.doctorName, patientId: patient.id });
+    await assertSlotFree(tx, orgOf(actor), { start, ...provider, patientId: patient.id });
     const [created] = await tx
       .insert(appointments)
       .values({
-        ...fieldsOf(input, start),
+        ...fieldsOf(input, start, provider),
         hospitalId: orgOf(actor),
         status: 'scheduled',
         createdAt: now,
@@ -338,16 +365,12 @@ export async function updateAppointment(
     new Date(input.appointmentDate).getTime() === current.appointment.appointmentDate.getTime();
   const start = unchangedDate ? current.appointment.appointmentDate : startOf(input, now);
   const zone = await hospitalTimeZone(db, orgOf(actor));
+  const provider = await providerOf(db, actor, input);
   const row = await db.transaction(async (tx) => {
-    await assertSlotFree(tx, orgOf(actor), {
-      start,
-      doctorName: input.doctorName,
-      patientId: patient.id,
-      excludeId: id,
-    });
+    await assertSlotFree(tx, orgOf(actor), { start, ...provider, patientId: patient.id, excludeId: id });
     const [updated] = await tx
       .update(appointments)
-      .set({ ...fieldsOf(input, start), updatedAt: now })
+      .set({ ...fieldsOf(input, start, provider), updatedAt: now })
       .where(and(eq(appointments.id, id), ne(appointments.status, 'cancelled')))
       .returning();
     if (!updated) throw conflict('A cancelled appointment cannot be changed.');

@@ -50,6 +50,15 @@ beforeAll(async () => {
   }>();
   await ok(await uploadRecord(t.app, h, t.patientRow.id, { fields: { draft: 'true', title: 'Unfinished' } }));
   await ok(await call('GET', `/api/medical-records/${t.patientRow.id}`, h));
+  // A staff invitation (staff_change).
+  await ok(
+    await call('POST', '/api/hospital/staff', h, {
+      email: 'new.nurse@example.test',
+      firstName: 'New',
+      lastName: 'Nurse',
+      staffRole: 'clinician',
+    }),
+  );
   await ok(await call('GET', `/api/medical-records/record/${record.id}`, p));
   await ok(await call('GET', record.attachments[0].url, p));
   await ok(await call('GET', `/api/medical-records/${record.id}/receipt`, p));

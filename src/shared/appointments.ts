@@ -3,7 +3,15 @@
 // conflict rule used by both the slot grid and the server. Slot times are wall-clock times in the
 // hospital's time zone (docs/decisions.md#time); the API carries ISO instants.
 import { z } from 'zod';
-import { isUuid, isoInstant, nullableStrings, optionalLabelledText, optionalText, picked, strings } from './fields.js';
+import {
+  isUuid,
+  isoInstant,
+  nullableStrings,
+  optionalLabelledText,
+  optionalText,
+  picked,
+  strings,
+} from './fields.js';
 import { pagingQuerySchema } from './paging.js';
 import { text } from './text.js';
 import {
@@ -69,17 +77,15 @@ export type AppointmentInput = z.infer<typeof appointmentInputSchema>;
  * The New/Edit Appointment dialog: the call's fields, with the wall-clock day and slot in place of
  * the instant (the dialog turns them into one in the hospital's zone) and the picked patient's label.
  */
-export const appointmentFormSchema = appointmentInputSchema
-  .pick({ location: true, notes: true })
-  .extend({
-    doctorName: doctorNameSchema,
-    patientId: picked(appointmentInputSchema.shape.patientId),
-    appointmentType: picked(appointmentInputSchema.shape.appointmentType),
-    department: picked(appointmentInputSchema.shape.department),
-    date: picked(required),
-    slot: picked(required),
-    patientLabel: z.string().nullable(),
-  });
+export const appointmentFormSchema = appointmentInputSchema.pick({ location: true, notes: true }).extend({
+  doctorName: doctorNameSchema,
+  patientId: picked(appointmentInputSchema.shape.patientId),
+  appointmentType: picked(appointmentInputSchema.shape.appointmentType),
+  department: picked(appointmentInputSchema.shape.department),
+  date: picked(required),
+  slot: picked(required),
+  patientLabel: z.string().nullable(),
+});
 
 export const appointmentStatusInputSchema = z.object({
   status: z.enum(SETTABLE_STATUSES, { error: APPOINTMENT_MESSAGES.status }),
@@ -105,10 +111,7 @@ export const appointmentRangeQuerySchema = pagingQuerySchema.extend({
   from: isoInstant('from', 'from must be an ISO date and time').optional(),
   to: isoInstant('to', 'to must be an ISO date and time').optional(),
   /** One practitioner's calendar. */
-  practitionerId: text()
-    .trim()
-    .refine(isUuid, 'practitionerId must be a practitioner id')
-    .optional(),
+  practitionerId: text().trim().refine(isUuid, 'practitionerId must be a practitioner id').optional(),
 });
 export type AppointmentRangeQuery = z.infer<typeof appointmentRangeQuerySchema>;
 

@@ -64,6 +64,8 @@ export const recordFieldsSchema = z.object({
     .max(200, 'Title is too long'),
   description: optionalText(5000),
   doctorName: optionalText(200),
+  /** The practitioner (GET /api/hospital/practitioners) the record is by; their name is its doctor's. */
+  practitionerId: optionalText(100),
   department: z.preprocess(
     (v) => (v === '' ? null : v),
     z.enum(DEPARTMENTS, { error: 'Unknown department' }).nullish(),
@@ -118,6 +120,8 @@ export const recordSchema = z.object({
   description: z.string().nullable(),
   recordType: z.string(),
   ...nullableStrings('fileName', 'fileUrl', 'doctorName', 'department'),
+  /** The practitioner it is by (null on records with a free-text doctor, or none). */
+  practitionerId: z.string().nullable(),
   status: z.enum(['draft', 'final']),
   ...booleans('consentProvided', 'shareWithSpecialists', 'shareWithFamily'),
   /** True only when the record's ledger entry exists and matches (checked by the server). */

@@ -11,6 +11,7 @@ const record: MedicalRecord = {
   id: 'r-1',
   patientId: 'p-1',
   hospitalId: 'u-hospital',
+  practitionerId: null,
   title: 'Blood test',
   description: null,
   recordType: 'lab-results',

@@ -253,7 +253,13 @@ function startOf(input: AppointmentInput, now: Date): Date {
 async function assertSlotFree(
   tx: Db,
   hospitalId: string,
-  request: { start: Date; doctorName: string; practitionerId: string | null; patientId: string; excludeId?: string },
+  request: {
+    start: Date;
+    doctorName: string;
+    practitionerId: string | null;
+    patientId: string;
+    excludeId?: string;
+  },
 ) {
   await tx.execute(sql`select pg_advisory_xact_lock(${BOOKING_LOCK_KEY}::int, hashtext(${hospitalId}))`);
   const nearby = await tx

@@ -12,7 +12,7 @@ import type { FileStore } from '../../files/store.js';
 import type { FormPart } from '../../http/multipart.js';
 import { appendLedgered } from '../ledger/ledgered.js';
 import { loadRecord, loadRecords } from './load.js';
-import { RECORD_NOT_CURRENT, saveUpload } from './service.js';
+import { RECORD_NOT_CURRENT, practitionerOfFields, saveUpload } from './service.js';
 import { readUploadForm, type UploadedFile } from './upload.js';
 
 /** The version a hospital may correct or retract: its own, uploaded, and still current. */
@@ -48,11 +48,13 @@ export async function amendRecord(
         'An amendment stays with the same patient. For a record uploaded to the wrong patient, mark it as entered in error and upload it to the right one.',
       );
     }
-    return { value: { fields: parsed.data, old, patient }, existingFiles: 0 };
+    const practitioner = await practitionerOfFields(db, actor, parsed.data);
+    return { value: { fields: parsed.data, old, patient, practitioner }, existingFiles: 0 };
   });
-  const { fields, old, patient } = form.fields;
+  const { fields, old, patient, practitioner } = form.fields;
   const files = form.files.length > 0 ? form.files : await copyFiles(db, store, old.id);
-  return saveUpload(db, actor, fields, { patient, draft: null, existing: [], supersedes: old }, files, now);
+  const target = { patient, draft: null, existing: [], supersedes: old, practitioner };
+  return saveUpload(db, actor, fields, target, files, now);
 }
 
 async function copyFiles(db: Db, store: FileStore, recordId: string): Promise<UploadedFile[]> {

@@ -347,6 +347,7 @@ function shapeRecord(row: LoadedRow): MedicalRecord {
     fileName: record.fileName,
     fileUrl: record.fileUrl,
     doctorName: record.doctorName,
+    practitionerId: record.practitionerId,
     department: record.department,
     status: record.status,
     consentProvided: record.consentProvided,

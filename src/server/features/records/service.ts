@@ -25,6 +25,8 @@ import { recordLedgerContent } from '../ledger/content.js';
 import { appendLedgered } from '../ledger/ledgered.js';
 import { downloadUrl, loadRecord } from './load.js';
 import { notifyRecordAvailable } from '../notifications/events.js';
+import { findPractitioner } from '../staff/service.js';
+import { STAFF_MESSAGES } from '../../../shared/staff.js';
 import { readUploadForm, type UploadedFile } from './upload.js';
 
 type AttachmentRow = typeof attachments.$inferSelect;
@@ -36,14 +38,25 @@ export interface UploadTarget {
   existing: AttachmentRow[];
   /** An amendment: the current version it corrects (records/amend.ts). */
   supersedes?: RecordRow;
+  /** The practitioner the record is by (`practitionerId`), checked before any file is written. */
+  practitioner?: { id: string; name: string } | null;
+}
+
+/** The practitioner a form names, a member of the actor's hospital; 400 for anyone else. */
+export async function practitionerOfFields(db: Db, actor: Actor, fields: RecordFields) {
+  if (!fields.practitionerId) return null;
+  const practitioner = await findPractitioner(db, actor, fields.practitionerId);
+  if (!practitioner) throw badRequest(STAFF_MESSAGES.practitionerNotFound);
+  return { id: practitioner.id, name: practitioner.name };
 }
 
 /** Checks the fields' targets before any file is written: the patient, and the draft if continued. */
 export async function prepareUpload(db: Db, actor: Actor, fields: RecordFields): Promise<UploadTarget> {
   const patient = await findPatientForUser(db, actor, fields.patientId);
-  if (!fields.draftId) return { patient, draft: null, existing: [] };
+  const practitioner = await practitionerOfFields(db, actor, fields);
+  if (!fields.draftId) return { patient, draft: null, existing: [], practitioner };
   const { record, files } = await findDraft(db, actor, fields.draftId);
-  return { patient, draft: record, existing: files };
+  return { patient, draft: record, existing: files, practitioner };
 }
 
 /** A draft the actor may reach, with its files in order; 409 once it was uploaded. */
@@ -117,7 +130,8 @@ export async function saveUpload(
     title: fields.title,
     description: fields.description ?? null,
     recordType: fields.recordType,
-    doctorName: fields.doctorName ?? null,
+    doctorName: target.practitioner?.name ?? fields.doctorName ?? null,
+    practitionerId: target.practitioner?.id ?? null,
     department: fields.department ?? null,
     consentProvided: fields.consentProvided,
     // An amendment keeps its predecessor's switches unless it sets them (so do the links and the

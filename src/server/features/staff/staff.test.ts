@@ -16,6 +16,7 @@ import type { PublicUser } from '../../../shared/users.js';
 import { staffInvitations, users } from '../../db/schema.js';
 import {
   STRONG_PASSWORD,
+  addPatient,
   callerOf,
   expectStatus,
   login,
@@ -191,6 +192,75 @@ describe('members of one hospital', () => {
       name: 'Ada Okafor',
       department: 'cardiology',
     });
+  });
+});
+
+describe('practitioners', () => {
+  const slot = (patientId: string, practitionerId: string, at: string) => ({
+    patientId,
+    appointmentType: 'consultation',
+    department: 'cardiology',
+    practitionerId,
+    appointmentDate: at,
+  });
+
+  it('name uploads: the record is by the practitioner picked, of this hospital only', async () => {
+    const res = await uploadRecord(t.app, t.hospital.cookie, t.patientRow.id, {
+      fields: { title: 'ECG', practitionerId: clinician.userId },
+    });
+    expect(expectStatus<{ practitionerId: string; doctorName: string }>(res, 201)).toMatchObject({
+      practitionerId: clinician.userId,
+      doctorName: 'Ada Okafor',
+    });
+    const foreign = await uploadRecord(t.app, t.hospital.cookie, t.patientRow.id, {
+      fields: { title: 'ECG', practitionerId: t.otherHospital.userId },
+    });
+    expect(foreign.statusCode).toBe(400);
+    expect(foreign.json().message).toBe(STAFF_MESSAGES.practitionerNotFound);
+    const frontDeskAsDoctor = await uploadRecord(t.app, t.hospital.cookie, t.patientRow.id, {
+      fields: { title: 'ECG', practitionerId: frontDesk.userId },
+    });
+    expect(frontDeskAsDoctor.statusCode).toBe(400);
+  });
+
+  it('cannot be booked twice at one time, while another practitioner can take the slot', async () => {
+    const second = await addPatient(t.app, t.hospital.cookie, { firstName: 'Sec', lastName: 'Ond' });
+    const third = await addPatient(t.app, t.hospital.cookie, { firstName: 'Thi', lastName: 'Rd' });
+    const at = '2031-05-06T09:00:00.000Z';
+    const first = expectStatus<{ practitionerId: string; doctorName: string }>(
+      await call('POST', '/api/appointments', frontDesk.cookie, slot(t.patientRow.id, clinician.userId, at)),
+      201,
+    );
+    expect(first).toMatchObject({ practitionerId: clinician.userId, doctorName: 'Ada Okafor' });
+    const twice = await call(
+      'POST',
+      '/api/appointments',
+      frontDesk.cookie,
+      slot(second.id, clinician.userId, '2031-05-06T09:30:00.000Z'),
+    );
+    expect(twice.statusCode).toBe(409);
+    expectStatus(
+      await call('POST', '/api/appointments', frontDesk.cookie, slot(third.id, t.hospital.userId, at)),
+      201,
+    );
+    const calendar = expectStatus<{ items: { practitionerId: string | null }[] }>(
+      await call(
+        'GET',
+        `/api/appointments/hospital/${t.hospital.userId}?practitionerId=${clinician.userId}`,
+        frontDesk.cookie,
+      ),
+      200,
+    );
+    expect(calendar.items.length).toBeGreaterThan(0);
+    expect(calendar.items.every((a) => a.practitionerId === clinician.userId)).toBe(true);
+    const bad = await call('POST', '/api/appointments', frontDesk.cookie, {
+      ...slot(third.id, t.otherHospital.userId, '2031-05-07T09:00:00.000Z'),
+    });
+    expect(bad.statusCode).toBe(400);
+    const neither = await call('POST', '/api/appointments', frontDesk.cookie, {
+      ...slot(third.id, '', '2031-05-07T09:00:00.000Z'),
+    });
+    expect(neither.statusCode).toBe(400);
   });
 });
 

@@ -93,7 +93,7 @@ function roleGuard(policy: SignedInPolicy): onRequestAsyncHookHandler {
     if (needsTwoFactor && !user.twoFactorEnabled) throw forbidden(TWO_FACTOR_MESSAGES.adminSetupRequired);
     if (user.role !== 'hospital' || ownAccount) return;
     if (staff && !staff.has(user.staffRole ?? 'front_desk')) throw forbidden(refusal);
-    if (user.staffTwoFactorRequired && !user.twoFactorEnabled)
+    if (guardedByStaffTwoFactor && user.staffTwoFactorRequired && !user.twoFactorEnabled)
       throw forbidden(STAFF_MESSAGES.twoFactorRequired);
   };
 }

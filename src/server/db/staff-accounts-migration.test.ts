@@ -83,7 +83,7 @@ it('makes every hospital its own first admin and keeps every id working', async 
     const trail = (await call('GET', '/api/audit-logs', cookie)).json<{
       items: { action: string; userName: string }[];
     }>();
-    expect(trail.items.find((e) => e.action === 'patient_create')?.userName).toBe('Hana Ward');
+    expect(trail.items.find((e) => e.action === 'patient_create')?.userName).toBe("Hana Ward, St. Mary's");
     // The first admin can now invite staff; the other hospital sees none of this one's.
     expect((await call('GET', '/api/hospital/staff', cookie)).json<{ total: number }>().total).toBe(1);
     const otherCookie = await login(t.app, 'other.hospital@example.test');

@@ -21,6 +21,7 @@ import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { auditActorName, auditText } from '../../../shared/audit-events.js';
 import type { AuditPage, AuditQuery, AuditUser } from '../../../shared/hospital.js';
 import { displayName, joinedDisplayName } from '../../../shared/users.js';
+import { organization, organizationJoin } from '../../users.js';
 import type { Db } from '../../db/connect.js';
 import { isoTime } from '../../db/iso-time.js';
 import { pageBounds, subqueryTotal } from '../../db/paging.js';
@@ -157,11 +158,13 @@ function trailPageQuery(
     .select({
       entry: listedEntryColumns,
       user: { email: users.email, firstName: users.firstName, lastName: users.lastName, role: users.role },
+      organizationName: organization.hospitalName,
       ledgerHash: ledgerEntries.hash,
       ...counts,
     })
     .from(auditLogs)
     .leftJoin(users, eq(users.id, auditLogs.userId))
+    .leftJoin(organization, organizationJoin)
     .leftJoin(ledgerEntries, eq(ledgerEntries.hash, auditLogs.blockchainHash))
     .where(hide ? and(matching, sql`not ${routineRead}`) : matching)
     .orderBy(desc(auditLogs.createdAt), desc(auditLogs.id))
@@ -183,6 +186,23 @@ const wholeHospitalTrail = (hide: boolean) =>
   });
 const wholeHospitalTrails = { show: wholeHospitalTrail(false), hide: wholeHospitalTrail(true) };
 
+/**
+ * Who acted, as the trails name them: a person, and for a hospital's member their organization
+ * too ("Ada Okafor, St. Mary's"), so that every entry says who and for whom.
+ */
+function actorName(
+  user: {
+    email: string | null;
+    firstName: string | null;
+    lastName: string | null;
+    role: string | null;
+  } | null,
+  organizationName: string | null,
+): string | null {
+  const name = joinedDisplayName(user);
+  return name && user?.role === 'hospital' && organizationName ? `${name}, ${organizationName}` : name;
+}
+
 export async function listTrail(db: Db, scope: TrailScope, query: AuditQuery): Promise<AuditPage> {
   const hide = query.routine === 'hide';
   const filtered = queryFilters(query);
@@ -201,12 +221,12 @@ export async function listTrail(db: Db, scope: TrailScope, query: AuditQuery): P
   const counted = rows[0] ?? (await db.select(counts()).from(sql`(select 1) as one`))[0];
   if (whole !== null && counted.slots > FOLD_AT_SLOTS) await foldAuditCounts(db, whole);
   return {
-    items: rows.map(({ entry, user, ledgerHash }) => ({
+    items: rows.map(({ entry, user, organizationName, ledgerHash }) => ({
       id: entry.id,
       action: entry.action,
       details: auditText(entry.action, entry.data, entry.details),
       userId: entry.userId,
-      userName: joinedDisplayName(user) ?? auditActorName(entry.action, entry.data) ?? null,
+      userName: actorName(user, organizationName) ?? auditActorName(entry.action, entry.data) ?? null,
       entityType: entry.entityType,
       entityId: entry.entityId,
       ipAddress: 'hospitalId' in scope || !isStaff(user?.role) ? entry.ipAddress : null,

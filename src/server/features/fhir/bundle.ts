@@ -12,6 +12,8 @@ import type {
   DocumentReference,
   Organization,
   Patient,
+  Practitioner,
+  PractitionerRole,
   RelatedPerson,
   Resource,
 } from '@medplum/fhirtypes';
@@ -34,8 +36,16 @@ type AppointmentRow = typeof appointments.$inferSelect;
 type ContactRow = typeof familyContacts.$inferSelect;
 type HospitalRow = Pick<typeof users.$inferSelect, 'id' | 'hospitalName' | 'hospitalAdminEmail' | 'email'>;
 
+/** A member of the hospital a record or appointment is by. */
+type PractitionerRow = Pick<
+  typeof users.$inferSelect,
+  'id' | 'firstName' | 'lastName' | 'email' | 'department' | 'staffRole' | 'hospitalId'
+>;
+
 export interface PatientExport {
   patient: PatientRow;
+  /** The practitioners the records and appointments name (by practitionerId). */
+  practitioners: PractitionerRow[];
   hospital: HospitalRow;
   records: { record: RecordRow; files: AttachmentRow[] }[];
   appointments: AppointmentRow[];
@@ -47,7 +57,7 @@ export interface PatientExport {
   now: Date;
 }
 
-type RefType = 'Patient' | 'Organization' | 'DocumentReference';
+type RefType = 'Patient' | 'Organization' | 'DocumentReference' | 'Practitioner';
 const ref = (type: RefType, id: string, display?: string) => ({
   reference: `${type}/${id}`,
   ...(display ? { display } : {}),
@@ -133,6 +143,56 @@ function organizationResource(h: HospitalRow): Organization {
   };
 }
 
+const practitionerOf = (e: PatientExport, id: string | null) =>
+  id ? e.practitioners.find((p) => p.id === id) : undefined;
+const practitionerName = (p: PractitionerRow) =>
+  [p.firstName, p.lastName].filter((n) => n && n.trim()).join(' ') || p.email;
+
+/**
+ * DocumentReference.author: the practitioner it is by and their organization, or the free-text
+ * doctor of an older record.
+ */
+function authorOf(e: PatientExport, record: RecordRow): Pick<DocumentReference, 'author'> {
+  const practitioner = practitionerOf(e, record.practitionerId);
+  if (practitioner) {
+    return {
+      author: [
+        ref('Practitioner', practitioner.id, practitionerName(practitioner)),
+        ref('Organization', e.hospital.id, e.hospital.hospitalName ?? undefined),
+      ],
+    };
+  }
+  return record.doctorName ? { author: [{ display: record.doctorName }] } : {};
+}
+
+function practitionerResource(p: PractitionerRow): Practitioner {
+  return {
+    resourceType: 'Practitioner',
+    id: p.id,
+    active: true,
+    name: [
+      {
+        text: practitionerName(p),
+        ...(p.lastName ? { family: p.lastName } : {}),
+        ...(p.firstName ? { given: [p.firstName] } : {}),
+      },
+    ],
+  };
+}
+
+/** What the practitioner does for the organization: their staff role and department. */
+function practitionerRoleResource(e: PatientExport, p: PractitionerRow): PractitionerRole {
+  return {
+    resourceType: 'PractitionerRole',
+    id: derivedUuid('PractitionerRole', p.id, e.hospital.id),
+    active: true,
+    practitioner: ref('Practitioner', p.id, practitionerName(p)),
+    organization: ref('Organization', e.hospital.id, e.hospital.hospitalName ?? undefined),
+    ...(p.staffRole ? { code: [{ text: p.staffRole.replace(/_/g, ' ') }] } : {}),
+    ...(p.department ? { specialty: [{ text: p.department }] } : {}),
+  };
+}
+
 function documentReference(e: PatientExport, record: RecordRow, files: AttachmentRow[]): DocumentReference {
   const attachmentsOut: Attachment[] = files.map((f) => ({
     contentType: f.mimeType,
@@ -153,7 +213,7 @@ function documentReference(e: PatientExport, record: RecordRow, files: Attachmen
     type: { text: record.recordType },
     subject: ref('Patient', e.patient.id),
     date: record.createdAt.toISOString(),
-    ...(record.doctorName ? { author: [{ display: record.doctorName }] } : {}),
+    ...authorOf(e, record),
     custodian: ref('Organization', e.hospital.id, e.hospital.hospitalName ?? undefined),
     description: record.title,
     content: attachmentsOut.length
@@ -177,7 +237,13 @@ function appointmentResource(e: PatientExport, a: AppointmentRow): Appointment {
     ...(a.notes ? { comment: a.notes } : {}),
     participant: [
       { actor: ref('Patient', e.patient.id), status: 'accepted', required: 'required' },
-      { actor: { display: a.doctorName }, status: 'accepted', required: 'required' },
+      {
+        actor: practitionerOf(e, a.practitionerId)
+          ? ref('Practitioner', a.practitionerId!, a.doctorName)
+          : { display: a.doctorName },
+        status: 'accepted',
+        required: 'required',
+      },
       ...(a.location ? [{ actor: { display: a.location }, status: 'accepted' as const }] : []),
     ],
   };
@@ -271,6 +337,7 @@ export function buildPatientBundle(e: PatientExport): Bundle {
   const resources: Resource[] = [
     patientResource(e),
     organizationResource(e.hospital),
+    ...e.practitioners.flatMap((p) => [practitionerResource(p), practitionerRoleResource(e, p)]),
     ...e.records.map(({ record, files }) => documentReference(e, record, files)),
     ...e.appointments.map((a) => appointmentResource(e, a)),
     ...(Object.keys(CONSENT_TYPES) as (keyof typeof CONSENT_TYPES)[]).map((k) => consentResource(e, k)),

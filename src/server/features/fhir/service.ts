@@ -72,18 +72,41 @@ export async function exportPatient(
   const saved = (type: string) => consentRows.find((r) => r.consentType === type);
   const updated = consentRows.map((r) => r.updatedAt).sort((a, b) => b.getTime() - a.getTime())[0] ?? null;
 
+  const appointmentRows = await db
+    .select()
+    .from(appointments)
+    .where(eq(appointments.patientId, patient.id))
+    .orderBy(asc(appointments.appointmentDate));
+  // The hospital's members the records and appointments are by (Practitioner, PractitionerRole).
+  const practitionerIds = [
+    ...new Set(
+      [...recordRows, ...appointmentRows].map((r) => r.practitionerId).filter((id): id is string => !!id),
+    ),
+  ];
+  const practitioners = practitionerIds.length
+    ? await db
+        .select({
+          id: users.id,
+          firstName: users.firstName,
+          lastName: users.lastName,
+          email: users.email,
+          department: users.department,
+          staffRole: users.staffRole,
+          hospitalId: users.hospitalId,
+        })
+        .from(users)
+        .where(inArray(users.id, practitionerIds))
+    : [];
+
   const data: PatientExport = {
     patient,
+    practitioners,
     hospital, // patients.created_by_hospital_id is a foreign key to users, so it exists
     records: recordRows.map((record) => ({
       record,
       files: withHashes.filter((f) => f.recordId === record.id),
     })),
-    appointments: await db
-      .select()
-      .from(appointments)
-      .where(eq(appointments.patientId, patient.id))
-      .orderBy(asc(appointments.appointmentDate)),
+    appointments: appointmentRows,
     contacts: await db
       .select()
       .from(familyContacts)

@@ -131,7 +131,7 @@ describe('members of one hospital', () => {
       200,
     );
     const entry = trail.items.find((e) => e.entityId === record.id);
-    expect(entry?.userName).toBe('Ada Okafor');
+    expect(entry?.userName).toBe("Ada Okafor, St. Mary's");
     expect(entry?.userId).toBe(clinician.userId);
     // Filtered by the staff member.
     const hers = expectStatus<AuditPage>(
@@ -145,7 +145,7 @@ describe('members of one hospital', () => {
       await call('GET', '/api/audit-logs/patient?action=record_upload', t.patient.cookie),
       200,
     );
-    expect(patientTrail.items.find((e) => e.entityId === record.id)?.userName).toContain('Ada Okafor');
+    expect(patientTrail.items.find((e) => e.entityId === record.id)?.userName).toBe("Ada Okafor, St. Mary's");
   });
 
   it('the front desk books appointments and lists records without their contents, but opens none', async () => {
@@ -450,7 +450,7 @@ describe('roles and deactivation', () => {
       await call('GET', '/api/audit-logs?action=record_upload', t.hospital.cookie),
       200,
     );
-    expect(trail.items.find((e) => e.entityId === upload.id)?.userName).toBe('Leaving Soon');
+    expect(trail.items.find((e) => e.entityId === upload.id)?.userName).toBe("Leaving Soon, St. Mary's");
 
     expectStatus(
       await call('POST', `/api/hospital/staff/${member.userId}/reactivate`, t.hospital.cookie),

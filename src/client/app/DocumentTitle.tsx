@@ -26,7 +26,7 @@ function screenTitle(pathname: string, search: string, user: PublicUser | null):
   const hospital = role === 'hospital' && user?.hospitalName ? [user.hospitalName] : [];
   const dashboard = pathname === '/' ? role : undefined;
   if (pathname === '/hospital-dashboard' || dashboard === 'hospital') {
-    const tab = tabFromParam(new URLSearchParams(search).get('tab'));
+    const tab = tabFromParam(new URLSearchParams(search).get('tab'), user?.staffRole);
     return [TABS.find((t) => t.id === tab)?.label ?? 'Patients', ...hospital];
   }
   if (pathname === '/patient-dashboard' || dashboard === 'patient') return ['My Health Records'];

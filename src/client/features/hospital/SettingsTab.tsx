@@ -1,6 +1,6 @@
 // Settings tab (docs/spec.md#hospital-dashboard): Hospital Profile (name, administrator e-mail and time
 // zone, saved and audited) and Security Settings (two-factor sign-in as it is, with a link to its set-up on the profile
-// page; the ledger toggle, always on).
+// page; for hospital admins, two-factor required of all staff; the ledger toggle, always on).
 import { Button, Group, Paper, Select, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { useMemo } from 'react';
@@ -18,6 +18,7 @@ import { useSaveSettings, useSettings } from './api';
 
 export function SettingsTab() {
   const { data } = useSettings();
+  const { user } = useAuth();
   return (
     <Stack>
       <Title order={2}>Settings</Title>
@@ -43,6 +44,7 @@ export function SettingsTab() {
               {data?.twoFactorEnabled ? 'Manage' : 'Set up'}
             </Button>
           </Group>
+          {user?.staffRole === 'hospital_admin' && data && <StaffTwoFactorSwitch settings={data} />}
           <Switch
             label="Blockchain Verification"
             description="Always on: every uploaded record and consent change is entered in the tamper-evident ledger."
@@ -53,6 +55,45 @@ export function SettingsTab() {
         </Stack>
       </Paper>
     </Stack>
+  );
+}
+
+/**
+ * Whether every staff member must sign in with two-factor (docs/decisions.md#staff-accounts); saved at
+ * once with the profile as it is saved. Admins only (the server refuses others the save).
+ */
+function StaffTwoFactorSwitch({ settings }: { settings: HospitalSettings }) {
+  const { user, setUser } = useAuth();
+  const save = useSaveSettings();
+
+  async function change(required: boolean) {
+    try {
+      const saved = await save.mutateAsync({
+        hospitalName: settings.hospitalName ?? '',
+        adminEmail: settings.adminEmail ?? '',
+        timeZone: settings.timeZone,
+        staffTwoFactorRequired: required,
+      });
+      if (user) setUser({ ...user, staffTwoFactorRequired: saved.staffTwoFactorRequired });
+      notifySuccess(
+        'Settings Saved',
+        saved.staffTwoFactorRequired
+          ? 'Every staff member now needs two-factor sign-in; those without it are asked to set it up before anything else.'
+          : 'Two-factor sign-in is now each staff member’s own choice.',
+      );
+    } catch (error) {
+      notifyError('Error', errorMessage(error, 'Failed to save the settings.'));
+    }
+  }
+
+  return (
+    <Switch
+      label="Require two-factor sign-in for all staff"
+      description="While on, a staff member without two-factor sign-in can only reach their own account settings, where they set it up."
+      checked={settings.staffTwoFactorRequired}
+      disabled={save.isPending}
+      onChange={(event) => void change(event.currentTarget.checked)}
+    />
   );
 }
 

@@ -17,6 +17,7 @@ const PUBLIC_TITLES: Record<string, string> = {
   '/provider-apply': 'Apply as a Healthcare Provider',
   '/provider-register': 'Create Your Provider Account',
   '/reset-password': 'Reset Password',
+  '/join-staff': 'Join Your Hospital',
   '/verify': 'Verify a Record',
 };
 

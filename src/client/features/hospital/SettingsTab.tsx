@@ -14,6 +14,7 @@ import { timeZones } from '../../../shared/time';
 import { errorMessage } from '../../api/request';
 import { useAuth } from '../../auth/context';
 import { notifyError, notifySuccess } from '../../notify';
+import { isHospitalAdmin } from '../staff/permissions';
 import { useSaveSettings, useSettings } from './api';
 
 export function SettingsTab() {
@@ -99,6 +100,8 @@ function StaffTwoFactorSwitch({ settings }: { settings: HospitalSettings }) {
 
 function ProfileForm({ settings }: { settings: HospitalSettings }) {
   const { user, setUser } = useAuth();
+  // Staff other than admins read the profile; the server refuses them the save.
+  const readOnly = !isHospitalAdmin(user);
   const save = useSaveSettings();
   const form = useForm<HospitalSettingsInput>({
     initialValues: {
@@ -127,11 +130,22 @@ function ProfileForm({ settings }: { settings: HospitalSettings }) {
       </Title>
       <form noValidate onSubmit={form.onSubmit((values) => void submit(values))}>
         <Stack maw={480}>
-          <TextInput label="Hospital Name" required {...form.getInputProps('hospitalName')} />
+          {readOnly && (
+            <Text size="sm" c="dimmed">
+              Only a hospital admin can change the hospital profile.
+            </Text>
+          )}
+          <TextInput
+            label="Hospital Name"
+            required
+            readOnly={readOnly}
+            {...form.getInputProps('hospitalName')}
+          />
           <TextInput
             label="Administrator Email"
             type="email"
             required
+            readOnly={readOnly}
             {...form.getInputProps('adminEmail')}
           />
           <Select
@@ -139,13 +153,16 @@ function ProfileForm({ settings }: { settings: HospitalSettings }) {
             description="Your calendar, time slots and appointment e-mails use this zone, wherever you sign in from."
             required
             searchable
+            readOnly={readOnly}
             data={zones}
             allowDeselect={false}
             {...form.getInputProps('timeZone')}
           />
-          <Button type="submit" loading={save.isPending} style={{ alignSelf: 'flex-start' }}>
-            Save Changes
-          </Button>
+          {!readOnly && (
+            <Button type="submit" loading={save.isPending} style={{ alignSelf: 'flex-start' }}>
+              Save Changes
+            </Button>
+          )}
         </Stack>
       </form>
     </Paper>

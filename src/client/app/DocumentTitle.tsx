@@ -17,6 +17,7 @@ const PUBLIC_TITLES: Record<string, string> = {
   '/provider-apply': 'Apply as a Healthcare Provider',
   '/provider-register': 'Create Your Provider Account',
   '/reset-password': 'Reset Password',
+  '/join-staff': 'Join Your Hospital',
   '/verify': 'Verify a Record',
 };
 
@@ -26,7 +27,7 @@ function screenTitle(pathname: string, search: string, user: PublicUser | null):
   const hospital = role === 'hospital' && user?.hospitalName ? [user.hospitalName] : [];
   const dashboard = pathname === '/' ? role : undefined;
   if (pathname === '/hospital-dashboard' || dashboard === 'hospital') {
-    const tab = tabFromParam(new URLSearchParams(search).get('tab'));
+    const tab = tabFromParam(new URLSearchParams(search).get('tab'), user?.staffRole);
     return [TABS.find((t) => t.id === tab)?.label ?? 'Patients', ...hospital];
   }
   if (pathname === '/patient-dashboard' || dashboard === 'patient') return ['My Health Records'];

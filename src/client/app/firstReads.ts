@@ -22,7 +22,7 @@ const FIRST_READS: Readonly<Record<string, FirstReads>> = {
     role: 'hospital',
     reads: (params) => [
       BILLING_STATUS_KEY,
-      ...(tabFromParam(params.get('tab')) === 'patients' ? [FIRST_PATIENTS_PAGE_KEY] : []),
+      ...(tabFromParam(params.get('tab'), 'hospital_admin') === 'patients' ? [FIRST_PATIENTS_PAGE_KEY] : []),
     ],
   },
 };

@@ -87,6 +87,7 @@ export const ProviderApplyPage = lazyPage(() => import('../features/providers/Pr
 export const ProviderRegisterPage = lazyPage(() => import('../features/providers/ProviderRegisterPage'));
 export const ResetPasswordPage = lazyPage(() => import('../features/password-reset/ResetPasswordPage'));
 export const SignInLinkPage = lazyPage(() => import('../features/auth/SignInLinkPage'));
+export const JoinStaffPage = lazyPage(() => import('../features/staff/JoinStaffPage'));
 export const SharedRecordPage = lazyPage(() => import('../features/shares/SharedRecordPage'));
 
 /**
@@ -104,5 +105,6 @@ export const PUBLIC_PAGES: Readonly<Record<string, LazyPage>> = {
   '/provider-register': ProviderRegisterPage,
   '/reset-password': ResetPasswordPage,
   '/sign-in-link': SignInLinkPage,
+  '/join-staff': JoinStaffPage,
   '/verify': VerifyPage,
 };

@@ -19,6 +19,7 @@ export const ROUTE_MODULES: Readonly<Record<string, string>> = {
   '/provider-register': 'features/providers/ProviderRegisterPage.tsx',
   '/reset-password': 'features/password-reset/ResetPasswordPage.tsx',
   '/sign-in-link': 'features/auth/SignInLinkPage.tsx',
+  '/join-staff': 'features/staff/JoinStaffPage.tsx',
   '/verify': 'features/ledger/VerifyPage.tsx',
 };
 

@@ -1,10 +1,10 @@
-// Shared header (docs/spec.md#screens-and-routes): logo -> /, portal label by role, hospital name
-// (hospital users, large screens), user name and avatar -> /profile/edit, Back (history), Logout,
+// Shared header (docs/spec.md#screens-and-routes): logo -> /, portal label by role, staff role and
+// hospital name (hospital users, large screens; the role under the name on medium ones), user name and avatar -> /profile/edit, Back (history), Logout,
 // and the mobile menu toggle for hospital users.
 import { Avatar, Badge, Burger, Button, Group, Text, UnstyledButton, VisuallyHidden } from '@mantine/core';
 import { IconArrowLeft, IconLogout } from '@tabler/icons-react';
 import { Link, useNavigate } from 'react-router';
-import type { Role } from '../../../shared/constants';
+import { STAFF_ROLE_LABELS, type Role } from '../../../shared/constants';
 import { displayName, type PublicUser } from '../../../shared/users';
 import { useAuth } from '../../auth/context';
 import { Logo } from '../Logo';
@@ -23,8 +23,17 @@ export function initials(user: Pick<PublicUser, 'firstName' | 'lastName' | 'emai
   return (letters || user.email[0] || '?').toUpperCase();
 }
 
+/** A hospital staff member's role and hospital ("Clinician · St. Mary's"); null for other users. */
+export function staffLine(user: PublicUser | null): string | null {
+  if (user?.role !== 'hospital') return null;
+  const parts = [user.staffRole ? STAFF_ROLE_LABELS[user.staffRole] : null, user.hospitalName];
+  const line = parts.filter(Boolean).join(' · ');
+  return line || null;
+}
+
 export function AppHeader() {
   const { user, logout } = useAuth();
+  const staff = staffLine(user);
   const navigate = useNavigate();
   const mobileNav = useMobileNav();
   const showBurger = user?.role === 'hospital' && mobileNav.available;
@@ -54,9 +63,9 @@ export function AppHeader() {
       </Group>
 
       <Group gap="xs" wrap="nowrap">
-        {user?.role === 'hospital' && user.hospitalName && (
+        {staff && (
           <Text fw={500} c="dimmed" visibleFrom="lg" data-testid="header-hospital-name">
-            {user.hospitalName}
+            {staff}
           </Text>
         )}
         {user && (
@@ -66,14 +75,25 @@ export function AppHeader() {
             style={{ borderRadius: 'var(--mantine-radius-md)' }}
           >
             {/* The link's name comes from its content (the initials and the name are only visual). */}
-            <VisuallyHidden>Profile of {displayName(user)}</VisuallyHidden>
+            <VisuallyHidden>
+              Profile of {displayName(user)}
+              {staff ? ` (${staff})` : ''}
+            </VisuallyHidden>
             <Group gap="xs" wrap="nowrap" aria-hidden>
               <Avatar color="teal" radius="xl" size="md" aria-hidden>
                 {initials(user)}
               </Avatar>
-              <Text fw={500} visibleFrom="sm" data-testid="header-user-name">
-                {displayName(user)}
-              </Text>
+              <div>
+                <Text fw={500} visibleFrom="sm" data-testid="header-user-name">
+                  {displayName(user)}
+                </Text>
+                {/* Below the large screens' role and hospital line, the role under the name. */}
+                {user.role === 'hospital' && user.staffRole && (
+                  <Text size="xs" c="dimmed" visibleFrom="sm" hiddenFrom="lg" data-testid="header-staff-role">
+                    {STAFF_ROLE_LABELS[user.staffRole]}
+                  </Text>
+                )}
+              </div>
             </Group>
           </UnstyledButton>
         )}

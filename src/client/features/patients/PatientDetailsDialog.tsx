@@ -1,26 +1,29 @@
 // Patient details dialog (docs/spec.md#hospital-dashboard): contact, medical, insurance and account
 // details; the patient's medical records with View and Download; Upload Record opens a dialog whose
-// Done button reloads the list.
-import { Badge, Button, Group, Paper, SimpleGrid, Stack, Switch, Text, Title } from '@mantine/core';
+// Done button reloads the list. Front-desk staff see the records listed, without View, Download,
+// Upload or Export (docs/decisions.md#staff-accounts).
+import { Alert, Button, Group, Paper, SimpleGrid, Stack, Switch, Text, Title } from '@mantine/core';
 import { AppModal } from '../../components/AppModal';
-import { IconEye, IconKey, IconUpload } from '@tabler/icons-react';
+import { IconKey, IconLock, IconUpload } from '@tabler/icons-react';
 import { FhirExportButton } from '../fhir/FhirExportButton';
 import { useState } from 'react';
 import { patientDisplayName, type Patient } from '../../../shared/patients';
 import { ListPager } from '../../components/ListPager';
 import { useIssueActivationCode } from './api';
 import { usePatientRecords, useRefreshPatientRecords } from '../records/api';
-import { departmentLabel, formatDate, genderLabel, recordTypeLabel } from '../../format';
+import { formatDate, genderLabel } from '../../format';
 import { downloadRecord } from '../records/download';
 import { RecordDetailDialog } from '../records/RecordDetailDialog';
-import { RecordStatusBadges } from '../records/RecordStatusBadges';
+import { PatientRecordRow } from '../records/PatientRecordRow';
+import { STAFF_MESSAGES } from '../../../shared/staff-messages';
+import { useAuth } from '../../auth/context';
+import { readsRecordContents } from '../staff/permissions';
 import { UploadRecordForm } from '../records/UploadRecordForm';
 import { errorMessage } from '../../api/request';
 import { notifyError } from '../../notify';
 import { ActivationCodeModal, type ActivationDetails } from './ActivationCode';
-import { DownloadButton, SmallButton } from '../../components/SmallButton';
+import { SmallButton } from '../../components/SmallButton';
 import { LoadFailed } from '../../components/LoadFailed';
-import { ListRow } from '../../components/ListRow';
 
 function Section({ title, rows }: { title: string; rows: [string, string | null | undefined][] }) {
   return (
@@ -62,6 +65,9 @@ function PatientDetails({ patient }: { patient: Patient }) {
   const [allVersions, setAllVersions] = useState(false);
   const [page, setPage] = useState(1);
   const records = usePatientRecords(patient.id, allVersions, page);
+  const { user } = useAuth();
+  // Front desk: which records exist, without open, download, upload or export (the server refuses them).
+  const contents = readsRecordContents(user);
   const [viewing, setViewing] = useState<string | null>(null);
   const [uploading, setUploading] = useState(false);
   // A new key empties the upload form after each upload.
@@ -136,10 +142,14 @@ function PatientDetails({ patient }: { patient: Patient }) {
           Medical Records
         </Title>
         <Group gap="xs">
-          <FhirExportButton size="xs" patientRowId={patient.id} label="Export (FHIR)" />
-          <SmallButton icon={IconUpload} onClick={() => setUploading(true)}>
-            Upload Record
-          </SmallButton>
+          {contents && (
+            <>
+              <FhirExportButton size="xs" patientRowId={patient.id} label="Export (FHIR)" />
+              <SmallButton icon={IconUpload} onClick={() => setUploading(true)}>
+                Upload Record
+              </SmallButton>
+            </>
+          )}
         </Group>
       </Group>
       <Switch
@@ -150,45 +160,33 @@ function PatientDetails({ patient }: { patient: Patient }) {
           setPage(1);
         }}
       />
+      {!contents && (
+        <Alert color="gray" icon={<IconLock aria-hidden />} role="note">
+          {STAFF_MESSAGES.noRecordContents}
+        </Alert>
+      )}
       {records.isLoading && <Text c="dimmed">Loading records...</Text>}
       {records.isError && <LoadFailed what="The records" onRetry={() => void records.refetch()} />}
       {records.data?.total === 0 && <Text c="dimmed">No medical records yet.</Text>}
       <Stack component="section" gap="xs" aria-label="Medical records">
         {records.data?.items.map((r) => (
-          <Paper key={r.id} withBorder p="sm">
-            <ListRow
-              actions={
-                <Group gap="xs">
-                  <SmallButton icon={IconEye} aria-label={`View ${r.title}`} onClick={() => setViewing(r.id)}>
-                    View
-                  </SmallButton>
-                  <DownloadButton name={r.title} variant="default" onClick={() => void downloadRecord(r)} />
-                </Group>
-              }
-            >
-              <Group gap="xs">
-                <Text fw={500}>{r.title}</Text>
-                {r.status === 'draft' ? (
-                  <Badge color="gray">Draft</Badge>
-                ) : r.isBlockchainVerified ? (
-                  <Badge color="teal">Blockchain Verified</Badge>
-                ) : (
-                  <Badge color="red">Not verified</Badge>
-                )}
-                <RecordStatusBadges record={r} />
-              </Group>
-              <Text size="xs" c="dimmed">
-                {recordTypeLabel(r.recordType)} · {departmentLabel(r.department)} · {formatDate(r.createdAt)}{' '}
-                · {r.attachments.length} file
-                {r.attachments.length === 1 ? '' : 's'}
-              </Text>
-            </ListRow>
-          </Paper>
+          <PatientRecordRow
+            key={r.id}
+            record={r}
+            contents={contents}
+            onView={() => setViewing(r.id)}
+            onDownload={() => void downloadRecord(r)}
+          />
         ))}
       </Stack>
       <ListPager list={records.data} one="record" other="records" onPage={setPage} hideEmpty />
 
-      <AppModal opened={uploading} onClose={() => setUploading(false)} title="Upload Record" size="lg">
+      <AppModal
+        opened={contents && uploading}
+        onClose={() => setUploading(false)}
+        title="Upload Record"
+        size="lg"
+      >
         <Stack>
           <UploadRecordForm
             key={formKey}

@@ -16,6 +16,8 @@ import { IconAction } from '../../components/IconAction';
 import { ListTable, useScreenFrom, type Column } from '../../components/ListTable';
 import { FilterBar, FilterSelect, SearchField } from '../../components/FilterBar';
 import { retryIfFailed } from '../../components/LoadFailed';
+import { useAuth } from '../../auth/context';
+import { mayArchivePatients } from '../staff/permissions';
 
 // On a phone only the name (with the MRN under it) and the actions: no sideways scrolling.
 const PATIENT_COLUMNS: Column[] = [
@@ -42,6 +44,8 @@ export function PatientsTab() {
   });
   const { data, isLoading } = patients;
   const deletePatient = useDeletePatient();
+  const { user } = useAuth();
+  const mayDelete = mayArchivePatients(user);
   const screenFrom = useScreenFrom();
 
   const applyFilters = () => {
@@ -59,13 +63,18 @@ export function PatientsTab() {
         onClick: () => setDetails(p),
       },
       { icon: IconEdit, tip: 'Edit', label: `Edit ${name}`, onClick: () => setFormFor(p) },
-      {
-        icon: IconTrash,
-        tip: 'Delete',
-        label: `Delete ${name}`,
-        color: 'red',
-        onClick: () => confirmDeletePatient(p, deletePatient.mutateAsync),
-      },
+      // Front desk may not archive a patient (the server refuses it).
+      ...(mayDelete
+        ? [
+            {
+              icon: IconTrash,
+              tip: 'Delete',
+              label: `Delete ${name}`,
+              color: 'red',
+              onClick: () => confirmDeletePatient(p, deletePatient.mutateAsync),
+            },
+          ]
+        : []),
     ];
   };
   const filtered = search !== '' || department !== 'all';

@@ -1,5 +1,5 @@
-// /hospital-dashboard (docs/spec.md#hospital-dashboard): a sidebar with five tabs (Patients by
-// default), a slide-in menu on small screens, and the trial banner. The route guard lets only role
+// /hospital-dashboard (docs/spec.md#hospital-dashboard): a sidebar with up to six tabs (Patients by
+// default; which ones follows the staff role, tabs.ts), a slide-in menu on small screens, and the trial banner. The route guard lets only role
 // hospital in.
 import { Center, Loader, NavLink, Stack, Title, VisuallyHidden } from '@mantine/core';
 import { lazy, useDeferredValue } from 'react';
@@ -11,7 +11,8 @@ import { useBillingStatus } from '../../features/billing/api';
 import { TrialBanner } from '../../features/billing/TrialBanner';
 import { usePrefetchFirstPatientsPage } from '../../features/patients/api';
 import { PatientsTab } from '../../features/patients/PatientsTab';
-import { TABS, tabFromParam, type TabId } from './tabs';
+import { useAuth } from '../../auth/context';
+import { tabFromParam, tabsFor, type TabId } from './tabs';
 
 // Patients, the tab a visit opens on, comes with the page; the others (the dropzone, the calendar,
 // the audit filters) load when first chosen.
@@ -23,6 +24,9 @@ const AppointmentsTab = lazy(async () => ({
 }));
 const AuditTrailTab = lazy(async () => ({
   default: (await import('../../features/audit/AuditTrailTab')).AuditTrailTab,
+}));
+const StaffTab = lazy(async () => ({
+  default: (await import('../../features/staff/StaffTab')).StaffTab,
 }));
 const SettingsTab = lazy(async () => ({
   default: (await import('../../features/hospital/SettingsTab')).SettingsTab,
@@ -45,9 +49,10 @@ function TabAreaLoading({ label }: { label: string }) {
 
 function Sidebar({ active, onSelect }: { active: TabId; onSelect: (tab: TabId) => void }) {
   const { close } = useMobileNav();
+  const { user } = useAuth();
   return (
     <Stack gap={4} component="nav" aria-label="Hospital dashboard">
-      {TABS.map((tab) => (
+      {tabsFor(user?.staffRole).map((tab) => (
         <NavLink
           key={tab.id}
           label={tab.label}
@@ -67,7 +72,9 @@ function Sidebar({ active, onSelect }: { active: TabId; onSelect: (tab: TabId) =
 
 export default function HospitalDashboardPage() {
   const [params, setParams] = useSearchParams();
-  const active = tabFromParam(params.get('tab'));
+  const { user } = useAuth();
+  // A tab this staff member is not shown (a link from someone else's screen) opens Patients.
+  const active = tabFromParam(params.get('tab'), user?.staffRole);
   const select = (tab: TabId) => setParams(tab === 'patients' ? {} : { tab }, { replace: false });
   const billing = useBillingStatus();
   // The status's answer brings in the whole tab (the banner, the filters, a page of rows). A query's
@@ -98,6 +105,7 @@ export default function HospitalDashboardPage() {
             {active === 'upload' && <UploadRecordsTab />}
             {active === 'appointments' && <AppointmentsTab />}
             {active === 'audit' && <AuditTrailTab />}
+            {active === 'staff' && <StaffTab />}
             {active === 'settings' && <SettingsTab />}
           </LoadFailureBoundary>
         </>

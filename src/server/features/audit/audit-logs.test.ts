@@ -31,7 +31,11 @@ describe("a hospital's audit trail", () => {
     expect(page.items.some((e: { userId: string }) => e.userId === other.userId)).toBe(false);
     expect(page.total).toBe(page.items.length);
     const upload = page.items.find((e: { action: string }) => e.action === 'record_upload');
-    expect(upload).toMatchObject({ entityId: recordId, blockchainVerified: true, userName: 'Hana Ward, General Hospital' });
+    expect(upload).toMatchObject({
+      entityId: recordId,
+      blockchainVerified: true,
+      userName: 'Hana Ward, General Hospital',
+    });
     expect(upload.blockchainHash).toMatch(/^[0-9a-f]{64}$/);
     // Its time is the stored instant, as a Date of it prints it.
     const [stored] = await t.ctx.db.select().from(auditLogs).where(eq(auditLogs.id, upload.id));

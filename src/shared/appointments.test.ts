@@ -87,6 +87,14 @@ describe('the conflict rule', () => {
     expect(findConflicts(ask('10:00', { doctorName: '', patientId: null }), [appt()])).toEqual([]);
   });
 
+  it('tells practitioners apart by id, even of one name', () => {
+    const booked = appt({ practitionerId: 'u1' });
+    expect(findConflicts(ask('10:00', { practitionerId: 'u1', patientId: 'p9' }), [booked])).toHaveLength(1);
+    expect(findConflicts(ask('10:00', { practitionerId: 'u2', patientId: 'p9' }), [booked])).toEqual([]);
+    // A free-text booking still conflicts by name.
+    expect(findConflicts(ask('10:00', { practitionerId: 'u2', patientId: 'p9' }), [appt()])).toHaveLength(1);
+  });
+
   it('names each conflicting doctor once', () => {
     const list = [appt(), appt({ id: 'a2', patientId: 'p2', doctorName: 'Dr. Jones ' })];
     const conflicts = findConflicts(ask('10:00', { doctorName: 'dr. smith' }), list);
@@ -112,13 +120,7 @@ describe('the appointment form schema', () => {
     expect(parsed.notes).toBe('Bring results');
   });
 
-  for (const field of [
-    'patientId',
-    'appointmentType',
-    'doctorName',
-    'department',
-    'appointmentDate',
-  ] as const) {
+  for (const field of ['patientId', 'appointmentType', 'department', 'appointmentDate'] as const) {
     it(`asks for all required fields when ${field} is missing or blank`, () => {
       for (const value of [undefined, '', '   ']) {
         const result = appointmentInputSchema.safeParse({ ...valid, [field]: value });

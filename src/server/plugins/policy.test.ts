@@ -32,7 +32,7 @@ describe('registerPolicies', () => {
     const open = await appWith('/page', {});
     expect((await open.inject({ method: 'GET', url: '/page' })).statusCode).toBe(200);
     const guarded = await appWith('/api/guarded', {
-      policy: { roles: ['hospital'], writeAccess: false, healthData: false },
+      policy: { roles: ['hospital'], writeAccess: false, healthData: false, staffRoles: ['hospital_admin'] },
     });
     guarded.decorateRequest('user', null);
     expect((await guarded.inject({ method: 'GET', url: '/api/guarded' })).statusCode).toBe(401);

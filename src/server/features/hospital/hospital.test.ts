@@ -23,6 +23,7 @@ describe('hospital settings', () => {
       adminEmail: h.email,
       twoFactorEnabled: false,
       blockchainVerificationEnabled: true,
+      staffTwoFactorRequired: false,
       timeZone: 'UTC',
     });
   });

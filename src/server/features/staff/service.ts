@@ -117,7 +117,22 @@ export async function listStaff(db: Db, actor: Actor, query: StaffListQuery): Pr
   );
 }
 
-/** GET /api/hospital/practitioners: active clinicians and admins, whom records and visits name. */
+/** Active clinicians and admins of the actor's hospital: whom records and visits name. */
+const practitionersOf = (actor: Pick<Actor, 'role' | 'hospitalId' | 'id'>) =>
+  and(
+    ofHospital(orgOf(actor)),
+    isNull(users.deactivatedAt),
+    inArray(users.staffRole, ['clinician', 'hospital_admin']),
+  );
+
+const toPractitioner = (row: MemberRow): Practitioner => ({
+  id: row.id,
+  name: memberName(row),
+  department: row.department,
+  staffRole: row.staffRole ?? 'clinician',
+});
+
+/** GET /api/hospital/practitioners, by name. */
 export async function listPractitioners(
   db: Db,
   actor: Pick<Actor, 'role' | 'hospitalId' | 'id'>,
@@ -125,29 +140,22 @@ export async function listPractitioners(
   const rows = await db
     .select(memberColumns)
     .from(users)
-    .where(
-      and(
-        ofHospital(orgOf(actor)),
-        isNull(users.deactivatedAt),
-        inArray(users.staffRole, ['clinician', 'hospital_admin']),
-      ),
-    )
+    .where(practitionersOf(actor))
     .orderBy(asc(users.lastName), asc(users.firstName), asc(users.email));
-  return rows.map((row) => ({
-    id: row.id,
-    name: memberName(row),
-    department: row.department,
-    staffRole: row.staffRole ?? 'clinician',
-  }));
+  return rows.map(toPractitioner);
 }
 
 /**
- * A practitioner of the actor's organization by id, for an upload or appointment to name: 400 when
- * it is not one (another hospital's member, front desk, deactivated).
+ * A practitioner of the actor's organization by id, for an upload or appointment to name; null
+ * when it is not one (another hospital's member, front desk, deactivated, not an id at all).
  */
 export async function findPractitioner(db: Db, actor: Actor, practitionerId: string) {
-  const found = (await listPractitioners(db, actor)).find((p) => p.id === practitionerId);
-  return found ?? null;
+  if (!isUuid(practitionerId)) return null;
+  const [row] = await db
+    .select(memberColumns)
+    .from(users)
+    .where(and(practitionersOf(actor), eq(users.id, practitionerId)));
+  return row ? toPractitioner(row) : null;
 }
 
 /** Holds the organization's row until the transaction ends: staff changes of one hospital queue. */
@@ -298,24 +306,21 @@ export async function listInvitations(
   );
 }
 
-/** The mail of an invitation: a new token each time (the old link stops working), sent after commit. */
-async function issueAndMail(
-  deps: StaffDeps,
-  tx: Db,
-  actor: Actor,
-  invitationId: string,
-  now: Date,
-): Promise<{ row: StaffInvitationRow; send: () => Promise<void> }> {
+/** A new link for an invitation: its token, and the columns that store it (valid 72 hours from now). */
+function newLink(now: Date) {
   const issued = issueToken();
-  const [row] = await tx
-    .update(staffInvitations)
-    .set({
+  return {
+    token: issued.token,
+    columns: {
       tokenSelector: issued.selector,
       tokenVerifierHash: issued.verifierHash,
       expiresAt: addHours(now, STAFF_INVITE_HOURS),
-    })
-    .where(eq(staffInvitations.id, invitationId))
-    .returning();
+    },
+  };
+}
+
+/** The invitation's mail with its link, to send once the transaction has committed. */
+async function invitationMail(deps: StaffDeps, tx: Db, actor: Actor, row: StaffInvitationRow, token: string) {
   const [hospital] = await tx
     .select({ hospitalName: users.hospitalName })
     .from(users)
@@ -332,9 +337,9 @@ async function issueAndMail(
       inviterName: inviter ? memberName(inviter) : 'Your hospital admin',
       role: STAFF_ROLE_LABELS[row.staffRole].toLowerCase(),
     },
-    staffInvitationLink(deps.publicUrl, issued.token, row.email),
+    staffInvitationLink(deps.publicUrl, token, row.email),
   );
-  return { row, send: () => deps.mail.send(mail) };
+  return () => deps.mail.send(mail);
 }
 
 /**
@@ -364,8 +369,8 @@ export async function inviteStaff(
         ),
       );
     if (waiting) throw conflict(STAFF_MESSAGES.pendingInvite);
-    const placeholder = issueToken();
-    const [created] = await tx
+    const link = newLink(now);
+    const [row] = await tx
       .insert(staffInvitations)
       .values({
         hospitalId,
@@ -375,13 +380,11 @@ export async function inviteStaff(
         staffRole: input.staffRole,
         department: input.department ?? null,
         invitedBy: actor.id,
-        tokenSelector: placeholder.selector,
-        tokenVerifierHash: placeholder.verifierHash,
-        expiresAt: addHours(now, STAFF_INVITE_HOURS),
+        ...link.columns,
         createdAt: now,
       })
-      .returning({ id: staffInvitations.id });
-    const issued = await issueAndMail(deps, tx, actor, created.id, now);
+      .returning();
+    const send = await invitationMail(deps, tx, actor, row, link.token);
     await recordAudit(tx, actor, {
       event: {
         kind: 'staff_change',
@@ -393,7 +396,7 @@ export async function inviteStaff(
       },
       subject: { type: 'hospital', id: hospitalId },
     });
-    return issued;
+    return { row, send };
   });
   await send();
   return toInvitation(row, now);
@@ -420,12 +423,18 @@ export async function resendInvitation(
   const hospitalId = orgOf(actor);
   const { row, send } = await deps.db.transaction(async (tx) => {
     const found = await findInvitation(tx, hospitalId, invitationId);
-    const issued = await issueAndMail(deps, tx, actor, found.id, now);
+    const link = newLink(now);
+    const [row] = await tx
+      .update(staffInvitations)
+      .set(link.columns)
+      .where(eq(staffInvitations.id, found.id))
+      .returning();
+    const send = await invitationMail(deps, tx, actor, row, link.token);
     await recordAudit(tx, actor, {
       event: { kind: 'staff_change', data: { change: 'invitation_resent', member: found.email } },
       subject: { type: 'hospital', id: hospitalId },
     });
-    return issued;
+    return { row, send };
   });
   await send();
   return toInvitation(row, now);

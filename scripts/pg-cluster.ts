@@ -53,7 +53,7 @@ export async function startPgCluster(
       : spawnSync(bin, args, { stdio });
     if (result.status !== 0) throw new Error(`${cmd} ${args[args.length - 1]} failed with ${result.status}`);
   };
-  const port = await freePort();
+  let port = await freePort();
   run('initdb', ['-D', dataDir, '-U', 'postgres', '--auth=trust', '--encoding=UTF8', '--no-sync']);
   const start = () =>
     run('pg_ctl', [
@@ -67,11 +67,26 @@ export async function startPgCluster(
         ...(options.settings ?? []).map((s) => `-c ${s}`),
       ].join(' '),
       '-w',
+      // A loaded CI machine (two cores, many test files) can take longer than pg_ctl's 60 s.
+      '-t',
+      '180',
       'start',
     ]);
   const stop = (mode: 'fast' | 'immediate' = 'fast') =>
     run('pg_ctl', ['-D', dataDir, '-m', mode, '-w', 'stop']);
-  start();
+  // The free port can be taken by another test between freePort() and the server's bind: the first
+  // start tries a fresh port (and says what the server logged) before giving up.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      start();
+      break;
+    } catch (error) {
+      const logFile = path.join(dir, 'server.log');
+      const log = fs.existsSync(logFile) ? fs.readFileSync(logFile, 'utf8').slice(-2000) : '';
+      if (attempt >= 3) throw new Error(`${(error as Error).message}; server log:\n${log}`);
+      port = await freePort();
+    }
+  }
   let running = true;
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,

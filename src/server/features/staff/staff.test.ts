@@ -398,8 +398,9 @@ describe('roles and deactivation', () => {
     const admins = await t.ctx.db.select().from(users).where(eq(users.hospitalId, t.hospital.userId));
     expect(admins.filter((u) => u.staffRole === 'hospital_admin' && !u.deactivatedAt)).toHaveLength(1);
     // Whoever is still an admin puts things back as they were.
+    // a is the first admin demoting the second; b the second demoting the first.
     const stillAdmin = a.statusCode === 200 ? t.hospital.cookie : second.cookie;
-    const demotedId = a.statusCode === 200 ? t.hospital.userId : second.userId;
+    const demotedId = a.statusCode === 200 ? second.userId : t.hospital.userId;
     expectStatus(
       await call('PATCH', `/api/hospital/staff/${demotedId}`, stillAdmin, { staffRole: 'hospital_admin' }),
       200,

@@ -177,6 +177,15 @@ describe('the appointment form schema', () => {
       expect([parsed.doctorName, parsed.location, parsed.slot]).toEqual(['Dr. Smith', null, '10:00']);
       expect(appointmentFormSchema.safeParse({ ...dialog, department: 'astrology' }).success).toBe(false);
     });
+
+    it('needs no typed doctor once a practitioner is chosen, and a typed one without', () => {
+      const withPractitioner = appointmentFormSchema.parse({ ...dialog, doctorName: '', practitionerId: 'u-1' });
+      expect(withPractitioner.practitionerId).toBe('u-1');
+      const neither = appointmentFormSchema.safeParse({ ...dialog, doctorName: ' ', practitionerId: null });
+      expect(neither.error?.issues.map((i) => [i.path.join('.'), i.message])).toEqual([
+        ['doctorName', APPOINTMENT_MESSAGES.required],
+      ]);
+    });
   });
 });
 

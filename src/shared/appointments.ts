@@ -77,15 +77,25 @@ export type AppointmentInput = z.infer<typeof appointmentInputSchema>;
  * The New/Edit Appointment dialog: the call's fields, with the wall-clock day and slot in place of
  * the instant (the dialog turns them into one in the hospital's zone) and the picked patient's label.
  */
-export const appointmentFormSchema = appointmentInputSchema.pick({ location: true, notes: true }).extend({
-  doctorName: doctorNameSchema,
-  patientId: picked(appointmentInputSchema.shape.patientId),
-  appointmentType: picked(appointmentInputSchema.shape.appointmentType),
-  department: picked(appointmentInputSchema.shape.department),
-  date: picked(required),
-  slot: picked(required),
-  patientLabel: z.string().nullable(),
-});
+export const appointmentFormSchema = appointmentInputSchema
+  .pick({ location: true, notes: true })
+  .extend({
+    /** Required when no practitioner is chosen (then it is the free-text doctor, as before). */
+    doctorName: text().trim().max(200, 'Doctor name must be at most 200 characters'),
+    practitionerId: z.string().nullable().default(null),
+    patientId: picked(appointmentInputSchema.shape.patientId),
+    appointmentType: picked(appointmentInputSchema.shape.appointmentType),
+    department: picked(appointmentInputSchema.shape.department),
+    date: picked(required),
+    slot: picked(required),
+    patientLabel: z.string().nullable(),
+  })
+  .refine((values) => !!values.practitionerId || !!values.doctorName?.trim(), {
+    path: ['doctorName'],
+    message: APPOINTMENT_MESSAGES.required,
+    // Checked with the other fields' errors, so every missing field is marked at once.
+    when: () => true,
+  });
 
 export const appointmentStatusInputSchema = z.object({
   status: z.enum(SETTABLE_STATUSES, { error: APPOINTMENT_MESSAGES.status }),

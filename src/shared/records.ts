@@ -92,6 +92,8 @@ export type RecordFields = z.infer<typeof recordFieldsSchema>;
 export const recordFormSchema = recordFieldsSchema.pick({ description: true, doctorName: true }).extend({
   patientId: picked(text({ error: RECORD_FORM_MESSAGES.patient }).min(1, RECORD_FORM_MESSAGES.patient)),
   patientLabel: z.string().nullable(),
+  /** The practitioner chosen in the form (else the free-text doctor name). */
+  practitionerId: z.string().nullable().default(null),
   recordType: picked(z.enum(RECORD_TYPES, { error: RECORD_FORM_MESSAGES.recordType })),
   title: text().trim().min(1, RECORD_FORM_MESSAGES.title).max(200, 'Title is too long'),
   department: z

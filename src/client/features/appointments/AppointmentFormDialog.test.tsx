@@ -92,6 +92,7 @@ describe('AppointmentFormDialog', () => {
         patientId: 'p-1',
         appointmentType: 'consultation',
         doctorName: 'Dr. Grey',
+        practitionerId: null,
         department: 'cardiology',
         location: 'Room 4',
         notes: 'Bring the scan',
@@ -100,5 +101,95 @@ describe('AppointmentFormDialog', () => {
       },
     ]);
     expect(onClose).toHaveBeenCalled();
+  });
+
+  it("books the signed-in clinician by default, and a practitioner's slot by id, not by name", async () => {
+    const clinician = { ...hospital, id: 'u-ada', hospitalId: hospital.id, staffRole: 'clinician' as const };
+    const practitioners = [
+      { id: 'u-ada', name: 'Ada Okafor', department: 'Cardiology', staffRole: 'clinician' },
+      { id: 'u-ben', name: 'Ben Okafor', department: null, staffRole: 'clinician' },
+    ];
+    // Ada is booked at 10:00; a free-text "Ben Okafor" at 11:00 is another person to Ben's id.
+    const adaBooked = appointment({
+      id: 'a-9',
+      patientId: 'p-9',
+      practitionerId: 'u-ada',
+      doctorName: 'Ada Okafor',
+    });
+    const freeText = appointment({
+      id: 'a-8',
+      patientId: 'p-8',
+      doctorName: 'Dr. Grey',
+      appointmentDate: '2030-06-03T15:00:00.000Z',
+    });
+    const { user, network } = renderApp(
+      <AppointmentFormDialog
+        opened
+        editing={null}
+        defaultDay="2030-06-03"
+        appointments={[adaBooked, freeText]}
+        onClose={vi.fn()}
+      />,
+      {
+        user: clinician,
+        routes: {
+          'GET /api/patients': { body: { items: [], total: 0, page: 1, pageSize: 20 } },
+          'GET /api/hospital/practitioners': { body: practitioners },
+        },
+      },
+    );
+    const dialog = await screen.findByRole('dialog', { name: 'Schedule New Appointment' });
+    const select = within(dialog).getByLabelText('Practitioner', { selector: 'input' });
+    await vi.waitFor(() => expect(select).toHaveValue('Ada Okafor · Cardiology'));
+    // With a practitioner chosen there is no free-text doctor to type.
+    expect(within(dialog).queryByLabelText(/^Doctor Name/)).not.toBeInTheDocument();
+    const slots = within(dialog).getByRole('group', { name: 'Time slots' });
+    expect(within(slots).getByRole('button', { name: '10:00 Booked' })).toBeDisabled();
+    expect(within(slots).getByRole('button', { name: '11:00' })).toBeEnabled();
+
+    await user.click(select);
+    await user.click(await screen.findByRole('option', { name: 'Ben Okafor · Clinician' }));
+    expect(within(slots).getByRole('button', { name: '10:00' })).toBeEnabled();
+    await user.click(within(dialog).getByRole('button', { name: 'Schedule Appointment' }));
+    expect(await screen.findByText('Missing Information')).toBeInTheDocument();
+    expect(within(dialog).queryByLabelText(/^Doctor Name/)).not.toBeInTheDocument();
+    expect(network.to('POST /api/appointments')).toHaveLength(0);
+  });
+
+  it('moves a booking to another practitioner by id, sending no typed doctor', async () => {
+    const practitioners = [
+      { id: 'u-ada', name: 'Ada Okafor', department: 'Cardiology', staffRole: 'clinician' },
+      { id: 'u-ben', name: 'Ben Okafor', department: null, staffRole: 'clinician' },
+    ];
+    const editing = appointment({ practitionerId: 'u-ada', doctorName: 'Ada Okafor' });
+    const { user, network } = renderApp(
+      <AppointmentFormDialog
+        opened
+        editing={editing}
+        defaultDay="2030-06-03"
+        appointments={[editing]}
+        onClose={vi.fn()}
+      />,
+      {
+        user: hospital,
+        routes: {
+          'GET /api/patients': { body: { items: [], total: 0, page: 1, pageSize: 20 } },
+          'GET /api/hospital/practitioners': { body: practitioners },
+          'PUT /api/appointments/a-1': { body: editing },
+        },
+      },
+    );
+    const dialog = await screen.findByRole('dialog', { name: 'Edit Appointment' });
+    const select = within(dialog).getByLabelText('Practitioner', { selector: 'input' });
+    await vi.waitFor(() => expect(select).toHaveValue('Ada Okafor · Cardiology'));
+    await user.click(select);
+    await user.click(await screen.findByRole('option', { name: 'Ben Okafor · Clinician' }));
+    // Choosing someone else frees the slot choice: the old slot may be theirs to refuse.
+    await user.click(within(dialog).getByRole('button', { name: '10:00' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Update Appointment' }));
+    expect(await screen.findByText('The appointment has been updated.')).toBeInTheDocument();
+    const [body] = network.to('PUT /api/appointments/a-1').map((c) => c.body as Record<string, unknown>);
+    expect(body.practitionerId).toBe('u-ben');
+    expect(body).not.toHaveProperty('doctorName');
   });
 });

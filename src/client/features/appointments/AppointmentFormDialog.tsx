@@ -25,16 +25,26 @@ import { TimeSlotGrid } from './TimeSlotGrid';
 import { SubmitForm } from '../../components/SubmitForm';
 import { useSchemaForm } from '../../components/useSchemaForm';
 import { FormActions } from '../../components/FormActions';
+import { useAuth } from '../../auth/context';
+import { PractitionerSelect } from '../staff/PractitionerSelect';
+import { defaultPractitionerId } from '../staff/permissions';
+import { useState } from 'react';
 
 type FormValues = z.input<typeof appointmentFormSchema>;
 
-function initialValues(editing: Appointment | null, defaultDay: string, zone: string): FormValues {
+function initialValues(
+  editing: Appointment | null,
+  defaultDay: string,
+  zone: string,
+  practitionerId: string | null,
+): FormValues {
   if (!editing) {
     return {
       patientId: null,
       patientLabel: null,
       appointmentType: null,
       doctorName: '',
+      practitionerId,
       department: null,
       date: defaultDay,
       slot: null,
@@ -46,7 +56,9 @@ function initialValues(editing: Appointment | null, defaultDay: string, zone: st
     patientId: editing.patientId,
     patientLabel: `${editing.patientName} (${editing.patientMrn})`,
     appointmentType: editing.appointmentType,
-    doctorName: editing.doctorName,
+    // A booking with a practitioner shows them in the select; a free-text one keeps its name.
+    doctorName: editing.practitionerId ? '' : editing.doctorName,
+    practitionerId: editing.practitionerId,
     department: editing.department,
     date: appointmentDay(editing, zone),
     slot: slotOf(editing, zone),
@@ -81,7 +93,14 @@ export function AppointmentFormDialog(props: Props) {
 
 function AppointmentForm({ editing, defaultDay, appointments, onClose }: Props) {
   const zone = useDisplayZone();
-  const form = useSchemaForm(appointmentFormSchema, initialValues(editing, defaultDay, zone));
+  const { user } = useAuth();
+  const form = useSchemaForm(
+    appointmentFormSchema,
+    initialValues(editing, defaultDay, zone, defaultPractitionerId(user)),
+  );
+  const [practitionerName, setPractitionerName] = useState<string | null>(
+    editing?.practitionerId ? editing.doctorName : null,
+  );
   const save = useSaveAppointment();
   const today = dayKeyIn(new Date(), zone);
   const values = form.getValues();
@@ -90,10 +109,14 @@ function AppointmentForm({ editing, defaultDay, appointments, onClose }: Props) 
     date,
     slot,
     patientLabel: _label,
+    doctorName,
+    practitionerId,
     ...fields
   }: z.output<typeof appointmentFormSchema>) => {
+    // With a practitioner the server names the booking after them; else the typed name is the doctor.
     const payload = {
       ...fields,
+      ...(practitionerId ? { practitionerId } : { doctorName, practitionerId: null }),
       location: fields.location ?? null,
       notes: fields.notes ?? null,
       appointmentDate: slotInstant(date, slot, zone).toISOString(),
@@ -104,7 +127,7 @@ function AppointmentForm({ editing, defaultDay, appointments, onClose }: Props) 
       else
         notifySuccess(
           'Appointment Created',
-          `Appointment with ${fields.doctorName} scheduled for ${date} at ${slot}.`,
+          `Appointment with ${practitionerId ? practitionerName : doctorName} scheduled for ${date} at ${slot}.`,
         );
       onClose();
     } catch (error) {
@@ -133,12 +156,21 @@ function AppointmentForm({ editing, defaultDay, appointments, onClose }: Props) 
             data={APPOINTMENT_TYPES.map((t) => ({ value: t, label: APPOINTMENT_TYPE_LABELS[t] }))}
             {...form.getInputProps('appointmentType')}
           />
-          <TextInput
-            label="Doctor Name"
-            placeholder="Dr. Jane Smith"
-            required
-            {...form.getInputProps('doctorName')}
+          <PractitionerSelect
+            value={values.practitionerId}
+            onChange={(p) => {
+              setPractitionerName(p?.name ?? null);
+              form.setValues({ practitionerId: p?.id ?? null, slot: null });
+            }}
           />
+          {!values.practitionerId && (
+            <TextInput
+              label="Doctor Name"
+              placeholder="Dr. Jane Smith"
+              required
+              {...form.getInputProps('doctorName')}
+            />
+          )}
           <Select
             label="Department"
             placeholder="Select department"
@@ -161,7 +193,8 @@ function AppointmentForm({ editing, defaultDay, appointments, onClose }: Props) 
           day={values.date}
           zone={zone}
           zoneNamed={zone !== localTimeZone()}
-          doctorName={values.doctorName}
+          doctorName={values.practitionerId ? (practitionerName ?? '') : values.doctorName}
+          practitionerId={values.practitionerId}
           patientId={values.patientId}
           excludeId={editing?.id ?? null}
           appointments={appointments}

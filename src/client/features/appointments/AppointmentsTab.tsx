@@ -1,12 +1,14 @@
 // The Appointments tab (docs/spec.md#hospital-dashboard): month calendar, the selected day's
 // schedule with search and status filter, Quick Stats, and the schedule / edit / cancel dialogs.
 // Cancelling is recorded in the ledger by the server.
-import { Alert, Button, Grid, Group, Stack, Title } from '@mantine/core';
+import { Alert, Button, Grid, Group, Select, Stack, Title } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
 import type { Appointment } from '../../../shared/appointments';
 import { errorMessage } from '../../api/request';
 import { useAuth } from '../../auth/context';
+import { organizationIdOf } from '../staff/permissions';
+import { usePractitioners } from '../staff/api';
 import { notifyError, notifySuccess } from '../../notify';
 import { useCancelAppointment, useHospitalAppointments, useSetAppointmentStatus } from './api';
 import { AppointmentFormDialog } from './AppointmentFormDialog';
@@ -26,7 +28,13 @@ export function AppointmentsTab() {
   const [selected, setSelected] = useState(today);
   const [month, setMonth] = useState(() => fromDayKey(today));
   const range = useMemo(() => calendarRange(month, today, zone), [month, today, zone]);
-  const { items: appointments, total } = useHospitalAppointments(user?.id, range);
+  const [practitionerId, setPractitionerId] = useState<string | null>(null);
+  const { items: all, total } = useHospitalAppointments(organizationIdOf(user), range);
+  // One practitioner's calendar is filtered here: the booking dialog still checks every booking.
+  const appointments = useMemo(
+    () => (practitionerId ? all.filter((a) => a.practitionerId === practitionerId) : all),
+    [all, practitionerId],
+  );
   const [search, setSearch] = useState('');
   const [status, setStatus] = useState<StatusFilter>('all');
   const [dialog, setDialog] = useState<{ editing: Appointment | null } | null>(null);
@@ -67,13 +75,19 @@ export function AppointmentsTab() {
     <Stack>
       <Group justify="space-between">
         <Title order={2}>Appointment Management</Title>
-        <Button leftSection={<IconPlus size={16} aria-hidden />} onClick={() => setDialog({ editing: null })}>
-          New Appointment
-        </Button>
+        <Group align="flex-end">
+          <PractitionerFilter value={practitionerId} onChange={setPractitionerId} />
+          <Button
+            leftSection={<IconPlus size={16} aria-hidden />}
+            onClick={() => setDialog({ editing: null })}
+          >
+            New Appointment
+          </Button>
+        </Group>
       </Group>
-      {total > appointments.length && (
+      {total > all.length && (
         <Alert color="yellow" title="Not every appointment is shown" role="status">
-          This month has {total} appointments; the calendar shows the first {appointments.length}.
+          This month has {total} appointments; the calendar shows the first {all.length}.
         </Alert>
       )}
       <Grid>
@@ -110,9 +124,28 @@ export function AppointmentsTab() {
         opened={dialog !== null}
         editing={dialog?.editing ?? null}
         defaultDay={selected >= today ? selected : today}
-        appointments={appointments}
+        appointments={all}
         onClose={() => setDialog(null)}
       />
     </Stack>
+  );
+}
+
+/** Everyone's calendar, or one practitioner's (their bookings by id; free-text ones are everyone's). */
+function PractitionerFilter(props: { value: string | null; onChange: (id: string | null) => void }) {
+  const practitioners = usePractitioners();
+  return (
+    <Select
+      label="Calendar of"
+      w={240}
+      data={[
+        { value: '', label: 'All practitioners' },
+        ...(practitioners.data ?? []).map((p) => ({ value: p.id, label: p.name })),
+      ]}
+      value={props.value ?? ''}
+      onChange={(id) => props.onChange(id || null)}
+      allowDeselect={false}
+      searchable
+    />
   );
 }

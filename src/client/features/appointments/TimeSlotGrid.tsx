@@ -19,6 +19,8 @@ interface Props {
   /** Say which zone the slots are in (the browser's differs from it). */
   zoneNamed: boolean;
   doctorName: string;
+  /** The practitioner chosen: then the conflict is theirs by id (docs/decisions.md#staff-accounts). */
+  practitionerId?: string | null;
   patientId: string | null;
   excludeId: string | null;
   appointments: readonly Appointment[];
@@ -32,6 +34,7 @@ export function TimeSlotGrid({
   zone,
   zoneNamed,
   doctorName,
+  practitionerId = null,
   patientId,
   excludeId,
   appointments,
@@ -65,7 +68,10 @@ export function TimeSlotGrid({
             const start = slotInstant(day, slot, zone);
             // The slot being edited keeps its time even once it has begun.
             const past = start.getTime() < now && value !== slot;
-            const conflicts = findConflicts({ start, doctorName, patientId, excludeId }, appointments);
+            const conflicts = findConflicts(
+              { start, doctorName, practitionerId, patientId, excludeId },
+              appointments,
+            );
             const booked = !past && conflicts.length > 0;
             const button = (
               <Button

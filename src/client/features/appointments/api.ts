@@ -35,7 +35,9 @@ export const useOwnAppointments = (from: string) =>
 export interface AppointmentPayload {
   patientId: string;
   appointmentType: string;
-  doctorName: string;
+  /** Free text, left out when a practitioner is chosen (the server names them). */
+  doctorName?: string;
+  practitionerId: string | null;
   department: string;
   appointmentDate: string;
   location: string | null;

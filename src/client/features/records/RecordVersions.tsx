@@ -8,6 +8,7 @@ import { useState } from 'react';
 import { enteredInErrorSchema, type MedicalRecord } from '../../../shared/records';
 import { errorMessage } from '../../api/request';
 import { useSchemaForm } from '../../components/useSchemaForm';
+import { organizationIdOf, readsRecordContents } from '../staff/permissions';
 import { useAuth } from '../../auth/context';
 import { formatDateTime } from '../../format';
 import { notifyError, notifySuccess } from '../../notify';
@@ -30,7 +31,8 @@ export function RecordVersions({ record, onOpen }: Props) {
   const { data } = useRecordHistory(record.id, hasHistory);
   const mayCorrect =
     user?.role === 'hospital' &&
-    user.id === record.hospitalId &&
+    organizationIdOf(user) === record.hospitalId &&
+    readsRecordContents(user) &&
     record.status === 'final' &&
     record.documentStatus === 'current';
 

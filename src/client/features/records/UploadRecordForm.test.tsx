@@ -116,6 +116,7 @@ describe('UploadRecordForm', () => {
     const [call] = network.to('POST /api/medical-records');
     expect(fields(call.body)).toEqual({
       patientId: 'p-1',
+      practitionerId: '',
       recordType: 'imaging',
       title: 'Chest X-ray',
       doctorName: '',

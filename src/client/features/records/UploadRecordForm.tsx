@@ -25,6 +25,9 @@ import { PatientPicker } from './PatientPicker';
 import { useUploadRecord } from './api';
 import { SubmitForm } from '../../components/SubmitForm';
 import { useSchemaForm } from '../../components/useSchemaForm';
+import { useAuth } from '../../auth/context';
+import { PractitionerSelect } from '../staff/PractitionerSelect';
+import { defaultPractitionerId } from '../staff/permissions';
 
 const SWITCHES = [
   ['consentProvided', 'Patient consent provided'],
@@ -54,13 +57,16 @@ const patientLabel = (record: MedicalRecord) => `${record.patient.name} (${recor
 function initialValues(
   fixedPatient: Props['fixedPatient'],
   draft: MedicalRecord | undefined,
+  practitionerId: string | null,
 ): RecordFormValues {
   return {
     patientId: fixedPatient?.id ?? draft?.patientId ?? null,
     patientLabel: fixedPatient?.label ?? (draft ? patientLabel(draft) : null),
     recordType: draft?.recordType ?? null,
     title: draft?.title ?? '',
-    doctorName: draft?.doctorName ?? '',
+    // A record by a practitioner shows them in the select; a free-text doctor keeps the name.
+    doctorName: draft?.practitionerId ? '' : (draft?.doctorName ?? ''),
+    practitionerId: draft ? draft.practitionerId : practitionerId,
     description: draft?.description ?? '',
     department: draft?.department ?? null,
     consentProvided: draft?.consentProvided ?? true,
@@ -125,7 +131,11 @@ export function UploadRecordForm({ fixedPatient: given, draft: saved, amending, 
   const draft = saved ?? amending;
   const fixedPatient =
     given ?? (amending ? { id: amending.patientId, label: patientLabel(amending) } : undefined);
-  const form = useSchemaForm(recordFormSchema, initialValues(fixedPatient, draft));
+  const { user } = useAuth();
+  const form = useSchemaForm(
+    recordFormSchema,
+    initialValues(fixedPatient, draft, defaultPractitionerId(user)),
+  );
   const [files, setFiles] = useState<File[]>([]);
   const [progress, setProgress] = useState<number | null>(null);
   const upload = useUploadRecord(amending?.id, setProgress);
@@ -218,7 +228,13 @@ function RecordFieldInputs({
           maxLength={200}
           {...form.getInputProps('title')}
         />
-        <TextInput label="Doctor Name" maxLength={200} {...form.getInputProps('doctorName')} />
+        <PractitionerSelect
+          value={values.practitionerId}
+          onChange={(p) => form.setFieldValue('practitionerId', p?.id ?? null)}
+        />
+        {!values.practitionerId && (
+          <TextInput label="Doctor Name" maxLength={200} {...form.getInputProps('doctorName')} />
+        )}
         <Select
           label="Department"
           placeholder="Select department"

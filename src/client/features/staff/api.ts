@@ -4,6 +4,7 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Paged } from '../../../shared/paging';
 import type {
+  Practitioner,
   StaffInvitation,
   StaffInviteInput,
   StaffMember,
@@ -73,3 +74,7 @@ export function useStaffStatus() {
     apiJson<StaffMember>('POST', `/api/hospital/staff/${encodeURIComponent(vars.id)}/${vars.action}`),
   );
 }
+
+/** The organization's active practitioners (clinicians and admins), for the forms' select. */
+export const usePractitioners = () =>
+  useQuery<Practitioner[]>({ queryKey: ['/api/hospital/practitioners'], staleTime: 60_000 });

@@ -18,3 +18,12 @@ export const isHospitalAdmin = (user: Who) => staffRoleOf(user) === 'hospital_ad
 
 /** Archive (delete) a patient: admins and clinicians. */
 export const mayArchivePatients = (user: Who) => staffRoleOf(user) !== 'front_desk';
+
+/** The organization the signed-in member works for: the id every hospital API takes. */
+export const organizationIdOf = (user: Pick<PublicUser, 'id' | 'hospitalId'> | null | undefined) =>
+  user ? (user.hospitalId ?? user.id) : undefined;
+
+/** Whom a new upload or appointment names by default: the signed-in clinician (not an admin or the desk). */
+export const defaultPractitionerId = (
+  user: Pick<PublicUser, 'id' | 'role' | 'staffRole'> | null | undefined,
+): string | null => (user && staffRoleOf(user) === 'clinician' ? user.id : null);

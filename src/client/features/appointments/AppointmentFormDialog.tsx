@@ -157,7 +157,7 @@ function AppointmentForm({ editing, defaultDay, appointments, onClose }: Props) 
             {...form.getInputProps('appointmentType')}
           />
           <PractitionerSelect
-            value={values.practitionerId}
+            value={values.practitionerId ?? null}
             onChange={(p) => {
               setPractitionerName(p?.name ?? null);
               form.setValues({ practitionerId: p?.id ?? null, slot: null });
@@ -194,7 +194,7 @@ function AppointmentForm({ editing, defaultDay, appointments, onClose }: Props) 
           zone={zone}
           zoneNamed={zone !== localTimeZone()}
           doctorName={values.practitionerId ? (practitionerName ?? '') : values.doctorName}
-          practitionerId={values.practitionerId}
+          practitionerId={values.practitionerId ?? null}
           patientId={values.patientId}
           excludeId={editing?.id ?? null}
           appointments={appointments}

@@ -229,7 +229,7 @@ function RecordFieldInputs({
           {...form.getInputProps('title')}
         />
         <PractitionerSelect
-          value={values.practitionerId}
+          value={values.practitionerId ?? null}
           onChange={(p) => form.setFieldValue('practitionerId', p?.id ?? null)}
         />
         {!values.practitionerId && (

@@ -609,7 +609,10 @@ describe('hospital dashboard', () => {
     await page.getByLabel('Administrator Email').fill('admin@lakeside.example');
     await page.getByRole('button', { name: 'Save Changes' }).click();
     await toast(page, 'Settings Saved').waitFor();
-    await page.getByRole('banner').getByText('Lakeside General').waitFor();
+    // The header names the member's role and the organization ("Hospital admin · Lakeside General").
+    await expect
+      .poll(() => page.getByTestId('header-hospital-name').textContent())
+      .toBe('Hospital admin · Lakeside General');
     // Two-factor sign-in shows its real state (off until set up on the profile page).
     expect(await page.getByRole('switch', { name: 'Two-Factor Authentication' }).isChecked()).toBe(false);
     await context.close();

@@ -81,6 +81,7 @@ const WRITES_WITHOUT_SUBSCRIPTION = new Set([
   'POST /api/auth/2fa/disable',
   'POST /api/auth/password',
   'DELETE /api/auth/sessions/:id',
+  'POST /api/hospital/verification', // asking MedLedger to verify it changes no record
 ]);
 /**
  * What an administrator without two-factor sign-in may still reach: the routes every signed-in
@@ -118,6 +119,8 @@ const ADMINS_ONLY = [
   'POST /api/billing/checkout',
   'GET /api/audit-logs',
   'GET /api/audit-logs/users',
+  'GET /api/hospital/verification',
+  'POST /api/hospital/verification',
 ];
 const CLINICIAN_REFUSED = new Set(ADMINS_ONLY);
 const FRONT_DESK_REFUSED = new Set([

@@ -225,11 +225,15 @@ export const AUDIT_EVENTS = {
     data: z.discriminatedUnion('change', [
       z.object({ change: z.literal('reviewed'), hospitalName: text, email: text, status: text }),
       z.object({ change: z.literal('link_resent'), email: text }),
+      /** A self-signed-up hospital asked to be verified (its own trail). */
+      z.object({ change: z.literal('verification_requested'), hospitalName: text }),
     ]),
     text: (d) =>
       d.change === 'reviewed'
         ? `Application of ${d.hospitalName} (${d.email}) ${d.status}`
-        : `New registration link sent to ${d.email}`,
+        : d.change === 'link_resent'
+          ? `New registration link sent to ${d.email}`
+          : `Verification by MedLedger requested for ${d.hospitalName}`,
   }),
   provider_register: kind({
     label: 'Provider Registration',

@@ -95,6 +95,34 @@ export const applicationSchema = z.object({
 });
 export type Application = z.infer<typeof applicationSchema>;
 
+/**
+ * POST /api/hospital/verification: a self-signed-up hospital asks MedLedger to verify it. The name
+ * and the contact are the organization's and the signed-in admin's; what identifies the provider
+ * (NPI, licence, website, address, phone) is what the public application asks for.
+ */
+export const verificationRequestSchema = providerApplicationSchema.pick({
+  website: true,
+  address: true,
+  contactPhone: true,
+  npiNumber: true,
+  licenseNumber: true,
+});
+export type VerificationRequest = z.output<typeof verificationRequestSchema>;
+
+/** GET /api/hospital/verification: whether the hospital is verified, and its latest request. */
+export const verificationStatusSchema = z.object({
+  verified: z.boolean(),
+  verifiedAt: z.string().nullable(),
+  request: applicationSchema.pick({ id: true, status: true, createdAt: true, reviewedAt: true }).nullable(),
+});
+export type VerificationStatus = z.infer<typeof verificationStatusSchema>;
+
+export const VERIFICATION_MESSAGES = {
+  alreadyVerified: 'Your hospital is already verified by MedLedger.',
+  pending: 'Your request for verification is waiting for review: MedLedger will e-mail you.',
+  submitted: 'Your request for verification was sent. MedLedger will review it and e-mail you.',
+} as const;
+
 /** One-time link tokens: `<selector>.<verifier>`, both base64url (16 and 32 random bytes). */
 export const linkTokenSchema = text({ error: PROVIDER_MESSAGES.tokenMissing })
   .trim()

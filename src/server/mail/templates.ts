@@ -42,6 +42,23 @@ export function registrationInvite(
   };
 }
 
+/** An existing (self-signed-up) hospital's request for verification was approved: nothing to register. */
+export function hospitalVerified(to: string, contactName: string, hospitalName: string): OutgoingMail {
+  const lines = [
+    `Dear ${contactName},`,
+    `${hospitalName} is now verified by ${BRAND}.`,
+    'Your patients, and anyone checking a record of yours, now see "Verified provider" beside your records. Nothing else changes: your staff, patients and records stay as they are.',
+  ];
+  return {
+    to,
+    kind: 'verified',
+    subject: `${hospitalName} is verified by ${BRAND}`,
+    text: `${lines.join('\n\n')}\n\n${BRAND}\n`,
+    html: html(lines),
+    links: [],
+  };
+}
+
 export function applicationRejected(
   to: string,
   contactName: string,

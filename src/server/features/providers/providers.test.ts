@@ -1,16 +1,18 @@
 import crypto from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { PROVIDER_MESSAGES } from '../../../shared/providers.js';
+import { PROVIDER_MESSAGES, VERIFICATION_MESSAGES } from '../../../shared/providers.js';
 import { providerApplications, subscriptions, users } from '../../db/schema.js';
 import { linkTo, outboxMessages } from '../../mail/read-message.js';
 import {
   auditRows,
   call,
   createTestApp,
+  expectStatus,
   login,
   signedInAdmin,
   signedInHospital,
+  signedInStaff,
   STRONG_PASSWORD,
   uniqueEmail,
   useCast,
@@ -446,5 +448,91 @@ describe('sending a new link', () => {
     expect((await resend(id)).statusCode).toBe(409);
     expect((await resend(crypto.randomUUID())).statusCode).toBe(404);
     expect((await resend('nope')).statusCode).toBe(404);
+  });
+});
+
+describe('a self-signed-up hospital asking to be verified', () => {
+  const verification = (cookie: string, payload?: Record<string, unknown>) =>
+    payload === undefined
+      ? call(t.app, 'GET', '/api/hospital/verification', cookie)
+      : call(t.app, 'POST', '/api/hospital/verification', cookie, payload);
+
+  it('waits for review as an application; approving verifies the account and mails no link', async () => {
+    const hospital = await signedInHospital(t.app, 'Hillside Surgery');
+    expect(expectStatus(await verification(hospital.cookie), 200)).toEqual({
+      verified: false,
+      verifiedAt: null,
+      request: null,
+    });
+    // A clinician of the hospital may not ask on its behalf.
+    const clinician = await signedInStaff(t, hospital.cookie, 'clinician');
+    expect((await verification(clinician.cookie, {})).statusCode).toBe(403);
+    expect((await verification(hospital.cookie, { npiNumber: 'x'.repeat(51) })).statusCode).toBe(400);
+
+    const asked = expectStatus<{ request: { id: string; status: string }; message: string }>(
+      await verification(hospital.cookie, { npiNumber: '1234567890', website: 'https://hillside.example' }),
+      201,
+    );
+    expect(asked.request.status).toBe('pending');
+    expect(asked.message).toBe(VERIFICATION_MESSAGES.submitted);
+    expect(expectStatus(await verification(hospital.cookie, {}), 409)).toEqual({
+      message: VERIFICATION_MESSAGES.pending,
+    });
+    const [application] = await t.ctx.db
+      .select()
+      .from(providerApplications)
+      .where(eq(providerApplications.id, asked.request.id));
+    expect(application).toMatchObject({
+      hospitalName: 'Hillside Surgery',
+      contactEmail: hospital.email,
+      npiNumber: '1234567890',
+      userId: hospital.userId,
+    });
+
+    const mailsBefore = outbox().length;
+    expect((await review(asked.request.id, 'approved')).statusCode).toBe(200);
+    await t.ctx.mail.idle();
+    const mail = outbox()
+      .slice(mailsBefore)
+      .find((m) => m.includes(`To: ${hospital.email}`))!;
+    expect(mail).toContain('is now verified');
+    expect(linkTo(mail, '/provider-register')).toBeUndefined();
+    const [row] = await t.ctx.db
+      .select()
+      .from(providerApplications)
+      .where(eq(providerApplications.id, asked.request.id));
+    expect(row.tokenSelector).toBeNull();
+    const status = expectStatus<{ verified: boolean; verifiedAt: string; request: { status: string } }>(
+      await verification(hospital.cookie),
+      200,
+    );
+    expect(status).toMatchObject({
+      verified: true,
+      verifiedAt: clock.toISOString(),
+      request: { status: 'approved' },
+    });
+    expect(expectStatus(await verification(hospital.cookie, {}), 409)).toEqual({
+      message: VERIFICATION_MESSAGES.alreadyVerified,
+    });
+    // Nothing to register: no registration link can be sent for it.
+    const resent = await t.app.inject({
+      method: 'POST',
+      url: `/api/provider-applications/${asked.request.id}/resend-link`,
+      headers: { cookie: t.admin.cookie },
+    });
+    expect(resent.statusCode).toBe(409);
+  });
+
+  it('stays unverified when rejected, and may ask again', async () => {
+    const hospital = await signedInHospital(t.app, 'Dubious Clinic');
+    const asked = expectStatus<{ request: { id: string } }>(await verification(hospital.cookie, {}), 201);
+    expect((await review(asked.request.id, 'rejected')).statusCode).toBe(200);
+    const [account] = await t.ctx.db.select().from(users).where(eq(users.id, hospital.userId));
+    expect(account.verifiedAt).toBeNull();
+    expect(expectStatus(await verification(hospital.cookie), 200)).toMatchObject({
+      verified: false,
+      request: { status: 'rejected' },
+    });
+    expect((await verification(hospital.cookie, {})).statusCode).toBe(201);
   });
 });

@@ -11,7 +11,12 @@ import {
   providerApplicationSchema,
   providerRegisterSchema,
   reviewSchema,
+  VERIFICATION_MESSAGES,
+  verificationRequestSchema,
+  verificationStatusSchema,
 } from '../../../shared/providers.js';
+import { actorOf } from '../../access.js';
+import { HOSPITAL_ADMINS } from '../../plugins/policy.js';
 import { isUuid } from '../../access.js';
 import type { AppContext } from '../../context.js';
 import { notFound } from '../../errors.js';
@@ -20,8 +25,10 @@ import {
   listApplications,
   registerProvider,
   resendRegistrationLink,
+  requestVerification,
   reviewApplication,
   submitApplication,
+  verificationStatus,
   type MailDeps,
 } from './service.js';
 
@@ -153,6 +160,43 @@ export async function providerRoutes(app: FastifyInstance, ctx: AppContext) {
         user,
         message: 'Account created. Your 7-day free trial has started; you can now log in.',
       });
+    },
+  );
+
+  r.get(
+    '/api/hospital/verification',
+    {
+      config: {
+        policy: { roles: ['hospital'], writeAccess: false, healthData: false, staffRoles: HOSPITAL_ADMINS },
+      },
+      schema: {
+        tags: ['providers'],
+        summary: 'Whether the signed-in hospital is verified by MedLedger, and its latest request',
+        response: { 200: verificationStatusSchema },
+      },
+    },
+    async (request) => verificationStatus(ctx.db, actorOf(request)),
+  );
+
+  r.post(
+    '/api/hospital/verification',
+    {
+      config: {
+        policy: { roles: ['hospital'], writeAccess: false, healthData: false, staffRoles: HOSPITAL_ADMINS },
+        rateLimit: { max: 10, timeWindow: '1 hour' },
+      },
+      schema: {
+        tags: ['providers'],
+        summary:
+          'A self-signed-up hospital applies to be verified (reviewed with the provider applications); ' +
+          '409 when verified already or a request is waiting',
+        body: verificationRequestSchema,
+        response: { 201: verificationStatusSchema.extend({ message: z.string() }) },
+      },
+    },
+    async (request, reply) => {
+      const status = await requestVerification(ctx.db, actorOf(request), request.body, ctx.now());
+      return reply.status(201).send({ ...status, message: VERIFICATION_MESSAGES.submitted });
     },
   );
 }

@@ -2,11 +2,15 @@
 // administrator's review, the e-mailed one-time registration link (72 hours) and registration with
 // a 7-day trial.
 import { addHours } from 'date-fns';
-import { and, count, desc, eq } from 'drizzle-orm';
+import { and, count, desc, eq, isNull } from 'drizzle-orm';
+import { orgOf, type Actor } from '../../access.js';
 import { REGISTRATION_TOKEN_HOURS } from '../../../shared/constants.js';
 import {
   PROVIDER_MESSAGES,
+  VERIFICATION_MESSAGES,
   type Application,
+  type VerificationRequest,
+  type VerificationStatus,
   type ProviderApplicationData,
   type ProviderRegisterInput,
 } from '../../../shared/providers.js';
@@ -20,7 +24,7 @@ import { HttpError, badRequest, conflict, notFound } from '../../errors.js';
 import { notifyApplicationSubmitted } from '../notifications/events.js';
 import { issueToken, parseToken, verifierMatches } from '../../mail/link-tokens.js';
 import type { Mailer } from '../../mail/mailer.js';
-import { applicationRejected, registrationInvite } from '../../mail/templates.js';
+import { applicationRejected, hospitalVerified, registrationInvite } from '../../mail/templates.js';
 import { recordAudit } from '../audit/service.js';
 import { EMAIL_TAKEN, registerUser } from '../auth/service.js';
 
@@ -143,7 +147,9 @@ export async function reviewApplication(
       .from(providerApplications)
       .where(eq(providerApplications.id, input.id));
     if (!current) throw notFound('Application not found.');
-    const issued = input.status === 'approved' ? issueToken() : null;
+    // A request of an existing (self-signed-up) hospital: approving verifies that account, no link.
+    const existingAccount = current.userId !== null && current.status === 'pending';
+    const issued = input.status === 'approved' && !existingAccount ? issueToken() : null;
     // `status = pending` in the update makes two reviews at once end with one winner.
     const [row] = await tx
       .update(providerApplications)
@@ -160,6 +166,12 @@ export async function reviewApplication(
       .where(and(eq(providerApplications.id, input.id), eq(providerApplications.status, 'pending')))
       .returning();
     if (!row) throw conflict(NOT_PENDING);
+    if (existingAccount && input.status === 'approved') {
+      await tx
+        .update(users)
+        .set({ verifiedAt: now })
+        .where(and(eq(users.id, row.userId!), isNull(users.verifiedAt)));
+    }
     await recordAudit(
       tx,
       { id: input.adminId, ip: input.ip },
@@ -178,14 +190,16 @@ export async function reviewApplication(
     );
     await sendOrFail(deps, () =>
       deps.mail.send(
-        issued
-          ? registrationInvite(
-              row.contactEmail,
-              row.contactName,
-              row.hospitalName,
-              registrationLink(deps.publicUrl, issued.token),
-            )
-          : applicationRejected(row.contactEmail, row.contactName, row.hospitalName, deps.supportEmail),
+        existingAccount && input.status === 'approved'
+          ? hospitalVerified(row.contactEmail, row.contactName, row.hospitalName)
+          : issued
+            ? registrationInvite(
+                row.contactEmail,
+                row.contactName,
+                row.hospitalName,
+                registrationLink(deps.publicUrl, issued.token),
+              )
+            : applicationRejected(row.contactEmail, row.contactName, row.hospitalName, deps.supportEmail),
       ),
     );
     return toApplication(row);
@@ -214,6 +228,8 @@ export async function resendRegistrationLink(
           eq(providerApplications.id, input.id),
           eq(providerApplications.status, 'approved'),
           eq(providerApplications.tokenUsed, false),
+          // A verified existing account has nothing to register.
+          isNull(providerApplications.userId),
         ),
       )
       .returning();
@@ -316,4 +332,85 @@ export async function registerProvider(
     );
     return user;
   });
+}
+
+/** GET /api/hospital/verification: verified or not, and the organization's latest request. */
+export async function verificationStatus(db: Db, actor: Actor): Promise<VerificationStatus> {
+  const hospitalId = orgOf(actor);
+  const [org] = await db.select({ verifiedAt: users.verifiedAt }).from(users).where(eq(users.id, hospitalId));
+  const [latest] = await db
+    .select()
+    .from(providerApplications)
+    .where(eq(providerApplications.userId, hospitalId))
+    .orderBy(desc(providerApplications.createdAt))
+    .limit(1);
+  return {
+    verified: !!org?.verifiedAt,
+    verifiedAt: org?.verifiedAt?.toISOString() ?? null,
+    request: latest
+      ? {
+          id: latest.id,
+          status: latest.status,
+          createdAt: latest.createdAt.toISOString(),
+          reviewedAt: latest.reviewedAt?.toISOString() ?? null,
+        }
+      : null,
+  };
+}
+
+/**
+ * POST /api/hospital/verification: a self-signed-up hospital applies to be verified, as the
+ * organization (its name) and the signed-in admin (the contact). It waits in the administrator's
+ * applications like a new provider's; approving it verifies this account (reviewApplication).
+ */
+export async function requestVerification(
+  db: Db,
+  actor: Actor,
+  input: VerificationRequest,
+  now: Date,
+): Promise<VerificationStatus> {
+  const hospitalId = orgOf(actor);
+  try {
+    await db.transaction(async (tx) => {
+      // Two requests at once queue here: the second sees the first one pending.
+      const [org] = await tx
+        .select({ verifiedAt: users.verifiedAt, hospitalName: users.hospitalName })
+        .from(users)
+        .where(eq(users.id, hospitalId))
+        .for('update');
+      if (!org) throw notFound('Hospital not found.');
+      if (org.verifiedAt) throw conflict(VERIFICATION_MESSAGES.alreadyVerified);
+      const [waiting] = await tx
+        .select({ id: providerApplications.id })
+        .from(providerApplications)
+        .where(and(eq(providerApplications.userId, hospitalId), eq(providerApplications.status, 'pending')));
+      if (waiting) throw conflict(VERIFICATION_MESSAGES.pending);
+      const [me] = await tx
+        .select({ firstName: users.firstName, lastName: users.lastName, email: users.email })
+        .from(users)
+        .where(eq(users.id, actor.id));
+      const hospitalName = org.hospitalName ?? 'Hospital';
+      const [row] = await tx
+        .insert(providerApplications)
+        .values({
+          ...input,
+          hospitalName,
+          contactName: [me.firstName, me.lastName].filter(Boolean).join(' ') || hospitalName,
+          contactEmail: me.email.toLowerCase(),
+          userId: hospitalId,
+          status: 'pending',
+          createdAt: now,
+        })
+        .returning();
+      await notifyApplicationSubmitted(tx, row, now);
+      await recordAudit(tx, actor, {
+        event: { kind: 'application_review', data: { change: 'verification_requested', hospitalName } },
+        subject: { type: 'provider_application', id: row.id },
+      });
+    });
+  } catch (err) {
+    if (isUniqueViolation(err, ONE_PENDING_PER_EMAIL)) throw conflict(PROVIDER_MESSAGES.duplicatePending);
+    throw err;
+  }
+  return verificationStatus(db, actor);
 }

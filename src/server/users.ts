@@ -34,6 +34,7 @@ export const publicUserColumns = {
   twoFactorEnabled: users.twoFactorEnabled,
   timeZone: organization.timeZone,
   staffTwoFactorRequired: organization.staffTwoFactorRequired,
+  providerVerifiedAt: organization.verifiedAt,
 };
 type PublicUserRow = Pick<
   UserRow,
@@ -44,6 +45,7 @@ type PublicUserRow = Pick<
   twoFactorEnabled: boolean;
   timeZone: string | null;
   staffTwoFactorRequired?: boolean | null;
+  providerVerifiedAt?: Date | null;
 };
 
 /** What every view of a user shows: who they are (a hospital's name only for a hospital). */
@@ -70,7 +72,12 @@ export function toPublicUser(
     timeZone: hospital ? (row.timeZone ?? 'UTC') : null,
     hospitalId: hospital ? row.hospitalId : null,
     staffRole: hospital ? row.staffRole : null,
-    ...(hospital ? { staffTwoFactorRequired: row.staffTwoFactorRequired ?? false } : {}),
+    ...(hospital
+      ? {
+          staffTwoFactorRequired: row.staffTwoFactorRequired ?? false,
+          providerVerified: !!row.providerVerifiedAt,
+        }
+      : {}),
   };
 }
 

@@ -131,6 +131,7 @@ export const publicUserSchema = z.object({
   hospitalId: z.string().nullable().optional(),
   staffRole: z.enum(STAFF_ROLES).nullable().optional(),
   staffTwoFactorRequired: z.boolean().optional(),
+  providerVerified: z.boolean().optional(),
 });
 
 export const userResponseSchema = z.object({ user: publicUserSchema });

@@ -23,6 +23,8 @@ export interface PublicUser {
   staffRole?: StaffRole | null;
   /** The hospital requires two-factor sign-in of its staff (hospital members only). */
   staffTwoFactorRequired?: boolean;
+  /** The hospital is verified by MedLedger (docs/decisions.md#verified-providers); members only. */
+  providerVerified?: boolean;
 }
 
 /**

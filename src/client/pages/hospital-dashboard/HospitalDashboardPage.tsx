@@ -9,6 +9,7 @@ import { LoadFailureBoundary } from '../../components/LoadFailureBoundary';
 import { useMobileNav } from '../../components/layout/MobileNav';
 import { useBillingStatus } from '../../features/billing/api';
 import { TrialBanner } from '../../features/billing/TrialBanner';
+import { VerificationNotice } from '../../features/providers/VerificationNotice';
 import { usePrefetchFirstPatientsPage } from '../../features/patients/api';
 import { PatientsTab } from '../../features/patients/PatientsTab';
 import { useAuth } from '../../auth/context';
@@ -99,6 +100,7 @@ export default function HospitalDashboardPage() {
       ) : (
         <>
           <TrialBanner />
+          <VerificationNotice />
           {/* One boundary per tab: a tab chosen for the first time shows the spinner, not the last one. */}
           <LoadFailureBoundary key={active} loading={<TabAreaLoading label="Loading the tab" />}>
             {active === 'patients' && <PatientsTab />}

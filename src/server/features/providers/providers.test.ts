@@ -459,6 +459,12 @@ describe('a self-signed-up hospital asking to be verified', () => {
 
   it('waits for review as an application; approving verifies the account and mails no link', async () => {
     const hospital = await signedInHospital(t.app, 'Hillside Surgery');
+    const me = async () =>
+      expectStatus<{ user: { providerVerified?: boolean } }>(
+        await call(t.app, 'GET', '/api/auth/me', hospital.cookie),
+        200,
+      ).user.providerVerified;
+    expect(await me()).toBe(false);
     expect(expectStatus(await verification(hospital.cookie), 200)).toEqual({
       verified: false,
       verifiedAt: null,
@@ -514,6 +520,8 @@ describe('a self-signed-up hospital asking to be verified', () => {
     expect(expectStatus(await verification(hospital.cookie, {}), 409)).toEqual({
       message: VERIFICATION_MESSAGES.alreadyVerified,
     });
+    // The member's user object says so from the next request (the dashboard's notice goes).
+    expect(await me()).toBe(true);
     // Nothing to register: no registration link can be sent for it.
     const resent = await t.app.inject({
       method: 'POST',

@@ -41,6 +41,13 @@ export function ApplicationCard({ application: a, busy, onApprove, onReject }: A
         </Title>
         <Badge color={STATUS_COLOR[a.status]}>{a.status}</Badge>
       </Group>
+      {a.status === 'pending' && a.hospitalUserId && (
+        // An account that signed up on its own asks to be verified: approving verifies it, no link.
+        <Text size="sm" mb="sm">
+          An existing hospital account asks to be verified. Approving marks it a verified provider; no
+          registration link is sent.
+        </Text>
+      )}
       <SimpleGrid cols={{ base: 1, sm: 2, md: 3 }} spacing="sm">
         <Detail label="Contact email">
           <Anchor href={`mailto:${a.contactEmail}`} size="sm">

@@ -10,6 +10,7 @@ import { useMobileNav } from '../../components/layout/MobileNav';
 import { useBillingStatus } from '../../features/billing/api';
 import { TrialBanner } from '../../features/billing/TrialBanner';
 import { VerificationNotice } from '../../features/providers/VerificationNotice';
+import { heldByStaffTwoFactor, StaffTwoFactorNotice } from '../../features/staff/StaffTwoFactorNotice';
 import { usePrefetchFirstPatientsPage } from '../../features/patients/api';
 import { PatientsTab } from '../../features/patients/PatientsTab';
 import { useAuth } from '../../auth/context';
@@ -102,14 +103,18 @@ export default function HospitalDashboardPage() {
           <TrialBanner />
           <VerificationNotice />
           {/* One boundary per tab: a tab chosen for the first time shows the spinner, not the last one. */}
-          <LoadFailureBoundary key={active} loading={<TabAreaLoading label="Loading the tab" />}>
-            {active === 'patients' && <PatientsTab />}
-            {active === 'upload' && <UploadRecordsTab />}
-            {active === 'appointments' && <AppointmentsTab />}
-            {active === 'audit' && <AuditTrailTab />}
-            {active === 'staff' && <StaffTab />}
-            {active === 'settings' && <SettingsTab />}
-          </LoadFailureBoundary>
+          {heldByStaffTwoFactor(user) ? (
+            <StaffTwoFactorNotice />
+          ) : (
+            <LoadFailureBoundary key={active} loading={<TabAreaLoading label="Loading the tab" />}>
+              {active === 'patients' && <PatientsTab />}
+              {active === 'upload' && <UploadRecordsTab />}
+              {active === 'appointments' && <AppointmentsTab />}
+              {active === 'audit' && <AuditTrailTab />}
+              {active === 'staff' && <StaffTab />}
+              {active === 'settings' && <SettingsTab />}
+            </LoadFailureBoundary>
+          )}
         </>
       )}
     </AppLayout>

@@ -49,6 +49,18 @@ export const receiptSchema = z.object({
     .array(z.object({ fileName: z.string().check(z.maxLength(500)), sha256: hex64, size: count }))
     .check(z.maxLength(100)),
   issuedAt: z.string().check(z.maxLength(40)),
+  /**
+   * For people reading the file: the record, its hospital and its practitioner, as the server has
+   * them now. Not part of the entry, not hashed and not checked: the entry's fields are the proof.
+   */
+  summary: z.optional(
+    z.object({
+      title: z.string().check(z.maxLength(300)),
+      hospital: z.nullable(z.string().check(z.maxLength(300))),
+      /** "Dr. Ada Okafor, St. Mary's": the practitioner and their organization, or the free-text doctor. */
+      practitioner: z.nullable(z.string().check(z.maxLength(700))),
+    }),
+  ),
 });
 export type Receipt = z.infer<typeof receiptSchema>;
 

@@ -6,13 +6,15 @@ import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { canonicalJson } from '../../../shared/ledger/canonical.js';
-import { verifyReceipt } from '../../../shared/ledger/receipt.js';
+import { verifyReceipt, type Receipt } from '../../../shared/ledger/receipt.js';
 import { ledgerEntries } from '../../db/schema.js';
 import {
   addPatient,
   createTestApp,
+  expectStatus,
   signedInHospital,
   signedInPatient,
+  signedInStaff,
   type TestApp,
 } from '../../test/helpers.js';
 import { samplePdf, samplePng, uploadRecord } from '../records/testing.js';
@@ -28,6 +30,7 @@ let t: TestApp;
 let hospital: Awaited<ReturnType<typeof signedInHospital>>;
 let patient: Awaited<ReturnType<typeof signedInPatient>>;
 let recordId: string;
+let patientRow: { id: string };
 let dir: string;
 const pdf = samplePdf('Receipt test');
 const png = samplePng();
@@ -37,6 +40,7 @@ beforeAll(async () => {
   hospital = await signedInHospital(t.app);
   const p = await addPatient(t.app, hospital.cookie);
   patient = await signedInPatient(t.app, p.patientId);
+  patientRow = p;
   await appendTestEntries(t.ctx.db, 5, { tag: 'before' });
   const res = await uploadRecord(t.app, hospital.cookie, p.id, {
     fields: { title: 'Thyroid panel', description: 'TSH within range' },
@@ -106,6 +110,30 @@ describe('GET /api/medical-records/:id/receipt', () => {
     expect(receipt.checkpoint.split('\n')[1]).toBe(String(receipt.treeSize));
     expect(receipt.verifierKey).toBe((await get('/api/ledger/public-key')).body.trim());
     expect((await verifyReceipt(receipt, { verifierKey: receipt.verifierKey })).ok).toBe(true);
+  });
+
+  it('names the practitioner and their organization in its readable part, never in the entry', async () => {
+    const clinician = await signedInStaff(t, hospital.cookie, 'clinician', {
+      firstName: 'Ada',
+      lastName: 'Okafor',
+    });
+    const res = await uploadRecord(t.app, clinician.cookie, patientRow.id, {
+      fields: { title: 'Echo report', practitionerId: clinician.userId },
+    });
+    expect(res.statusCode).toBe(201);
+    const receipt = expectStatus<Receipt>(
+      await get(`/api/medical-records/${res.json().id}/receipt`, patient.cookie),
+      200,
+    );
+    expect(receipt.summary).toEqual({
+      title: 'Echo report',
+      hospital: 'General Hospital',
+      practitioner: 'Ada Okafor, General Hospital',
+    });
+    expect(JSON.stringify(receipt.entry)).not.toContain('Okafor');
+    // The summary is not what verifies: a receipt with it changed still verifies; the entry decides.
+    const altered = { ...receipt, summary: { ...receipt.summary!, practitioner: 'Someone Else' } };
+    expect((await verifyReceipt(altered, { verifierKey: receipt.verifierKey })).ok).toBe(true);
   });
 
   it('holds an old (format 1) entry with its content inline and no opening, and verifies it', async () => {

@@ -7,6 +7,9 @@ import { canonicalJson } from '../../../shared/ledger/canonical.js';
 import { RECEIPT_FORMAT, type Receipt } from '../../../shared/ledger/receipt.js';
 import { type Actor, findRecordForUser } from '../../access.js';
 import type { Db } from '../../db/connect.js';
+import { users } from '../../db/schema.js';
+import { joinNames } from '../../../shared/users.js';
+import { eq } from 'drizzle-orm';
 import { conflict, notFound } from '../../errors.js';
 import { recordAudit } from '../audit/service.js';
 import { currentCheckpoint } from './checkpoints.js';
@@ -70,5 +73,31 @@ export async function recordReceipt(
       size: a.size,
     })),
     issuedAt: options.now.toISOString(),
+    summary: await receiptSummary(db, record),
+  };
+}
+
+/** The human-readable part: the record, its organization and who it is by (never in the entry). */
+async function receiptSummary(
+  db: Db,
+  record: { title: string; hospitalId: string; doctorName: string | null; practitionerId: string | null },
+): Promise<NonNullable<Receipt['summary']>> {
+  const [org] = await db
+    .select({ name: users.hospitalName })
+    .from(users)
+    .where(eq(users.id, record.hospitalId));
+  const hospital = org?.name ?? null;
+  let practitioner = record.doctorName?.trim() || null;
+  if (record.practitionerId) {
+    const [person] = await db
+      .select({ firstName: users.firstName, lastName: users.lastName })
+      .from(users)
+      .where(eq(users.id, record.practitionerId));
+    practitioner = (person && joinNames(person.firstName, person.lastName)) || practitioner;
+  }
+  return {
+    title: record.title,
+    hospital,
+    practitioner: practitioner && hospital ? `${practitioner}, ${hospital}` : practitioner,
   };
 }

@@ -17,7 +17,7 @@ import {
   patientSchema,
 } from '../../../shared/patients.js';
 import type { AppContext } from '../../context.js';
-import { actorOf, editsOwnProfile } from '../../access.js';
+import { actorOf, editsOwnProfile, orgOf } from '../../access.js';
 import {
   ACTIVATION_KEY_PURPOSE,
   activationMail,
@@ -124,7 +124,7 @@ export async function patientRoutes(app: FastifyInstance, ctx: AppContext) {
         response: { 200: patientPageSchema },
       },
     },
-    async (request) => listPatients(ctx.db, actorOf(request).id, request.query, ctx.now()),
+    async (request) => listPatients(ctx.db, orgOf(actorOf(request)), request.query, ctx.now()),
   );
 
   r.get(

@@ -119,6 +119,16 @@ describe('members of one hospital', () => {
     expect(paged.items).toHaveLength(1);
   });
 
+  it("list the hospital's patients, whatever their role", async () => {
+    for (const member of [clinician, frontDesk]) {
+      const page = expectStatus<{ items: { id: string }[]; total: number }>(
+        await call('GET', '/api/patients', member.cookie),
+        200,
+      );
+      expect(page.items.map((p) => p.id)).toContain(t.patientRow.id);
+    }
+  });
+
   it("share the hospital's patients: the clinician uploads, and both trails name the clinician", async () => {
     const upload = await uploadRecord(t.app, clinician.cookie, t.patientRow.id, {
       fields: { title: 'Echo report' },

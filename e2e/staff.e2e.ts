@@ -46,6 +46,19 @@ const nav = (page: Page, tab: string) =>
 const rowOf = (page: Page, table: string, text: string) =>
   page.getByRole('table', { name: table }).getByRole('row').filter({ hasText: text });
 
+/**
+ * The hospital's patients as this member's dashboard lists them: the Patients tab shows the
+ * organization's patients to every staff role (docs/decisions.md#staff-accounts, route table).
+ */
+async function expectOrganizationPatient(page: Page, who: string) {
+  const list = await page.request.get(`${journey.app.url}/api/patients`);
+  expect(list.status()).toBe(200);
+  const { total } = (await list.json()) as { total: number };
+  expect(total, `patients of ${HOSPITAL} listed for ${who}`).toBe(1);
+  await nav(page, 'Patients').click();
+  await page.getByRole('button', { name: 'Open patient file of Ada Lovelace' }).waitFor();
+}
+
 const pageOverflows = (page: Page) =>
   page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);
 
@@ -89,7 +102,10 @@ async function join(person: Person): Promise<Page> {
   await expect
     .poll(() => page.getByTestId('header-hospital-name').textContent())
     .toBe(`${person.roleLabel} · ${HOSPITAL}`);
-  await page.getByTestId('header-user-name').filter({ hasText: fullName(person) }).waitFor();
+  await page
+    .getByTestId('header-user-name')
+    .filter({ hasText: fullName(person) })
+    .waitFor();
   return page;
 }
 
@@ -127,7 +143,9 @@ describe('staff accounts', () => {
     await rowOf(admin, 'Invitations waiting', frontDesk.email).filter({ hasText: 'Front desk' }).waitFor();
     expect(await rowOf(admin, 'Invitations waiting', fullName(clinician)).count()).toBe(1);
     // Invited is not yet a member.
-    expect(await admin.getByRole('table', { name: 'Staff members' }).getByTestId('staff-row').count()).toBe(1);
+    expect(await admin.getByRole('table', { name: 'Staff members' }).getByTestId('staff-row').count()).toBe(
+      1,
+    );
   });
 
   it('lets each invited person join from the mailed link and sign in, the header naming their role', async () => {
@@ -153,6 +171,7 @@ describe('staff accounts', () => {
     await nav(page, 'Patients').waitFor();
     expect(await nav(page, 'Staff').count()).toBe(0);
     expect(await nav(page, 'Audit Trail').count()).toBe(0);
+    await expectOrganizationPatient(page, 'its clinician');
     await nav(page, 'Upload Records').click();
     await page.getByRole('heading', { name: 'Upload Medical Records' }).waitFor();
     // The Practitioner select names the signed-in clinician by default, so no free-text doctor.
@@ -210,6 +229,7 @@ describe('staff accounts', () => {
     await page.getByRole('heading', { name: 'Patient Management' }).waitFor();
     expect(await page.getByRole('heading', { name: 'Staff', exact: true }).count()).toBe(0);
 
+    await expectOrganizationPatient(page, 'its front desk');
     await page.getByRole('button', { name: 'Open patient file of Ada Lovelace' }).click();
     const details = page.getByRole('dialog', { name: 'Ada Lovelace' });
     const row = details.getByTestId('patient-record-row').filter({ hasText: 'Chest X-ray' });
@@ -250,7 +270,9 @@ describe('staff accounts', () => {
     await admin.goto(`${url}/hospital-dashboard?tab=staff`);
     await admin.getByRole('button', { name: `Deactivate ${fullName(clinician)}` }).click();
     const confirm = admin.getByRole('dialog', { name: 'Deactivate this staff member?' });
-    await confirm.getByText(`${fullName(clinician)} (${clinician.email}) will be signed out everywhere`).waitFor();
+    await confirm
+      .getByText(`${fullName(clinician)} (${clinician.email}) will be signed out everywhere`)
+      .waitFor();
     await confirm.getByRole('button', { name: 'Deactivate' }).click();
     await toast(admin, 'Staff Member Deactivated').waitFor();
     await rowOf(admin, 'Staff members', clinician.email).waitFor({ state: 'detached' });

@@ -59,6 +59,13 @@ async function expectOrganizationPatient(page: Page, who: string) {
   await page.getByRole('button', { name: 'Open patient file of Ada Lovelace' }).waitFor();
 }
 
+/** The audit trail's record-upload entries (one Paper each, inside the Transaction History Paper). */
+const uploadEntries = (page: Page) =>
+  page
+    .locator('.mantine-Paper-root')
+    .filter({ has: page.getByText('record upload', { exact: true }) })
+    .filter({ hasNot: page.getByRole('heading', { name: 'Transaction History' }) });
+
 const pageOverflows = (page: Page) =>
   page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);
 
@@ -207,9 +214,7 @@ describe('staff accounts', () => {
     // The organization's trail, as the admin: the upload is the clinician's, at this hospital.
     await admin.goto(`${url}/hospital-dashboard?tab=audit`);
     await admin.getByRole('heading', { name: 'Transaction History' }).waitFor();
-    const uploadEntry = admin
-      .locator('.mantine-Paper-root')
-      .filter({ has: admin.getByText('record upload', { exact: true }) });
+    const uploadEntry = uploadEntries(admin);
     await uploadEntry.first().waitFor();
     expect(await uploadEntry.count()).toBe(1);
     expect(await uploadEntry.textContent()).toContain(
@@ -298,10 +303,8 @@ describe('staff accounts', () => {
     expect(((await deskMe.json()) as { user: { email: string } | null }).user?.email).toBe(frontDesk.email);
     // What the clinician recorded stays under their name.
     await admin.goto(`${url}/hospital-dashboard?tab=audit`);
-    await admin
-      .locator('.mantine-Paper-root')
-      .filter({ has: admin.getByText('record upload', { exact: true }) })
-      .filter({ hasText: `User: ${fullName(clinician)}, ${HOSPITAL}` })
+    await uploadEntries(admin)
+      .filter({ hasText: `User: ${fullName(clinician)}, ${HOSPITAL} · ${clinicianId}` })
       .waitFor();
     await clinicianPage.context().close();
     await deskPage.context().close();

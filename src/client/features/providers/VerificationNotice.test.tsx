@@ -52,7 +52,7 @@ describe('VerificationNotice', () => {
     });
     await user.click(await screen.findByRole('button', { name: 'Apply for verification' }));
     const dialog = await screen.findByRole('dialog', { name: 'Apply for verification' });
-    await user.type(within(dialog).getByLabelText('Website'), 'not a site');
+    await user.type(await within(dialog).findByLabelText('Website'), 'not a site');
     await user.click(within(dialog).getByRole('button', { name: 'Send request' }));
     expect(within(dialog).getByLabelText('Website')).toHaveAttribute('aria-invalid', 'true');
     expect(network.to('POST /api/hospital/verification')).toHaveLength(0);

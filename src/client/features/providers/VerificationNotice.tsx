@@ -1,20 +1,19 @@
 // A self-signed-up hospital's dashboard says plainly that MedLedger has not verified it, what its
 // patients see because of that, and (to its admins) how to apply (docs/decisions.md#verified-providers).
-import { Alert, Button, Group, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Button, Group, Loader, Stack, Text } from '@mantine/core';
 import { IconShieldQuestion } from '@tabler/icons-react';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { PROVIDER_NOT_VERIFIED_LABEL } from '../../../shared/constants';
-import { verificationRequestSchema } from '../../../shared/providers';
-import { errorMessage } from '../../api/request';
 import { useAuth } from '../../auth/context';
 import { AppModal } from '../../components/AppModal';
-import { FormActions } from '../../components/FormActions';
-import { SubmitForm } from '../../components/SubmitForm';
-import { useSchemaForm } from '../../components/useSchemaForm';
 import { formatDate } from '../../format';
-import { notifyError, notifySuccess } from '../../notify';
 import { isHospitalAdmin } from '../staff/permissions';
-import { useRequestVerification, useVerificationStatus } from './api';
+import { useVerificationStatus } from './api';
+
+// The form brings the schemas library (Zod): it loads when the dialog first opens, not with the dashboard.
+const VerificationForm = lazy(async () => ({
+  default: (await import('./VerificationForm')).VerificationForm,
+}));
 
 export function VerificationNotice() {
   const { user } = useAuth();
@@ -59,55 +58,12 @@ export function VerificationNotice() {
         )}
       </Stack>
       <AppModal opened={applying} onClose={() => setApplying(false)} title="Apply for verification">
-        {applying && <VerificationForm onDone={() => setApplying(false)} />}
+        {applying && (
+          <Suspense fallback={<Loader size="sm" aria-label="Loading the form" />}>
+            <VerificationForm onDone={() => setApplying(false)} />
+          </Suspense>
+        )}
       </AppModal>
     </Alert>
-  );
-}
-
-function VerificationForm({ onDone }: { onDone: () => void }) {
-  const form = useSchemaForm(verificationRequestSchema, {
-    npiNumber: '',
-    licenseNumber: '',
-    website: '',
-    address: '',
-    contactPhone: '',
-  });
-  const send = useRequestVerification();
-  const submit = async (values: ReturnType<typeof verificationRequestSchema.parse>) => {
-    try {
-      const answer = await send.mutateAsync(values);
-      notifySuccess('Request Sent', answer.message);
-      onDone();
-    } catch (error) {
-      notifyError('Request Failed', errorMessage(error, 'The request could not be sent. Please try again.'));
-    }
-  };
-  return (
-    <SubmitForm onSubmit={form.onSubmit(submit)}>
-      <Stack>
-        <Text size="sm">
-          MedLedger reviews the request with what identifies your hospital as a provider, and e-mails you the
-          answer. Your hospital&rsquo;s name and your e-mail address are sent with it.
-        </Text>
-        <SimpleGrid cols={{ base: 1, sm: 2 }}>
-          <TextInput label="NPI Number" {...form.getInputProps('npiNumber')} />
-          <TextInput label="License Number" {...form.getInputProps('licenseNumber')} />
-          <TextInput label="Website" type="url" placeholder="https://" {...form.getInputProps('website')} />
-          <TextInput
-            label="Contact Phone"
-            type="tel"
-            autoComplete="tel"
-            {...form.getInputProps('contactPhone')}
-          />
-        </SimpleGrid>
-        <TextInput label="Address" {...form.getInputProps('address')} />
-        <FormActions onCancel={onDone}>
-          <Button type="submit" loading={send.isPending}>
-            Send request
-          </Button>
-        </FormActions>
-      </Stack>
-    </SubmitForm>
   );
 }

@@ -3,8 +3,10 @@ import {
   addPatient,
   auditRows,
   call,
+  enableTwoFactor,
   signedInHospital,
   signedInPatient,
+  signedInStaff,
   useCast,
 } from '../../test/helpers.js';
 
@@ -26,6 +28,20 @@ describe('hospital settings', () => {
       staffTwoFactorRequired: false,
       timeZone: 'UTC',
     });
+  });
+
+  it("shows each member their own two-factor state, not the organization account's", async () => {
+    const h = await signedInHospital(t.app, 'St. Luke');
+    const clinician = await signedInStaff(t, h.cookie, 'clinician');
+    await enableTwoFactor(t, clinician.cookie);
+    const twoFactorOf = async (cookie: string) =>
+      (await call(t.app, 'GET', '/api/hospital/settings', cookie)).json().twoFactorEnabled;
+    expect(await twoFactorOf(clinician.cookie)).toBe(true);
+    expect(await twoFactorOf(h.cookie)).toBe(false);
+    // Saving answers the saver's own state too.
+    expect(
+      (await put(h.cookie, { hospitalName: 'St. Luke', adminEmail: h.email })).json().twoFactorEnabled,
+    ).toBe(false);
   });
 
   it('saves the name and administrator e-mail, shows the name on the session user, and audits it', async () => {

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { hospitalSettingsResponseSchema, hospitalSettingsSchema } from '../../../shared/hospital.js';
 import type { AppContext } from '../../context.js';
-import { actorOf, orgOf } from '../../access.js';
+import { actorOf } from '../../access.js';
 import { getSettings, saveSettings } from './service.js';
 import { ALL_STAFF, HOSPITAL_ADMINS } from '../../plugins/policy.js';
 
@@ -20,7 +20,7 @@ export async function hospitalRoutes(app: FastifyInstance, ctx: AppContext) {
       },
       schema: { tags, summary: "The hospital's settings", response: { 200: hospitalSettingsResponseSchema } },
     },
-    async (request) => getSettings(ctx.db, orgOf(actorOf(request))),
+    async (request) => getSettings(ctx.db, actorOf(request)),
   );
 
   r.put(

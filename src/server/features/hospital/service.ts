@@ -20,10 +20,18 @@ const toSettings = (row: UserRow): HospitalSettings => ({
   staffTwoFactorRequired: row.staffTwoFactorRequired,
 });
 
-export async function getSettings(db: Db, hospitalId: string): Promise<HospitalSettings> {
-  const [row] = await db.select().from(users).where(eq(users.id, hospitalId));
+/** The organization's settings; `twoFactorEnabled` is the signed-in member's own (their profile's). */
+export async function getSettings(db: Db, actor: Actor): Promise<HospitalSettings> {
+  const [row] = await db
+    .select()
+    .from(users)
+    .where(eq(users.id, orgOf(actor)));
   if (!row || row.role !== 'hospital') throw notFound();
-  return toSettings(row);
+  const [me] = await db
+    .select({ twoFactorEnabled: users.twoFactorEnabled })
+    .from(users)
+    .where(eq(users.id, actor.id));
+  return { ...toSettings(row), twoFactorEnabled: me?.twoFactorEnabled ?? false };
 }
 
 export async function saveSettings(
@@ -31,7 +39,7 @@ export async function saveSettings(
   actor: Actor,
   input: HospitalSettingsInput,
 ): Promise<HospitalSettings> {
-  const before = await getSettings(db, orgOf(actor));
+  const before = await getSettings(db, actor);
   const changed = [
     before.hospitalName !== input.hospitalName ? 'hospital name' : null,
     before.adminEmail !== input.adminEmail ? 'administrator e-mail' : null,
@@ -65,5 +73,5 @@ export async function saveSettings(
     }
     return updated;
   });
-  return toSettings(row);
+  return { ...toSettings(row), twoFactorEnabled: before.twoFactorEnabled };
 }

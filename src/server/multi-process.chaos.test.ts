@@ -1,7 +1,8 @@
 // Several app processes on one PostgreSQL behave as one (docs/decisions.md, "Several app
 // processes"): two real server processes, each with a DATA_DIR of its own (nothing shared on disk),
 // attachments in the database. An upload through one downloads byte for byte (and by range)
-// through the other; failed sign-ins through one count in the other. And WORKERS=2: one port, a
+// through the other; failed sign-ins through one count in the other; two admins demoting each other
+// through the two at once keep one admin. And WORKERS=2: one port, a
 // worker that dies is replaced, SIGTERM stops every worker. On a throw-away PostgreSQL
 // (TEST_DATABASE_URL under test:pg, else a cluster of its own).
 import crypto from 'node:crypto';
@@ -11,6 +12,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { WORKER_INDEX_ENV } from './cluster.js';
 import { STRONG_PASSWORD } from './test/helpers.js';
+import { headerOf, linkTo, outboxMessages } from './mail/read-message.js';
 import {
   callProcess,
   hospitalWithPatient,
@@ -26,12 +28,14 @@ let database: Awaited<ReturnType<typeof processDatabase>>;
 let env: Record<string, string>;
 const running: ServerProcess[] = [];
 const dirs: string[] = [];
+const dataDirOf = new Map<ServerProcess, string>();
 
 async function start(args: string[] = []) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'medledger-process-'));
   dirs.push(dataDir);
   const p = await startServerProcess({ ...env, DATA_DIR: dataDir }, args);
   running.push(p);
+  dataDirOf.set(p, dataDir);
   return p;
 }
 
@@ -92,6 +96,80 @@ describe('two app processes on one database, no DATA_DIR shared', () => {
       /Too many failed sign-in attempts/,
     );
     expect((await signIn(a.url, STRONG_PASSWORD)).status).toBe(429);
+  });
+
+  it('two admins demoting each other through the two processes at once always keep one admin', async () => {
+    const { cookie: first } = await hospitalWithPatient(a.url);
+    const me = async (base: string, cookie: string) =>
+      ((await (await callProcess(base, 'GET', '/api/auth/me', cookie)).json()) as { user: { id: string } })
+        .user.id;
+    const firstId = await me(a.url, first);
+    // The second admin: invited through a (its outbox), joins and signs in through b.
+    const email = `second.${crypto.randomUUID()}@example.test`;
+    const invited = await callProcess(a.url, 'POST', '/api/hospital/staff', first, {
+      email,
+      firstName: 'Second',
+      lastName: 'Admin',
+      staffRole: 'hospital_admin',
+    });
+    expect(invited.status).toBe(201);
+    const link = await vi.waitFor(
+      () => {
+        const mail = outboxMessages(path.join(dataDirOf.get(a)!, 'outbox')).find(
+          (m) => headerOf(m, 'To') === email,
+        );
+        const found = mail && linkTo(mail, '/join-staff');
+        if (!found) throw new Error('no invitation mailed yet');
+        return found;
+      },
+      { timeout: 15_000, interval: 100 },
+    );
+    const inviteToken = new URL(link).searchParams.get('token');
+    const joined = await callProcess(b.url, 'POST', '/api/auth/register', undefined, {
+      role: 'hospital',
+      inviteToken,
+      email,
+      password: STRONG_PASSWORD,
+      firstName: 'Second',
+      lastName: 'Admin',
+    });
+    expect(joined.status).toBe(201);
+    const signedIn = await callProcess(b.url, 'POST', '/api/auth/login', undefined, {
+      email,
+      password: STRONG_PASSWORD,
+    });
+    const second = signedIn.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0])
+      .join('; ');
+    const secondId = await me(b.url, second);
+
+    const adminCount = async (cookie: string) => {
+      const staff = (await (await callProcess(a.url, 'GET', '/api/hospital/staff', cookie)).json()) as {
+        items: { staffRole: string }[];
+      };
+      return staff.items.filter((m) => m.staffRole === 'hospital_admin').length;
+    };
+
+    for (let round = 0; round < 8; round++) {
+      const [demotedSecond, demotedFirst] = await Promise.all([
+        callProcess(a.url, 'PATCH', `/api/hospital/staff/${secondId}`, first, { staffRole: 'clinician' }),
+        callProcess(b.url, 'PATCH', `/api/hospital/staff/${firstId}`, second, { staffRole: 'clinician' }),
+      ]);
+      // One wins; the other is refused: 409 when it overlapped (the organization's row is locked,
+      // so it sees the first one's change), 403 when it came after (its sender is no admin then).
+      const statuses = [demotedSecond.status, demotedFirst.status].sort();
+      expect(statuses[0]).toBe(200);
+      expect([403, 409]).toContain(statuses[1]);
+      // Whoever is still an admin counts one admin and puts the other back (through either process).
+      const [stillAdmin, demotedId] = demotedSecond.status === 200 ? [first, secondId] : [second, firstId];
+      expect(await adminCount(stillAdmin)).toBe(1);
+      const restored = await callProcess(b.url, 'PATCH', `/api/hospital/staff/${demotedId}`, stillAdmin, {
+        staffRole: 'hospital_admin',
+      });
+      expect(restored.status).toBe(200);
+    }
+    expect(await adminCount(first)).toBe(2);
   });
 });
 

@@ -83,7 +83,7 @@ export async function startPgCluster(
     } catch (error) {
       const logFile = path.join(dir, 'server.log');
       const log = fs.existsSync(logFile) ? fs.readFileSync(logFile, 'utf8').slice(-2000) : '';
-      if (attempt >= 3) throw new Error(`${(error as Error).message}; server log:\n${log}`);
+      if (attempt >= 3) throw new Error(`${(error as Error).message}; server log:\n${log}`, { cause: error });
       port = await freePort();
     }
   }

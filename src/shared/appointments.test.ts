@@ -179,7 +179,11 @@ describe('the appointment form schema', () => {
     });
 
     it('needs no typed doctor once a practitioner is chosen, and a typed one without', () => {
-      const withPractitioner = appointmentFormSchema.parse({ ...dialog, doctorName: '', practitionerId: 'u-1' });
+      const withPractitioner = appointmentFormSchema.parse({
+        ...dialog,
+        doctorName: '',
+        practitionerId: 'u-1',
+      });
       expect(withPractitioner.practitionerId).toBe('u-1');
       const neither = appointmentFormSchema.safeParse({ ...dialog, doctorName: ' ', practitionerId: null });
       expect(neither.error?.issues.map((i) => [i.path.join('.'), i.message])).toEqual([

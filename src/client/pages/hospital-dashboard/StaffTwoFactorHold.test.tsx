@@ -4,7 +4,7 @@ import { screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { PublicUser } from '../../../shared/users';
 import { hospitalUser, renderApp } from '../../test/render';
-import HospitalDashboardPage from '../../pages/hospital-dashboard/HospitalDashboardPage';
+import HospitalDashboardPage from './HospitalDashboardPage';
 
 const clinician: PublicUser = {
   ...hospitalUser,

@@ -133,6 +133,17 @@ export const patients = pgTable(
     insuranceProvider: text('insurance_provider'),
     insurancePolicy: text('insurance_policy'),
     primaryCarePhysician: text('primary_care_physician'),
+    address: text('address'),
+    /** A BCP 47 language tag ("es", "pt-BR"); shown by its name. */
+    preferredLanguage: text('preferred_language'),
+    emergencyContactName: text('emergency_contact_name'),
+    emergencyContactPhone: text('emergency_contact_phone'),
+    /**
+     * Chart merge (docs/decisions.md#chart-merge): set on the duplicate chart, whose records and
+     * appointments stay its own (their ledger entries name it) and are read with the kept chart's.
+     */
+    mergedIntoId: uuid('merged_into_id').references((): AnyPgColumn => patients.id),
+    mergedAt: ts('merged_at'),
     /** Deleting a patient archives it: hidden from the hospital's lists, records kept. */
     archivedAt: ts('archived_at'),
     createdAt: createdAt(),
@@ -162,6 +173,8 @@ export const medicalRecords = pgTable(
     /** The practitioner (a member of the hospital) it is by; null on free-text records. */
     practitionerId: uuid('practitioner_id').references(() => users.id),
     department: text('department'),
+    /** The date of service (when the visit, test or scan took place), apart from the upload time. */
+    serviceDate: date('service_date', { mode: 'string' }),
     /** draft: kept for the hospital only, not ledgered; final: uploaded and ledgered. */
     status: text('status', { enum: ['draft', 'final'] })
       .notNull()
@@ -265,7 +278,9 @@ export const appointments = pgTable(
     appointmentType: text('appointment_type').notNull(),
     appointmentDate: ts('appointment_date').notNull(),
     location: text('location'),
-    status: text('status', { enum: ['scheduled', 'confirmed', 'completed', 'pending', 'cancelled'] })
+    status: text('status', {
+      enum: ['scheduled', 'confirmed', 'checked_in', 'completed', 'no_show', 'pending', 'cancelled'],
+    })
       .notNull()
       .default('scheduled'),
     notes: text('notes'),
@@ -356,6 +371,8 @@ export const familyContacts = pgTable(
     isPrimary: boolean('is_primary').notNull().default(false),
     canAccessRecords: boolean('can_access_records').notNull().default(false),
     emergencyContact: boolean('emergency_contact').notNull().default(false),
+    /** With access: every current and future record, not only those whose own Family switch is on. */
+    shareAllRecords: boolean('share_all_records').notNull().default(false),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

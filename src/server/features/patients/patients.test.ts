@@ -122,6 +122,22 @@ describe('possible duplicates when adding a patient', () => {
     expect(await count()).toBe(3);
   });
 
+  it('warns of a duplicate whose name differs only in accents and case', async () => {
+    const h = await signedInHospital(t.app);
+    const first = await addPatient(t.app, h.cookie, {
+      firstName: 'Chloé',
+      lastName: 'Müller',
+      dateOfBirth: '1980-05-06',
+    });
+    const res = await inject('POST', '/api/patients', h.cookie, {
+      firstName: 'CHLOE',
+      lastName: 'muller',
+      dateOfBirth: '1980-05-06',
+    });
+    expect(res.statusCode).toBe(409);
+    expect(res.json().duplicates.map((d: { id: string }) => d.id)).toEqual([first.id]);
+  });
+
   it("never compares with another hospital's patients (nothing of theirs leaks)", async () => {
     const h1 = await signedInHospital(t.app);
     const h2 = await signedInHospital(t.app);
@@ -216,6 +232,19 @@ describe('listing patients', () => {
     expect(await search(bob.patientId.toLowerCase())).toEqual([bob.id]);
     expect(await search('%')).toEqual([]);
     expect((await search('')).sort()).toEqual([ada.id, bob.id].sort());
+  });
+
+  it('folds accents and case on both sides: "garcia" finds María García, "CHLOÉ" finds Chloe, "strasse" Straße', async () => {
+    const h = await signedInHospital(t.app);
+    const maria = await addPatient(t.app, h.cookie, { firstName: 'María', lastName: 'García' });
+    const chloe = await addPatient(t.app, h.cookie, { firstName: 'Chloe', lastName: 'Straße' });
+    const search = (q: string) => searchIds(h.cookie, q);
+    expect(await search('garcia')).toEqual([maria.id]);
+    expect(await search('MARIA GARC')).toEqual([maria.id]);
+    expect(await search('maría garcía')).toEqual([maria.id]);
+    expect(await search('CHLOÉ')).toEqual([chloe.id]);
+    expect(await search('strasse')).toEqual([chloe.id]);
+    expect(await search('garcíb')).toEqual([]);
   });
 
   it("finds a patient by their own account's name and e-mail, never across two fields or another hospital's", async () => {

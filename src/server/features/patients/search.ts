@@ -1,8 +1,9 @@
 // The patient list's search: a fragment anywhere in the patient's name, e-mail or MRN, or in the
-// name or e-mail of the account linked to the patient. Each side is one text per row, matched
-// with ILIKE and served by a trigram GIN index (migration 0020): the expressions below must stay
-// identical to the indexes' for PostgreSQL to use them.
-import { ilike, inArray, sql, type AnyColumn, type SQL } from 'drizzle-orm';
+// name or e-mail of the account linked to the patient. Each side is one text per row, accent- and
+// case-folded by medledger_fold() ("garcia" finds "María García"), matched with LIKE against the
+// folded fragment and served by a trigram GIN index (migration 0035): the expressions below must
+// stay identical to the indexes' for PostgreSQL to use them.
+import { inArray, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import { alias, unionAll } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/connect.js';
 import { patients, users } from '../../db/schema.js';
@@ -15,9 +16,9 @@ export const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => 
 // name by a space, so that "Jane Doe" finds the full name.
 type Named = { firstName: AnyColumn; lastName: AnyColumn; email: AnyColumn };
 const patientText = (t: Named & { patientId: AnyColumn }) =>
-  sql`(coalesce(${t.firstName}, '') || ' ' || coalesce(${t.lastName}, '') || E'\\x01' || coalesce(${t.email}, '') || E'\\x01' || coalesce(${t.patientId}, ''))`;
+  sql`medledger_fold(coalesce(${t.firstName}, '') || ' ' || coalesce(${t.lastName}, '') || E'\\x01' || coalesce(${t.email}, '') || E'\\x01' || coalesce(${t.patientId}, ''))`;
 const userText = (t: Named) =>
-  sql`(coalesce(${t.firstName}, '') || ' ' || coalesce(${t.lastName}, '') || E'\\x01' || coalesce(${t.email}, ''))`;
+  sql`medledger_fold(coalesce(${t.firstName}, '') || ' ' || coalesce(${t.lastName}, '') || E'\\x01' || coalesce(${t.email}, ''))`;
 
 const matched = alias(patients, 'matched');
 const linked = alias(patients, 'linked');
@@ -28,19 +29,20 @@ const linked = alias(patients, 'linked');
  * patient of the hospital.
  */
 export function patientSearchFilter(db: Db, search: string): SQL {
-  const pattern = likePattern(search);
+  const pattern = sql`medledger_fold(${likePattern(search)})`;
+  const folded = (text: SQL) => sql`${text} like ${pattern}`;
   return inArray(
     patients.id,
     unionAll(
       db
         .select({ id: matched.id })
         .from(matched)
-        .where(ilike(patientText(matched), pattern)),
+        .where(folded(patientText(matched))),
       db
         .select({ id: linked.id })
         .from(users)
         .innerJoin(linked, sql`${linked.userId} = ${users.id}`)
-        .where(ilike(userText(users), pattern)),
+        .where(folded(userText(users))),
     ),
   );
 }

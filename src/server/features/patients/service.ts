@@ -157,7 +157,7 @@ function demographics(input: PatientInput) {
 
 /**
  * This hospital's patients that a new one may duplicate: the same first and last name (any case)
- * with the same date of birth, or the same e-mail. Other hospitals' patients are never looked at.
+ * with the same date of birth (names accent- and case-folded), or the same e-mail. Other hospitals' patients are never looked at.
  */
 export async function findPossibleDuplicates(
   db: Db,
@@ -167,8 +167,9 @@ export async function findPossibleDuplicates(
   const sameNameAndBirth =
     input.firstName && input.lastName && input.dateOfBirth
       ? and(
-          sql`lower(${patients.firstName}) = lower(${input.firstName})`,
-          sql`lower(${patients.lastName}) = lower(${input.lastName})`,
+          // Folded like the search (migration 0035): "Chloe Muller" duplicates "Chloé Müller".
+          sql`medledger_fold(${patients.lastName}) = medledger_fold(${input.lastName})`,
+          sql`medledger_fold(${patients.firstName}) = medledger_fold(${input.firstName})`,
           eq(patients.dateOfBirth, input.dateOfBirth),
         )
       : undefined;

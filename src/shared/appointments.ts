@@ -29,14 +29,30 @@ export const APPOINTMENT_MESSAGES = {
   required: 'Please fill in all required fields',
   date: 'The appointment date and time must be a valid date and time',
   past: 'The appointment date cannot be in the past',
-  status: 'Status must be one of scheduled, confirmed, completed',
+  status: 'Status must be one of scheduled, confirmed, checked_in, completed, no_show',
+  notYet: 'Checked in, Completed and No-show can be set only from the appointment time on',
   practitioner: "Please choose a practitioner or enter the doctor's name",
 } as const;
 
 export type AppointmentType = (typeof APPOINTMENT_TYPES)[number];
 export type AppointmentStatus = (typeof APPOINTMENT_STATUSES)[number];
 /** The statuses the card's dropdown (and PATCH …/status) offers; cancelling is its own call. */
-export const SETTABLE_STATUSES = ['scheduled', 'confirmed', 'completed'] as const;
+export const SETTABLE_STATUSES = ['scheduled', 'confirmed', 'checked_in', 'completed', 'no_show'] as const;
+export type SettableStatus = (typeof SETTABLE_STATUSES)[number];
+/** What happened at the visit: only from its start time on (a future visit cannot be completed). */
+export const VISIT_OUTCOME_STATUSES: readonly SettableStatus[] = ['checked_in', 'completed', 'no_show'];
+export const APPOINTMENT_STATUS_LABELS: Record<AppointmentStatus, string> = {
+  scheduled: 'Scheduled',
+  confirmed: 'Confirmed',
+  checked_in: 'Checked in',
+  completed: 'Completed',
+  no_show: 'No-show',
+  pending: 'Pending',
+  cancelled: 'Cancelled',
+};
+/** Whether a status may be set now on an appointment starting at `start`. */
+export const statusAllowedAt = (status: SettableStatus, start: Date, now: Date) =>
+  !VISIT_OUTCOME_STATUSES.includes(status) || start.getTime() <= now.getTime();
 
 export const APPOINTMENT_TYPE_LABELS: Record<AppointmentType, string> = {
   consultation: 'Consultation',

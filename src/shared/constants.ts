@@ -76,7 +76,15 @@ export const DEPARTMENT_LABELS: Record<(typeof DEPARTMENTS)[number], string> = {
   emergency: 'Emergency',
   general: 'General Medicine',
 };
-export const APPOINTMENT_STATUSES = ['scheduled', 'confirmed', 'completed', 'pending', 'cancelled'] as const;
+export const APPOINTMENT_STATUSES = [
+  'scheduled',
+  'confirmed',
+  'checked_in',
+  'completed',
+  'no_show',
+  'pending',
+  'cancelled',
+] as const;
 export const RELATIONSHIPS = ['spouse', 'parent', 'child', 'sibling', 'guardian', 'other'] as const;
 
 /** Every kind of audit entry the server writes (its AuditAction type is made from this list). */

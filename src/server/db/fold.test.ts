@@ -14,9 +14,9 @@ afterAll(() => database.close());
 describe('medledger_fold', () => {
   it('folds each Latin letter with a diacritic, the ligatures and ASCII as the shared fold does', async () => {
     const letters = [...FOLDED_LETTERS, ...'AZaz09 .@%_'];
-    const rows = await database.db.execute<{ folded: string }>(
+    const rows = (await database.db.execute(
       sql`select medledger_fold(c) as folded from json_array_elements_text(${JSON.stringify(letters)}::json) with ordinality as l(c, n) order by n`,
-    );
+    )) as unknown as { rows: { folded: string }[] };
     expect(rows.rows.map((r) => r.folded)).toEqual(letters.map(foldForSearch));
     expect(foldForSearch('María García-Ñúñez Straße Œuvre')).toBe('maria garcia-nunez strasse oeuvre');
   });
@@ -34,12 +34,12 @@ describe('the patient search on its index', () => {
     // Without rows the planner would scan; with sequential scans off it shows which index it can use.
     await database.db.transaction(async (tx) => {
       await tx.execute(sql`set local enable_seqscan = off`);
-      const explained = await tx.execute<{ 'QUERY PLAN': string }>(
+      const explained = (await tx.execute(
         sql.raw(
           // The test's own two literals ('%garcia%'), highest number first so $1 never eats $10.
           `explain ${params.reduceRight<string>((q, p, i) => q.replaceAll(`$${i + 1}`, `'${String(p)}'`), text)}`,
         ),
-      );
+      )) as unknown as { rows: { 'QUERY PLAN': string }[] };
       const plan = explained.rows.map((r) => r['QUERY PLAN']).join('\n');
       expect(plan).toContain('patients_search_fold_idx');
       expect(plan).toContain('users_search_fold_idx');

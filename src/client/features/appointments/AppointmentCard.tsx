@@ -1,8 +1,14 @@
 // One appointment in the schedule panel: time, status badge, doctor, type, department, optional
-// location and notes, edit and cancel buttons, and the status dropdown (scheduled/confirmed/completed).
+// location and notes, edit and cancel buttons, and the status dropdown (scheduled, confirmed, and
+// from the visit's time on checked in, completed, no-show).
 import { Badge, Group, Paper, Select, Stack, Text } from '@mantine/core';
 import { IconClock, IconEdit, IconMapPin, IconTrash } from '@tabler/icons-react';
-import { SETTABLE_STATUSES, type Appointment } from '../../../shared/appointments';
+import {
+  APPOINTMENT_STATUS_LABELS,
+  SETTABLE_STATUSES,
+  statusAllowedAt,
+  type Appointment,
+} from '../../../shared/appointments';
 import { useDisplayZone } from '../../time';
 import { timeOf } from './calendar';
 import { AddToCalendarButton } from '../calendar/AddToCalendarButton';
@@ -12,11 +18,12 @@ import { IconAction } from '../../components/IconAction';
 export const STATUS_COLORS: Record<Appointment['status'], string> = {
   scheduled: 'blue',
   confirmed: 'teal',
+  checked_in: 'violet',
   completed: 'gray',
+  no_show: 'orange',
   pending: 'yellow',
   cancelled: 'red',
 };
-const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
 interface Props {
   appointment: Appointment;
@@ -42,7 +49,7 @@ export function AppointmentCard({ appointment: a, onEdit, onCancel, onStatus }: 
             <IconClock size={16} aria-hidden />
             <Text fw={600}>{timeOf(a, zone)}</Text>
             <Badge color={STATUS_COLORS[a.status]} variant="light">
-              {capitalise(a.status)}
+              {APPOINTMENT_STATUS_LABELS[a.status]}
             </Badge>
           </Group>
           <Group gap={4}>
@@ -87,9 +94,14 @@ export function AppointmentCard({ appointment: a, onEdit, onCancel, onStatus }: 
           <Select
             size="xs"
             aria-label="Appointment status"
-            data={SETTABLE_STATUSES.map((s) => ({ value: s, label: capitalise(s) }))}
+            data={SETTABLE_STATUSES.map((s) => ({
+              value: s,
+              label: APPOINTMENT_STATUS_LABELS[s],
+              // The server refuses these before the visit's time too (statusAllowedAt).
+              disabled: !statusAllowedAt(s, new Date(a.appointmentDate), new Date()),
+            }))}
             value={(SETTABLE_STATUSES as readonly string[]).includes(a.status) ? a.status : null}
-            placeholder={capitalise(a.status)}
+            placeholder={APPOINTMENT_STATUS_LABELS[a.status]}
             allowDeselect={false}
             onChange={(v) => v && v !== a.status && onStatus(v)}
           />

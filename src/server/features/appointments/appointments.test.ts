@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Appointment } from '../../../shared/appointments.js';
+import { APPOINTMENT_MESSAGES, type Appointment } from '../../../shared/appointments.js';
 import type { Paged } from '../../../shared/paging.js';
 import { appointments, ledgerEntries } from '../../db/schema.js';
 import { addPatient, auditRows, callerOf, useCast } from '../../test/helpers.js';
@@ -254,22 +254,32 @@ describe('PUT /api/appointments/{id}', () => {
 });
 
 describe('PATCH /api/appointments/{id}/status', () => {
-  it('sets confirmed and completed, audits it, and refuses other values', async () => {
+  it('sets confirmed; checked in, completed and no-show only from the visit time on; audits each and refuses other values', async () => {
     const a = await created({
       appointmentDate: at('09:00'),
       doctorName: 'Dr. Status',
       patientId: secondPatient.id,
     });
-    for (const status of ['confirmed', 'completed', 'scheduled']) {
-      const res = await call('PATCH', `/api/appointments/${a.id}/status`, t.hospital.cookie, { status });
+    const setStatus = (status: string) =>
+      call('PATCH', `/api/appointments/${a.id}/status`, t.hospital.cookie, { status });
+    expect((await setStatus('confirmed')).json().status).toBe('confirmed');
+    for (const status of ['checked_in', 'completed', 'no_show']) {
+      const early = await setStatus(status);
+      expect(early.statusCode).toBe(400);
+      expect(early.json().message).toBe(APPOINTMENT_MESSAGES.notYet);
+    }
+    // The visit's time has come (moved in the database: a booking cannot be made in the past).
+    await t.ctx.db
+      .update(appointments)
+      .set({ appointmentDate: new Date(Date.now() - 60_000) })
+      .where(eq(appointments.id, a.id));
+    for (const status of ['checked_in', 'completed', 'no_show', 'scheduled']) {
+      const res = await setStatus(status);
       expect(res.statusCode).toBe(200);
       expect(res.json().status).toBe(status);
     }
-    expect(
-      (await call('PATCH', `/api/appointments/${a.id}/status`, t.hospital.cookie, { status: 'cancelled' }))
-        .statusCode,
-    ).toBe(400);
-    expect(await auditRows(t, { entityId: a.id, action: 'appointment_status' })).toHaveLength(3);
+    expect((await setStatus('cancelled')).statusCode).toBe(400);
+    expect(await auditRows(t, { entityId: a.id, action: 'appointment_status' })).toHaveLength(5);
   });
 
   it('answers 404 to another hospital and 403 to a patient', async () => {

@@ -23,10 +23,12 @@ import {
   APPOINTMENT_TYPE_LABELS,
   conflictLabel,
   findConflicts,
+  statusAllowedAt,
   type Appointment,
   type AppointmentInput,
   type AppointmentRangeQuery,
   type AppointmentType,
+  type SettableStatus,
 } from '../../../shared/appointments.js';
 import { APPOINTMENT_LENGTH_MINUTES, DEPARTMENT_LABELS } from '../../../shared/constants.js';
 import {
@@ -394,10 +396,13 @@ export async function setAppointmentStatus(
   db: Db,
   actor: Actor,
   id: string,
-  status: 'scheduled' | 'confirmed' | 'completed',
+  status: SettableStatus,
   now: Date,
 ): Promise<Appointment> {
   const current = await findHospitalAppointment(db, actor, id);
+  if (!statusAllowedAt(status, current.appointment.appointmentDate, now)) {
+    throw badRequest(APPOINTMENT_MESSAGES.notYet);
+  }
   const zone = await hospitalTimeZone(db, orgOf(actor));
   const row = await db.transaction(async (tx) => {
     const [updated] = await tx

@@ -20,7 +20,9 @@ export const eventUid = (appointmentId: string) => `${appointmentId}@medledger`;
 const STATUS: Record<AppointmentRow['status'], ICalEventStatus> = {
   scheduled: ICalEventStatus.CONFIRMED,
   confirmed: ICalEventStatus.CONFIRMED,
+  checked_in: ICalEventStatus.CONFIRMED,
   completed: ICalEventStatus.CONFIRMED,
+  no_show: ICalEventStatus.CONFIRMED,
   pending: ICalEventStatus.TENTATIVE,
   cancelled: ICalEventStatus.CANCELLED,
 };

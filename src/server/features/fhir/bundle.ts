@@ -82,7 +82,9 @@ export const FHIR_APPOINTMENT_STATUS: Record<AppointmentRow['status'], Appointme
   scheduled: 'booked',
   confirmed: 'booked',
   pending: 'pending',
+  checked_in: 'checked-in',
   completed: 'fulfilled',
+  no_show: 'noshow',
   cancelled: 'cancelled',
 };
 

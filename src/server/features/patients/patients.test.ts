@@ -324,10 +324,22 @@ describe('listing patients', () => {
     expect((await names('all')).sort()).toEqual(['Brain', 'Heart', 'None']);
     const bad = await inject('GET', '/api/patients?department=astrology', h.cookie);
     expect(bad.statusCode).toBe(400);
-    // The appointment in the past is the patient's last visit.
+    // The last visit is the latest completed one: a past booking that was not completed is none.
+    const lastVisit = async () =>
+      (await inject('GET', `/api/patients/${brain.id}`, h.cookie)).json().lastVisit;
+    expect(await lastVisit()).toBeNull();
+    await t.ctx.db
+      .update(appointments)
+      .set({ status: 'no_show' })
+      .where(eq(appointments.patientId, brain.id));
+    expect(await lastVisit()).toBeNull();
+    await t.ctx.db
+      .update(appointments)
+      .set({ status: 'completed' })
+      .where(eq(appointments.patientId, brain.id));
     const brainRow = (await inject('GET', `/api/patients/${brain.id}`, h.cookie)).json();
     expect(brainRow.lastVisit).toBe(new Date(clock.getTime() - 86400_000).toISOString());
-    // The unfiltered list (a prepared statement, the clock a parameter) shows the same.
+    // The unfiltered list (a prepared statement) shows the same.
     const listed = (await inject('GET', '/api/patients', h.cookie))
       .json()
       .items.map((x: { id: string; lastVisit: string | null }) => [x.id, x.lastVisit]);

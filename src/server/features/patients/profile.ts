@@ -17,9 +17,9 @@ import { badRequest } from '../../errors.js';
 import { appendLedgered } from '../ledger/ledgered.js';
 import { getPatient } from './service.js';
 
-export async function getProfile(db: Db, actor: Actor, userId: string, now: Date): Promise<Patient> {
+export async function getProfile(db: Db, actor: Actor, userId: string): Promise<Patient> {
   const row = await findPatientByUserId(db, actor, userId);
-  return getPatient(db, actor, row.id, now);
+  return getPatient(db, actor, row.id);
 }
 
 /** The body as the patient sent it: keys with no value are left out ("not sent"). */
@@ -76,5 +76,5 @@ export async function updateOwnProfile(
       );
     });
   }
-  return getPatient(db, actor, existing.id, now);
+  return getPatient(db, actor, existing.id);
 }

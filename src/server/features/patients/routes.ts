@@ -124,7 +124,7 @@ export async function patientRoutes(app: FastifyInstance, ctx: AppContext) {
         response: { 200: patientPageSchema },
       },
     },
-    async (request) => listPatients(ctx.db, orgOf(actorOf(request)), request.query, ctx.now()),
+    async (request) => listPatients(ctx.db, orgOf(actorOf(request)), request.query),
   );
 
   r.get(
@@ -140,7 +140,7 @@ export async function patientRoutes(app: FastifyInstance, ctx: AppContext) {
         response: { 200: patientSchema },
       },
     },
-    async (request) => getPatient(ctx.db, actorOf(request), request.params.id, ctx.now()),
+    async (request) => getPatient(ctx.db, actorOf(request), request.params.id),
   );
 
   r.get(
@@ -162,7 +162,7 @@ export async function patientRoutes(app: FastifyInstance, ctx: AppContext) {
         response: { 200: patientSchema },
       },
     },
-    async (request) => getProfile(ctx.db, actorOf(request), request.params.userId, ctx.now()),
+    async (request) => getProfile(ctx.db, actorOf(request), request.params.userId),
   );
 
   r.put(

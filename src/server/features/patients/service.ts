@@ -69,13 +69,16 @@ type ShownPatient = Pick<PatientRow, Exclude<keyof typeof patientColumns.patient
   createdAt: Date | string;
 };
 
-/** Latest started, non-cancelled appointment of the patient at the hospital that created it. */
-const lastVisit = (now: Date | Placeholder) =>
+/**
+ * The latest completed visit of the patient at the hospital that created it (issue 57: a booking
+ * that merely started, or was a no-show, is not a visit). Completed is set only from the visit's
+ * time on (statusAllowedAt), so it is never in the future.
+ */
+const lastVisit = () =>
   sql`(select max(${appointments.appointmentDate}) from ${appointments}
     where ${appointments.patientId} = ${patients.id}
       and ${appointments.hospitalId} = ${patients.createdByHospitalId}
-      and ${appointments.status} <> 'cancelled'
-      and ${appointments.appointmentDate} <= ${now})`.mapWith(isoFromTimestamptz) as SQL<string | null>;
+      and ${appointments.status} = 'completed')`.mapWith(isoFromTimestamptz) as SQL<string | null>;
 
 /** The hospital's active patients, kept by a trigger (one row read instead of a count). */
 const activePatientCount = (db: Db, hospitalId: string | Placeholder) =>
@@ -93,11 +96,10 @@ function patientPageQuery(
   db: Db,
   where: SQL | undefined,
   total: SQLWrapper,
-  now: Date | Placeholder,
   bounds: { limit: number | Placeholder; offset: number | Placeholder },
 ) {
   return db
-    .select({ ...patientColumns, lastVisit: lastVisit(now), total: subqueryTotal(total) })
+    .select({ ...patientColumns, lastVisit: lastVisit(), total: subqueryTotal(total) })
     .from(patients)
     .leftJoin(users, eq(users.id, patients.userId))
     .where(where)
@@ -109,16 +111,10 @@ function patientPageQuery(
 /** The unfiltered list, the one every visit to the Patients tab opens on: prepared once. */
 const unfilteredPage = preparedPerDb((db) => {
   const hospitalId = sql.placeholder('hospitalId');
-  return patientPageQuery(
-    db,
-    hospitalPatientsFilter(hospitalId),
-    activePatientCount(db, hospitalId),
-    sql.placeholder('now'),
-    {
-      limit: sql.placeholder('limit'),
-      offset: sql.placeholder('offset'),
-    },
-  ).prepare('patient_page_unfiltered');
+  return patientPageQuery(db, hospitalPatientsFilter(hospitalId), activePatientCount(db, hospitalId), {
+    limit: sql.placeholder('limit'),
+    offset: sql.placeholder('offset'),
+  }).prepare('patient_page_unfiltered');
 });
 
 function toPatient(
@@ -234,7 +230,6 @@ export async function listPatients(
   db: Db,
   hospitalId: string,
   query: PatientListQuery,
-  now: Date,
 ): Promise<Paged<Patient>> {
   const conditions: (SQL | undefined)[] = [hospitalPatientsFilter(hospitalId)];
   const search = query.search?.trim();
@@ -278,7 +273,7 @@ export async function listPatients(
     // hospitalPatientsFilter alone (no search, no department): the prepared statement.
     return fetchPage(
       query,
-      (bounds) => unfilteredPage(db).execute({ hospitalId, now, ...bounds }),
+      (bounds) => unfilteredPage(db).execute({ hospitalId, ...bounds }),
       async () => (await activePatientCount(db, hospitalId))[0].total,
       toItems,
     );
@@ -291,16 +286,16 @@ export async function listPatients(
     .where(where);
   return fetchPage(
     query,
-    (bounds) => patientPageQuery(db, where, countAll, now, bounds),
+    (bounds) => patientPageQuery(db, where, countAll, bounds),
     async () => (await countAll)[0].total,
     toItems,
   );
 }
 
-export async function getPatient(db: Db, actor: Actor, patientRowId: string, now: Date): Promise<Patient> {
+export async function getPatient(db: Db, actor: Actor, patientRowId: string): Promise<Patient> {
   const found = await findPatientForUser(db, actor, patientRowId);
   const [row] = await db
-    .select({ ...patientColumns, lastVisit: lastVisit(now) })
+    .select({ ...patientColumns, lastVisit: lastVisit() })
     .from(patients)
     .leftJoin(users, eq(users.id, patients.userId))
     .where(eq(patients.id, found.id));
@@ -330,7 +325,7 @@ export async function updatePatientDemographics(
       subject: { type: 'patient', id: existing.id, hospitalId: orgOf(actor) },
     });
   });
-  return getPatient(db, actor, existing.id, now);
+  return getPatient(db, actor, existing.id);
 }
 
 export const ALREADY_ACTIVATED =

@@ -6,7 +6,7 @@ const FROM =
 const TO =
   'aaaaaaceeeeiiiinooooouuuuyaaaaaaceeeeiiiinooooouuuuyyaaaaaaccccccccddeeeeeeeeeegggggggghhiiiiiiiiijjkkllllllnnnnnnoooooorrrrrrssssssssttttuuuuuuuuuuuuwwyyyzzzzzzoouuaaiioouuuuuuuuuuaaaaggkkoooojggnnaaaaaaeeeeiiiioooorrrruuuusstthhaaeeooooooooyyddhhlloottill';
 const LIGATURES: Record<string, string> = { ß: 'ss', ẞ: 'ss', æ: 'ae', Æ: 'ae', œ: 'oe', Œ: 'oe' };
-const MAP = new Map([...FROM].map((c, i) => [c, TO[i]!]));
+const MAP = new Map([...FROM].map((c, i) => [c, TO[i]]));
 
 /** The folded text: "María García" -> "maria garcia". */
 export function foldForSearch(value: string): string {

@@ -12,25 +12,28 @@ import { blankToNull, mailAddress, nullableStrings, only, optionalText, strings 
 export { MAX_PAGE_SIZE, pagedSchema, pageRange, pagingQuerySchema, type Paged } from './paging.js';
 
 /** YYYY-MM-DD (a datetime is cut to its date part); a real calendar date, not in the future. */
-export const dateOfBirthSchema = z.preprocess(
-  blankToNull,
-  text()
-    .trim()
-    .regex(/^\d{4}-\d{2}-\d{2}(T.*)?$/, 'Date of birth must be a date (YYYY-MM-DD)')
-    // A date-time must be a real one too (not 25:00) before its time is dropped.
-    .refine(
-      (v) => v.length === 10 || !Number.isNaN(Date.parse(v)),
-      'Date of birth must be a date (YYYY-MM-DD)',
-    )
-    .transform((v) => v.slice(0, 10))
-    .refine((v) => {
-      const d = new Date(`${v}T00:00:00Z`);
-      return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === v;
-    }, 'Date of birth must be a real date')
-    .refine((v) => v >= '1880-01-01', 'Date of birth is too far in the past')
-    .refine((v) => v <= new Date().toISOString().slice(0, 10), 'Date of birth cannot be in the future')
-    .nullish(),
-);
+export const pastDateSchema = (name: string, earliest: string) =>
+  z.preprocess(
+    blankToNull,
+    text()
+      .trim()
+      .regex(/^\d{4}-\d{2}-\d{2}(T.*)?$/, `${name} must be a date (YYYY-MM-DD)`)
+      // A date-time must be a real one too (not 25:00) before its time is dropped.
+      .refine((v) => v.length === 10 || !Number.isNaN(Date.parse(v)), `${name} must be a date (YYYY-MM-DD)`)
+      .transform((v) => v.slice(0, 10))
+      .refine((v) => {
+        const d = new Date(`${v}T00:00:00Z`);
+        return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === v;
+      }, `${name} must be a real date`)
+      .refine((v) => v >= earliest, `${name} is too far in the past`)
+      // A day ahead of UTC: it is already tomorrow east of Greenwich.
+      .refine(
+        (v) => v <= new Date(Date.now() + 86_400_000).toISOString().slice(0, 10),
+        `${name} cannot be in the future`,
+      )
+      .nullish(),
+  );
+export const dateOfBirthSchema = pastDateSchema('Date of birth', '1880-01-01');
 
 const optionalEmail = z.preprocess(
   blankToNull,

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { pagingQuerySchema } from './paging.js';
 import { booleans, nullableStrings, only, optionalText, picked, strings } from './fields.js';
 import { text } from './text.js';
+import { pastDateSchema } from './patients.js';
 import { ACCEPTED_FILE_EXTENSIONS, DEPARTMENTS, MAX_UPLOAD_BYTES, RECORD_TYPES } from './constants.js';
 
 export { RECORD_TYPES, RECORD_TYPE_LABELS, type RecordType } from './constants.js';
@@ -52,6 +53,9 @@ const unsetFormBoolean = z.preprocess(
 );
 
 /** The upload form's fields. hospitalId, isBlockchainVerified and blockchainHash are ignored. */
+/** A record's date of service: a real date, from 1900 to today. */
+export const serviceDateSchema = pastDateSchema('Date of service', '1900-01-01');
+
 export const recordFieldsSchema = z.object({
   patientId: text({ error: MISSING_INFORMATION }).trim().min(1, MISSING_INFORMATION).max(100),
   recordType: z.enum(RECORD_TYPES, {
@@ -70,6 +74,11 @@ export const recordFieldsSchema = z.object({
     (v) => (v === '' ? null : v),
     z.enum(DEPARTMENTS, { error: 'Unknown department' }).nullish(),
   ),
+  /**
+   * The date of service (YYYY-MM-DD): when the visit, test or scan took place, apart from the
+   * upload. Left out on an amendment, the corrected version's.
+   */
+  serviceDate: serviceDateSchema,
   consentProvided: formBoolean(true),
   /**
    * The sharing switches; left out, they are the version's the upload continues (the record an
@@ -90,6 +99,12 @@ export type RecordFields = z.infer<typeof recordFieldsSchema>;
  * form sends as multipart fields.
  */
 export const recordFormSchema = recordFieldsSchema.pick({ description: true, doctorName: true }).extend({
+  /** YYYY-MM-DD, or null (the upload's date is the record's date). */
+  serviceDate: z
+    .string()
+    .nullable()
+    .pipe(z.preprocess((v) => v ?? undefined, serviceDateSchema))
+    .transform((v) => v ?? null),
   patientId: picked(text({ error: RECORD_FORM_MESSAGES.patient }).min(1, RECORD_FORM_MESSAGES.patient)),
   patientLabel: z.string().nullable(),
   /** The practitioner chosen in the form (else the free-text doctor name). */
@@ -124,6 +139,8 @@ export const recordSchema = z.object({
   ...nullableStrings('fileName', 'fileUrl', 'doctorName', 'department'),
   /** The practitioner it is by (null on records with a free-text doctor, or none). */
   practitionerId: z.string().nullable(),
+  /** The date of service (YYYY-MM-DD), when it was given; lists are sorted by it, else by upload. */
+  serviceDate: z.string().nullable(),
   status: z.enum(['draft', 'final']),
   ...booleans('consentProvided', 'shareWithSpecialists', 'shareWithFamily'),
   /** True only when the record's ledger entry exists and matches (checked by the server). */

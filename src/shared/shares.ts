@@ -51,6 +51,7 @@ export const sharedRecordSchema = z.object({
       'description',
       'doctorName',
       'department',
+      'serviceDate',
       'createdAt',
       'providerName',
       'providerVerified',

@@ -59,6 +59,8 @@ export const receiptSchema = z.object({
       hospital: z.nullable(z.string().check(z.maxLength(300))),
       /** "Dr. Ada Okafor, St. Mary's": the practitioner and their organization, or the free-text doctor. */
       practitioner: z.nullable(z.string().check(z.maxLength(700))),
+      /** The date of service (YYYY-MM-DD), when given; the entry's content holds it too. */
+      serviceDate: z.optional(z.nullable(z.string().check(z.maxLength(10)))),
     }),
   ),
 });

@@ -40,6 +40,7 @@ const record = (over: Partial<MedicalRecord> = {}): MedicalRecord => ({
   doctorName: null,
   practitionerId: null,
   department: null,
+  serviceDate: null,
   status: 'final',
   consentProvided: true,
   shareWithSpecialists: false,

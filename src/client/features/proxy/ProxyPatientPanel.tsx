@@ -50,7 +50,8 @@ function ProxyRecords({ patient, onOpen }: { patient: ProxyPatient; onOpen: (id:
               >
                 <OpenRecordButton title={r.title} onOpen={() => onOpen(r.id)}>
                   <Text size="xs" c="dimmed">
-                    {formatDate(r.createdAt)} · {r.doctorName ?? '—'} · {departmentLabel(r.department)}
+                    {formatDate(r.serviceDate ?? r.createdAt)} · {r.doctorName ?? '—'} ·{' '}
+                    {departmentLabel(r.department)}
                   </Text>
                 </OpenRecordButton>
               </ListRow>

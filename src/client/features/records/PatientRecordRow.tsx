@@ -48,7 +48,8 @@ export function PatientRecordRow({
           <RecordStatusBadges record={r} />
         </Group>
         <Text size="xs" c="dimmed">
-          {recordTypeLabel(r.recordType)} · {departmentLabel(r.department)} · {formatDate(r.createdAt)}
+          {recordTypeLabel(r.recordType)} · {departmentLabel(r.department)} ·{' '}
+          {formatDate(r.serviceDate ?? r.createdAt)}
           {contents && ` · ${r.attachments.length} file${r.attachments.length === 1 ? '' : 's'}`}
         </Text>
       </ListRow>

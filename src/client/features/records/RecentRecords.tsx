@@ -132,7 +132,7 @@ export function RecentRecords({
                     .join(' · ') || 'Doctor not recorded'}
                 </Text>
                 <Text size="xs" c="dimmed">
-                  {formatDate(record.createdAt)}
+                  {formatDate(record.serviceDate ?? record.createdAt)}
                   {record.providerName ? ` · ${record.providerName}` : ''}
                 </Text>
                 <ProviderVerification verified={record.providerVerified} />

@@ -3,7 +3,7 @@
 import { Group, Paper, Text, Title } from '@mantine/core';
 import type { MedicalRecord } from '../../../shared/records';
 import { ProviderVerification } from '../../components/ProviderVerification';
-import { departmentLabel, recordTypeLabel } from '../../format';
+import { departmentLabel, formatDate, recordTypeLabel } from '../../format';
 
 export function Field({ label, value }: { label: string; value: string }) {
   return (
@@ -18,7 +18,7 @@ export function Field({ label, value }: { label: string; value: string }) {
 
 type Details = Pick<
   MedicalRecord,
-  'recordType' | 'department' | 'providerName' | 'providerVerified' | 'description'
+  'recordType' | 'department' | 'serviceDate' | 'providerName' | 'providerVerified' | 'description'
 >;
 
 export function RecordDetails({ record, headingOrder = 3 }: { record: Details; headingOrder?: 2 | 3 }) {
@@ -30,6 +30,7 @@ export function RecordDetails({ record, headingOrder = 3 }: { record: Details; h
       <Group grow align="start">
         <Field label="Type" value={recordTypeLabel(record.recordType)} />
         <Field label="Department" value={departmentLabel(record.department)} />
+        {record.serviceDate && <Field label="Date of Service" value={formatDate(record.serviceDate)} />}
         <Field label="Provider" value={record.providerName ?? '—'} />
       </Group>
       <ProviderVerification verified={record.providerVerified} size="sm" />

@@ -26,6 +26,7 @@ import { useUploadRecord } from './api';
 import { SubmitForm } from '../../components/SubmitForm';
 import { useSchemaForm } from '../../components/useSchemaForm';
 import { useAuth } from '../../auth/context';
+import { DateInput } from '@mantine/dates';
 import { PractitionerSelect } from '../staff/PractitionerSelect';
 import { defaultPractitionerId } from '../staff/permissions';
 
@@ -69,6 +70,7 @@ function initialValues(
     practitionerId: draft ? draft.practitionerId : practitionerId,
     description: draft?.description ?? '',
     department: draft?.department ?? null,
+    serviceDate: draft?.serviceDate ?? null,
     consentProvided: draft?.consentProvided ?? true,
     shareWithSpecialists: draft?.shareWithSpecialists ?? false,
     shareWithFamily: draft?.shareWithFamily ?? false,
@@ -192,7 +194,7 @@ export function UploadRecordForm({ fixedPatient: given, draft: saved, amending, 
   );
 }
 
-/** Patient (picked, or fixed beforehand), record type, title, doctor, department, description. */
+/** Patient (picked, or fixed beforehand), record type, title, doctor, department, date of service, description. */
 function RecordFieldInputs({
   form,
   fixedPatient,
@@ -241,6 +243,16 @@ function RecordFieldInputs({
           clearable
           data={DEPARTMENT_OPTIONS}
           {...form.getInputProps('department')}
+        />
+        <DateInput
+          label="Date of Service"
+          description="When the visit, test or scan took place (if not today)"
+          placeholder="Pick a date"
+          valueFormat="YYYY-MM-DD"
+          maxDate={new Date()}
+          clearable
+          {...form.getInputProps('serviceDate')}
+          value={values.serviceDate || null}
         />
       </SimpleGrid>
       <Textarea

@@ -218,6 +218,10 @@ function documentReference(e: PatientExport, record: RecordRow, files: Attachmen
     ...authorOf(e, record),
     custodian: ref('Organization', e.hospital.id, e.hospital.hospitalName ?? undefined),
     description: record.title,
+    // The date of service: the clinical period the document covers (a whole day, FHIR date precision).
+    ...(record.serviceDate
+      ? { context: { period: { start: record.serviceDate, end: record.serviceDate } } }
+      : {}),
     content: attachmentsOut.length
       ? attachmentsOut.map((attachment) => ({ attachment }))
       : [{ attachment: { title: record.title } }],

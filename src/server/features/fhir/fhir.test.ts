@@ -43,7 +43,7 @@ beforeAll(async () => {
   indexStructureDefinitionBundle(readJson('fhir/r4/profiles-types.json') as Bundle);
   indexStructureDefinitionBundle(readJson('fhir/r4/profiles-resources.json') as Bundle);
   const up = await uploadRecord(t.app, t.hospital.cookie, t.patientRow.id, {
-    fields: { doctorName: 'Dr. House', title: 'Blood panel' },
+    fields: { doctorName: 'Dr. House', title: 'Blood panel', serviceDate: '2019-04-02' },
     files: [{ fileName: 'panel.pdf', bytes: pdf }],
   });
   expect(up.statusCode, up.body).toBe(201);
@@ -154,6 +154,8 @@ describe('GET /api/fhir/Patient/{id}/$everything', () => {
       status: 'current',
       type: { text: 'lab-results' },
       author: [{ display: 'Dr. House' }],
+      // The date of service, a whole day (the bundle is validated in the test above).
+      context: { period: { start: '2019-04-02', end: '2019-04-02' } },
     });
     const att = doc?.content[0]?.attachment;
     expect(att).toMatchObject({ contentType: 'application/pdf', title: 'panel.pdf', size: pdf.length });

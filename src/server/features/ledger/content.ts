@@ -11,6 +11,8 @@ export interface RecordContentSource {
   recordType: string;
   doctorName: string | null;
   department: string | null;
+  /** YYYY-MM-DD; entered only when given, so the content of older entries is as it was. */
+  serviceDate?: string | null;
   createdAt: Date | string;
   /** An amendment: the record it corrects and that record's ledger entry hash. */
   supersedesId?: string | null;
@@ -40,6 +42,7 @@ export const RECORD_CONTENT_INPUTS = [
   'recordType',
   'doctorName',
   'department',
+  'serviceDate',
   'createdAt',
   'supersedesId',
   'supersedesHash',
@@ -66,6 +69,7 @@ export const RECORD_LEDGER_FIELDS = [
   'recordType',
   'doctorName',
   'department',
+  'serviceDate',
   'patientId',
   'hospitalId',
   'createdAt',
@@ -85,6 +89,7 @@ export function recordLedgerContent(
     recordType: record.recordType,
     doctorName: record.doctorName ?? null,
     department: record.department ?? null,
+    ...(record.serviceDate ? { serviceDate: record.serviceDate } : {}),
     createdAt: new Date(record.createdAt).toISOString(),
     // Only amendments carry the link, so the content of every other entry is as it always was.
     ...(record.supersedesId

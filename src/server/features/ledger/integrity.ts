@@ -332,6 +332,7 @@ async function beginRecordChecks(
       recordType: m.recordType,
       doctorName: m.doctorName,
       department: m.department,
+      serviceDate: m.serviceDate,
       createdAt: m.createdAt,
       supersedesId: m.supersedesId,
       supersedesHash: m.supersedesHash,

@@ -80,7 +80,13 @@ export async function recordReceipt(
 /** The human-readable part: the record, its organization and who it is by (never in the entry). */
 async function receiptSummary(
   db: Db,
-  record: { title: string; hospitalId: string; doctorName: string | null; practitionerId: string | null },
+  record: {
+    title: string;
+    hospitalId: string;
+    doctorName: string | null;
+    practitionerId: string | null;
+    serviceDate: string | null;
+  },
 ): Promise<NonNullable<Receipt['summary']>> {
   const [org] = await db
     .select({ name: users.hospitalName })
@@ -99,5 +105,6 @@ async function receiptSummary(
     title: record.title,
     hospital,
     practitioner: practitioner && hospital ? `${practitioner}, ${hospital}` : practitioner,
+    ...(record.serviceDate ? { serviceDate: record.serviceDate } : {}),
   };
 }

@@ -56,6 +56,7 @@ const FIELD_LABELS: Record<(typeof RECORD_LEDGER_FIELDS)[number], string> = {
   recordType: 'record type',
   doctorName: 'doctor name',
   department: 'department',
+  serviceDate: 'date of service',
   patientId: 'patient',
   hospitalId: 'hospital',
   createdAt: 'creation date',

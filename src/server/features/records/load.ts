@@ -182,8 +182,13 @@ const recordColumns = {
   },
   salt: ledgerContents.salt,
 };
-/** Newest first; the id breaks ties so that pages never overlap or skip a record. */
-const newestFirst = [desc(medicalRecords.createdAt), desc(medicalRecords.id)] as const;
+/**
+ * Newest first by the date of service (issue 57: a back-scanned result sorts by when it was taken),
+ * the upload's UTC day when none was given, then by upload; the id breaks ties so that pages never
+ * overlap or skip a record. A list is one patient's, so the sort is over that patient's rows.
+ */
+const recordDate = sql`coalesce(${medicalRecords.serviceDate}, (${medicalRecords.createdAt} at time zone 'UTC')::date)`;
+const newestFirst = [desc(recordDate), desc(medicalRecords.createdAt), desc(medicalRecords.id)] as const;
 
 /**
  * The joins behind recordColumns, on a select from medical_records (or from a page of its ids).
@@ -349,6 +354,7 @@ function shapeRecord(row: LoadedRow): MedicalRecord {
     doctorName: record.doctorName,
     practitionerId: record.practitionerId,
     department: record.department,
+    serviceDate: record.serviceDate,
     status: record.status,
     consentProvided: record.consentProvided,
     shareWithSpecialists: record.shareWithSpecialists,

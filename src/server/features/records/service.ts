@@ -133,6 +133,7 @@ export async function saveUpload(
     doctorName: target.practitioner?.name ?? fields.doctorName ?? null,
     practitionerId: target.practitioner?.id ?? null,
     department: fields.department ?? null,
+    serviceDate: fields.serviceDate !== undefined ? fields.serviceDate : (continued?.serviceDate ?? null),
     consentProvided: fields.consentProvided,
     // An amendment keeps its predecessor's switches unless it sets them (so do the links and the
     // family access that follow it); a draft keeps its own.

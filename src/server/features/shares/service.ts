@@ -358,6 +358,7 @@ export async function openShare(
       description: loaded.description,
       doctorName: loaded.doctorName,
       department: loaded.department,
+      serviceDate: loaded.serviceDate,
       createdAt: loaded.createdAt,
       providerName: loaded.providerName,
       providerVerified: loaded.providerVerified,

@@ -91,7 +91,7 @@ describe('appointments', () => {
     await page.getByRole('button', { name: 'New Appointment' }).click();
     await dialog.getByLabel('Doctor Name').fill('dr. house ');
     const booked = dialog.getByTestId('slot-10:30');
-    await booked.getByRole('button', { name: '10:30 Booked' }).waitFor();
+    await booked.getByRole('button', { name: '10:30 AM Booked' }).waitFor();
     expect(await booked.getByRole('button').isDisabled()).toBe(true);
     expect(await dialog.getByTestId('slot-09:30').getByRole('button').isDisabled()).toBe(true);
     expect(await dialog.getByTestId('slot-11:00').getByRole('button').isDisabled()).toBe(false);
@@ -168,9 +168,13 @@ describe('appointments', () => {
     await nav(page, 'Appointments').click();
     await page.getByRole('button', { name: 'New Appointment' }).click();
     await dialog.getByText(`(times in ${evening})`).waitFor();
-    for (const slot of ['09:00', '17:30']) {
+    // The slot's value stays 24-hour (its test id); its label reads like the cards, 12-hour.
+    for (const [slot, label] of [
+      ['09:00', '9:00 AM'],
+      ['17:30', '5:30 PM'],
+    ] as const) {
       const button = dialog.getByTestId(`slot-${slot}`).getByRole('button');
-      await button.getByText(`${slot} Past`).waitFor();
+      await button.getByText(`${label} Past`).waitFor();
       expect(await button.isDisabled()).toBe(true);
     }
 

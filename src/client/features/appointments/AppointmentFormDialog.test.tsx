@@ -79,10 +79,10 @@ describe('AppointmentFormDialog', () => {
     );
     const dialog = await screen.findByRole('dialog', { name: 'Edit Appointment' });
     const slots = within(dialog).getByRole('group', { name: 'Time slots' });
-    expect(within(slots).getByRole('button', { name: '10:00', pressed: true })).toBeInTheDocument();
-    expect(within(slots).getByRole('button', { name: '11:00 Booked' })).toBeDisabled();
+    expect(within(slots).getByRole('button', { name: '10:00 AM', pressed: true })).toBeInTheDocument();
+    expect(within(slots).getByRole('button', { name: '11:00 AM Booked' })).toBeDisabled();
 
-    await user.click(within(slots).getByRole('button', { name: '14:30' }));
+    await user.click(within(slots).getByRole('button', { name: '2:30 PM' }));
     await user.type(within(dialog).getByLabelText('Notes'), 'Bring the scan');
     await user.click(within(dialog).getByRole('button', { name: 'Update Appointment' }));
 
@@ -144,12 +144,12 @@ describe('AppointmentFormDialog', () => {
     // With a practitioner chosen there is no free-text doctor to type.
     expect(within(dialog).queryByLabelText(/^Doctor Name/)).not.toBeInTheDocument();
     const slots = within(dialog).getByRole('group', { name: 'Time slots' });
-    expect(within(slots).getByRole('button', { name: '10:00 Booked' })).toBeDisabled();
-    expect(within(slots).getByRole('button', { name: '11:00' })).toBeEnabled();
+    expect(within(slots).getByRole('button', { name: '10:00 AM Booked' })).toBeDisabled();
+    expect(within(slots).getByRole('button', { name: '11:00 AM' })).toBeEnabled();
 
     await user.click(select);
     await user.click(await screen.findByRole('option', { name: 'Ben Okafor · Clinician' }));
-    expect(within(slots).getByRole('button', { name: '10:00' })).toBeEnabled();
+    expect(within(slots).getByRole('button', { name: '10:00 AM' })).toBeEnabled();
     await user.click(within(dialog).getByRole('button', { name: 'Schedule Appointment' }));
     expect(await screen.findByText('Missing Information')).toBeInTheDocument();
     expect(within(dialog).queryByLabelText(/^Doctor Name/)).not.toBeInTheDocument();
@@ -185,7 +185,7 @@ describe('AppointmentFormDialog', () => {
     await user.click(select);
     await user.click(await screen.findByRole('option', { name: 'Ben Okafor · Clinician' }));
     // Choosing someone else frees the slot choice: the old slot may be theirs to refuse.
-    await user.click(within(dialog).getByRole('button', { name: '10:00' }));
+    await user.click(within(dialog).getByRole('button', { name: '10:00 AM' }));
     await user.click(within(dialog).getByRole('button', { name: 'Update Appointment' }));
     expect(await screen.findByText('The appointment has been updated.')).toBeInTheDocument();
     const [body] = network.to('PUT /api/appointments/a-1').map((c) => c.body as Record<string, unknown>);

@@ -33,7 +33,8 @@ export function SchedulePanel(props: Props) {
       <Stack gap="xs" mb="sm">
         <TextInput
           aria-label="Search appointments"
-          placeholder="Search by patient, MRN, doctor, type or notes"
+          // Short enough to show whole in the panel at 390 px and in the desktop side column.
+          placeholder="Patient, MRN, doctor, type, notes"
           leftSection={<IconSearch size={14} aria-hidden />}
           value={props.search}
           onChange={(e) => props.onSearch(e.currentTarget.value)}

@@ -1,7 +1,8 @@
 // The schedule dialog's time slots in three columns, in the hospital's time zone (named when the
 // browser is elsewhere). A slot that has begun is disabled and marked "Past"; a slot that the
 // shared conflict rule refuses for the chosen doctor and patient is disabled, marked "Booked", and
-// names the conflicting doctors.
+// names the conflicting doctors. Slots read "2:30 PM" like the cards (formatClock); the value
+// chosen and sent stays the 24-hour wall-clock "14:30".
 import { Button, SimpleGrid, Text, Tooltip } from '@mantine/core';
 import { useState, type ReactNode } from 'react';
 import {
@@ -11,6 +12,7 @@ import {
   TIME_SLOTS,
   type Appointment,
 } from '../../../shared/appointments';
+import { formatClock } from '../../../shared/time';
 
 interface Props {
   /** "YYYY-MM-DD", or null before a date is chosen. */
@@ -62,7 +64,7 @@ export function TimeSlotGrid({
           Choose a date to see the available times.
         </Text>
       ) : (
-        // Two columns on a phone: "09:00 Booked" does not fit a third of its dialog there.
+        // Two columns on a phone: "9:00 AM Booked" does not fit a third of its dialog there.
         <SimpleGrid cols={{ base: 2, xs: 3 }} spacing="xs" role="group" aria-label="Time slots">
           {TIME_SLOTS.map((slot) => {
             const start = slotInstant(day, slot, zone);
@@ -83,7 +85,7 @@ export function TimeSlotGrid({
                 onClick={() => onChange(slot)}
                 data-slot={slot}
               >
-                {slot}
+                {formatClock(start, zone)}
                 {booked ? ' Booked' : past ? ' Past' : ''}
               </Button>
             );

@@ -7,17 +7,12 @@ import { IconCopy, IconPrinter } from '@tabler/icons-react';
 import { activationLink, type IssuedActivationCode } from '../../../shared/activation';
 import { formatDate } from '../../format';
 import { copyWithToast } from '../../notify';
+import { escapeHtml } from '../../print';
 
 export interface ActivationDetails extends IssuedActivationCode {
   patientName: string;
   mrn: string;
 }
-
-const escapeHtml = (s: string) =>
-  s.replace(
-    /[&<>"']/g,
-    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
-  );
 
 function sheetText(d: ActivationDetails, link: string) {
   return [

@@ -1,7 +1,8 @@
-// The Appointments tab (docs/spec.md#hospital-dashboard): month calendar, the selected day's
+// The Appointments tab (docs/spec.md#hospital-dashboard): the calendar (month, week or day view,
+// the week and the day being the selected day's), the selected day's
 // schedule with search and status filter, Quick Stats, and the schedule / edit / cancel dialogs.
 // Cancelling is recorded in the ledger by the server.
-import { Alert, Button, Grid, Group, Select, Stack, Title } from '@mantine/core';
+import { Alert, Button, Grid, Group, SegmentedControl, Select, Stack, Title } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
 import type { Appointment } from '../../../shared/appointments';
@@ -14,11 +15,23 @@ import { useCancelAppointment, useHospitalAppointments, useSetAppointmentStatus 
 import { AppointmentFormDialog } from './AppointmentFormDialog';
 import { dayKeyIn } from '../../../shared/time';
 import { useDisplayZone } from '../../time';
-import { byDay, calendarRange, fromDayKey, quickStats, scheduleFor, type StatusFilter } from './calendar';
+import {
+  byDay,
+  calendarRange,
+  fromDayKey,
+  loadedMonth,
+  quickStats,
+  scheduleFor,
+  shiftDayKey,
+  type CalendarView,
+  type StatusFilter,
+} from './calendar';
+import { DaySchedule } from './DaySchedule';
 import { confirmCancelAppointment } from './confirmCancelAppointment';
 import { MonthCalendar } from './MonthCalendar';
 import { QuickStats } from './QuickStats';
 import { SchedulePanel } from './SchedulePanel';
+import { WeekCalendar } from './WeekCalendar';
 
 export function AppointmentsTab() {
   const { user } = useAuth();
@@ -27,7 +40,12 @@ export function AppointmentsTab() {
   const today = dayKeyIn(new Date(), zone);
   const [selected, setSelected] = useState(today);
   const [month, setMonth] = useState(() => fromDayKey(today));
-  const range = useMemo(() => calendarRange(month, today, zone), [month, today, zone]);
+  const [view, setView] = useState<CalendarView>('month');
+  // The week and day views load the selected day's month grid, which holds its whole week.
+  const range = useMemo(
+    () => calendarRange(loadedMonth(view, month, selected), today, zone),
+    [view, month, selected, today, zone],
+  );
   const [practitionerId, setPractitionerId] = useState<string | null>(null);
   const { items: all, total } = useHospitalAppointments(organizationIdOf(user), range);
   // One practitioner's calendar is filtered here: the booking dialog still checks every booking.
@@ -52,6 +70,11 @@ export function AppointmentsTab() {
     setSelected(key);
     const d = fromDayKey(key);
     if (d.getMonth() !== month.getMonth() || d.getFullYear() !== month.getFullYear()) setMonth(d);
+  };
+
+  const openDay = (key: string) => {
+    select(key);
+    setView('day');
   };
 
   const changeStatus = async (a: Appointment, next: string) => {
@@ -87,20 +110,54 @@ export function AppointmentsTab() {
       </Group>
       {total > all.length && (
         <Alert color="yellow" title="Not every appointment is shown" role="status">
-          This month has {total} appointments; the calendar shows the first {all.length}.
+          The calendar's weeks have {total} appointments; it shows the first {all.length}.
         </Alert>
       )}
       <Grid>
         <Grid.Col span={{ base: 12, lg: 8 }}>
-          <MonthCalendar
-            month={month}
-            selected={selected}
-            today={today}
-            days={days}
-            onMonth={setMonth}
-            onSelect={select}
-            onToday={() => select(today)}
-          />
+          <Stack gap="xs">
+            <SegmentedControl
+              aria-label="Calendar view"
+              data={[
+                { value: 'month', label: 'Month' },
+                { value: 'week', label: 'Week' },
+                { value: 'day', label: 'Day' },
+              ]}
+              value={view}
+              onChange={setView}
+              style={{ alignSelf: 'flex-start' }}
+            />
+            {view === 'month' ? (
+              <MonthCalendar
+                month={month}
+                selected={selected}
+                today={today}
+                days={days}
+                onMonth={setMonth}
+                onSelect={select}
+                onToday={() => select(today)}
+              />
+            ) : view === 'week' ? (
+              <WeekCalendar
+                selected={selected}
+                today={today}
+                days={days}
+                onSelect={select}
+                onOpenDay={openDay}
+                onPrevious={() => select(shiftDayKey(selected, -7))}
+                onNext={() => select(shiftDayKey(selected, 7))}
+                onToday={() => select(today)}
+              />
+            ) : (
+              <DaySchedule
+                day={selected}
+                list={days.get(selected) ?? []}
+                onPrevious={() => select(shiftDayKey(selected, -1))}
+                onNext={() => select(shiftDayKey(selected, 1))}
+                onToday={() => select(today)}
+              />
+            )}
+          </Stack>
         </Grid.Col>
         <Grid.Col span={{ base: 12, lg: 4 }}>
           <Stack>

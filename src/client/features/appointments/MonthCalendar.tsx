@@ -1,12 +1,15 @@
 // The month calendar: previous / Today / next, Sunday-first weekday headers, today highlighted,
 // the selected day outlined, and up to three markers (time and patient) per day; cancelled hidden.
-import { Box, Button, Group, Paper, Text, Title, UnstyledButton } from '@mantine/core';
-import { IconChevronLeft, IconChevronRight } from '@tabler/icons-react';
+// A marker's text wraps rather than being cut ("10:00 AM Ma…" said nothing); below Mantine's xs
+// breakpoint (576 px), where a day is some 45 px wide, a day shows its count instead ("2"), the
+// cell's label naming "2 appointments".
+import { Badge, Box, Paper, Text, UnstyledButton } from '@mantine/core';
 import type { Appointment } from '../../../shared/appointments';
 import { formatMonth } from '../../../shared/time';
 import { useDisplayZone } from '../../time';
 import { dayKey, monthGrid, timeOf, WEEKDAYS } from './calendar';
 import { plural } from '../../format';
+import { CalendarHeader } from './CalendarHeader';
 
 const MAX_MARKERS = 3;
 
@@ -26,32 +29,13 @@ export function MonthCalendar({ month, selected, today, days, onMonth, onSelect,
   const title = formatMonth(month);
   return (
     <Paper withBorder p="md" radius="md">
-      <Group justify="space-between" mb="sm">
-        <Title order={3} size="h4" data-testid="calendar-title">
-          {title}
-        </Title>
-        <Group gap="xs">
-          <Button
-            variant="default"
-            size="xs"
-            aria-label="Previous month"
-            onClick={() => onMonth(new Date(month.getFullYear(), month.getMonth() - 1, 1))}
-          >
-            <IconChevronLeft size={16} />
-          </Button>
-          <Button variant="default" size="xs" onClick={onToday}>
-            Today
-          </Button>
-          <Button
-            variant="default"
-            size="xs"
-            aria-label="Next month"
-            onClick={() => onMonth(new Date(month.getFullYear(), month.getMonth() + 1, 1))}
-          >
-            <IconChevronRight size={16} />
-          </Button>
-        </Group>
-      </Group>
+      <CalendarHeader
+        title={title}
+        unit="month"
+        onPrevious={() => onMonth(new Date(month.getFullYear(), month.getMonth() - 1, 1))}
+        onNext={() => onMonth(new Date(month.getFullYear(), month.getMonth() + 1, 1))}
+        onToday={onToday}
+      />
       <Box style={{ display: 'grid', gridTemplateColumns: 'repeat(7, minmax(0, 1fr))', gap: 4 }} role="grid">
         {/* Rows are `display: contents`, so the seven columns stay one CSS grid while assistive
             technology reads a proper grid of rows and cells. */}
@@ -94,6 +78,11 @@ export function MonthCalendar({ month, selected, today, days, onMonth, onSelect,
                         ? undefined
                         : 'var(--mantine-color-gray-0)',
                     overflow: 'hidden',
+                    // The markers' text starts at the cell's left edge and wraps inside it.
+                    textAlign: 'left',
+                    display: 'flex',
+                    flexDirection: 'column',
+                    justifyContent: 'flex-start',
                   }}
                 >
                   <Text
@@ -103,27 +92,38 @@ export function MonthCalendar({ month, selected, today, days, onMonth, onSelect,
                   >
                     {day.getDate()}
                   </Text>
-                  {list.slice(0, MAX_MARKERS).map((a) => (
-                    <Text
-                      key={a.id}
-                      size="10px"
-                      truncate
-                      data-testid="calendar-marker"
-                      style={{
-                        background: 'var(--mantine-color-blue-1)',
-                        borderRadius: 3,
-                        padding: '0 3px',
-                        marginTop: 2,
-                      }}
-                    >
-                      {timeOf(a, zone)} {a.patientName}
-                    </Text>
-                  ))}
-                  {list.length > MAX_MARKERS && (
-                    <Text size="10px" c="dimmed">
-                      +{list.length - MAX_MARKERS} more
-                    </Text>
+                  {list.length > 0 && (
+                    <Badge hiddenFrom="xs" size="xs" circle mt={2} data-testid="calendar-count" aria-hidden>
+                      {list.length}
+                    </Badge>
                   )}
+                  <Box visibleFrom="xs">
+                    {list.slice(0, MAX_MARKERS).map((a) => (
+                      <Text
+                        key={a.id}
+                        size="10px"
+                        lh={1.25}
+                        data-testid="calendar-marker"
+                        style={{
+                          background: 'var(--mantine-color-blue-1)',
+                          borderRadius: 3,
+                          padding: '1px 3px',
+                          marginTop: 2,
+                          overflowWrap: 'anywhere',
+                        }}
+                      >
+                        <Text span inherit fw={600}>
+                          {timeOf(a, zone)}
+                        </Text>{' '}
+                        {a.patientName}
+                      </Text>
+                    ))}
+                    {list.length > MAX_MARKERS && (
+                      <Text size="10px" c="dimmed">
+                        +{list.length - MAX_MARKERS} more
+                      </Text>
+                    )}
+                  </Box>
                 </UnstyledButton>
               );
             })}

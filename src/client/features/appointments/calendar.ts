@@ -70,7 +70,7 @@ export const timeOf = (a: Pick<Appointment, 'appointmentDate'>, zone: string) =>
 export const slotOf = (a: Pick<Appointment, 'appointmentDate'>, zone: string) =>
   clockIn(a.appointmentDate, zone);
 
-/** Non-cancelled appointments by their day in `zone`, for the calendar's markers. */
+/** Non-cancelled appointments by their day in `zone`, each day's in time order, for the calendar. */
 export function byDay(list: readonly Appointment[], zone: string): Map<string, Appointment[]> {
   const map = new Map<string, Appointment[]>();
   for (const a of list) {
@@ -78,8 +78,33 @@ export function byDay(list: readonly Appointment[], zone: string): Map<string, A
     const key = appointmentDay(a, zone);
     map.set(key, [...(map.get(key) ?? []), a]);
   }
+  for (const day of map.values()) day.sort(byTime);
   return map;
 }
+
+/** Earlier first (ISO instants of one format compare as their times). */
+export const byTime = (a: Pick<Appointment, 'appointmentDate'>, b: Pick<Appointment, 'appointmentDate'>) =>
+  new Date(a.appointmentDate).getTime() - new Date(b.appointmentDate).getTime();
+
+/** The calendar's three views; the week and the day are those of the selected day. */
+export type CalendarView = 'month' | 'week' | 'day';
+
+/** The seven days, Sunday first, of the week around `day`. */
+export function weekDays(day: Date): Date[] {
+  const start = addDays(startOfDay(day), -day.getDay());
+  return Array.from({ length: 7 }, (_, i) => addDays(start, i));
+}
+
+/** The day key `n` days after `key` (before it when negative). */
+export const shiftDayKey = (key: string, n: number) => dayKey(addDays(fromDayKey(key), n));
+
+/**
+ * The month whose grid the tab loads (calendarRange) for a view: the month shown, or the selected
+ * day's month in the week and day views. A month's grid holds whole weeks, so the selected day's
+ * week is loaded with it even when it runs into the month before or after.
+ */
+export const loadedMonth = (view: CalendarView, month: Date, selected: string) =>
+  view === 'month' ? month : fromDayKey(selected);
 
 export type StatusFilter = 'all' | Appointment['status'];
 

@@ -1,7 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import type { Appointment } from '../../../shared/appointments';
 import { instantIn } from '../../../shared/time';
-import { byDay, dayKey, monthGrid, quickStats, scheduleFor, weekRange, whenForViewer } from './calendar';
+import {
+  byDay,
+  calendarRange,
+  dayKey,
+  loadedMonth,
+  monthGrid,
+  quickStats,
+  scheduleFor,
+  shiftDayKey,
+  weekDays,
+  weekRange,
+  whenForViewer,
+} from './calendar';
 
 // The hospital is in Los Angeles; the tests give its wall-clock times, whatever zone runs them.
 const ZONE = 'America/Los_Angeles';
@@ -101,5 +113,43 @@ describe('an appointment seen from another time zone', () => {
   });
   it('names no zone when the clocks agree', () => {
     expect(whenForViewer(a, ZONE)).toEqual({ local: 'Nov 25, 2026 at 10:00 AM', hospital: null });
+  });
+});
+
+describe('the week and day views', () => {
+  it('gives the Sunday-first week of a day, across a month end', () => {
+    expect(weekDays(new Date(2030, 6, 3)).map(dayKey)).toEqual([
+      '2030-06-30',
+      '2030-07-01',
+      '2030-07-02',
+      '2030-07-03',
+      '2030-07-04',
+      '2030-07-05',
+      '2030-07-06',
+    ]);
+    expect(shiftDayKey('2030-06-28', 7)).toBe('2030-07-05');
+    expect(shiftDayKey('2030-03-01', -1)).toBe('2030-02-28');
+  });
+
+  it("loads the selected day's month grid in the week and day views, which holds its whole week", () => {
+    const shown = new Date(2030, 0, 1);
+    expect(loadedMonth('month', shown, '2030-07-03')).toBe(shown);
+    for (const selected of ['2030-07-01', '2030-06-30', '2030-07-31']) {
+      const { from, to } = calendarRange(loadedMonth('week', shown, selected), '2030-07-15', ZONE);
+      for (const day of weekDays(new Date(`${selected}T12:00:00`))) {
+        const instant = at(dayKey(day), '12:00').toISOString();
+        expect(instant >= from && instant <= to).toBe(true);
+      }
+    }
+  });
+
+  it("sorts each day's appointments by time", () => {
+    const late = appt(at('2030-07-01', '15:00'), { patientName: 'Late' });
+    const early = appt(at('2030-07-01', '09:00'), { patientName: 'Early' });
+    expect(
+      byDay([late, early], ZONE)
+        .get('2030-07-01')
+        ?.map((a) => a.patientName),
+    ).toEqual(['Early', 'Late']);
   });
 });

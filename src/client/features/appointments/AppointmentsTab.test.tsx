@@ -110,9 +110,9 @@ describe('AppointmentsTab calendar', () => {
     const rows = screen.getAllByTestId('day-appointment');
     expect(rows).toHaveLength(2);
     expect(rows[0]).toHaveTextContent(
-      /10:00 AM.*Ada Lovelace.*MRN2025000001.*Consultation · Dr\. Grey.*Scheduled/,
+      /10:00 AM.*Scheduled.*Ada Lovelace.*MRN2025000001.*Consultation · Dr\. Grey/,
     );
-    expect(rows[1]).toHaveTextContent(/2:30 PM.*Grace <Brewster> Murray.*Follow-up · Dr\. House.*Confirmed/);
+    expect(rows[1]).toHaveTextContent(/2:30 PM.*Confirmed.*Grace <Brewster> Murray.*Follow-up · Dr\. House/);
     await user.click(screen.getByRole('button', { name: 'Next day' }));
     expect(title()).toBe('Thursday, June 27, 2030');
     expect(screen.getByText('No appointments on this day.')).toBeInTheDocument();

@@ -40,16 +40,16 @@ export function DaySchedule({ day, list, onPrevious, onNext, onToday }: Props) {
         onPrevious={onPrevious}
         onNext={onNext}
         onToday={onToday}
+      />
+      <Button
+        variant="default"
+        size="xs"
+        mb="sm"
+        leftSection={<IconPrinter size={14} aria-hidden />}
+        onClick={print}
       >
-        <Button
-          variant="default"
-          size="xs"
-          leftSection={<IconPrinter size={14} aria-hidden />}
-          onClick={print}
-        >
-          Print day schedule
-        </Button>
-      </CalendarHeader>
+        Print day schedule
+      </Button>
       {list.length === 0 ? (
         <Text c="dimmed" size="sm">
           No appointments on this day.
@@ -58,30 +58,28 @@ export function DaySchedule({ day, list, onPrevious, onNext, onToday }: Props) {
         <Stack gap="xs" component="ol" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
           {list.map((a) => (
             <Paper key={a.id} withBorder p="xs" radius="sm" component="li" data-testid="day-appointment">
-              <Group justify="space-between" align="flex-start" wrap="nowrap" gap="xs">
-                <Group gap="sm" align="flex-start" wrap="nowrap" style={{ minWidth: 0 }}>
-                  <Text fw={600} size="sm" style={{ whiteSpace: 'nowrap' }}>
-                    {timeOf(a, zone)}
-                  </Text>
-                  <div style={{ minWidth: 0, overflowWrap: 'anywhere' }}>
-                    <Text size="sm" fw={500}>
-                      {a.patientName}
-                      {a.patientMrn && (
-                        <Text span size="xs" c="dimmed">
-                          {' '}
-                          ({a.patientMrn})
-                        </Text>
-                      )}
-                    </Text>
-                    <Text size="xs" c="dimmed">
-                      {typeLabel(a.appointmentType)} · {a.doctorName}
-                    </Text>
-                  </div>
-                </Group>
-                <Badge color={STATUS_COLORS[a.status]} variant="light" style={{ flexShrink: 0 }}>
+              {/* Time and status on the first line, then the patient and the rest across the whole
+                  row: beside the time, a phone's column cut the MRN mid-number. */}
+              <Group justify="space-between" gap="xs">
+                <Text fw={600} size="sm">
+                  {timeOf(a, zone)}
+                </Text>
+                <Badge color={STATUS_COLORS[a.status]} variant="light">
                   {capitalise(a.status)}
                 </Badge>
               </Group>
+              <Text size="sm" fw={500} style={{ overflowWrap: 'break-word' }}>
+                {a.patientName}
+                {a.patientMrn && (
+                  <Text span size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
+                    {' '}
+                    ({a.patientMrn})
+                  </Text>
+                )}
+              </Text>
+              <Text size="xs" c="dimmed">
+                {typeLabel(a.appointmentType)} · {a.doctorName}
+              </Text>
             </Paper>
           ))}
         </Stack>

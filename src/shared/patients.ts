@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { text } from './text.js';
 import { DEPARTMENTS, GENDER_OPTIONS } from './constants.js';
-import { phoneSchema } from './patient-profile.js';
+import { contactDetailsShape, phoneSchema } from './patient-profile.js';
 import { pagedSchema, pagingQuerySchema } from './paging.js';
 import { blankToNull, mailAddress, nullableStrings, only, optionalText, strings } from './fields.js';
 
@@ -61,6 +61,7 @@ export const patientInputSchema = z.object({
   insuranceProvider: optionalText(200),
   insurancePolicy: optionalText(100),
   primaryCarePhysician: optionalText(200),
+  ...contactDetailsShape,
 });
 export type PatientInput = z.infer<typeof patientInputSchema>;
 /** Add Patient's body: the fields, and the hospital's confirmation after a duplicate warning. */
@@ -88,6 +89,7 @@ export const patientSchema = z.object({
   createdByHospitalId: z.string(),
   ...nullableStrings('firstName', 'lastName', 'email', 'dateOfBirth', 'gender', 'phone'),
   ...nullableStrings('insuranceProvider', 'insurancePolicy', 'primaryCarePhysician'),
+  ...nullableStrings('address', 'preferredLanguage', 'emergencyContactName', 'emergencyContactPhone'),
   createdAt: z.string(),
   /** The patient's own account, once they signed up with the MRN. */
   user: z

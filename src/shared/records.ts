@@ -103,6 +103,7 @@ export const recordFormSchema = recordFieldsSchema.pick({ description: true, doc
   serviceDate: z
     .string()
     .nullable()
+    .default(null)
     .pipe(z.preprocess((v) => v ?? undefined, serviceDateSchema))
     .transform((v) => v ?? null),
   patientId: picked(text({ error: RECORD_FORM_MESSAGES.patient }).min(1, RECORD_FORM_MESSAGES.patient)),

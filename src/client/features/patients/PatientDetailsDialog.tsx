@@ -24,6 +24,7 @@ import { notifyError } from '../../notify';
 import { ActivationCodeModal, type ActivationDetails } from './ActivationCode';
 import { SmallButton } from '../../components/SmallButton';
 import { LoadFailed } from '../../components/LoadFailed';
+import { languageName } from './LanguageSelect';
 
 function Section({ title, rows }: { title: string; rows: [string, string | null | undefined][] }) {
   return (
@@ -96,6 +97,12 @@ function PatientDetails({ patient }: { patient: Patient }) {
           rows={[
             ['Email', patient.email ?? patient.user?.email],
             ['Phone', patient.phone],
+            ['Address', patient.address],
+            ['Preferred language', languageName(patient.preferredLanguage)],
+            [
+              'Emergency contact',
+              [patient.emergencyContactName, patient.emergencyContactPhone].filter(Boolean).join(' · '),
+            ],
           ]}
         />
         <Section

@@ -1,5 +1,7 @@
-// Add Patient and Edit Patient (docs/spec.md#hospital-dashboard and #validation): every field
-// optional, empty values sent as null, the date of birth as a calendar date. Adding shows the
+// Add Patient and Edit Patient (docs/spec.md#hospital-dashboard and #validation): empty values
+// sent as null, the date of birth as a calendar date. Adding asks for the first and last name
+// (issue 57: a half-filled form must not issue an MRN and a code), and only the submit button
+// submits: Enter in a field (the date of birth's, say) does not. Adding shows the
 // generated MRN for 10 seconds, and the dialog turns into the patient's activation code (shown once).
 import { Alert, Button, List, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { AppModal } from '../../components/AppModal';
@@ -23,6 +25,8 @@ import { useSavePatient, type PatientPayload } from './api';
 import { ActivationCodeView, type ActivationDetails } from './ActivationCode';
 import { useSchemaForm } from '../../components/useSchemaForm';
 import { FormActions } from '../../components/FormActions';
+import { enterDoesNotSubmit } from '../../components/SubmitForm';
+import { LanguageSelect } from './LanguageSelect';
 
 type Values = Record<keyof PatientInput, string>;
 
@@ -38,7 +42,18 @@ const TEXT_FIELDS: { name: keyof PatientInput; label: string; type?: string; aut
   { name: 'insuranceProvider', label: 'Insurance Provider' },
   { name: 'insurancePolicy', label: 'Insurance Policy Number' },
   { name: 'primaryCarePhysician', label: 'Primary Care Physician' },
+  { name: 'address', label: 'Address' },
+  { name: 'emergencyContactName', label: 'Emergency Contact Name' },
+  { name: 'emergencyContactPhone', label: 'Emergency Contact Phone', type: 'tel' },
 ];
+
+const NAME_REQUIRED = { firstName: 'First name is required', lastName: 'Last name is required' };
+/** Add Patient's form: the API's fields, with first and last name asked for. */
+const addPatientSchema = patientInputSchema.superRefine((input, ctx) => {
+  for (const name of ['firstName', 'lastName'] as const) {
+    if (!input[name]) ctx.addIssue({ code: 'custom', path: [name], message: NAME_REQUIRED[name] });
+  }
+});
 
 interface Props {
   /** 'new' to add, a patient to edit, null when closed. */
@@ -84,9 +99,13 @@ function PatientForm({
   const save = useSavePatient();
   // Set when the server found patients this one may duplicate; the next submit confirms.
   const [duplicates, setDuplicates] = useState<PossibleDuplicate[] | null>(null);
-  const form = useSchemaForm(patientInputSchema, editing ? fromPatient(editing) : empty(), {
-    onValuesChange: () => setDuplicates(null), // a changed form is checked again
-  });
+  const form = useSchemaForm(
+    editing ? patientInputSchema : addPatientSchema,
+    editing ? fromPatient(editing) : empty(),
+    {
+      onValuesChange: () => setDuplicates(null), // a changed form is checked again
+    },
+  );
   // What the inputs hold (the schema's input type is wider: it also takes what it preprocesses).
   const values = form.getValues() as Values;
 
@@ -140,7 +159,7 @@ function PatientForm({
   }
 
   return (
-    <form noValidate onSubmit={form.onSubmit((input) => void submit(input))}>
+    <form noValidate onKeyDown={enterDoesNotSubmit} onSubmit={form.onSubmit((input) => void submit(input))}>
       <Stack>
         <SimpleGrid cols={{ base: 1, sm: 2 }}>
           {TEXT_FIELDS.slice(0, 2).map((f) => (
@@ -148,6 +167,7 @@ function PatientForm({
               key={f.name}
               label={f.label}
               autoComplete={f.autoComplete}
+              required={!editing}
               {...form.getInputProps(f.name)}
             />
           ))}
@@ -168,6 +188,7 @@ function PatientForm({
             {...form.getInputProps('gender')}
             value={values.gender || null}
           />
+          <LanguageSelect {...form.getInputProps('preferredLanguage')} />
           {TEXT_FIELDS.slice(2).map((f) => (
             <TextInput
               key={f.name}

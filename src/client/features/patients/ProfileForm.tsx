@@ -1,5 +1,6 @@
 // The Edit Profile modal's Profile tab: phone, primary care physician, insurance provider and
-// policy number (the only fields a patient may change, docs/spec.md#validation).
+// policy number (docs/spec.md#validation), address, preferred language and emergency contact
+// (issue 57): the only fields a patient may change.
 import { Button, Stack, TextInput } from '@mantine/core';
 import {
   PROFILE_FIELDS,
@@ -13,14 +14,28 @@ import { notifyError, notifySuccess } from '../../notify';
 import { useSaveProfile } from './api';
 import { useSchemaForm } from '../../components/useSchemaForm';
 import { FormActions } from '../../components/FormActions';
+import { LanguageSelect } from './LanguageSelect';
 
 const LABELS: Record<ProfileField, string> = {
   phone: 'Phone',
   primaryCarePhysician: 'Primary Care Physician',
   insuranceProvider: 'Insurance Provider',
   insurancePolicy: 'Insurance Policy Number',
+  address: 'Address',
+  preferredLanguage: 'Preferred Language',
+  emergencyContactName: 'Emergency Contact Name',
+  emergencyContactPhone: 'Emergency Contact Phone',
 };
-const ORDER: ProfileField[] = ['phone', 'primaryCarePhysician', 'insuranceProvider', 'insurancePolicy'];
+const ORDER: ProfileField[] = [
+  'phone',
+  'address',
+  'preferredLanguage',
+  'primaryCarePhysician',
+  'insuranceProvider',
+  'insurancePolicy',
+  'emergencyContactName',
+  'emergencyContactPhone',
+];
 
 type Values = Record<ProfileField, string>;
 
@@ -48,14 +63,18 @@ export function ProfileForm(props: { profile: Patient | null; userId: string; on
   return (
     <form noValidate onSubmit={form.onSubmit((update) => void submit(update))}>
       <Stack>
-        {ORDER.map((field) => (
-          <TextInput
-            key={field}
-            label={LABELS[field]}
-            type={field === 'phone' ? 'tel' : 'text'}
-            {...form.getInputProps(field)}
-          />
-        ))}
+        {ORDER.map((field) =>
+          field === 'preferredLanguage' ? (
+            <LanguageSelect key={field} {...form.getInputProps(field)} />
+          ) : (
+            <TextInput
+              key={field}
+              label={LABELS[field]}
+              type={field === 'phone' || field === 'emergencyContactPhone' ? 'tel' : 'text'}
+              {...form.getInputProps(field)}
+            />
+          ),
+        )}
         <FormActions onCancel={props.onDone} busy={save.isPending}>
           <Button type="submit" disabled={save.isPending}>
             {save.isPending ? 'Saving...' : 'Save Profile'}

@@ -5,6 +5,7 @@ import type { Patient } from '../../../shared/patients';
 import { formatDate } from '../../format';
 import { profileSummary } from './profileSummary';
 import { LoadFailed } from '../../components/LoadFailed';
+import { languageName } from './LanguageSelect';
 
 export function ProfileSummary(props: {
   profile: Patient | null;
@@ -24,7 +25,7 @@ export function ProfileSummary(props: {
         <LoadFailed what="Your profile" onRetry={props.retryLoad} />
       ) : (
         <Stack gap={6} component="dl" m={0}>
-          {profileSummary(props.profile, (v) => formatDate(v)).map((row) => (
+          {profileSummary(props.profile, (v) => formatDate(v), languageName).map((row) => (
             <Group key={row.label} justify="space-between" wrap="nowrap" gap="xs">
               <Text size="sm" c="dimmed" component="dt">
                 {row.label}

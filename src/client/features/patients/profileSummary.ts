@@ -3,17 +3,23 @@ import type { Patient } from '../../../shared/patients';
 
 /** The profile summary's rows with the spec's fallbacks; Phone only when present. */
 export function profileSummary(
-  profile: Pick<
-    Patient,
-    | 'patientId'
-    | 'dateOfBirth'
-    | 'gender'
-    | 'primaryCarePhysician'
-    | 'insuranceProvider'
-    | 'insurancePolicy'
-    | 'phone'
-  > | null,
+  profile:
+    | (Pick<
+        Patient,
+        | 'patientId'
+        | 'dateOfBirth'
+        | 'gender'
+        | 'primaryCarePhysician'
+        | 'insuranceProvider'
+        | 'insurancePolicy'
+        | 'phone'
+      > &
+        Partial<
+          Pick<Patient, 'address' | 'preferredLanguage' | 'emergencyContactName' | 'emergencyContactPhone'>
+        >)
+    | null,
   formatDate: (value: string) => string,
+  languageName: (tag: string) => string | null = (tag) => tag,
 ): { label: string; value: string }[] {
   const gender = profile?.gender?.trim();
   const insurance = [
@@ -33,5 +39,16 @@ export function profileSummary(
     { label: 'Insurance', value: insurance || 'Not provided' },
   ];
   if (profile?.phone) rows.push({ label: 'Phone', value: profile.phone });
+  if (profile?.address) rows.push({ label: 'Address', value: profile.address });
+  if (profile?.preferredLanguage) {
+    rows.push({
+      label: 'Language',
+      value: languageName(profile.preferredLanguage) ?? profile.preferredLanguage,
+    });
+  }
+  const emergency = [profile?.emergencyContactName, profile?.emergencyContactPhone]
+    .filter(Boolean)
+    .join(' · ');
+  if (emergency) rows.push({ label: 'Emergency Contact', value: emergency });
   return rows;
 }

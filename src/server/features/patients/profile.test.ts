@@ -179,3 +179,39 @@ describe('PUT /api/patients/{patientId} by the patient', () => {
     expect(res.json().firstName).toBe('Ada M.');
   });
 });
+
+describe('the patient file’s contact details (issue 57)', () => {
+  it('changes the address, preferred language (canonical BCP 47) and emergency contact, ledgered; a bad tag is 400', async () => {
+    const before = (await ledgerOf(t.patientRow.id)).length;
+    const res = await put(
+      `/api/patients/${t.patientRow.id}`,
+      {
+        address: '12 Rue de la Paix, Paris',
+        preferredLanguage: 'PT-br',
+        emergencyContactName: 'Byron Lovelace',
+        emergencyContactPhone: '+44 20 7946 0000',
+      },
+      t.patient.cookie,
+    );
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({
+      address: '12 Rue de la Paix, Paris',
+      preferredLanguage: 'pt-BR',
+      emergencyContactName: 'Byron Lovelace',
+      emergencyContactPhone: '+44 20 7946 0000',
+    });
+    const ledger = await ledgerOf(t.patientRow.id);
+    expect(ledger).toHaveLength(before + 1);
+    expect((await ledgerContentOf(t.ctx.db, ledger.at(-1)!.seq))?.changes).toMatchObject({
+      preferredLanguage: 'pt-BR',
+    });
+    for (const preferredLanguage of ['not a language', 'x'.repeat(40), 'en_US!']) {
+      const bad = await put(`/api/patients/${t.patientRow.id}`, { preferredLanguage }, t.patient.cookie);
+      expect(bad.statusCode, preferredLanguage).toBe(400);
+      expect(bad.json().message).toMatch(/Preferred language must be a language tag/);
+    }
+    // The hospital sees them on the patient file.
+    const file = await call(t.app, 'GET', `/api/patients/${t.patientRow.id}`, t.hospital.cookie);
+    expect(file.json()).toMatchObject({ preferredLanguage: 'pt-BR', emergencyContactName: 'Byron Lovelace' });
+  });
+});

@@ -2,7 +2,8 @@
 // the contact's "Can Access Medical Records" flag and ends the grant, so access comes back only by a
 // new invitation; docs/decisions.md#family-proxy-access). Its own
 // component so the Manage Consent dialog can show other holders (share links) beside it.
-import { Button, Group, Loader, Stack, Text, Title } from '@mantine/core';
+import { Button, Loader, Stack, Text, Title } from '@mantine/core';
+import { ListRow } from '../../components/ListRow';
 import { notifyError, notifySuccess } from '../../notify';
 import { errorMessage } from '../../api/request';
 import { formatDate } from '../../format';
@@ -37,26 +38,31 @@ export function FamilyAccessHolders() {
         </Text>
       )}
       {list.map((h) => (
-        <Group key={h.contactId} justify="space-between" wrap="nowrap">
-          <div style={{ minWidth: 0 }}>
-            <Text size="sm" truncate>
-              {h.accountName} ({h.relationship})
-            </Text>
-            <Text size="xs" c="dimmed" truncate>
-              {h.email} · since {formatDate(h.since)}
-            </Text>
-          </div>
-          <Button
-            size="xs"
-            color="red"
-            variant="light"
-            aria-label={`Revoke access of ${h.accountName}`}
-            loading={revoke.isPending && revoke.variables === h.contactId}
-            onClick={() => void onRevoke(h.contactId, h.accountName)}
-          >
-            Revoke
-          </Button>
-        </Group>
+        // The row wraps (the button below the text) where it is too narrow for both: the button
+        // and the "since …" date are never cut (issue 57).
+        <ListRow
+          key={h.contactId}
+          actions={
+            <Button
+              size="xs"
+              color="red"
+              variant="light"
+              flex="none"
+              aria-label={`Revoke access of ${h.accountName}`}
+              loading={revoke.isPending && revoke.variables === h.contactId}
+              onClick={() => void onRevoke(h.contactId, h.accountName)}
+            >
+              Revoke
+            </Button>
+          }
+        >
+          <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+            {h.accountName} ({h.relationship})
+          </Text>
+          <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+            {h.email} · <span style={{ whiteSpace: 'nowrap' }}>since {formatDate(h.since)}</span>
+          </Text>
+        </ListRow>
       ))}
     </Stack>
   );

@@ -4,6 +4,7 @@ import { Badge, Button, Group, Loader, Stack, Text } from '@mantine/core';
 import type { Share } from '../../../shared/shares';
 import { errorMessage } from '../../api/request';
 import { formatDateTime } from '../../format';
+import { ListRow } from '../../components/ListRow';
 import { notifyError, notifySuccess } from '../../notify';
 import { useOpenShares, useRecordShares, useRevokeShare } from './api';
 import { LoadFailed, retryIfFailed } from '../../components/LoadFailed';
@@ -26,39 +27,44 @@ function ShareRow({ share, showRecord }: { share: Share; showRecord: boolean }) 
     }
   }
   return (
-    <Group justify="space-between" wrap="nowrap" align="start">
-      <div style={{ minWidth: 0 }}>
-        <Group gap={6}>
-          <Text size="sm" fw={500} truncate>
-            {share.recipientEmail}
-          </Text>
-          <Badge size="xs" color={state.color} variant="light">
-            {state.label}
-          </Badge>
-        </Group>
-        {showRecord && (
-          <Text size="xs" c="dimmed">
-            {share.recordTitle}
-          </Text>
-        )}
-        <Text size="xs" c="dimmed">
-          Sent {formatDateTime(share.createdAt)} · expires {formatDateTime(share.expiresAt)} · opened{' '}
-          {share.timesOpened === 1 ? 'once' : `${share.timesOpened} times`}
+    // The row wraps (the button below the text) where it is too narrow for both: the button is
+    // never cut (issue 57).
+    <ListRow
+      align="start"
+      actions={
+        !share.revokedAt && (
+          <Button
+            size="compact-xs"
+            color="red"
+            variant="light"
+            flex="none"
+            loading={revoke.isPending}
+            aria-label={`Revoke the link to ${share.recipientEmail}`}
+            onClick={() => void run()}
+          >
+            Revoke
+          </Button>
+        )
+      }
+    >
+      <Group gap={6}>
+        <Text size="sm" fw={500} style={{ overflowWrap: 'anywhere' }}>
+          {share.recipientEmail}
         </Text>
-      </div>
-      {!share.revokedAt && (
-        <Button
-          size="compact-xs"
-          color="red"
-          variant="light"
-          loading={revoke.isPending}
-          aria-label={`Revoke the link to ${share.recipientEmail}`}
-          onClick={() => void run()}
-        >
-          Revoke
-        </Button>
+        <Badge size="xs" color={state.color} variant="light">
+          {state.label}
+        </Badge>
+      </Group>
+      {showRecord && (
+        <Text size="xs" c="dimmed">
+          {share.recordTitle}
+        </Text>
       )}
-    </Group>
+      <Text size="xs" c="dimmed">
+        Sent {formatDateTime(share.createdAt)} · expires {formatDateTime(share.expiresAt)} · opened{' '}
+        {share.timesOpened === 1 ? 'once' : `${share.timesOpened} times`}
+      </Text>
+    </ListRow>
   );
 }
 

@@ -167,7 +167,8 @@ export function PatientsTab() {
           empty={emptyText}
           retryLoad={retryIfFailed(patients)}
         />
-        <ListPager p="md" list={data} page={page} one="patient" other="patients" onPage={setPage} />
+        {/* Empty, the status above says why ("No patients found…"); no second "No patients". */}
+        <ListPager p="md" list={data} page={page} one="patient" other="patients" onPage={setPage} hideEmpty />
       </Paper>
 
       <PatientFormDialog patient={formFor} onClose={() => setFormFor(null)} />

@@ -76,6 +76,12 @@ export default function LoginOptionsPage() {
           Family member login
         </Anchor>
       </Text>
+      {/* Anyone holding a record or its hash can check it on the ledger (issue 57: no way there). */}
+      <Text ta="center" mt="xs" size="sm">
+        <Anchor component={Link} to="/verify">
+          Verify a record
+        </Anchor>
+      </Text>
     </PublicLayout>
   );
 }

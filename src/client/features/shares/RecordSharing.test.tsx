@@ -18,6 +18,7 @@ const record: MedicalRecord = {
   fileUrl: '/api/download/a1',
   doctorName: 'Dr. Grey',
   department: null,
+  serviceDate: null,
   status: 'final',
   consentProvided: true,
   shareWithSpecialists: true,

@@ -195,6 +195,8 @@ async function hospitalWithRecords() {
       title,
       doctorName,
       department: 'cardiology',
+      // Shared both ways: Share with a Specialist is offered only for a record shared with specialists.
+      shareWithSpecialists: 'true',
       shareWithFamily: 'true',
       files: { name: fileName, mimeType: 'application/pdf', buffer: samplePdf(title) },
     });

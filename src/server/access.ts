@@ -172,7 +172,8 @@ export async function findRecordForUser(
 /** mayReachRecord, and for a family member the live grant (a query, so it is async). */
 export async function reachesRecord(db: Db, actor: Who, record: RecordRow, patient: PatientRow) {
   if (actor.role !== 'family') return mayReachRecord(actor, record, patient);
-  return proxyMayReadRecord(record) && (await hasLiveGrant(db, actor.id, patient.id));
+  const grant = await liveGrantOf(db, actor.id, patient.id);
+  return !!grant && proxyMayReadRecord(record, grant);
 }
 
 export function mayReachRecord(actor: Who, record: RecordRow, patient: PatientRow): boolean {
@@ -313,41 +314,56 @@ export function contactChangeEndsGrant(
   );
 }
 
-/** Whether the family member holds a live grant for the patient row. */
-export async function hasLiveGrant(db: Db, familyUserId: string, patientRowId: string): Promise<boolean> {
-  const [row] = await db
-    .select({ id: familyGrants.id })
+/** What a live grant gives: whether its contact has every record shared (else only switched-on ones). */
+export interface LiveGrant {
+  shareAllRecords: boolean;
+}
+
+/** The family member's live grant for the patient row, or null (one with share-all wins). */
+export async function liveGrantOf(
+  db: Db,
+  familyUserId: string,
+  patientRowId: string,
+): Promise<LiveGrant | null> {
+  const rows = await db
+    .select({ shareAllRecords: familyContacts.shareAllRecords })
     .from(familyGrants)
     .innerJoin(familyContacts, liveGrantJoin)
-    .where(and(liveGrantFilter(familyUserId), eq(familyGrants.patientId, patientRowId)))
-    .limit(1);
-  return !!row;
+    .where(and(liveGrantFilter(familyUserId), eq(familyGrants.patientId, patientRowId)));
+  if (rows.length === 0) return null;
+  return { shareAllRecords: rows.some((r) => r.shareAllRecords) };
 }
 
 /** The patient a family member names, while their grant is live; 404 otherwise (missing, another's). */
-export async function findProxyPatient(db: Db, actor: Who, patientRowId: string): Promise<PatientRow> {
+export async function findProxyPatient(
+  db: Db,
+  actor: Who,
+  patientRowId: string,
+): Promise<{ patient: PatientRow; grant: LiveGrant }> {
   if (actor.role !== 'family' || !isUuid(patientRowId)) throw notFound('Patient not found.');
   const [row] = await db.select().from(patients).where(eq(patients.id, patientRowId));
-  if (!row || !(await hasLiveGrant(db, actor.id, row.id))) throw notFound('Patient not found.');
-  return row;
+  const grant = row ? await liveGrantOf(db, actor.id, row.id) : null;
+  if (!row || !grant) throw notFound('Patient not found.');
+  return { patient: row, grant };
 }
 
 /**
  * What a proxy reads of a patient it may reach: current records (uploaded, not superseded, not
- * entered in error) whose own "Family" sharing switch is on. Predicate and SQL filter side by side.
+ * entered in error) whose own "Family" sharing switch is on, or all of them when the patient shares
+ * every record with this relative (issue 57). Predicate and SQL filter side by side.
  */
-export const proxyMayReadRecord = (record: RecordRow) =>
+export const proxyMayReadRecord = (record: RecordRow, grant: LiveGrant) =>
   record.status === 'final' &&
   record.supersededById === null &&
   record.enteredInErrorAt === null &&
-  record.shareWithFamily;
-export const proxyRecordsFilter = (patientRowId: string) =>
+  (record.shareWithFamily || grant.shareAllRecords);
+export const proxyRecordsFilter = (patientRowId: string, grant: LiveGrant) =>
   and(
     eq(medicalRecords.patientId, patientRowId),
     eq(medicalRecords.status, 'final'),
     isNull(medicalRecords.supersededById),
     isNull(medicalRecords.enteredInErrorAt),
-    eq(medicalRecords.shareWithFamily, true),
+    grant.shareAllRecords ? undefined : eq(medicalRecords.shareWithFamily, true),
   );
 
 /**

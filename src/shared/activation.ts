@@ -27,8 +27,14 @@ export function formatActivationCode(code: string): string {
 }
 
 /** The patient's activation link: the signup page with the MRN and the code filled in. */
-export const activationLink = (publicUrl: string, mrn: string, code: string) =>
-  `${publicUrl}/signup?mrn=${encodeURIComponent(mrn)}&code=${encodeURIComponent(code)}`;
+/**
+ * The sign-up link with the MRN and code filled in; the mailed one also carries the address on file
+ * (the one sign-up requires), so the form starts with it (issue 57).
+ */
+export const activationLink = (publicUrl: string, mrn: string, code: string, email?: string) =>
+  `${publicUrl}/signup?mrn=${encodeURIComponent(mrn)}&code=${encodeURIComponent(code)}${
+    email ? `&email=${encodeURIComponent(email)}` : ''
+  }`;
 
 /** What the hospital gets once, when it adds a patient or issues a new code. */
 export const issuedActivationCodeSchema = z.object({

@@ -57,6 +57,11 @@ export const familyContactInputSchema = z.object({
   isPrimary: z.boolean({ error: 'isPrimary must be true or false' }).default(false),
   canAccessRecords: z.boolean({ error: 'canAccessRecords must be true or false' }).default(false),
   emergencyContact: z.boolean({ error: 'emergencyContact must be true or false' }).default(false),
+  /**
+   * With access: every current and future record is shared with this relative, not only those
+   * whose own Family switch is on (issue 57). Ignored (stored off) without canAccessRecords.
+   */
+  shareAllRecords: z.boolean({ error: 'shareAllRecords must be true or false' }).default(false),
 });
 export type FamilyContactInput = z.infer<typeof familyContactInputSchema>;
 
@@ -64,7 +69,7 @@ export type FamilyContactInput = z.infer<typeof familyContactInputSchema>;
 export const familyContactSchema = z.object({
   ...strings('id', 'patientId', 'firstName', 'lastName', 'relationship'),
   ...nullableStrings('phone', 'email', 'address'),
-  ...booleans('isPrimary', 'canAccessRecords', 'emergencyContact'),
+  ...booleans('isPrimary', 'canAccessRecords', 'emergencyContact', 'shareAllRecords'),
   ...strings('createdAt', 'updatedAt'),
 });
 export type FamilyContact = z.infer<typeof familyContactSchema>;

@@ -35,6 +35,7 @@ const initialValues = (c?: FamilyContact | null) => ({
   isPrimary: c?.isPrimary ?? false,
   emergencyContact: c?.emergencyContact ?? false,
   canAccessRecords: c?.canAccessRecords ?? false,
+  shareAllRecords: c?.shareAllRecords ?? false,
 });
 
 interface Props {
@@ -50,9 +51,9 @@ export function FamilyContactForm({ contact, saving, onSave, onCancel }: Props) 
     // The relationship starts unchosen (''): the schema answers that with its "required" message.
     initialValues(contact) as z.input<typeof familyContactInputSchema>,
   );
-  const { firstName, lastName, relationship } = form.getValues();
+  const { firstName, lastName, relationship, canAccessRecords } = form.getValues();
   const ready = !!firstName.trim() && !!lastName.trim() && !!relationship;
-  const check = (field: 'isPrimary' | 'emergencyContact' | 'canAccessRecords') =>
+  const check = (field: 'isPrimary' | 'emergencyContact' | 'canAccessRecords' | 'shareAllRecords') =>
     form.getInputProps(field, { type: 'checkbox' });
 
   return (
@@ -93,6 +94,13 @@ export function FamilyContactForm({ contact, saving, onSave, onCancel }: Props) 
               {...check('canAccessRecords')}
             />
           </Group>
+          {canAccessRecords && (
+            <Checkbox
+              label="Share all my records with them, including future ones"
+              description="Otherwise they see only the records whose own Family switch is on."
+              {...check('shareAllRecords')}
+            />
+          )}
           <FormActions onCancel={onCancel} busy={saving}>
             <Button type="submit" disabled={!ready || saving} loading={saving}>
               {contact ? 'Update Contact' : 'Save Contact'}

@@ -45,6 +45,7 @@ function toContact(row: ContactRow): FamilyContact {
     isPrimary: row.isPrimary,
     canAccessRecords: row.canAccessRecords,
     emergencyContact: row.emergencyContact,
+    shareAllRecords: row.shareAllRecords,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };
@@ -60,6 +61,7 @@ const values = (input: FamilyContactInput) => ({
   isPrimary: input.isPrimary,
   canAccessRecords: input.canAccessRecords,
   emergencyContact: input.emergencyContact,
+  shareAllRecords: input.canAccessRecords && input.shareAllRecords,
 });
 
 const label = (c: Pick<ContactRow, 'firstName' | 'lastName' | 'relationship'>) =>

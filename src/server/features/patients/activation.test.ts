@@ -212,6 +212,8 @@ describe('the activation mail', () => {
     const link = new URL(linkTo(messages[0], '/signup') ?? '');
     expect(link.searchParams.get('mrn')).toBe(p.patientId);
     expect(link.searchParams.get('code')).toBe(p.activationCode);
+    // The address on file, which sign-up requires, so the form starts with it.
+    expect(link.searchParams.get('email')).toBe(email);
 
     // The link's values claim the account (with the e-mail on file).
     const res = await register(
@@ -220,7 +222,7 @@ describe('the activation mail', () => {
           patientId: link.searchParams.get('mrn') ?? '',
           activationCode: link.searchParams.get('code') ?? '',
         },
-        email,
+        link.searchParams.get('email') ?? '',
       ),
     );
     expect(res.statusCode).toBe(201);

@@ -147,6 +147,6 @@ export async function activationMail(
       code: issued.code,
       expires: `${issued.expiresAt.toISOString().slice(0, 10)} (UTC)`,
     },
-    activationLink(publicUrl, patient.patientId, issued.code),
+    activationLink(publicUrl, patient.patientId, issued.code, email),
   );
 }

@@ -95,6 +95,42 @@ const saveConsent = (g: Granted, shareWithFamily: boolean) =>
   });
 
 describe('a relative invited by the patient', () => {
+  it('reads every current and future record once the patient shares all with them, until turned off', async () => {
+    const g = await grantedFamily();
+    const c = g.family.cookie;
+    const titles = async () =>
+      (await send('GET', `/api/proxy/patients/${g.row.id}/records`, c))
+        .json()
+        .items.map((r: { title: string }) => r.title)
+        .sort();
+    const shareAll = (on: boolean) =>
+      send(
+        'PUT',
+        `/api/family-contacts/${g.contactId}`,
+        g.patient.cookie,
+        relative(g.family.email, { shareAllRecords: on }),
+      );
+    const on = await shareAll(true);
+    expect(on.statusCode, on.body).toBe(200);
+    expect(on.json().shareAllRecords).toBe(true);
+    // The grant is kept (same person, same access): no new invitation is needed.
+    const later = await uploadRecord(t.app, t.hospital.cookie, g.row.id, { fields: { title: 'Later scan' } });
+    expect(await titles()).toEqual(['Blood panel', 'Later scan', 'Private note']);
+    expect((await send('GET', `/api/medical-records/record/${g.unsharedId}`, c)).statusCode).toBe(200);
+    expect((await send('GET', `/api/medical-records/record/${later.json().id}`, c)).statusCode).toBe(200);
+    expect((await shareAll(false)).json().shareAllRecords).toBe(false);
+    expect(await titles()).toEqual(['Blood panel']);
+    expect((await send('GET', `/api/medical-records/record/${g.unsharedId}`, c)).statusCode).toBe(404);
+    // Without record access, share-all is not kept.
+    const noAccess = await send(
+      'PUT',
+      `/api/family-contacts/${g.contactId}`,
+      g.patient.cookie,
+      relative(g.family.email, { canAccessRecords: false, shareAllRecords: true }),
+    );
+    expect(noAccess.json().shareAllRecords).toBe(false);
+  });
+
   it('registers through the mailed link and reads the records shared with family, nothing else', async () => {
     const g = await grantedFamily();
     const start = new Date(Date.now() + 3 * 86_400_000);

@@ -55,8 +55,8 @@ export async function listProxyRecords(
   patientRowId: string,
   query: RecordListQuery,
 ): Promise<Paged<MedicalRecord>> {
-  const patient = await findProxyPatient(db, actor, patientRowId);
-  return auditList(db, actor, patient, await loadRecordPage(db, proxyRecordsFilter(patient.id), query));
+  const { patient, grant } = await findProxyPatient(db, actor, patientRowId);
+  return auditList(db, actor, patient, await loadRecordPage(db, proxyRecordsFilter(patient.id, grant), query));
 }
 
 /** GET /api/proxy/patients/{patientId}/appointments: the patient's upcoming appointments, one page. */
@@ -67,7 +67,7 @@ export async function listProxyAppointments(
   paging: PagingQuery,
   now: Date,
 ): Promise<Paged<Appointment>> {
-  const patient = await findProxyPatient(db, actor, patientRowId);
+  const { patient } = await findProxyPatient(db, actor, patientRowId);
   return listWhere(
     db,
     and(

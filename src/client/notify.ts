@@ -1,9 +1,5 @@
 // Toasts (docs/spec.md#messages): one visible at a time, so a new toast replaces the one on screen
-// instead of waiting behind it; failures use the destructive (red) style. A toast belongs to the
-// page it was shown on: moving to another page clears it (`clearToastsOnNavigation`, called by the
-// app on every change of path), unless it was shown for that move (`keepOnNavigation`: "Check Your
-// Email" before the login page), which it then survives once (issue 57: "Account Created" stayed
-// on the dashboard after signing in).
+// instead of waiting behind it; failures use the destructive (red) style.
 import { notifications } from '@mantine/notifications';
 import { IconAlertCircle, IconCircleCheck, IconInfoCircle, type Icon } from '@tabler/icons-react';
 import { createElement, type ReactNode } from 'react';
@@ -11,23 +7,6 @@ import { createElement, type ReactNode } from 'react';
 interface ToastOptions {
   /** Milliseconds on screen; the default is the library's 5000. */
   autoClose?: number | false;
-  /**
-   * The toast announces the page the app goes to next (shown just before `navigate()` or a timed
-   * redirect): it stays through that one change of page, then is cleared like any other.
-   */
-  keepOnNavigation?: boolean;
-}
-
-/** Whether the toast on screen (one at a time) survives the next change of page. */
-let keepCurrent = false;
-
-/** Clears the toast on screen as the app moves to another path, but for one shown for the move. */
-export function clearToastsOnNavigation() {
-  if (keepCurrent) {
-    keepCurrent = false;
-    return;
-  }
-  notifications.clean();
 }
 
 /** Icons rather than emoji: they render everywhere, also where no emoji font is installed. */
@@ -46,7 +25,6 @@ function show(
     message,
     autoClose: options.autoClose,
   });
-  keepCurrent = options.keepOnNavigation ?? false;
 }
 
 export function notifyError(title: ReactNode | undefined, message: ReactNode, options: ToastOptions = {}) {

@@ -1,6 +1,5 @@
 // The route table of docs/spec.md#screens-and-routes, with each screen's guard and redirect rules.
 import { Route, Routes, useLocation } from 'react-router';
-import { useToastsClearedOnNavigation } from './useToastsClearedOnNavigation';
 import { useAuth } from '../auth/context';
 import { DocumentTitle } from './DocumentTitle';
 import { LoadFailureBoundary } from '../components/LoadFailureBoundary';
@@ -32,7 +31,6 @@ function HomeRoute() {
 
 export function App() {
   const { pathname } = useLocation();
-  useToastsClearedOnNavigation(pathname);
   return (
     // A page's chunk loads on its first visit; the spinner covers the wait, and a chunk that cannot
     // be loaded gets an answer, not a blank page. One boundary per path, so the previous page never

@@ -55,7 +55,7 @@ export default function SignupPage() {
     try {
       // The same answer whether or not the address already had an account (docs/decisions.md#accounts-and-signup).
       const { message } = await register.mutateAsync(registerPayload(values));
-      notifySuccess('Check Your Email', message, { keepOnNavigation: true });
+      notifySuccess('Check Your Email', message);
       await navigate(LOGIN_PATH_FOR[values.role]);
     } catch (error) {
       notifyError('Registration Failed', errorMessage(error, 'Something went wrong. Please try again.'));

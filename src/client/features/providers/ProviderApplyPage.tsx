@@ -51,7 +51,7 @@ export default function ProviderApplyPage() {
       notifySuccess(
         'Application Submitted Successfully!',
         'Your application will be reviewed by the MedLedger team and you will receive an email once it has been processed.',
-        { autoClose: 6000, keepOnNavigation: true },
+        { autoClose: 6000 },
       );
     } catch (error) {
       notifyError('Application Failed', applicationFailureMessage(error));

@@ -34,7 +34,7 @@ export default function ProviderRegisterPage() {
 
   useEffect(() => {
     if (token) return;
-    notifyError('Invalid Link', PROVIDER_MESSAGES.tokenMissing, { keepOnNavigation: true });
+    notifyError('Invalid Link', PROVIDER_MESSAGES.tokenMissing);
     const timer = window.setTimeout(() => void navigate('/'), REDIRECT_AFTER_INVALID_TOKEN_MS);
     return () => window.clearTimeout(timer);
   }, [token, navigate]);
@@ -62,7 +62,7 @@ export default function ProviderRegisterPage() {
       notifySuccess(
         'Account Created Successfully!',
         `Welcome to MedLedger! Your ${TRIAL_DAYS}-day free trial has started. You can now log in.`,
-        { autoClose: 6000, keepOnNavigation: true },
+        { autoClose: 6000 },
       );
     } catch (error) {
       notifyError('Registration Failed', errorMessage(error, 'Something went wrong. Please try again.'));

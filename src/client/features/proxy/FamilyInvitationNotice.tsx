@@ -19,9 +19,7 @@ export function FamilyInvitationNotice({ inviteToken }: { inviteToken: string })
     setAccepting(true);
     try {
       await acceptInvitation(inviteToken);
-      notifySuccess('Invitation Accepted', 'The patient now appears on your Family dashboard.', {
-        keepOnNavigation: true,
-      });
+      notifySuccess('Invitation Accepted', 'The patient now appears on your Family dashboard.');
       await navigate('/family-dashboard');
     } catch (error) {
       notifyError('Invitation Not Accepted', errorMessage(error, 'Please try again.'));

@@ -115,10 +115,10 @@ describe('patient dashboard', () => {
     await page.getByRole('button', { name: 'Edit Profile' }).click();
     const modal = page.getByRole('dialog', { name: 'Edit Profile' });
     // A bad phone number is refused with the shared schema's message under the field.
-    await modal.getByLabel('Phone').fill('call me');
+    await modal.getByLabel('Phone', { exact: true }).fill('call me');
     await modal.getByRole('button', { name: 'Save Profile' }).click();
     await modal.getByText(PHONE_MESSAGE).waitFor();
-    await modal.getByLabel('Phone').fill('+1 555 010 2030');
+    await modal.getByLabel('Phone', { exact: true }).fill('+1 555 010 2030');
     await modal.getByLabel('Insurance Provider').fill('Acme Health');
     await modal.getByLabel('Primary Care Physician').fill('Dr. House');
     await modal.getByRole('button', { name: 'Save Profile' }).click();

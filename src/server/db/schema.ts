@@ -138,12 +138,6 @@ export const patients = pgTable(
     preferredLanguage: text('preferred_language'),
     emergencyContactName: text('emergency_contact_name'),
     emergencyContactPhone: text('emergency_contact_phone'),
-    /**
-     * Chart merge (docs/decisions.md#chart-merge): set on the duplicate chart, whose records and
-     * appointments stay its own (their ledger entries name it) and are read with the kept chart's.
-     */
-    mergedIntoId: uuid('merged_into_id').references((): AnyPgColumn => patients.id),
-    mergedAt: ts('merged_at'),
     /** Deleting a patient archives it: hidden from the hospital's lists, records kept. */
     archivedAt: ts('archived_at'),
     createdAt: createdAt(),

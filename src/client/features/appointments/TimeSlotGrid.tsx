@@ -79,6 +79,11 @@ export function TimeSlotGrid({
               <Button
                 size="xs"
                 fullWidth
+                px={6}
+                // "10:00 AM Booked" on a phone: the label may wrap rather than be cut.
+                h="auto"
+                mih={30}
+                styles={{ label: { whiteSpace: 'normal', textAlign: 'center' } }}
                 variant={value === slot ? 'filled' : 'default'}
                 disabled={booked || past}
                 aria-pressed={value === slot}

@@ -3,7 +3,4 @@ ALTER TABLE "medical_records" ADD COLUMN "service_date" date;--> statement-break
 ALTER TABLE "patients" ADD COLUMN "address" text;--> statement-breakpoint
 ALTER TABLE "patients" ADD COLUMN "preferred_language" text;--> statement-breakpoint
 ALTER TABLE "patients" ADD COLUMN "emergency_contact_name" text;--> statement-breakpoint
-ALTER TABLE "patients" ADD COLUMN "emergency_contact_phone" text;--> statement-breakpoint
-ALTER TABLE "patients" ADD COLUMN "merged_into_id" uuid;--> statement-breakpoint
-ALTER TABLE "patients" ADD COLUMN "merged_at" timestamp with time zone;--> statement-breakpoint
-ALTER TABLE "patients" ADD CONSTRAINT "patients_merged_into_id_patients_id_fk" FOREIGN KEY ("merged_into_id") REFERENCES "public"."patients"("id") ON DELETE no action ON UPDATE no action;
+ALTER TABLE "patients" ADD COLUMN "emergency_contact_phone" text;

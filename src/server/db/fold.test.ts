@@ -14,10 +14,12 @@ afterAll(() => database.close());
 describe('medledger_fold', () => {
   it('folds each Latin letter with a diacritic, the ligatures and ASCII as the shared fold does', async () => {
     const letters = [...FOLDED_LETTERS, ...'AZaz09 .@%_'];
-    const rows = (await database.db.execute(
+    const result: unknown = await database.db.execute(
       sql`select medledger_fold(c) as folded from json_array_elements_text(${JSON.stringify(letters)}::json) with ordinality as l(c, n) order by n`,
-    )) as unknown as { rows: { folded: string }[] };
-    expect(rows.rows.map((r) => r.folded)).toEqual(letters.map(foldForSearch));
+    );
+    expect((result as { rows: { folded: string }[] }).rows.map((r) => r.folded)).toEqual(
+      letters.map(foldForSearch),
+    );
     expect(foldForSearch('María García-Ñúñez Straße Œuvre')).toBe('maria garcia-nunez strasse oeuvre');
   });
 });
@@ -34,13 +36,15 @@ describe('the patient search on its index', () => {
     // Without rows the planner would scan; with sequential scans off it shows which index it can use.
     await database.db.transaction(async (tx) => {
       await tx.execute(sql`set local enable_seqscan = off`);
-      const explained = (await tx.execute(
+      const explained: unknown = await tx.execute(
         sql.raw(
           // The test's own two literals ('%garcia%'), highest number first so $1 never eats $10.
           `explain ${params.reduceRight<string>((q, p, i) => q.replaceAll(`$${i + 1}`, `'${String(p)}'`), text)}`,
         ),
-      )) as unknown as { rows: { 'QUERY PLAN': string }[] };
-      const plan = explained.rows.map((r) => r['QUERY PLAN']).join('\n');
+      );
+      const plan = (explained as { rows: { 'QUERY PLAN': string }[] }).rows
+        .map((r) => r['QUERY PLAN'])
+        .join('\n');
       expect(plan).toContain('patients_search_fold_idx');
       expect(plan).toContain('users_search_fold_idx');
     });

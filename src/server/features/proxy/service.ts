@@ -56,7 +56,12 @@ export async function listProxyRecords(
   query: RecordListQuery,
 ): Promise<Paged<MedicalRecord>> {
   const { patient, grant } = await findProxyPatient(db, actor, patientRowId);
-  return auditList(db, actor, patient, await loadRecordPage(db, proxyRecordsFilter(patient.id, grant), query));
+  return auditList(
+    db,
+    actor,
+    patient,
+    await loadRecordPage(db, proxyRecordsFilter(patient.id, grant), query),
+  );
 }
 
 /** GET /api/proxy/patients/{patientId}/appointments: the patient's upcoming appointments, one page. */
